@@ -1,0 +1,77 @@
+// Bundles the extension (and, with --tests, the integration suite) the way the `yo code` template does:
+// type checking is separate (`tsc --noEmit`), esbuild only transpiles and bundles.
+const esbuild = require('esbuild');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Prints errors in the format VS Code's `$esbuild-watch` problem matcher reads. */
+const problemMatcherPlugin = {
+  name: 'esbuild-problem-matcher',
+  setup(build) {
+    build.onStart(() => {
+      console.log('[watch] build started');
+    });
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) {
+          console.error(`    ${location.file}:${location.line}:${location.column}:`);
+        }
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  external: ['vscode'],
+  logLevel: 'silent',
+  plugins: [problemMatcherPlugin],
+};
+
+async function main() {
+  const builds = [
+    { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
+  ];
+  if (process.argv.includes('--tests')) {
+    // The integration suite runs inside the extension host; it is bundled apart from the extension
+    // so the VSIX never carries test code.
+    builds.push({
+      ...common,
+      entryPoints: ['test/integration/index.ts'],
+      outfile: 'out/integration/index.js',
+      external: ['vscode', 'mocha'],
+    });
+  }
+  const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));
+  if (watch) {
+    await Promise.all(contexts.map((ctx) => ctx.watch()));
+    return;
+  }
+  let failed = false;
+  for (const ctx of contexts) {
+    try {
+      await ctx.rebuild();
+    } catch {
+      failed = true;
+    }
+    await ctx.dispose();
+  }
+  if (failed) {
+    process.exit(1);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
