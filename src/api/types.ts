@@ -63,3 +63,66 @@ export type ServiceErrorKind =
   | 'invalidResponse' // malformed JSON, unexpected shape
   | 'config' // invalid base URL, insecure http origin, no key
   | 'insecure';
+
+/** One line of the request log: never carries headers, bodies or the key. */
+export interface RequestLogEntry {
+  method: string;
+  /** Path and query relative to the origin, e.g. `/api/v1/models?after=x`. */
+  path: string;
+  status?: number;
+  elapsedMs: number;
+  requestId?: string;
+  /** Short description of a failure (already redacted). */
+  error?: string;
+  attempt?: number;
+}
+
+export interface ServiceClientOptions {
+  /** The service's `{base_url}`; may carry a path prefix and a pasted `/v1` suffix. */
+  baseUrl: string;
+  /** Called before each request; undefined means "no key configured". */
+  apiKey: () => Promise<string | undefined>;
+  /** Defaults to `model-access-vscode/<version>`. */
+  userAgent?: string;
+  timeouts?: { connectMs?: number; headersMs?: number; bodyIdleMs?: number };
+  /** Proxy URL and no-proxy list (from VS Code's http.* settings or the environment). */
+  proxy?: { url?: string; noProxy?: string[]; strictSSL?: boolean };
+  /** Extra PEM CA file trusted in addition to the system roots. */
+  caFile?: string;
+  /** Allow plain http:// to a non-loopback host (off by default). */
+  allowInsecureHttp?: boolean;
+  /** Stop following pages after this many (a warning says so). */
+  maxPages?: number;
+  retries?: { max?: number; maxDelayMs?: number; baseDelayMs?: number };
+  /** Bodies larger than this are cut (with `truncated: true`). */
+  maxBodyBytes?: number;
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface UploadOptions extends CallOptions {
+  purpose: string;
+  filename?: string;
+  mimeType?: string;
+  fields?: Record<string, string>;
+  onProgress?: (sentBytes: number, totalBytes: number) => void;
+}
+
+/**
+ * What the VS Code glue uses. `ServiceClient` in client.ts implements it; errors are thrown as
+ * `ServiceError` (errors.ts) with `kind`, `status`, `code`, `type`, `message`, `requestId`, `retryAfterMs`.
+ */
+export interface ModelService {
+  /** Absolute URL of `/v1/...` under the base URL, for display and cURL export. */
+  endpointUrl(path: string): string;
+  listModels(options?: CallOptions): Promise<ListModelsResult>;
+  /** Throws ServiceError with kind `notFound` when the model is unknown or not visible. */
+  getModel(id: string, options?: CallOptions): Promise<ModelEntry>;
+  /** `body` is sent as is when it is a string (already JSON text), else JSON-encoded. */
+  post(endpoint: PostEndpoint | string, body: unknown, options?: CallOptions & { stream?: boolean }): Promise<PostResult>;
+  uploadFile(path: string, options: UploadOptions): Promise<PostResult>;
+  dispose(): Promise<void>;
+}
