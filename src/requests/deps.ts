@@ -1,0 +1,21 @@
+import type * as vscode from 'vscode';
+import type { ModelEntry, ModelService } from '../api/types';
+
+/** The read side of the model catalog that request features (completion, hover, pickers) use. */
+export interface CatalogView {
+  readonly models: readonly ModelEntry[];
+  readonly onDidChange: vscode.Event<void>;
+}
+
+/** What the composition root (extension.ts) hands to the scratch-request features. */
+export interface RequestDeps {
+  context: vscode.ExtensionContext;
+  /**
+   * The client for the configured service and key. Rejects with a ServiceError of kind `config`
+   * (with an actionable message) when no base URL or key is set.
+   */
+  getClient: () => Promise<ModelService>;
+  catalog: CatalogView;
+  /** Redacting log channel shared by the whole extension. */
+  log: vscode.LogOutputChannel;
+}
