@@ -1,17 +1,65 @@
 /**
  * Every command id, view id, setting name and context key the extension uses, in one place.
  * A unit test checks these against package.json so the manifest and the code cannot drift apart.
+ * This module must stay free of the `vscode` import (the unit layer runs in plain Node).
  */
 export const Views = {
   container: 'modelAccess',
   models: 'modelAccess.models',
 } as const;
 
-export const Commands = {} as const;
+export const Commands = {
+  // Service URL and key
+  setBaseUrl: 'modelAccess.setBaseUrl',
+  setApiKey: 'modelAccess.setApiKey',
+  clearApiKey: 'modelAccess.clearApiKey',
+  // Models view title bar
+  refreshModels: 'modelAccess.refreshModels',
+  filterModels: 'modelAccess.filterModels',
+  clearFilter: 'modelAccess.clearFilter',
+  viewAsGroups: 'modelAccess.viewAsGroups',
+  viewAsList: 'modelAccess.viewAsList',
+  // Model items (also reachable from the palette with a quick pick)
+  openModelCard: 'modelAccess.openModelCard',
+  inspectModel: 'modelAccess.inspectModel',
+  copyModelId: 'modelAccess.copyModelId',
+  /** Registered by the scratch-requests feature (src/requests/); the explorer only points at it. */
+  newRequest: 'modelAccess.newRequest',
+  // Status bar and output
+  showModels: 'modelAccess.showModels',
+  showLog: 'modelAccess.showLog',
+  /** Item click: runs the action chosen by `modelAccess.modelClickAction`. Hidden from the palette. */
+  modelClicked: 'modelAccess.modelClicked',
+} as const;
 
 export const Settings = {
   section: 'modelAccess',
   baseUrl: 'baseUrl',
+  groupByFamily: 'groupByFamily',
+  modelClickAction: 'modelClickAction',
+  allowInsecureHttp: 'allowInsecureHttp',
+  requestTimeoutSeconds: 'requestTimeoutSeconds',
 } as const;
 
-export const ContextKeys = {} as const;
+/** Context keys set with `setContext`, used in `when` clauses of menus and `viewsWelcome`. */
+export const ContextKeys = {
+  /** `needsUrl` | `needsKey` | `ready` — drives the Models view's welcome content. */
+  setup: 'modelAccess.setup',
+  /** `idle` | `loading` | `ready` | `empty` | `error` */
+  catalogState: 'modelAccess.catalogState',
+  /** true when the Models view groups by family (chooses which toggle icon shows). */
+  grouped: 'modelAccess.grouped',
+  /** true while a text filter narrows the Models view. */
+  filtered: 'modelAccess.filtered',
+} as const;
+
+/** `contextValue`s of tree items; menus match them with `viewItem =~ /^model/` etc. */
+export const ItemContext = {
+  model: 'model',
+  modelWithCard: 'modelWithCard',
+  family: 'family',
+  message: 'message',
+} as const;
+
+export const ModelClickActions = ['openModelCard', 'inspect', 'none'] as const;
+export type ModelClickAction = (typeof ModelClickActions)[number];

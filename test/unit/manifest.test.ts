@@ -1,0 +1,111 @@
+// The ids in src/ids.ts and the contributions in package.json must match both ways.
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { Commands, ContextKeys, ItemContext, ModelClickActions, Settings, Views } from '../../src/ids';
+
+interface Manifest {
+  activationEvents?: string[];
+  contributes: {
+    commands?: { command: string; title: string; category?: string; icon?: string }[];
+    viewsContainers?: { activitybar?: { id: string }[] };
+    views?: Record<string, { id: string }[]>;
+    viewsWelcome?: { view: string; when?: string; contents: string }[];
+    menus?: Record<string, { command: string; when?: string; group?: string }[]>;
+    configuration?: { properties: Record<string, { enum?: string[] }> };
+  };
+}
+
+const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as Manifest;
+const contributedCommands = new Set((manifest.contributes.commands ?? []).map((c) => c.command));
+
+function whenClauses(): string[] {
+  const out: string[] = [];
+  for (const items of Object.values(manifest.contributes.menus ?? {})) {
+    out.push(...items.map((i) => i.when ?? ''));
+  }
+  out.push(...(manifest.contributes.viewsWelcome ?? []).map((w) => w.when ?? ''));
+  return out;
+}
+
+describe('ids match package.json', () => {
+  it('every command id is contributed, with the "Model Access" category', () => {
+    for (const id of Object.values(Commands)) {
+      assert.ok(contributedCommands.has(id), `${id} is not in contributes.commands`);
+    }
+    for (const c of manifest.contributes.commands ?? []) {
+      assert.equal(c.category, 'Model Access', `${c.command} has no "Model Access" category`);
+    }
+  });
+
+  it('every contributed command of the explorer is known to ids.ts', () => {
+    const known = new Set<string>(Object.values(Commands));
+    // The scratch-requests feature keeps its own ids; commands here must at least use the prefix.
+    for (const id of contributedCommands) {
+      assert.match(id, /^modelAccess\.[a-z][A-Za-z]+$/, `${id} does not look like modelAccess.verbNoun`);
+    }
+    for (const id of ['setBaseUrl', 'setApiKey', 'clearApiKey', 'refreshModels', 'inspectModel', 'openModelCard', 'copyModelId', 'showLog']) {
+      assert.ok(known.has(`modelAccess.${id}`));
+    }
+  });
+
+  it('menus and viewsWelcome refer only to contributed commands', () => {
+    for (const [menu, items] of Object.entries(manifest.contributes.menus ?? {})) {
+      for (const item of items) {
+        assert.ok(contributedCommands.has(item.command), `${menu} refers to unknown ${item.command}`);
+      }
+    }
+    for (const w of manifest.contributes.viewsWelcome ?? []) {
+      for (const [, id] of w.contents.matchAll(/\(command:([\w.]+)/g)) {
+        assert.ok(contributedCommands.has(id), `viewsWelcome refers to unknown ${id}`);
+      }
+    }
+  });
+
+  it('the item click command is hidden from the palette', () => {
+    const palette = manifest.contributes.menus?.commandPalette ?? [];
+    assert.equal(palette.find((p) => p.command === Commands.modelClicked)?.when, 'false');
+  });
+
+  it('views and the container exist', () => {
+    assert.ok(manifest.contributes.viewsContainers?.activitybar?.some((c) => c.id === Views.container));
+    assert.ok(manifest.contributes.views?.[Views.container]?.some((v) => v.id === Views.models));
+  });
+
+  it('every setting in ids.ts is contributed, and every modelAccess.* setting is known', () => {
+    const props = manifest.contributes.configuration?.properties ?? {};
+    for (const [name, key] of Object.entries(Settings)) {
+      if (name !== 'section') {
+        assert.ok(props[`${Settings.section}.${key}`], `${Settings.section}.${key} is not contributed`);
+      }
+    }
+    assert.deepEqual(props[`${Settings.section}.${Settings.modelClickAction}`].enum, [...ModelClickActions]);
+  });
+
+  it('context keys used in when clauses are the ones in ids.ts', () => {
+    const known = new Set<string>(Object.values(ContextKeys));
+    for (const when of whenClauses()) {
+      for (const [key] of when.matchAll(/modelAccess\.[A-Za-z]+/g)) {
+        if (!known.has(key)) {
+          // Command or view ids may appear (e.g. `view == modelAccess.models`).
+          assert.ok(key === Views.models || contributedCommands.has(key), `unknown context key ${key} in "${when}"`);
+        }
+      }
+    }
+    for (const key of Object.values(ContextKeys)) {
+      assert.ok(whenClauses().some((w) => w.includes(key)), `context key ${key} is never used in package.json`);
+    }
+  });
+
+  it('item context values used in menus exist', () => {
+    const values: string[] = Object.values(ItemContext);
+    for (const when of whenClauses()) {
+      for (const [, v] of when.matchAll(/viewItem == (\w+)/g)) {
+        assert.ok(values.includes(v), `viewItem ${v} is not in ItemContext`);
+      }
+      for (const [, re] of when.matchAll(/viewItem =~ \/(.+?)\//g)) {
+        assert.ok(values.some((v) => new RegExp(re).test(v)), `viewItem pattern /${re}/ matches no ItemContext`);
+      }
+    }
+  });
+});
