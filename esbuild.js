@@ -38,6 +38,18 @@ const common = {
   plugins: [problemMatcherPlugin],
 };
 
+/** `./a.test.ts`, `./sub/b.test.ts`, … relative to test/integration, sorted. */
+function integrationTestFiles() {
+  const fs = require('node:fs');
+  const dir = 'test/integration';
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .map((f) => String(f).split(require('node:path').sep).join('/'))
+    .filter((f) => f.endsWith('.test.ts') && !f.split('/').includes('node_modules'))
+    .sort()
+    .map((f) => `./${f}`);
+}
+
 async function main() {
   const builds = [
     { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
@@ -45,11 +57,15 @@ async function main() {
   if (process.argv.includes('--tests')) {
     // The integration suite runs inside the extension host; it is bundled apart from the extension
     // so the VSIX never carries test code.
+    // Every test/integration/**/*.test.ts is bundled (index.ts requires them through an esbuild glob) and
+    // listed at build time, so a new test file needs no registration. mocha stays external: it is
+    // resolved from node_modules at run time (out/ sits inside the repo).
     builds.push({
       ...common,
       entryPoints: ['test/integration/index.ts'],
       outfile: 'out/integration/index.js',
       external: ['vscode', 'mocha'],
+      define: { __INTEGRATION_TEST_FILES__: JSON.stringify(integrationTestFiles()) },
     });
   }
   const contexts = await Promise.all(builds.map((options) => esbuild.context(options)));

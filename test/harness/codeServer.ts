@@ -1,0 +1,236 @@
+// A real VS Code offline: code-server (VS Code in the browser, with a Node extension host) driven by
+// Debian's Chromium through playwright-core. Used by the integration runner, the e2e suite and the demo.
+// See ../../../shared/docs/ENVIRONMENT.md for the measured recipe behind every flag here.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { setupVSCode, vscodePaths, type VSCodePaths } from '../../scripts/setup-vscode';
+import { freePort, startGroup, waitFor, type ProcessGroup } from './processes';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+
+/** Settings that keep a fresh profile quiet and deterministic (no welcome page, no update checks, no AI). */
+export const QUIET_USER_SETTINGS: Record<string, unknown> = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'workbench.enableExperiments': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'security.workspace.trust.enabled': false,
+  'chat.disableAIFeatures': true,
+  'chat.commandCenter.enabled': false,
+  'git.enabled': false,
+  'window.commandCenter': false,
+};
+
+/** Scratch folders for one code-server: HOME, profile, extensions and a workspace, all under `root`. */
+export interface ScratchDirs {
+  root: string;
+  home: string;
+  data: string;
+  extensions: string;
+  workspace: string;
+}
+
+export function makeScratchDirs(prefix: string): ScratchDirs {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  const dirs: ScratchDirs = {
+    root,
+    home: path.join(root, 'home'),
+    data: path.join(root, 'data'),
+    extensions: path.join(root, 'extensions'),
+    workspace: path.join(root, 'workspace'),
+  };
+  for (const d of [dirs.home, dirs.data, dirs.extensions, dirs.workspace]) {
+    fs.mkdirSync(d, { recursive: true });
+  }
+  return dirs;
+}
+
+export interface CodeServerOptions {
+  dirs: ScratchDirs;
+  /** Merged over QUIET_USER_SETTINGS into the profile's User/settings.json. */
+  userSettings?: Record<string, unknown>;
+  /** Extra environment for code-server and its extension host. */
+  env?: Record<string, string>;
+  /** Needed for the workbench `payload` (extensionDevelopmentPath / extensionTestsPath). */
+  smokeTestDriver?: boolean;
+  /** Domains `openExternal` may open without a confirmation dialog (test mode refuses the dialog). */
+  trustedDomains?: string[];
+  /** Fixed port; a random free one on 127.0.0.1 by default. */
+  port?: number;
+  /** Called with each line code-server prints. */
+  onLine?: (line: string) => void;
+  /** How long to wait for /healthz (default 90 s). */
+  startTimeoutMs?: number;
+}
+
+export interface CodeServer {
+  readonly url: string;
+  readonly port: number;
+  /** host:port exactly as the page is loaded from (`vscode-remote://` URIs must use it). */
+  readonly authority: string;
+  readonly group: ProcessGroup;
+  readonly paths: VSCodePaths;
+  /** `vscode-remote://authority/abs/path` for a path on this machine. */
+  remoteUri(absPath: string): string;
+  /** URL opening `folder` (default: the scratch workspace), optionally with a workbench payload. */
+  workbenchUrl(options?: { folder?: string; payload?: Array<[string, string]> }): string;
+  /** Extension-host and server log files (for diagnostics). */
+  logFiles(): string[];
+  stop(): Promise<void>;
+}
+
+function commonArgs(paths: VSCodePaths, dirs: ScratchDirs): string[] {
+  return [paths.codeServerEntry, '--user-data-dir', dirs.data, '--extensions-dir', dirs.extensions];
+}
+
+function codeServerEnv(dirs: ScratchDirs, paths: VSCodePaths, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: dirs.home,
+    XDG_CONFIG_HOME: path.join(dirs.home, '.config'),
+    XDG_DATA_HOME: path.join(dirs.home, '.local', 'share'),
+    XDG_CACHE_HOME: path.join(dirs.home, '.cache'),
+    PATH: `${path.dirname(paths.node)}${path.delimiter}${process.env.PATH ?? ''}`,
+    ...extra,
+  };
+  // Keep npm/Node 20 settings of the caller away from code-server's Node 24.
+  delete env.NODE_OPTIONS;
+  delete env.npm_config_nodedir;
+  delete env.VSCODE_IPC_HOOK_CLI;
+  return env;
+}
+
+/** Installs VSIX files (or marketplace ids) into the scratch extensions folder with code-server's CLI. */
+export function installExtensions(dirs: ScratchDirs, vsixFiles: string[], paths: VSCodePaths = vscodePaths()): void {
+  for (const vsix of vsixFiles) {
+    const r = spawnSync(paths.node, [...commonArgs(paths, dirs), '--install-extension', vsix, '--force'], {
+      env: codeServerEnv(dirs, paths),
+      encoding: 'utf8',
+      timeout: 180_000,
+    });
+    if (r.status !== 0 || /error|failed/i.test(r.stderr) && !/successfully installed/i.test(r.stdout)) {
+      throw new Error(`installing ${vsix} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+    }
+  }
+}
+
+/** Starts code-server on 127.0.0.1 in its own process group and waits until /healthz answers. */
+export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
+  const paths = setupVSCode({ quiet: true });
+  const { dirs } = options;
+  const userDir = path.join(dirs.data, 'User');
+  fs.mkdirSync(userDir, { recursive: true });
+  fs.writeFileSync(
+    path.join(userDir, 'settings.json'),
+    JSON.stringify({ ...QUIET_USER_SETTINGS, ...options.userSettings }, null, 2),
+  );
+  const configFile = path.join(dirs.root, 'config.yaml');
+  fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
+  const port = options.port ?? (await freePort());
+  const authority = `127.0.0.1:${port}`;
+  const args = [
+    ...commonArgs(paths, dirs),
+    '--auth', 'none',
+    '--bind-addr', authority,
+    '--config', configFile,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+  ];
+  if (options.smokeTestDriver) {
+    args.push('--vscode-option', 'enable-smoke-test-driver');
+  }
+  for (const domain of options.trustedDomains ?? []) {
+    args.push('--link-protection-trusted-domains', domain);
+  }
+  const group = startGroup('code-server', paths.node, args, {
+    cwd: dirs.workspace,
+    env: codeServerEnv(dirs, paths, options.env),
+    onLine: options.onLine ? (line) => options.onLine?.(line) : undefined,
+  });
+  const url = `http://${authority}`;
+  let exited = false;
+  void group.exited.then(() => {
+    exited = true;
+  });
+  try {
+    await waitFor('code-server /healthz', options.startTimeoutMs ?? 90_000, async () => {
+      if (exited) {
+        throw new Error(`code-server exited while starting:\n${group.tail(40)}`);
+      }
+      try {
+        const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+        return res.ok ? true : undefined;
+      } catch {
+        return undefined;
+      }
+    }, 300);
+  } catch (e) {
+    await group.stop();
+    throw e;
+  }
+  const remoteUri = (absPath: string) => `vscode-remote://${authority}${absPath.split(path.sep).map(encodeURIComponent).join('/')}`;
+  return {
+    url,
+    port,
+    authority,
+    group,
+    paths,
+    remoteUri,
+    workbenchUrl: ({ folder = dirs.workspace, payload } = {}) => {
+      let u = `${url}/?folder=${encodeURIComponent(folder)}`;
+      if (payload) {
+        u += `&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+      }
+      return u;
+    },
+    logFiles: () => listFiles(path.join(dirs.data, 'logs')).filter((f) => f.endsWith('.log')),
+    stop: () => group.stop(),
+  };
+}
+
+function listFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) {
+    return [];
+  }
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
+/** Flags from ENVIRONMENT.md: Debian Chromium, headless, nothing that phones home. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+  '--disable-crash-reporter',
+  '--disable-breakpad',
+];
+
+/** Launches headless Chromium with HOME redirected into the scratch folder. */
+export async function launchChromium(dirs: ScratchDirs, options: { headless?: boolean } = {}): Promise<Browser> {
+  const paths = vscodePaths();
+  return chromium.launch({
+    executablePath: paths.chromium,
+    headless: options.headless ?? true,
+    args: CHROMIUM_ARGS,
+    env: { ...process.env, HOME: dirs.home, XDG_CONFIG_HOME: path.join(dirs.home, '.config'), XDG_CACHE_HOME: path.join(dirs.home, '.cache') },
+    timeout: 60_000,
+  });
+}

@@ -1,0 +1,180 @@
+// Offline integration runner (`npm run test:integration`): builds the extension and the suite, starts
+// code-server (a real VS Code 1.139) with the smoke-test driver, opens the workbench in headless Chromium
+// with a payload that loads this repo as the extension under development and out/integration/index.js as
+// the test entry, then waits for the results JSON written by that entry.
+// Exits non-zero on any failure, on zero tests executed, or without a result before the deadline.
+// Every process group it starts is stopped in all cases (also on Ctrl+C).
+//
+// Options: --grep <regex>   only tests whose full title matches
+//          --no-build       skip `node esbuild.js --tests`
+//          --keep           keep the scratch folder (profile, logs) for inspection
+//          --headed         show the browser (needs a display)
+// Env:     MODEL_ACCESS_IT_DEADLINE_S   seconds to wait for results (default 300)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { REPO_ROOT, launchChromium, makeScratchDirs, startCodeServer, type CodeServer } from '../harness/codeServer';
+import { onInterrupt, stopAllGroups, waitFor } from '../harness/processes';
+import type { IntegrationResults } from './index';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const option = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+
+const DEADLINE_S = Number(process.env.MODEL_ACCESS_IT_DEADLINE_S) || 300;
+const RESULTS_COPY = path.join(REPO_ROOT, 'test-results', 'integration-results.json');
+
+function log(msg: string): void {
+  console.log(`[integration] ${msg}`);
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  if (!flag('--no-build')) {
+    const build = spawnSync(process.execPath, ['esbuild.js', '--tests'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    if (build.status !== 0) {
+      log('build failed');
+      return 1;
+    }
+  }
+  const entry = path.join(REPO_ROOT, 'out', 'integration', 'index.js');
+  if (!fs.existsSync(entry)) {
+    log(`${entry} is missing (build with: node esbuild.js --tests)`);
+    return 1;
+  }
+
+  const dirs = makeScratchDirs('model-access-it');
+  const resultsFile = path.join(dirs.root, 'results.json');
+  const logFile = `${resultsFile}.log`;
+  const consoleLines: string[] = [];
+  const serverLines: string[] = [];
+  let browser: Browser | undefined;
+  let codeServer: CodeServer | undefined;
+  const cleanup = async () => {
+    await browser?.close().catch(() => undefined);
+    await stopAllGroups();
+  };
+  onInterrupt(cleanup);
+
+  let exitCode = 1;
+  let extensionHostExitedAt: number | undefined;
+  try {
+    codeServer = await startCodeServer({
+      dirs,
+      smokeTestDriver: true,
+      trustedDomains: ['https://cards.example'],
+      env: {
+        MODEL_ACCESS_TEST_RESULTS: resultsFile,
+        ...(option('--grep') ? { MODEL_ACCESS_TEST_GREP: option('--grep') as string } : {}),
+      },
+      onLine: (line) => {
+        serverLines.push(line);
+        if (/Extension Host Process exited/.test(line)) {
+          extensionHostExitedAt ??= Date.now();
+        }
+      },
+    });
+    log(`code-server ${codeServer.url} ready after ${secondsSince(started)} s`);
+
+    browser = await launchChromium(dirs, { headless: !flag('--headed') });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('console', (msg) => consoleLines.push(`[${msg.type()}] ${msg.text()}`));
+    page.on('pageerror', (err) => consoleLines.push(`[pageerror] ${err.message}`));
+    const url = codeServer.workbenchUrl({
+      payload: [
+        ['extensionDevelopmentPath', codeServer.remoteUri(REPO_ROOT)],
+        ['extensionTestsPath', codeServer.remoteUri(entry.replace(/\.js$/, ''))],
+      ],
+    });
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+
+    // Stream the suite's own log while waiting for the results file.
+    let printed = 0;
+    const pump = () => {
+      if (!fs.existsSync(logFile)) {
+        return;
+      }
+      const text = fs.readFileSync(logFile, 'utf8');
+      if (text.length > printed) {
+        process.stdout.write(text.slice(printed));
+        printed = text.length;
+      }
+    };
+    const results = await waitFor<IntegrationResults>('the integration results file', DEADLINE_S * 1000, () => {
+      pump();
+      if (!fs.existsSync(resultsFile)) {
+        // The entry's run() rejected or crashed before writing results: do not wait for the deadline.
+        if (extensionHostExitedAt !== undefined && Date.now() - extensionHostExitedAt > 10_000) {
+          throw new Error('the extension host exited without writing results (see the logs below)');
+        }
+        return undefined;
+      }
+      try {
+        return JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as IntegrationResults;
+      } catch {
+        return undefined; // Being written.
+      }
+    }, 500);
+    pump();
+    fs.mkdirSync(path.dirname(RESULTS_COPY), { recursive: true });
+    fs.copyFileSync(resultsFile, RESULTS_COPY);
+
+    const executed = results.passes + results.failures;
+    log(`integration: ${results.passes} passed, ${results.failures} failed, ${results.pending} pending in ${secondsSince(started)} s`);
+    if (results.failures > 0) {
+      for (const f of results.failed) {
+        log(`FAILED: ${f.title}\n${f.error}`);
+      }
+    } else if (executed === 0) {
+      log('FAILED: zero integration tests were executed');
+    } else {
+      exitCode = 0;
+    }
+  } catch (e) {
+    log(`FAILED: ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    if (exitCode !== 0) {
+      printDiagnostics(consoleLines, serverLines, codeServer);
+    }
+    await cleanup();
+    if (exitCode === 0 && !flag('--keep')) {
+      fs.rmSync(dirs.root, { recursive: true, force: true });
+    } else {
+      log(`scratch folder (profile, logs) kept: ${dirs.root}`);
+    }
+  }
+  return exitCode;
+}
+
+/** On failure: what the workbench console, code-server and the extension host said. */
+function printDiagnostics(consoleLines: string[], serverLines: string[], codeServer: CodeServer | undefined): void {
+  const section = (title: string, lines: string[], n = 60) => {
+    const relevant = lines.filter((l) => !/ENOTFOUND|open-vsx\.org|telemetry|marketplace/i.test(l));
+    if (relevant.length > 0) {
+      console.log(`\n----- ${title} (last ${Math.min(n, relevant.length)} lines) -----\n${relevant.slice(-n).join('\n')}`);
+    }
+  };
+  section('workbench console', consoleLines);
+  section('code-server', serverLines, 30);
+  for (const file of codeServer?.logFiles() ?? []) {
+    if (/exthost|remoteexthost|extensionHost/i.test(file)) {
+      section(`extension host log ${path.basename(path.dirname(file))}/${path.basename(file)}`, fs.readFileSync(file, 'utf8').split('\n'), 60);
+    }
+  }
+}
+
+function secondsSince(t: number): string {
+  return ((Date.now() - t) / 1000).toFixed(1);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    void stopAllGroups().finally(() => process.exit(1));
+  },
+);
