@@ -1,0 +1,255 @@
+// Playwright helpers that act on the VS Code workbench the way a person does: activity bar, command
+// palette (F1), quick inputs, notifications, tree rows, editors. Selectors follow VS Code 1.139's DOM.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+
+export const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'test-results');
+
+/** The view container and view contributed by the extension. */
+export const CONTAINER_ID = 'modelAccess';
+export const MODELS_VIEW_ID = 'modelAccess.models';
+
+/** Waits until the workbench has rendered (activity bar present, startup restore done). */
+export async function waitForWorkbench(page: Page, timeoutMs = 120_000): Promise<void> {
+  await page.locator('.monaco-workbench').waitFor({ state: 'visible', timeout: timeoutMs });
+  await page.locator('.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
+  // Startup editors/notifications settle shortly after the shell appears.
+  await page.waitForTimeout(1500);
+}
+
+/** Saves a 1280×800 PNG of the page as test-results/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** The activity-bar entry whose label starts with `title` (e.g. "Model Access"). */
+export function activityBarEntry(page: Page, title = 'Model Access'): Locator {
+  return page.locator(`.activitybar [aria-label^="${title}"]`).first();
+}
+
+/** The view container's sidebar pane (`workbench.view.extension.<containerId>`). */
+export function viewContainer(page: Page, containerId = CONTAINER_ID): Locator {
+  return page.locator(`[id="workbench.view.extension.${containerId}"]`);
+}
+
+/** Clicks the activity-bar entry unless its sidebar is already showing, then waits for the sidebar. */
+export async function openViewContainer(page: Page, title = 'Model Access', containerId = CONTAINER_ID): Promise<Locator> {
+  const container = viewContainer(page, containerId);
+  if (!(await container.isVisible())) {
+    await activityBarEntry(page, title).click();
+  }
+  await container.waitFor({ state: 'visible', timeout: 30_000 });
+  return container;
+}
+
+/** The pane of one view inside the container, found by its header title (e.g. "Models"). */
+export function viewPane(page: Page, viewTitle = 'Models', containerId = CONTAINER_ID): Locator {
+  return viewContainer(page, containerId)
+    .locator('.pane')
+    .filter({ has: page.locator('.pane-header', { hasText: viewTitle }) })
+    .first();
+}
+
+/** Visible text of a view's body: welcome content, tree message and rows. */
+export async function readViewText(page: Page, viewTitle = 'Models'): Promise<string> {
+  const text = await viewPane(page, viewTitle).locator('.pane-body').innerText();
+  return normalize(text);
+}
+
+/** The quick input (palette, input boxes, pickers). */
+export function quickInput(page: Page): Locator {
+  return page.locator('.quick-input-widget');
+}
+
+/**
+ * Runs a command from the command palette (F1) by its title as shown there, e.g.
+ * `openPalette(page, 'Model Access: Set API Key')`. Waits for the matching entry and presses Enter.
+ */
+export async function openPalette(page: Page, command: string): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = quickInput(page).locator('input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill(`>${command}`);
+  const row = quickInput(page).locator('.monaco-list-row', { hasText: command }).first();
+  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  // Enter runs the first (focused) entry; make sure it is ours.
+  await row.click();
+}
+
+/**
+ * Types into the open quick input (an input box such as "Set API Key", or a picker's filter) and
+ * submits with Enter. Returns the prompt text that was shown, for assertions.
+ */
+export async function typeInQuickInput(page: Page, text: string, { submit = true }: { submit?: boolean } = {}): Promise<string> {
+  const widget = quickInput(page);
+  const input = widget.locator('input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  const prompt = normalize(await widget.innerText().catch(() => ''));
+  await input.fill(text);
+  if (submit) {
+    await input.press('Enter');
+  }
+  return prompt;
+}
+
+/** Picks an entry of an open quick pick by (part of) its label. */
+export async function pickQuickItem(page: Page, label: string): Promise<void> {
+  const row = quickInput(page).locator('.monaco-list-row', { hasText: label }).first();
+  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  await row.click();
+}
+
+/** Waits for a notification toast containing `text` and returns its full text. */
+export async function waitForNotification(page: Page, text: string | RegExp, timeoutMs = 30_000): Promise<string> {
+  const toast = page.locator('.notification-toast', { hasText: text }).first();
+  await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+  return normalize(await toast.innerText());
+}
+
+/** Closes every visible notification toast. */
+export async function clearNotifications(page: Page): Promise<void> {
+  const close = page.locator('.notification-toast .codicon-notifications-clear');
+  for (let i = (await close.count()) - 1; i >= 0; i--) {
+    await close.nth(i).click().catch(() => undefined);
+  }
+}
+
+export interface TreeRow {
+  /** Absolute row index in the tree (stable across scrolling). */
+  index: number;
+  /** Nesting depth, 1 = top level. */
+  level: number;
+  label: string;
+  description: string;
+  /** undefined for leaves. */
+  expanded: boolean | undefined;
+  /** The row's tooltip/aria label as VS Code computed it. */
+  ariaLabel: string;
+}
+
+/** Tree rows of a view, read from the DOM. `all: true` scrolls through a long (virtualized) list. */
+export async function readTreeRows(page: Page, { viewTitle = 'Models', all = true }: { viewTitle?: string; all?: boolean } = {}): Promise<TreeRow[]> {
+  const pane = viewPane(page, viewTitle);
+  const list = pane.locator('.monaco-list').first();
+  await list.waitFor({ state: 'attached', timeout: 15_000 });
+  const byIndex = new Map<number, TreeRow>();
+  const readVisible = async () => {
+    const rows = await list.locator('.monaco-list-row').evaluateAll((els) =>
+      els.map((el) => ({
+        index: Number(el.getAttribute('data-index') ?? '-1'),
+        level: Number(el.getAttribute('aria-level') ?? '1'),
+        label: el.querySelector('.label-name')?.textContent ?? el.querySelector('.monaco-icon-label')?.textContent ?? '',
+        description: el.querySelector('.label-description')?.textContent ?? '',
+        expanded: el.hasAttribute('aria-expanded') ? el.getAttribute('aria-expanded') === 'true' : undefined,
+        ariaLabel: el.getAttribute('aria-label') ?? '',
+      })),
+    );
+    let added = 0;
+    for (const r of rows) {
+      if (!byIndex.has(r.index)) {
+        added += 1;
+      }
+      byIndex.set(r.index, { ...r, label: normalize(r.label), description: normalize(r.description) });
+    }
+    return added;
+  };
+  await readVisible();
+  if (all) {
+    const scrollable = pane.locator('.monaco-list .monaco-scrollable-element').first();
+    if (await scrollable.count()) {
+      const box = await scrollable.boundingBox();
+      if (box) {
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        for (let i = 0; i < 500; i++) {
+          await page.mouse.wheel(0, Math.max(100, box.height - 44));
+          await page.waitForTimeout(60);
+          if ((await readVisible()) === 0) {
+            break;
+          }
+        }
+        // Back to the top so later steps see the tree as a person left it.
+        for (let i = 0; i < 500 && (await scrollTop(list)) > 0; i++) {
+          await page.mouse.wheel(0, -10_000);
+          await page.waitForTimeout(30);
+        }
+      }
+    }
+  }
+  return [...byIndex.values()].sort((a, b) => a.index - b.index);
+}
+
+async function scrollTop(list: Locator): Promise<number> {
+  return list.locator('.monaco-scrollable-element').first().evaluate((el) => {
+    const rowsEl = el.querySelector('.monaco-list-rows') as HTMLElement | null;
+    return rowsEl ? Math.abs(parseFloat(rowsEl.style.top || '0')) : 0;
+  });
+}
+
+/** A tree row by (the start of) its label, e.g. to click or right-click it. Scroll it into view first if needed. */
+export function treeRow(page: Page, label: string, viewTitle = 'Models'): Locator {
+  return viewPane(page, viewTitle).locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: label }) }).first();
+}
+
+/** Clicks a tree row by label (expands a collapsed parent, runs a leaf's command). */
+export async function clickTreeRow(page: Page, label: string, viewTitle = 'Models'): Promise<void> {
+  const row = treeRow(page, label, viewTitle);
+  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  await row.click();
+}
+
+/** Waits until `e2e.openedCardUrls` (or any array the route handler fills) holds a URL matching `match`. */
+export async function waitForOpenedUrl(opened: readonly string[], match: string | RegExp, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const hit = opened.find((u) => (typeof match === 'string' ? u.startsWith(match) : match.test(u)));
+    if (hit) {
+      return hit;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`no URL matching ${String(match)} was opened (opened: ${opened.join(', ') || 'none'})`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Title of the active editor tab. */
+export async function activeEditorTitle(page: Page): Promise<string> {
+  return normalize(await page.locator('.tabs-container .tab.active .label-name').first().innerText());
+}
+
+/**
+ * Text of the active editor as rendered (only the lines on screen; enough for short documents).
+ * Waits until it contains `contains` when given.
+ */
+export async function readActiveEditorText(page: Page, { contains, timeoutMs = 30_000 }: { contains?: string | RegExp; timeoutMs?: number } = {}): Promise<string> {
+  const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+  await editor.waitFor({ state: 'visible', timeout: timeoutMs });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await editor.evaluate((el) =>
+      Array.from(el.querySelectorAll('.view-line'))
+        .map((line) => ({ top: parseFloat((line as HTMLElement).style.top || '0'), text: line.textContent ?? '' }))
+        .sort((a, b) => a.top - b.top)
+        .map((l) => l.text)
+        .join('\n'),
+    );
+    const normalized = text.replace(/\u00a0/g, ' ');
+    const ok = contains === undefined || (typeof contains === 'string' ? normalized.includes(contains) : contains.test(normalized));
+    if (ok) {
+      return normalized;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`the active editor did not show ${String(contains)} within ${timeoutMs} ms; it shows:\n${normalized}`);
+    }
+    await page.waitForTimeout(200);
+  }
+}
+
+function normalize(text: string): string {
+  return text.replace(/\u00a0/g, ' ').replace(/[ \t]+\n/g, '\n').trim();
+}
