@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+// `npm run demo`: the extension against the built-in local Model Access Service, in a real VS Code.
+// From a fresh clone: installs what it needs (npm ci when node_modules is missing; Chromium-free setup of
+// code-server when desktop `code` is not on PATH), builds and packages the VSIX, starts the local service
+// with the demo registry, then opens VS Code with the VSIX installed in a scratch profile whose settings
+// point `modelAccess.baseUrl` at the service (env MODEL_ACCESS_API_KEY carries the demo key as a fallback).
+// Prints the URL to open, the base URL and the demo key; Ctrl+C stops everything it started.
+//
+//   npm run demo                            desktop `code` if on PATH, else code-server on 127.0.0.1
+//   npm run demo -- --code-server           force code-server
+//   npm run demo -- --port 8080             code-server port (default: 8080, or a free one if taken)
+//   npm run demo -- --service-port 8123     local service port (default: 8123, or a free one if taken)
+//   npm run demo -- --check                 start everything, check the workbench shows "Model Access"
+//                                           in headless Chromium (screenshot test-results/demo.png), stop
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+};
+const check = args.includes('--check');
+
+function say(msg) {
+  console.log(`[demo] ${msg}`);
+}
+
+function mustRun(cmd, cmdArgs, env = {}) {
+  const r = spawnSync(cmd, cmdArgs, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.status !== 0) {
+    console.error(`[demo] ${cmd} ${cmdArgs.join(' ')} failed (${r.status ?? r.error})`);
+    process.exit(1);
+  }
+}
+
+function onPath(cmd) {
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, cmd)));
+}
+
+function portFree(port) {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+async function choosePort(preferred) {
+  if (await portFree(preferred)) {
+    return preferred;
+  }
+  const { freePort } = require('../test/harness/processes.ts');
+  return freePort();
+}
+
+// 1. Dependencies.
+if (!fs.existsSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'))) {
+  say('installing dependencies (npm ci)');
+  mustRun('npm', ['ci', '--no-audit', '--no-fund']);
+}
+// TypeScript helpers (the test harness and the local service) are loaded through tsx.
+require('tsx/cjs/api').register();
+const { startGroup, onInterrupt, stopAllGroups } = require('../test/harness/processes.ts');
+
+const useDesktop = !check && !args.includes('--code-server') && onPath('code');
+if (!useDesktop) {
+  say('checking code-server setup (first run installs it: a few minutes)');
+  mustRun(process.execPath, [path.join(ROOT, 'scripts', 'setup-vscode.js')]);
+}
+
+// 2. VSIX.
+say('building and packaging the VSIX');
+mustRun('npm', ['run', '--silent', 'package'], { npm_config_loglevel: 'error' });
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const vsix = path.join(ROOT, `${pkg.name}-${pkg.version}.vsix`);
+
+// 3. The local service, as its own process (first stdout line: {"url","keys"}).
+const servicePort = await choosePort(Number(option('--service-port', '8123')));
+const serviceInfo = await new Promise((resolve, reject) => {
+  let settled = false;
+  const group = startGroup('local service', process.execPath, [require.resolve('tsx/cli'), path.join(ROOT, 'test', 'server', 'cli.ts'), '--port', String(servicePort)], {
+    cwd: ROOT,
+    onLine: (line, stream) => {
+      if (!settled && stream === 'stdout') {
+        settled = true;
+        try {
+          resolve(JSON.parse(line));
+        } catch {
+          reject(new Error(`unexpected first line from the local service: ${line}`));
+        }
+      }
+    },
+  });
+  void group.exited.then((code) => {
+    if (!settled) {
+      settled = true;
+      reject(new Error(`the local service exited (${code}):\n${group.tail(20)}`));
+    } else {
+      say(`the local service stopped (${code})`);
+    }
+  });
+}).catch(async (e) => {
+  console.error(`[demo] ${e.message}`);
+  await stopAllGroups();
+  process.exit(1);
+});
+const baseUrl = serviceInfo.url;
+const [org, demoKey] = Object.entries(serviceInfo.keys)[0];
+
+// 4. VS Code with the VSIX in a scratch profile.
+const dirs = (() => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'model-access-demo-'));
+  const d = { root, home: path.join(root, 'home'), data: path.join(root, 'data'), extensions: path.join(root, 'extensions'), workspace: path.join(root, 'workspace') };
+  Object.values(d).forEach((p) => fs.mkdirSync(p, { recursive: true }));
+  return d;
+})();
+const userSettings = { 'modelAccess.baseUrl': baseUrl };
+const extraEnv = { MODEL_ACCESS_API_KEY: demoKey };
+let stopping = false;
+const shutdown = async (code) => {
+  if (stopping) {
+    return;
+  }
+  stopping = true;
+  await stopAllGroups();
+  fs.rmSync(dirs.root, { recursive: true, force: true });
+  process.exit(code);
+};
+onInterrupt(() => {
+  stopping = true;
+  fs.rmSync(dirs.root, { recursive: true, force: true });
+});
+
+let openUrl;
+if (useDesktop) {
+  const userDir = path.join(dirs.data, 'User');
+  fs.mkdirSync(userDir, { recursive: true });
+  fs.writeFileSync(path.join(userDir, 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', ...userSettings }, null, 2));
+  mustRun('code', ['--user-data-dir', dirs.data, '--extensions-dir', dirs.extensions, '--install-extension', vsix, '--force']);
+  const group = startGroup('code', 'code', ['--user-data-dir', dirs.data, '--extensions-dir', dirs.extensions, '--new-window', '--wait', dirs.workspace], {
+    env: { ...process.env, ...extraEnv },
+  });
+  void group.exited.then(() => {
+    say('VS Code was closed');
+    void shutdown(0);
+  });
+  openUrl = '(desktop VS Code window)';
+} else {
+  const { installExtensions, startCodeServer, launchChromium } = require('../test/harness/codeServer.ts');
+  installExtensions(dirs, [vsix]);
+  const port = await choosePort(Number(option('--port', '8080')));
+  const cs = await startCodeServer({ dirs, port, userSettings, env: extraEnv, trustedDomains: ['https://cards.example'] }).catch(async (e) => {
+    console.error(`[demo] ${e.message}`);
+    await shutdown(1);
+  });
+  void cs.group.exited.then((code) => {
+    if (!stopping) {
+      say(`code-server exited (${code})`);
+      void shutdown(1);
+    }
+  });
+  openUrl = cs.workbenchUrl();
+  if (check) {
+    const { openViewContainer, readViewText, screenshot, waitForWorkbench } = require('../test/e2e/helpers.ts');
+    const browser = await launchChromium(dirs);
+    let ok = false;
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.goto(openUrl, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+      await waitForWorkbench(page);
+      await openViewContainer(page);
+      await page.waitForTimeout(2000);
+      const text = await readViewText(page, 'Models');
+      const file = await screenshot(page, 'demo');
+      say(`check: the Model Access view shows ${JSON.stringify(text.slice(0, 120))}; screenshot ${path.relative(ROOT, file)}`);
+      ok = true;
+    } catch (e) {
+      console.error(`[demo] check failed: ${e instanceof Error ? e.message : e}`);
+    } finally {
+      await browser.close().catch(() => undefined);
+    }
+    await shutdown(ok ? 0 : 1);
+  }
+}
+
+console.log(`
+  Model Access demo is running.
+
+    Open VS Code:   ${openUrl}
+    Base URL:       ${baseUrl}   (modelAccess.baseUrl in the demo profile)
+    Demo API key:   ${demoKey}   (organization "${org}"; also in MODEL_ACCESS_API_KEY)
+    Other keys:     ${Object.entries(serviceInfo.keys).slice(1).map(([o, k]) => `${o}: ${k}`).join(', ') || '-'}
+
+  In the Model Access activity-bar entry, run "Set API Key" with the demo key if asked.
+  Ctrl+C stops the service and VS Code.
+`);
+// Keep running until Ctrl+C (handled by the harness: stops every process group).
+setInterval(() => undefined, 1 << 30);
