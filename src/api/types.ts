@@ -47,9 +47,19 @@ export interface PostResult {
     bytes: number;
     truncated: boolean;
   };
-  /** Present when the answer is `text/event-stream`: the events as they arrive. */
+  /**
+   * Present when the answer is `text/event-stream`: the events as they arrive. It ends on `data: [DONE]`,
+   * at the end of the stream, or (without an error) when the call's signal aborts; breaking out of the
+   * loop closes the connection. A reset or idle timeout throws a ServiceError. Iterate it (or call
+   * `return()`): an unread stream holds its connection.
+   */
   events?: AsyncIterable<ServerSentEvent>;
   requestId?: string;
+  /**
+   * `post`/`uploadFile` resolve for every HTTP answer. For a non-2xx status (or a JSON content type whose
+   * body does not parse) this is the ServiceError the same answer would have thrown elsewhere.
+   */
+  error?: import('./errors').ServiceError;
 }
 
 export type ServiceErrorKind =
@@ -86,14 +96,21 @@ export interface ServiceClientOptions {
   userAgent?: string;
   timeouts?: { connectMs?: number; headersMs?: number; bodyIdleMs?: number };
   /** Proxy URL and no-proxy list (from VS Code's http.* settings or the environment). */
-  proxy?: { url?: string; noProxy?: string[]; strictSSL?: boolean };
+  proxy?: {
+    url?: string;
+    noProxy?: string[];
+    strictSSL?: boolean;
+    /** With no `url`: take HTTP(S)_PROXY / NO_PROXY from the environment (undici EnvHttpProxyAgent). */
+    fromEnvironment?: boolean;
+  };
   /** Extra PEM CA file trusted in addition to the system roots. */
   caFile?: string;
   /** Allow plain http:// to a non-loopback host (off by default). */
   allowInsecureHttp?: boolean;
   /** Stop following pages after this many (a warning says so). */
   maxPages?: number;
-  retries?: { max?: number; maxDelayMs?: number; baseDelayMs?: number };
+  /** GET retries (POSTs are never retried). Defaults: max 3, baseDelayMs 500, maxDelayMs 20000, maxTotalMs 60000. */
+  retries?: { max?: number; maxDelayMs?: number; baseDelayMs?: number; maxTotalMs?: number };
   /** Bodies larger than this are cut (with `truncated: true`). */
   maxBodyBytes?: number;
   onRequest?: (entry: RequestLogEntry) => void;

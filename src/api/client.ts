@@ -1,0 +1,370 @@
+/**
+ * ServiceClient: the Model Access Service over undici. One keep-alive dispatcher per client; the key
+ * only ever goes to the configured origin; GETs are retried and follow same-origin redirects, POSTs never.
+ */
+import { version } from '../../package.json';
+import { joinUrl, parseBaseUrl, type ServiceBase } from './baseUrl';
+import { createDispatcher } from './dispatcher';
+import { httpError, ServiceError, statusText } from './errors';
+import { extractList, extractSingle, normalizeInto, normalizeModel } from './models';
+import { findNextPage, withParam } from './paging';
+import { redactor } from './redact';
+import { isRetryable, retryAfterMs, retryDelay, retryPolicy, sleep, type RetryPolicy } from './retry';
+import { readEventStream } from './sse';
+import { header, Transport, type Exchange } from './transport';
+import type { CallOptions, ListModelsResult, ModelEntry, ModelService, PostResult, ServiceClientOptions, UploadOptions } from './types';
+import { multipartFromFile } from './upload';
+import type { Dispatcher } from 'undici';
+
+export const USER_AGENT = `model-access-vscode/${version}`;
+
+const MAX_REDIRECTS = 5;
+const DEFAULT_MAX_PAGES = 5000;
+/** One page of a list, or one model, larger than this is refused (a runaway or hostile server). */
+const MAX_JSON_PAGE_BYTES = 128 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+const REDIRECT = new Set([301, 302, 303, 307, 308]);
+
+interface Call {
+  key: string;
+  redact: (text: string) => string;
+  signal?: AbortSignal;
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The client of the Model Access Service HTTP API. Construction never throws: a bad base URL or CA file
+ * makes every call reject with a `config` (or `insecure`) ServiceError before any request is made.
+ */
+export class ServiceClient implements ModelService {
+  private readonly base?: ServiceBase;
+  private readonly setupError?: ServiceError;
+  private readonly dispatcher?: Dispatcher;
+  private readonly transport?: Transport;
+  private readonly retry: RetryPolicy;
+  private readonly maxPages: number;
+  private readonly maxBodyBytes: number;
+  private disposed = false;
+
+  constructor(private readonly options: ServiceClientOptions) {
+    this.retry = retryPolicy(options.retries);
+    this.maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES));
+    this.maxBodyBytes = Math.max(1, Math.floor(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+    try {
+      this.base = parseBaseUrl(options.baseUrl, options.allowInsecureHttp ?? false);
+      const t = options.timeouts ?? {};
+      const connectMs = t.connectMs ?? 10_000;
+      this.dispatcher = createDispatcher({ connectMs, proxy: options.proxy, caFile: options.caFile });
+      this.transport = new Transport(this.base, this.dispatcher, {
+        userAgent: options.userAgent ?? USER_AGENT,
+        connectMs,
+        headersMs: t.headersMs ?? 30_000,
+        bodyIdleMs: t.bodyIdleMs ?? 30_000,
+        onRequest: options.onRequest,
+      });
+    } catch (e) {
+      this.setupError = e instanceof ServiceError ? e : new ServiceError({ kind: 'config', message: `The client could not be set up: ${String(e)}` });
+    }
+  }
+
+  endpointUrl(path: string): string {
+    if (this.base) {
+      return joinUrl(this.base, path);
+    }
+    return `${this.options.baseUrl.trim().replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
+  }
+
+  /** Checks the set-up and reads the key; throws `config` errors before any request. */
+  private async begin(options?: CallOptions): Promise<Call & { transport: Transport }> {
+    if (this.disposed) {
+      throw new ServiceError({ kind: 'config', message: 'This service client was closed (the settings changed); try again.' });
+    }
+    if (this.setupError || !this.transport) {
+      throw this.setupError ?? new ServiceError({ kind: 'config', message: 'The client is not set up.' });
+    }
+    let key: string | undefined;
+    try {
+      key = (await this.options.apiKey())?.trim();
+    } catch {
+      throw new ServiceError({ kind: 'config', message: 'The API key could not be read from storage.', host: this.base?.origin });
+    }
+    if (!key) {
+      throw new ServiceError({ kind: 'config', message: `No API key is set for ${this.base?.origin}.`, host: this.base?.origin });
+    }
+    if (!/^[\x21-\x7e]+$/.test(key)) {
+      throw new ServiceError({
+        kind: 'config',
+        message: 'The API key contains spaces, line breaks or non-ASCII characters, which cannot be sent in an HTTP header. Set the key again.',
+        host: this.base?.origin,
+      });
+    }
+    if (options?.signal?.aborted) {
+      throw new ServiceError({ kind: 'aborted', message: 'The request was cancelled.', host: this.base?.origin });
+    }
+    return { key, redact: redactor([key]), signal: options?.signal, transport: this.transport };
+  }
+
+  /**
+   * GET with retries (429/502/503/504/resets, backoff + jitter, Retry-After) and same-origin redirects.
+   * Resolves with a 2xx exchange whose body is unread; throws ServiceError otherwise.
+   */
+  private async get(t: Transport, call: Call, url: string): Promise<Exchange> {
+    let waited = 0;
+    for (let attempt = 1; ; attempt++) {
+      let failure: ServiceError;
+      let headers: Record<string, string | string[] | undefined> = {};
+      try {
+        const ex = await this.getFollowing(t, call, url, attempt);
+        if (ex.status >= 200 && ex.status < 300) {
+          return ex;
+        }
+        headers = ex.headers;
+        const body = await t.readBody(ex, 64 * 1024, call.redact, call.signal);
+        failure = httpError({ status: ex.status, headers, body: body.text, host: t.base.origin, requestId: ex.requestId, retryAfterMs: retryAfterMs(headers), redact: call.redact });
+        this.logDone(t, call, 'GET', ex, failure.message, attempt);
+      } catch (e) {
+        failure = t.failure(e, 'headers', call.redact, call.signal);
+      }
+      if (failure.kind === 'aborted' || failure.kind === 'config' || !isRetryable(failure, headers)) {
+        throw failure;
+      }
+      const delay = retryDelay(this.retry, attempt, failure.retryAfterMs, waited);
+      if (delay === undefined) {
+        throw failure;
+      }
+      waited += delay;
+      try {
+        await sleep(delay, call.signal);
+      } catch (e) {
+        throw t.failure(e, 'headers', call.redact, call.signal);
+      }
+    }
+  }
+
+  private async getFollowing(t: Transport, call: Call, start: string, attempt: number): Promise<Exchange> {
+    let url = start;
+    for (let hops = 0; ; hops++) {
+      const ex = await t.send({ method: 'GET', url, key: call.key, redact: call.redact, signal: call.signal, attempt, headers: { accept: 'application/json' } });
+      const location = header(ex.headers, 'location');
+      if (!REDIRECT.has(ex.status) || location === undefined) {
+        return ex;
+      }
+      this.logDone(t, call, 'GET', ex, undefined, attempt);
+      await ex.body.dump().catch(() => undefined);
+      let target: URL;
+      try {
+        target = new URL(location, url);
+      } catch {
+        throw new ServiceError({ kind: 'invalidResponse', status: ex.status, message: `The server answered ${ex.status} with a redirect that is not a valid URL.`, host: t.base.origin });
+      }
+      if (target.origin !== t.base.origin) {
+        throw new ServiceError({
+          kind: 'config',
+          status: ex.status,
+          requestId: ex.requestId,
+          host: t.base.origin,
+          redact: call.redact,
+          message: `The server redirected the request to ${target.origin}; it was not followed, so your API key is not sent there. If the service has moved, set the service URL to ${target.origin}.`,
+        });
+      }
+      if (hops >= MAX_REDIRECTS) {
+        throw new ServiceError({ kind: 'http', status: ex.status, host: t.base.origin, message: `The server redirected more than ${MAX_REDIRECTS} times; stopped following.` });
+      }
+      url = target.href;
+    }
+  }
+
+  private logDone(t: Transport, call: Call, method: string, ex: Exchange, error: string | undefined, attempt?: number): void {
+    const u = new URL(ex.url);
+    t.log({ method, path: u.pathname + u.search, status: ex.status, elapsedMs: Math.round(performance.now() - ex.startedAt), requestId: ex.requestId, error, attempt }, call.redact);
+  }
+
+  /** GET `url` and parse its JSON body. */
+  private async getJson(t: Transport, call: Call, url: string, what: string): Promise<{ json: unknown; ex: Exchange }> {
+    const ex = await this.get(t, call, url);
+    const body = await t.readBody(ex, MAX_JSON_PAGE_BYTES, call.redact, call.signal);
+    if (body.truncated) {
+      throw new ServiceError({ kind: 'invalidResponse', message: `${what} from ${t.base.origin} is larger than ${MAX_JSON_PAGE_BYTES / 1024 / 1024} MB; it was not read.`, host: t.base.origin, requestId: ex.requestId });
+    }
+    this.logDone(t, call, 'GET', ex, undefined);
+    try {
+      return { json: JSON.parse(body.text), ex };
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      throw new ServiceError({
+        kind: 'invalidResponse',
+        message: `${what} from ${t.base.origin} is not valid JSON (${why.slice(0, 120)})${ex.requestId ? ` (request id ${ex.requestId})` : ''}.`,
+        host: t.base.origin,
+        requestId: ex.requestId,
+        redact: call.redact,
+      });
+    }
+  }
+
+  async listModels(options?: CallOptions): Promise<ListModelsResult> {
+    const call = await this.begin(options);
+    const t = call.transport;
+    const models: ModelEntry[] = [];
+    const warnings: string[] = [];
+    let skipped = 0;
+    let pages = 0;
+    let url = joinUrl(t.base, '/v1/models');
+    const seen = new Set<string>([url]);
+    for (;;) {
+      const { json, ex } = await this.getJson(t, call, url, pages === 0 ? 'The model list' : `Page ${pages + 1} of the model list`);
+      pages++;
+      const entries = extractList(json);
+      if (entries === undefined) {
+        throw new ServiceError({
+          kind: 'invalidResponse',
+          message: `The model list from ${t.base.origin} has no array of models (looked for a JSON array or a data/models/items/results/value field).`,
+          host: t.base.origin,
+          requestId: ex.requestId,
+        });
+      }
+      skipped += normalizeInto(entries, models);
+      const next = findNextPage(json, ex.headers.link, ex.url, entries);
+      if (next.kind === 'end') {
+        break;
+      }
+      const nextUrl = next.kind === 'url' ? next.url : withParam(ex.url, next.name, next.value);
+      const origin = new URL(nextUrl).origin;
+      if (origin !== t.base.origin) {
+        warnings.push(`Stopped after page ${pages}: the next page is on another origin (${origin}), so it was not requested and your API key was not sent there. The list may be incomplete.`);
+        break;
+      }
+      if (seen.has(nextUrl)) {
+        warnings.push(`Stopped after page ${pages}: the server sent a next page (${next.source}) that was already read, which would loop forever. The list may be incomplete.`);
+        break;
+      }
+      if (pages >= this.maxPages) {
+        warnings.push(`Stopped after ${pages} pages (the page limit); the list may be incomplete.`);
+        break;
+      }
+      seen.add(nextUrl);
+      url = nextUrl;
+    }
+    return { models, skipped, warnings, pages };
+  }
+
+  async getModel(id: string, options?: CallOptions): Promise<ModelEntry> {
+    if (typeof id !== 'string' || id.trim() === '') {
+      throw new ServiceError({ kind: 'config', message: 'A model id is required.' });
+    }
+    const call = await this.begin(options);
+    const t = call.transport;
+    const { json, ex } = await this.getJson(t, call, joinUrl(t.base, `/v1/models/${encodeURIComponent(id)}`), `The model "${id}"`);
+    const entry = extractSingle(json);
+    const model = normalizeModel(entry) ?? (isObj(entry) ? normalizeModel({ ...entry, id }) : undefined);
+    if (model === undefined) {
+      throw new ServiceError({ kind: 'invalidResponse', message: `The answer for model "${id}" from ${t.base.origin} is not a model entry.`, host: t.base.origin, requestId: ex.requestId });
+    }
+    model.raw = entry;
+    return model;
+  }
+
+  async post(endpoint: string, body: unknown, options?: CallOptions & { stream?: boolean }): Promise<PostResult> {
+    const call = await this.begin(options);
+    let text: string;
+    if (typeof body === 'string') {
+      text = body;
+    } else {
+      let payload = body;
+      if (options?.stream !== undefined && isObj(body) && !('stream' in body)) {
+        payload = { ...body, stream: options.stream };
+      }
+      try {
+        text = JSON.stringify(payload ?? null);
+      } catch (e) {
+        throw new ServiceError({ kind: 'config', message: `The request body cannot be encoded as JSON: ${e instanceof Error ? e.message : String(e)}` });
+      }
+    }
+    const accept = options?.stream ? 'text/event-stream, application/json;q=0.9, */*;q=0.5' : 'application/json, text/event-stream;q=0.9, */*;q=0.5';
+    return this.sendPost(call, endpoint, text, { 'content-type': 'application/json', accept });
+  }
+
+  async uploadFile(path: string, options: UploadOptions): Promise<PostResult> {
+    const call = await this.begin(options);
+    const fields: Record<string, string> = { purpose: options.purpose, ...options.fields };
+    const mp = await multipartFromFile({ path, filename: options.filename, mimeType: options.mimeType, fields, onProgress: options.onProgress, signal: options.signal });
+    return this.sendPost(call, '/v1/files', mp.body, { 'content-type': mp.contentType, 'content-length': String(mp.contentLength), accept: 'application/json' });
+  }
+
+  /** One POST, never retried, redirects not followed; resolves for every HTTP answer (see PostResult.error). */
+  private async sendPost(call: Call & { transport: Transport }, endpoint: string, body: string | AsyncIterable<Uint8Array>, headers: Record<string, string>): Promise<PostResult> {
+    const t = call.transport;
+    const ex = await t.send({ method: 'POST', url: joinUrl(t.base, endpoint), key: call.key, redact: call.redact, signal: call.signal, headers, body });
+    const contentType = header(ex.headers, 'content-type') ?? '';
+    const result: PostResult = {
+      status: ex.status,
+      statusText: statusText(ex.status),
+      headers: flatHeaders(ex.headers, call.redact),
+      elapsedMs: 0,
+      contentType,
+      requestId: ex.requestId,
+    };
+    const ok = ex.status >= 200 && ex.status < 300;
+    if (ok && /^text\/event-stream/i.test(contentType)) {
+      result.elapsedMs = Math.round(performance.now() - ex.startedAt);
+      this.logDone(t, call, 'POST', ex, undefined);
+      result.events = readEventStream(ex.body, {
+        redact: call.redact,
+        signal: call.signal,
+        mapError: (e) => t.failure(e, 'body', call.redact, call.signal),
+        onEnd: (outcome) => {
+          if (outcome === 'error') {
+            this.logDone(t, call, 'POST', ex, 'the event stream failed');
+          }
+        },
+      });
+      return result;
+    }
+    const read = await t.readBody(ex, this.maxBodyBytes, call.redact, call.signal);
+    result.elapsedMs = Math.round(performance.now() - ex.startedAt);
+    result.body = { text: read.text, bytes: read.bytes, truncated: read.truncated };
+    if (/[/+]json\b/i.test(contentType) && !read.truncated) {
+      try {
+        result.body.json = JSON.parse(read.text);
+      } catch {
+        result.error = new ServiceError({ kind: 'invalidResponse', status: ex.status, message: `The server's answer says it is JSON but is not valid JSON.`, host: t.base.origin, requestId: ex.requestId });
+      }
+    }
+    if (!ok) {
+      result.error = httpError({ status: ex.status, headers: ex.headers, body: read.text, host: t.base.origin, requestId: ex.requestId, retryAfterMs: retryAfterMs(ex.headers), redact: call.redact });
+    }
+    this.logDone(t, call, 'POST', ex, result.error?.message);
+    return result;
+  }
+
+  /** Closes the connections: in-flight requests get a short grace period, then are cut. */
+  async dispose(): Promise<void> {
+    const d = this.dispatcher;
+    if (!d || this.disposed) {
+      return;
+    }
+    this.disposed = true;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), 1000);
+      timer.unref();
+    });
+    const outcome = await Promise.race([d.close().then(() => 'closed' as const, () => 'closed' as const), grace]);
+    clearTimeout(timer);
+    if (outcome === 'late') {
+      await d.destroy().catch(() => undefined);
+    }
+  }
+}
+
+function flatHeaders(headers: Record<string, string | string[] | undefined>, redact: (t: string) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v !== undefined) {
+      out[k] = redact(Array.isArray(v) ? v.join(', ') : v);
+    }
+  }
+  return out;
+}

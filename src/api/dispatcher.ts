@@ -1,0 +1,63 @@
+/**
+ * The one keep-alive undici dispatcher of a client: a plain Agent, or an EnvHttpProxyAgent when a proxy is
+ * configured (it applies the no-proxy list per request), with an optional extra CA and strict-SSL switch.
+ */
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { ServiceError } from './errors';
+
+export interface DispatcherOptions {
+  connectMs?: number;
+  proxy?: { url?: string; noProxy?: string[]; strictSSL?: boolean; fromEnvironment?: boolean };
+  caFile?: string;
+}
+
+/** Extra CA certificates (PEM) trusted in addition to Node's roots; throws a `config` error when unreadable. */
+export function readCa(caFile: string): string[] {
+  let pem: string;
+  try {
+    pem = readFileSync(caFile, 'utf8');
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? 'unreadable';
+    throw new ServiceError({ kind: 'config', message: `Could not read the CA certificate file ${caFile} (${code}).` });
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new ServiceError({ kind: 'config', message: `The CA certificate file ${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----).` });
+  }
+  return [...rootCertificates, pem];
+}
+
+export function createDispatcher(o: DispatcherOptions): Dispatcher {
+  const strict = o.proxy?.strictSSL ?? true;
+  const tls: { ca?: string[]; rejectUnauthorized?: boolean } = {};
+  if (o.caFile) {
+    tls.ca = readCa(o.caFile);
+  }
+  if (!strict) {
+    tls.rejectUnauthorized = false;
+  }
+  const connect = { timeout: o.connectMs ?? 10_000, ...tls };
+  const common = { connect, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 16 };
+  const proxyUrl = o.proxy?.url?.trim();
+  if (proxyUrl) {
+    try {
+      new URL(proxyUrl);
+    } catch {
+      throw new ServiceError({ kind: 'config', message: 'The proxy setting is not a valid URL (expected e.g. http://proxy.example:3128).' });
+    }
+    return new EnvHttpProxyAgent({
+      ...common,
+      httpProxy: proxyUrl,
+      httpsProxy: proxyUrl,
+      // An explicit (possibly empty) list: the environment's NO_PROXY is already merged in by the caller.
+      noProxy: (o.proxy?.noProxy ?? []).join(','),
+      requestTls: tls,
+      proxyTls: strict ? {} : { rejectUnauthorized: false },
+    });
+  }
+  if (o.proxy?.fromEnvironment) {
+    return new EnvHttpProxyAgent({ ...common, requestTls: tls, proxyTls: strict ? {} : { rejectUnauthorized: false } });
+  }
+  return new Agent(common);
+}

@@ -1,0 +1,231 @@
+/**
+ * ServiceError: the one error type the client throws, with a message a person can act on. Every string
+ * it carries has had the API key removed (see redact.ts) before it was built.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { ServiceErrorKind } from './types';
+import { readErrorBody, type ErrorDetails } from './errorBody';
+
+export { readErrorBody, cleanLine, type ErrorDetails } from './errorBody';
+
+export interface ServiceErrorInit {
+  kind: ServiceErrorKind;
+  message: string;
+  status?: number;
+  statusText?: string;
+  code?: string;
+  type?: string;
+  requestId?: string;
+  retryAfterMs?: number;
+  /** The server's own message, when it sent one. */
+  serverMessage?: string;
+  /** Origin of the service (`https://host:port`), for messages like "Cannot reach …". */
+  host?: string;
+  /** Removes secrets from every string of the error. */
+  redact?: (text: string) => string;
+  cause?: unknown;
+}
+
+/** The client's one error type. `kind` says what went wrong; `message` is written for people. */
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
+  readonly kind: ServiceErrorKind;
+  readonly status?: number;
+  readonly statusText?: string;
+  readonly code?: string;
+  readonly type?: string;
+  readonly requestId?: string;
+  readonly retryAfterMs?: number;
+  readonly serverMessage?: string;
+  readonly host?: string;
+
+  constructor(init: ServiceErrorInit) {
+    const r = init.redact ?? ((s: string) => s);
+    const opt = (s: string | undefined): string | undefined => (s === undefined ? undefined : r(s));
+    super(r(init.message));
+    this.kind = init.kind;
+    this.status = init.status;
+    this.statusText = opt(init.statusText);
+    this.code = opt(init.code);
+    this.type = opt(init.type);
+    this.requestId = opt(init.requestId);
+    this.retryAfterMs = init.retryAfterMs;
+    this.serverMessage = opt(init.serverMessage);
+    this.host = init.host;
+    if (init.cause !== undefined) {
+      // Kept off the enumerable fields (and out of toJSON) so logging the error never serializes it.
+      Object.defineProperty(this, 'cause', { value: init.cause, enumerable: false, configurable: true, writable: true });
+    }
+  }
+
+  /** Alias of `retryAfterMs` (the issue's name). */
+  get retryAfter(): number | undefined {
+    return this.retryAfterMs;
+  }
+
+  toJSON(): Record<string, unknown> {
+    const { kind, status, code, type, requestId, retryAfterMs, serverMessage, message } = this;
+    return { name: this.name, kind, message, status, code, type, requestId, retryAfterMs, serverMessage };
+  }
+}
+
+export function isServiceError(e: unknown): e is ServiceError {
+  return e instanceof ServiceError;
+}
+
+export function kindForStatus(status: number): ServiceErrorKind {
+  if (status === 401 || status === 403) {
+    return 'unauthorized';
+  }
+  if (status === 404) {
+    return 'notFound';
+  }
+  if (status === 429) {
+    return 'rateLimited';
+  }
+  return 'http';
+}
+
+export function statusText(status: number): string {
+  return STATUS_CODES[status] ?? '';
+}
+
+export interface HttpErrorInput {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as text (already bounded in size). */
+  body: string;
+  host: string;
+  requestId?: string;
+  retryAfterMs?: number;
+  redact?: (text: string) => string;
+}
+
+/**
+ * The error for a non-2xx answer: "The server answered 401 Unauthorized: Invalid API key (request id req_123)".
+ */
+export function httpError(input: HttpErrorInput): ServiceError {
+  const r = input.redact ?? ((s: string) => s);
+  const details: ErrorDetails = readErrorBody(r(input.body), input.headers);
+  const text = statusText(input.status);
+  const head = `${input.status}${text ? ` ${text}` : ''}`;
+  let said = details.message;
+  // A proxy page titled "502 Bad Gateway" repeats the status line; say where it came from instead.
+  if (said && (said === head || said === String(input.status) || said.toLowerCase() === text.toLowerCase())) {
+    said = undefined;
+  }
+  let message = `The server answered ${head}`;
+  if (said) {
+    message += `: ${said}`;
+  } else if (details.html) {
+    message += ' (an HTML page, probably from a proxy or gateway in front of the service)';
+  }
+  if (input.requestId) {
+    message += ` (request id ${input.requestId})`;
+  }
+  return new ServiceError({
+    kind: kindForStatus(input.status),
+    message,
+    status: input.status,
+    statusText: text,
+    code: details.code,
+    type: details.type,
+    requestId: input.requestId,
+    retryAfterMs: input.retryAfterMs,
+    serverMessage: details.message,
+    host: input.host,
+    redact: r,
+  });
+}
+
+/** Where a network failure happened; it decides the words for a timeout. */
+export type Phase = 'connect' | 'headers' | 'body';
+
+interface ErrorLike {
+  code?: unknown;
+  name?: unknown;
+  message?: unknown;
+  cause?: unknown;
+}
+
+function codesOf(e: unknown): string[] {
+  const codes: string[] = [];
+  let cur: unknown = e;
+  for (let depth = 0; depth < 5 && typeof cur === 'object' && cur !== null; depth++) {
+    const x = cur as ErrorLike;
+    if (typeof x.code === 'string') {
+      codes.push(x.code);
+    }
+    if (typeof x.name === 'string') {
+      codes.push(x.name);
+    }
+    cur = x.cause;
+  }
+  return codes;
+}
+
+const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS|ERR_SSL|HOSTNAME_MISMATCH|ERR_OSSL)/;
+
+function seconds(ms: number | undefined): string {
+  if (ms === undefined) {
+    return '';
+  }
+  return ms >= 1000 ? ` within ${Math.round(ms / 100) / 10} s` : ` within ${ms} ms`;
+}
+
+/**
+ * The error for a failure below HTTP: "Could not connect to https://host: connection refused". `timeoutMs`
+ * is the limit that applied in `phase`.
+ */
+export function networkError(e: unknown, host: string, phase: Phase, redact?: (t: string) => string, timeoutMs?: number): ServiceError {
+  if (e instanceof ServiceError) {
+    return e;
+  }
+  const codes = codesOf(e);
+  const has = (...c: string[]): boolean => codes.some((x) => c.includes(x));
+  const base = { host, redact, cause: e };
+  if (has('AbortError', 'UND_ERR_ABORTED', 'ABORT_ERR', 'RequestAbortedError')) {
+    return new ServiceError({ ...base, kind: 'aborted', message: 'The request was cancelled.' });
+  }
+  if (has('UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'ConnectTimeoutError')) {
+    return new ServiceError({ ...base, kind: 'timeout', message: `Could not connect to ${host}: no answer${seconds(timeoutMs)}.` });
+  }
+  if (has('UND_ERR_HEADERS_TIMEOUT', 'HeadersTimeoutError')) {
+    return new ServiceError({ ...base, kind: 'timeout', message: `${host} did not answer${seconds(timeoutMs)} (timed out waiting for the response headers).` });
+  }
+  if (has('UND_ERR_BODY_TIMEOUT', 'BodyTimeoutError')) {
+    return new ServiceError({ ...base, kind: 'timeout', message: `${host} stopped sending its answer (nothing received${seconds(timeoutMs)}; timed out).` });
+  }
+  if (has('ECONNREFUSED')) {
+    return new ServiceError({ ...base, kind: 'network', code: 'ECONNREFUSED', message: `Could not connect to ${host}: connection refused.` });
+  }
+  if (has('ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL')) {
+    return new ServiceError({ ...base, kind: 'network', code: 'ENOTFOUND', message: `Could not connect to ${host}: the host name was not found (DNS).` });
+  }
+  if (has('EAI_AGAIN')) {
+    return new ServiceError({ ...base, kind: 'network', code: 'EAI_AGAIN', message: `Could not connect to ${host}: the host name could not be looked up right now (DNS).` });
+  }
+  if (has('EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN')) {
+    return new ServiceError({ ...base, kind: 'network', code: codes.find((c) => c.startsWith('E')), message: `Could not connect to ${host}: the network or host is unreachable.` });
+  }
+  const tls = codes.find((c) => TLS_CODES.test(c));
+  if (tls) {
+    return new ServiceError({
+      ...base,
+      kind: 'network',
+      code: tls,
+      message: `Could not connect securely to ${host}: the TLS handshake failed (${tls}). If the service uses a private certificate authority, add its CA file.`,
+    });
+  }
+  if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'SocketError', 'ECONNABORTED')) {
+    const when = phase === 'body' ? 'before the answer was complete' : phase === 'headers' ? 'before it answered' : 'while connecting';
+    return new ServiceError({ ...base, kind: 'network', code: 'ECONNRESET', message: `The connection to ${host} was reset ${when}.` });
+  }
+  const msg = typeof (e as ErrorLike)?.message === 'string' ? String((e as ErrorLike).message) : String(e);
+  return new ServiceError({ ...base, kind: 'network', code: codes.find((c) => /^[A-Z_]+$/.test(c)), message: `Could not talk to ${host}: ${msg.slice(0, 300)}` });
+}
+
+/** Whether a network failure is a reset (worth one more try for an idempotent request). */
+export function isReset(e: ServiceError): boolean {
+  return e.kind === 'network' && e.code === 'ECONNRESET';
+}

@@ -1,0 +1,227 @@
+/**
+ * Tolerant reading of model entries and list wrappers, whatever names the server used (SHAPES.md).
+ * Hot path: called once per model (100,000+ per list), so it only reads a few properties and never
+ * allocates a URL object.
+ */
+import type { ModelEntry } from './types';
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A usable text value: a non-blank string (trimmed), or a finite number. */
+function text(v: unknown): string | undefined {
+  if (typeof v === 'string') {
+    // Fast path: most values need no trimming.
+    if (v.length > 0 && v.charCodeAt(0) > 32 && v.charCodeAt(v.length - 1) > 32) {
+      return v;
+    }
+    const t = v.trim();
+    return t === '' ? undefined : t;
+  }
+  if (typeof v === 'number') {
+    return Number.isFinite(v) ? String(v) : undefined;
+  }
+  if (typeof v === 'bigint') {
+    return String(v);
+  }
+  return undefined;
+}
+
+/** A text value, or the text inside a small object such as `{name}` / `{id}` / `{value}`. */
+function textOrNamed(v: unknown): string | undefined {
+  const t = text(v);
+  if (t !== undefined || !isObj(v)) {
+    return t;
+  }
+  return text(v.name) ?? text(v.id) ?? text(v.value) ?? text(v.version);
+}
+
+function first(v: unknown): unknown {
+  return Array.isArray(v) ? v[0] : undefined;
+}
+
+function get(o: unknown, key: string): unknown {
+  return isObj(o) ? o[key] : undefined;
+}
+
+const ID_KEYS = ['id', 'identifier', 'model_id', 'modelId', 'name', 'model', 'full_name', 'slug', 'key', '_id'];
+
+function readId(m: Obj): string | undefined {
+  for (const k of ID_KEYS) {
+    const v = m[k];
+    if (v !== undefined) {
+      const t = text(v);
+      if (t !== undefined) {
+        return t;
+      }
+    }
+  }
+  return undefined;
+}
+
+/*
+ * Family. `owned_by` / `publisher` are deliberately NOT read: in OpenAI-style lists `owned_by` is the
+ * owner ("system", "openai", an organization id), not the model's family, so grouping by it would put
+ * every model of an organization in one misleading folder. A model without a family goes under "Other".
+ */
+const FAMILY_KEYS = ['family', 'model_family', 'modelFamily', 'line', 'series', 'architecture', 'base_model', 'baseModelId', 'model_type'];
+
+function readFamily(m: Obj): string | undefined {
+  const direct = m.family;
+  if (typeof direct === 'string' && direct.length > 0 && direct.charCodeAt(0) > 32) {
+    return text(direct);
+  }
+  const details = m.details;
+  const nested = textOrNamed(get(details, 'family')) ?? textOrNamed(first(get(details, 'families'))) ?? textOrNamed(first(m.families));
+  if (nested !== undefined) {
+    return nested;
+  }
+  for (const k of FAMILY_KEYS) {
+    const v = m[k];
+    if (v !== undefined) {
+      const t = textOrNamed(Array.isArray(v) ? v[0] : v);
+      if (t !== undefined) {
+        return t;
+      }
+    }
+  }
+  return undefined;
+}
+
+const VERSION_KEYS = ['version', 'model_version', 'modelVersion', 'version_id', 'versionId', 'version_num', 'revision'];
+
+function readVersion(m: Obj): string | undefined {
+  for (const k of VERSION_KEYS) {
+    const v = m[k];
+    if (v !== undefined) {
+      const t = textOrNamed(v);
+      if (t !== undefined) {
+        return t;
+      }
+    }
+  }
+  const latest = textOrNamed(get(first(m.latest_versions), 'version'));
+  if (latest !== undefined) {
+    return latest;
+  }
+  // Ollama-style tags: `gemma3:latest` → `latest`.
+  const tag = text(m.tag);
+  if (tag !== undefined) {
+    const colon = tag.lastIndexOf(':');
+    return colon >= 0 ? text(tag.slice(colon + 1)) : tag;
+  }
+  return undefined;
+}
+
+const MAX_URL = 2048;
+// Absolute http(s), a host, and nothing that could break out of a link (white space, controls, quotes, angle brackets).
+const HTTP_URL = /^https?:\/\/[^\s/?#@\\<>"'`\u0000-\u001f\u007f]+(?:[/?#][^\s\\<>"`\u0000-\u001f\u007f]*)?$/i;
+
+/** `v` when it is an absolute http(s) URL a browser may open, else undefined. */
+export function httpUrl(v: unknown): string | undefined {
+  let s = typeof v === 'string' ? v : isObj(v) ? (typeof v.url === 'string' ? v.url : typeof v.href === 'string' ? v.href : undefined) : undefined;
+  if (s === undefined || s.length > MAX_URL) {
+    return undefined;
+  }
+  s = s.trim();
+  return HTTP_URL.test(s) ? s : undefined;
+}
+
+const CARD_KEYS = ['model_card_url', 'modelCardUrl', 'model_card', 'modelCard', 'card_url', 'cardUrl', 'documentation_url', 'docs_url'];
+const LATE_CARD_KEYS = ['url', 'html_url', 'href'];
+
+function readCard(m: Obj): string | undefined {
+  for (const k of CARD_KEYS) {
+    const v = m[k];
+    if (v !== undefined) {
+      const u = httpUrl(v);
+      if (u !== undefined) {
+        return u;
+      }
+    }
+  }
+  const links = m.links;
+  const nested = httpUrl(get(links, 'model_card')) ?? httpUrl(get(links, 'card')) ?? httpUrl(get(get(m._links, 'card'), 'href'));
+  if (nested !== undefined) {
+    return nested;
+  }
+  for (const k of LATE_CARD_KEYS) {
+    const v = m[k];
+    if (v !== undefined) {
+      const u = httpUrl(v);
+      if (u !== undefined) {
+        return u;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * One model entry as the extension understands it, or undefined when the entry has no usable identifier
+ * (not an object, or no id-like field holding a non-blank string or a number).
+ */
+export function normalizeModel(raw: unknown): ModelEntry | undefined {
+  if (!isObj(raw)) {
+    return undefined;
+  }
+  const id = readId(raw);
+  if (id === undefined) {
+    return undefined;
+  }
+  const entry: ModelEntry = { id, family: readFamily(raw), version: readVersion(raw), cardUrl: readCard(raw), raw };
+  return entry;
+}
+
+export const LIST_WRAPPERS = ['data', 'models', 'items', 'results', 'value', 'registered_models', 'entries'];
+
+/** The array of entries in a list body (a bare array, or the first wrapper field that is an array). */
+export function extractList(body: unknown): unknown[] | undefined {
+  if (Array.isArray(body)) {
+    return body;
+  }
+  if (!isObj(body)) {
+    return undefined;
+  }
+  for (const k of LIST_WRAPPERS) {
+    const v = body[k];
+    if (Array.isArray(v)) {
+      return v;
+    }
+  }
+  return undefined;
+}
+
+/** The entry in a single-model body: the body itself, or `{model:{…}}` / `{data:{…}}` / `{item:{…}}` around it. */
+export function extractSingle(body: unknown): unknown {
+  if (!isObj(body)) {
+    return Array.isArray(body) && body.length === 1 ? body[0] : body;
+  }
+  if (readId(body) !== undefined) {
+    return body;
+  }
+  for (const k of ['model', 'data', 'item', 'result']) {
+    const v = body[k];
+    if (isObj(v)) {
+      return v;
+    }
+  }
+  return body;
+}
+
+/** Normalizes a page of entries into `out`; returns how many were skipped for lack of an id. */
+export function normalizeInto(entries: readonly unknown[], out: ModelEntry[]): number {
+  let skipped = 0;
+  for (let i = 0; i < entries.length; i++) {
+    const m = normalizeModel(entries[i]);
+    if (m === undefined) {
+      skipped++;
+    } else {
+      out.push(m);
+    }
+  }
+  return skipped;
+}

@@ -1,0 +1,154 @@
+/**
+ * One HTTP exchange with the service over the client's undici dispatcher: the key only to the configured
+ * origin, timeouts, request log entries, and failures turned into ServiceErrors. Retries and redirects are
+ * decided by the caller (client.ts).
+ */
+import type { Dispatcher } from 'undici';
+import type { ServiceBase } from './baseUrl';
+import { networkError, ServiceError, type Phase } from './errors';
+import type { RequestLogEntry } from './types';
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+export interface SendRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  key: string;
+  redact: (text: string) => string;
+  headers?: Record<string, string>;
+  body?: string | AsyncIterable<Uint8Array>;
+  signal?: AbortSignal;
+  attempt?: number;
+}
+
+export interface Exchange {
+  status: number;
+  headers: Headers;
+  body: Dispatcher.ResponseData['body'];
+  url: string;
+  startedAt: number;
+  requestId?: string;
+}
+
+export interface TransportOptions {
+  userAgent: string;
+  connectMs: number;
+  headersMs: number;
+  bodyIdleMs: number;
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'x-ms-request-id', 'x-correlation-id', 'cf-ray'];
+
+export function requestIdOf(headers: Headers): string | undefined {
+  for (const h of REQUEST_ID_HEADERS) {
+    const v = headers[h];
+    const s = Array.isArray(v) ? v[0] : v;
+    if (s) {
+      return s.length > 200 ? s.slice(0, 200) : s;
+    }
+  }
+  return undefined;
+}
+
+export function header(headers: Headers, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+export class Transport {
+  constructor(
+    readonly base: ServiceBase,
+    private readonly dispatcher: Dispatcher,
+    readonly options: TransportOptions,
+  ) {}
+
+  /** Aborted error when the caller's signal fired, else a network/timeout error for `phase`. */
+  failure(e: unknown, phase: Phase, redact: (t: string) => string, signal?: AbortSignal): ServiceError {
+    if (e instanceof ServiceError) {
+      return e;
+    }
+    if (signal?.aborted) {
+      return new ServiceError({ kind: 'aborted', message: 'The request was cancelled.', host: this.base.origin, cause: e });
+    }
+    const limit = phase === 'connect' ? this.options.connectMs : phase === 'headers' ? this.options.headersMs : this.options.bodyIdleMs;
+    return networkError(e, this.base.origin, phase, redact, limit);
+  }
+
+  log(entry: RequestLogEntry, redact: (t: string) => string): void {
+    const hook = this.options.onRequest;
+    if (!hook) {
+      return;
+    }
+    try {
+      hook({ ...entry, path: redact(entry.path), error: entry.error === undefined ? undefined : redact(entry.error) });
+    } catch {
+      // A failing logger must not fail the request.
+    }
+  }
+
+  async send(req: SendRequest): Promise<Exchange> {
+    const target = new URL(req.url);
+    // The one place the key is attached: refuse anything that is not the configured origin.
+    if (target.origin !== this.base.origin) {
+      throw new ServiceError({
+        kind: 'config',
+        message: `Refused to send a request to ${target.origin}: only ${this.base.origin} (the configured service) receives your API key.`,
+        host: this.base.origin,
+      });
+    }
+    if (req.signal?.aborted) {
+      throw new ServiceError({ kind: 'aborted', message: 'The request was cancelled.', host: this.base.origin });
+    }
+    const path = target.pathname + target.search;
+    const startedAt = performance.now();
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.dispatcher.request({
+        origin: target.origin,
+        path,
+        method: req.method,
+        headers: {
+          authorization: `Bearer ${req.key}`,
+          'user-agent': this.options.userAgent,
+          ...req.headers,
+        },
+        body: req.body as Dispatcher.DispatchOptions['body'],
+        signal: req.signal,
+        headersTimeout: this.options.headersMs,
+        bodyTimeout: this.options.bodyIdleMs,
+        // undici follows no redirects here; the client follows GET redirects within the origin itself.
+      });
+    } catch (e) {
+      const err = this.failure(e, 'headers', req.redact, req.signal);
+      this.log({ method: req.method, path, elapsedMs: Math.round(performance.now() - startedAt), error: err.message, attempt: req.attempt }, req.redact);
+      throw err;
+    }
+    const requestId = requestIdOf(res.headers);
+    return { status: res.statusCode, headers: res.headers, body: res.body, url: target.href, startedAt, requestId: requestId && req.redact(requestId) };
+  }
+
+  /** Reads the whole body (at most `max` bytes; the rest is dropped and the connection closed). */
+  async readBody(ex: Exchange, max: number, redact: (t: string) => string, signal?: AbortSignal): Promise<{ text: string; bytes: number; truncated: boolean }> {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let truncated = false;
+    try {
+      for await (const chunk of ex.body as AsyncIterable<Buffer>) {
+        if (bytes + chunk.length > max) {
+          chunks.push(chunk.subarray(0, max - bytes));
+          bytes = max;
+          truncated = true;
+          ex.body.destroy();
+          break;
+        }
+        chunks.push(chunk);
+        bytes += chunk.length;
+      }
+    } catch (e) {
+      throw this.failure(e, 'body', redact, signal);
+    }
+    const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, bytes).toString('utf8');
+    return { text: redact(text), bytes, truncated };
+  }
+}
