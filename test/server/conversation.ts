@@ -1,0 +1,127 @@
+/**
+ * `POST /v1/responses` and `POST /v1/chat`: request validation and the answer bodies and event sequences,
+ * following the OpenAI Responses and Chat Completions shapes (see shared/reference/openai-openapi.yaml).
+ */
+import { randomBytes } from 'node:crypto';
+import { badRequest } from './http';
+import { deltas, generateText, promptText, tokens } from './generation';
+import type { SseEvent } from './streaming';
+
+export interface Answer {
+  /** The complete JSON answer when not streaming. */
+  json: unknown;
+  /** The event sequence when streaming. */
+  events: SseEvent[];
+}
+
+const newId = (prefix: string): string => `${prefix}${randomBytes(12).toString('hex')}`;
+const now = (): number => Math.floor(Date.now() / 1000);
+
+export function wantsStream(body: Record<string, unknown>): boolean {
+  if (body.stream !== undefined && typeof body.stream !== 'boolean') {
+    throw badRequest('"stream" must be a boolean.', 'invalid_type', 'stream');
+  }
+  return body.stream === true;
+}
+
+export function responsesAnswer(model: string, body: Record<string, unknown>): Answer {
+  const { input, instructions } = body;
+  if (input === undefined || input === null || (typeof input !== 'string' && !Array.isArray(input))) {
+    throw badRequest('Missing required parameter: "input" (a string or an array of input items).', 'missing_required_parameter', 'input');
+  }
+  const prompt = promptText(input);
+  const text = generateText(model, prompt);
+  const created = now();
+  const responseId = newId('resp_');
+  const itemId = newId('msg_');
+  const base = {
+    id: responseId,
+    object: 'response',
+    created_at: created,
+    error: null,
+    incomplete_details: null,
+    instructions: typeof instructions === 'string' ? instructions : null,
+    max_output_tokens: typeof body.max_output_tokens === 'number' ? body.max_output_tokens : null,
+    model,
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    temperature: 1,
+    text: { format: { type: 'text' } },
+    tool_choice: 'auto',
+    tools: [],
+    top_p: 1,
+    truncation: 'disabled',
+    metadata: {},
+  };
+  const part = { type: 'output_text', text, annotations: [] };
+  const item = { id: itemId, type: 'message', status: 'completed', role: 'assistant', content: [part] };
+  const usage = {
+    input_tokens: tokens(prompt),
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: tokens(text),
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: tokens(prompt) + tokens(text),
+  };
+  const completed = { ...base, status: 'completed', completed_at: created, output: [item], usage };
+  const inProgress = { ...base, status: 'in_progress', output: [], usage: null };
+
+  let sequence = 0;
+  const events: SseEvent[] = [];
+  const emit = (type: string, fields: Record<string, unknown>): void => {
+    events.push({ event: type, data: JSON.stringify({ type, ...fields, sequence_number: sequence++ }) });
+  };
+  const at = { item_id: itemId, output_index: 0, content_index: 0 };
+  emit('response.created', { response: inProgress });
+  emit('response.in_progress', { response: inProgress });
+  emit('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', content: [] } });
+  emit('response.content_part.added', { ...at, part: { ...part, text: '' } });
+  for (const delta of deltas(text)) {
+    emit('response.output_text.delta', { ...at, delta, logprobs: [] });
+  }
+  emit('response.output_text.done', { ...at, text, logprobs: [] });
+  emit('response.content_part.done', { ...at, part });
+  emit('response.output_item.done', { output_index: 0, item });
+  emit('response.completed', { response: completed });
+  return { json: completed, events };
+}
+
+export function chatAnswer(model: string, body: Record<string, unknown>): Answer {
+  const { messages } = body;
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw badRequest('Missing required parameter: "messages" (a non-empty array of {role, content}).', 'missing_required_parameter', 'messages');
+  }
+  messages.forEach((m: unknown, i) => {
+    const msg = m as { role?: unknown; content?: unknown };
+    if (typeof m !== 'object' || m === null || typeof msg.role !== 'string') {
+      throw badRequest(`"messages[${i}].role" must be a string.`, 'invalid_type', `messages[${i}].role`);
+    }
+  });
+  const prompt = promptText(messages);
+  const text = generateText(model, prompt);
+  const id = newId('chatcmpl-');
+  const created = now();
+  const usage = { prompt_tokens: tokens(prompt), completion_tokens: tokens(text), total_tokens: tokens(prompt) + tokens(text) };
+  const json = {
+    id,
+    object: 'chat.completion',
+    created,
+    model,
+    system_fingerprint: null,
+    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+    usage,
+  };
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): SseEvent => ({
+    data: JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices, ...extra }),
+  });
+  const events: SseEvent[] = [chunk([{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }])];
+  for (const delta of deltas(text)) {
+    events.push(chunk([{ index: 0, delta: { content: delta }, logprobs: null, finish_reason: null }]));
+  }
+  events.push(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }]));
+  const options = body.stream_options as { include_usage?: unknown } | undefined;
+  if (options?.include_usage === true) {
+    events.push(chunk([], { usage }));
+  }
+  events.push({ data: '[DONE]' });
+  return { json, events };
+}

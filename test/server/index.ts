@@ -1,0 +1,316 @@
+/**
+ * The local Model Access Service: a real `node:http` server on 127.0.0.1 used by the unit and integration
+ * tests, the benchmarks and the demo. Start it with `startServer(options)`; the CLI (`cli.ts`) is a thin
+ * wrapper around the same function.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { presentedKey } from './auth';
+import type { Dialect } from './dialects';
+import { FaultPlan, faultyWriter, sendEarlyFault, type FaultOptions } from './faults';
+import { ApiError, errorBody, plainWriter } from './http';
+import { indexByOrganization, keysFor, loadRegistry, withGeneratedModels, type Registry } from './registry';
+import { dispatch, type ServerContext } from './routes';
+import { sleepUnlessClosed } from './streaming';
+import type { UploadedFile } from './upload';
+
+export { DEMO_KEYS, DEFAULT_REGISTRY_PATH, loadRegistry, withGeneratedModels, type Registry, type RegistryModel } from './registry';
+export { DIALECTS, isDialect, type Dialect } from './dialects';
+export type { FaultOptions, FaultSpec, RetryingFaultSpec } from './faults';
+export type { UploadedFile } from './upload';
+
+export interface ServerOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (an ephemeral port; read it from `url`). */
+  port?: number;
+  /** Listing dialect, fixed for the server's life. Default `openai`. */
+  dialect?: Dialect;
+  /** A registry object or the path of a registry JSON file. Default `registry.json` beside this file. */
+  registry?: Registry | string;
+  /** Replace the first organization's models with this many generated ones (scale work). */
+  models?: number;
+  /** API key per organization, overriding the demo keys (e.g. a unique canary key per test run). */
+  keys?: Record<string, string>;
+  /** Page size when the client does not ask for one. Default 10, so paging is always exercised. */
+  pageSize?: number;
+  /** Largest page a client may ask for; larger requests are clamped. Default 1000. */
+  maxPageSize?: number;
+  /** Path prefix before `/v1`, e.g. `/api`, to test base URLs that carry a path. Default none. */
+  pathPrefix?: string;
+  /** Origin put in absolute `Link` URLs (array dialect). Default the server's own; set another to test cross-origin refusal. */
+  linkOrigin?: string;
+  /** Delay between streamed events. Default 0. */
+  streamDelayMs?: number;
+  /** Upload size cap in bytes; larger uploads get 413. Default 2 GiB. */
+  maxUploadBytes?: number;
+  /** Where uploads are stored. Default a fresh temp directory, removed on close. */
+  uploadDir?: string;
+  faults?: FaultOptions;
+  /** One line per finished request (method, path, status, time). Never includes keys or bodies. */
+  log?: (line: string) => void;
+}
+
+export interface RecordedRequest {
+  /** The `x-request-id` sent back. */
+  requestId: string;
+  method: string;
+  /** Path and query as received, prefix included. */
+  url: string;
+  /** Whether an Authorization header was present (its value is never recorded). */
+  authorization: boolean;
+  /** The organization the key resolved to, when it was valid. */
+  organization?: string;
+  status?: number;
+  /** The early fault answered instead of the endpoint, if any. */
+  fault?: string;
+  /** The client went away before the answer was complete. */
+  aborted: boolean;
+  /** Request body bytes read. */
+  bodyBytes: number;
+  /** How a streamed answer ended. */
+  stream?: 'completed' | 'aborted' | 'reset';
+  startedAt: number;
+  finishedAt?: number;
+}
+
+export interface RunningServer {
+  /** The base URL clients configure, e.g. `http://127.0.0.1:43123` (plus the path prefix); no trailing slash. */
+  url: string;
+  port: number;
+  dialect: Dialect;
+  /** API key per organization. */
+  keys: Record<string, string>;
+  registry: Registry;
+  /** Every request, in arrival order; entries are updated as requests finish or abort. */
+  requests: RecordedRequest[];
+  /** Every accepted upload, with the SHA-256 of what was stored. */
+  uploads: UploadedFile[];
+  uploadDir: string;
+  /** Number of requests the client aborted before the answer was complete. */
+  abortedCount(): number;
+  /** Resolves with the first recorded request matching `predicate` once it is finished or aborted. */
+  waitForRequest(predicate: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
+  /** Resolves when the server has seen `count` aborted requests in total. */
+  waitForAborts(count?: number, timeoutMs?: number): Promise<void>;
+  /** Forget recorded requests and uploads (fault counters keep running). */
+  clearRecords(): void;
+  /** Stops listening, drops open connections (hung and streaming ones too), removes the temp upload directory. */
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const dialect = options.dialect ?? 'openai';
+  let registry = typeof options.registry === 'object' ? options.registry : loadRegistry(options.registry);
+  if (options.models !== undefined) {
+    registry = withGeneratedModels(registry, options.models);
+  }
+  const keys = keysFor(registry, options.keys);
+  const orgByKey = new Map(Object.entries(keys).map(([org, key]) => [key, org] as const));
+  const pathPrefix = normalizePrefix(options.pathPrefix);
+  const ownUploadDir = options.uploadDir === undefined;
+  const uploadDir = options.uploadDir ?? mkdtempSync(path.join(tmpdir(), 'model-access-uploads-'));
+  const plan = new FaultPlan(options.faults);
+  const requests: RecordedRequest[] = [];
+  const uploads: UploadedFile[] = [];
+  const waiters = new Set<() => void>();
+  const notify = (): void => waiters.forEach((w) => w());
+
+  const ctx: ServerContext = {
+    dialect,
+    catalogs: indexByOrganization(registry),
+    orgByKey,
+    pathPrefix,
+    linkOrigin: '', // set once the port is known
+    defaultPageSize: options.pageSize ?? 10,
+    maxPageSize: options.maxPageSize ?? 1000,
+    streamDelayMs: options.streamDelayMs ?? 0,
+    maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 ** 3,
+    uploadDir,
+    onUpload: (file) => uploads.push(file),
+  };
+
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
+  // Large uploads over slow links and deliberately hung requests must not be cut by Node's defaults.
+  server.requestTimeout = 0;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = `req_${randomBytes(12).toString('hex')}`;
+    const record: RecordedRequest = {
+      requestId,
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      authorization: req.headers.authorization !== undefined,
+      aborted: false,
+      bodyBytes: 0,
+      startedAt: Date.now(),
+    };
+    requests.push(record);
+    /** A reset the fault layer caused is not a client abort. */
+    let resetIsOurs = false;
+    res.setHeader('x-request-id', requestId);
+    res.on('close', () => {
+      record.finishedAt = Date.now();
+      record.status ??= res.headersSent ? res.statusCode : undefined;
+      if (!res.writableFinished && !(resetIsOurs && res.headersSent)) {
+        record.aborted = true;
+      }
+      options.log?.(`${record.method} ${record.url} ${record.aborted ? 'aborted' : record.status} ${record.finishedAt - record.startedAt}ms${record.fault ? ` [${record.fault}]` : ''}`);
+      notify();
+    });
+    res.on('finish', () => {
+      record.status = res.statusCode;
+    });
+
+    // `pathname` keeps percent-encoding, so a model id may contain an encoded `/`.
+    const target = new URL(record.url, 'http://localhost');
+    if (pathPrefix !== '' && target.pathname !== pathPrefix && !target.pathname.startsWith(`${pathPrefix}/`)) {
+      plainWriter(res, 404, 'application/json', errorBody(new ApiError(404, 'invalid_request_error', 'unknown_url', `Invalid URL (${record.method} ${target.pathname}).`)));
+      req.resume();
+      return;
+    }
+    const apiPath = target.pathname.slice(pathPrefix.length) || '/';
+
+    const faults = plan.decide(safeDecode(apiPath));
+    resetIsOurs = faults.resetMidBody;
+    if (faults.latencyMs > 0) {
+      await sleepUnlessClosed(res, faults.latencyMs);
+      if (res.destroyed) {
+        return;
+      }
+    }
+    if (faults.early !== undefined) {
+      record.fault = faults.early;
+      req.resume();
+      sendEarlyFault(res, faults.early, plan, requestId);
+      return;
+    }
+    try {
+      await dispatch(ctx, {
+        req,
+        res,
+        path: apiPath,
+        query: target.searchParams,
+        faults,
+        write: faultyWriter(faults),
+        headers: {},
+        onBodyBytes: (n) => {
+          record.bodyBytes += n;
+        },
+        onCaller: (caller) => {
+          record.organization = caller.organization;
+        },
+        onStream: (outcome) => {
+          record.stream = outcome;
+        },
+      });
+    } catch (e) {
+      if (res.headersSent || res.destroyed) {
+        // Nothing more can be said; a client that went away mid-body is recorded as aborted on close.
+        res.destroy();
+        return;
+      }
+      const err = e instanceof ApiError ? e : internalError(e, options.log);
+      const presented = presentedKey(req.headers);
+      const echo = faults.echoKey && presented !== undefined ? ` (API key: ${presented})` : '';
+      plainWriter(res, err.status, 'application/json', errorBody(err, echo), err.headers);
+      // Drain anything unread (e.g. a body refused early) so the connection can answer the next request.
+      req.resume();
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  ctx.linkOrigin = options.linkOrigin ?? origin;
+
+  const waitFor = (check: () => boolean, timeoutMs: number, what: string): Promise<void> =>
+    new Promise((resolve, reject) => {
+      if (check()) {
+        resolve();
+        return;
+      }
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`));
+      }, timeoutMs);
+      const waiter = (): void => {
+        if (check()) {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve();
+        }
+      };
+      waiters.add(waiter);
+    });
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: `${origin}${pathPrefix}`,
+    port,
+    dialect,
+    keys,
+    registry,
+    requests,
+    uploads,
+    uploadDir,
+    abortedCount: () => requests.filter((r) => r.aborted).length,
+    async waitForRequest(predicate, timeoutMs = 5000) {
+      const done = (): RecordedRequest | undefined => requests.find((r) => r.finishedAt !== undefined && predicate(r));
+      await waitFor(() => done() !== undefined, timeoutMs, 'a matching request');
+      return done() as RecordedRequest;
+    },
+    waitForAborts(count = 1, timeoutMs = 5000) {
+      return waitFor(() => requests.filter((r) => r.aborted).length >= count, timeoutMs, `${count} aborted request(s)`);
+    },
+    clearRecords() {
+      requests.length = 0;
+      uploads.length = 0;
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }).then(async () => {
+        if (ownUploadDir) {
+          await rm(uploadDir, { recursive: true, force: true });
+        }
+      });
+      return closed;
+    },
+  };
+}
+
+function normalizePrefix(prefix: string | undefined): string {
+  if (prefix === undefined || prefix === '' || prefix === '/') {
+    return '';
+  }
+  return `/${prefix.replace(/^\/+|\/+$/g, '')}`;
+}
+
+function safeDecode(p: string): string {
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return p;
+  }
+}
+
+function internalError(e: unknown, log: ((line: string) => void) | undefined): ApiError {
+  log?.(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  return new ApiError(500, 'server_error', 'server_error', 'The server had an error while processing your request.');
+}

@@ -1,0 +1,159 @@
+/**
+ * Request dispatch: auth first on every path, then the endpoint. Handlers throw ApiError for anything a
+ * caller got wrong; the dispatcher turns that into an OpenAI-style error body.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authenticate, type Caller } from './auth';
+import { chatAnswer, responsesAnswer, wantsStream, type Answer } from './conversation';
+import { renderEntry, renderList, type Dialect } from './dialects';
+import { embed, embeddingToBase64, parseEmbeddingRequest, tokens } from './generation';
+import { ApiError, badRequest, modelNotFound, readJsonObject, type BodyWriter } from './http';
+import type { RequestFaults } from './faults';
+import type { OrgCatalog, RegistryModel } from './registry';
+import { writeEventStream, type StreamOutcome } from './streaming';
+import { receiveUpload, type UploadedFile } from './upload';
+
+/** Everything a handler may need, fixed at server start. */
+export interface ServerContext {
+  dialect: Dialect;
+  catalogs: ReadonlyMap<string, OrgCatalog>;
+  orgByKey: ReadonlyMap<string, string>;
+  pathPrefix: string;
+  linkOrigin: string;
+  defaultPageSize: number;
+  maxPageSize: number;
+  streamDelayMs: number;
+  maxUploadBytes: number;
+  uploadDir: string;
+  onUpload(file: UploadedFile): void;
+}
+
+/** Per-request state the dispatcher shares with the handlers. */
+export interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  /** Path after the prefix, e.g. `/v1/models/acme%2Fsable`. Still percent-encoded. */
+  path: string;
+  query: URLSearchParams;
+  faults: RequestFaults;
+  write: BodyWriter;
+  headers: Record<string, string>;
+  onBodyBytes(n: number): void;
+  onCaller(caller: Caller): void;
+  onStream(outcome: StreamOutcome): void;
+}
+
+const MODELS = '/v1/models';
+const POST_ENDPOINTS = ['/v1/responses', '/v1/chat', '/v1/embeddings', '/v1/files'];
+
+export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> {
+  const caller = authenticate(ex.req.headers, ctx.orgByKey);
+  ex.onCaller(caller);
+  const catalog = ctx.catalogs.get(caller.organization) ?? { models: [], indexById: new Map() };
+  const method = ex.req.method ?? 'GET';
+  const { path } = ex;
+
+  if (path === MODELS || path.startsWith(`${MODELS}/`)) {
+    if (method !== 'GET' && method !== 'HEAD') {
+      throw methodNotAllowed(method, path, 'GET');
+    }
+    ex.req.resume();
+    if (path === MODELS) {
+      const { body, headers } = renderList(ctx.dialect, {
+        catalog,
+        query: ex.query,
+        listPath: `${ctx.pathPrefix}${MODELS}`,
+        linkOrigin: ctx.linkOrigin,
+        defaultPageSize: ctx.defaultPageSize,
+        maxPageSize: ctx.maxPageSize,
+      });
+      sendJson(ex, 200, body, headers);
+      return;
+    }
+    const id = decodeId(path.slice(MODELS.length + 1));
+    sendJson(ex, 200, renderEntry(ctx.dialect, visibleModel(catalog, id)));
+    return;
+  }
+
+  if (POST_ENDPOINTS.includes(path)) {
+    if (method !== 'POST') {
+      throw methodNotAllowed(method, path, 'POST');
+    }
+    if (path === '/v1/files') {
+      const file = await receiveUpload(ex.req, { dir: ctx.uploadDir, maxBytes: ctx.maxUploadBytes, onBytes: ex.onBodyBytes });
+      ctx.onUpload(file);
+      sendJson(ex, 200, {
+        id: file.id,
+        object: 'file',
+        bytes: file.bytes,
+        created_at: file.created_at,
+        filename: file.filename,
+        purpose: file.purpose,
+        status: 'processed',
+        expires_at: null,
+      });
+      return;
+    }
+    const body = await readJsonObject(ex.req, ex.onBodyBytes);
+    const model = requestedModel(catalog, body);
+    if (path === '/v1/embeddings') {
+      const request = parseEmbeddingRequest(body);
+      sendJson(ex, 200, {
+        object: 'list',
+        data: request.inputs.map((input, index) => {
+          const vector = embed(model.id, input, request.dimensions);
+          return { object: 'embedding', index, embedding: request.base64 ? embeddingToBase64(vector) : vector };
+        }),
+        model: model.id,
+        usage: { prompt_tokens: tokens(request.inputs.join('')), total_tokens: tokens(request.inputs.join('')) },
+      });
+      return;
+    }
+    const stream = wantsStream(body);
+    const answer: Answer = path === '/v1/chat' ? chatAnswer(model.id, body) : responsesAnswer(model.id, body);
+    if (!stream) {
+      sendJson(ex, 200, answer.json);
+      return;
+    }
+    const outcome = await writeEventStream(ex.res, answer.events, { delayMs: ctx.streamDelayMs, faults: ex.faults, headers: ex.headers });
+    ex.onStream(outcome);
+    return;
+  }
+
+  throw new ApiError(404, 'invalid_request_error', 'unknown_url', `Invalid URL (${method} ${ctx.pathPrefix}${path}).`);
+}
+
+function sendJson(ex: Exchange, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  ex.write(ex.res, status, 'application/json', JSON.stringify(body), { ...ex.headers, ...headers });
+}
+
+function decodeId(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw badRequest(`The model id in the path is not valid percent-encoding: "${raw}".`, 'invalid_model_id', 'id');
+  }
+}
+
+function visibleModel(catalog: OrgCatalog, id: string): RegistryModel {
+  const index = catalog.indexById.get(id);
+  if (index === undefined) {
+    throw modelNotFound(id);
+  }
+  return catalog.models[index];
+}
+
+function requestedModel(catalog: OrgCatalog, body: Record<string, unknown>): RegistryModel {
+  const { model } = body;
+  if (model === undefined || model === null || model === '') {
+    throw badRequest('Missing required parameter: "model".', 'missing_required_parameter', 'model');
+  }
+  if (typeof model !== 'string') {
+    throw badRequest('"model" must be a string (a model id from GET /v1/models).', 'invalid_type', 'model');
+  }
+  return visibleModel(catalog, model);
+}
+
+function methodNotAllowed(method: string, path: string, allow: string): ApiError {
+  return new ApiError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not supported on ${path}; use ${allow}.`, null, { allow });
+}
