@@ -6,8 +6,9 @@ import { version } from '../../package.json';
 import { joinUrl, parseBaseUrl, type ServiceBase } from './baseUrl';
 import { createDispatcher } from './dispatcher';
 import { httpError, ServiceError, statusText } from './errors';
-import { extractList, extractSingle, normalizeInto, normalizeModel } from './models';
-import { findNextPage, withParam } from './paging';
+import { readListPage } from './listPage';
+import { extractSingle, normalizeModel } from './models';
+import { withParam } from './paging';
 import { redactor } from './redact';
 import { isRetryable, retryAfterMs, retryDelay, retryPolicy, sleep, type RetryPolicy } from './retry';
 import { readEventStream } from './sse';
@@ -109,17 +110,25 @@ export class ServiceClient implements ModelService {
 
   /**
    * GET with retries (429/502/503/504/resets, backoff + jitter, Retry-After) and same-origin redirects.
-   * Resolves with a 2xx exchange whose body is unread; throws ServiceError otherwise.
+   * Resolves with the text of a 2xx answer (a reset while reading the body is retried too); throws
+   * ServiceError otherwise.
    */
-  private async get(t: Transport, call: Call, url: string): Promise<Exchange> {
+  private async getText(t: Transport, call: Call, url: string, what: string): Promise<{ text: string; ex: Exchange }> {
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       let failure: ServiceError;
       let headers: Record<string, string | string[] | undefined> = {};
+      let answered: Exchange | undefined;
       try {
         const ex = await this.getFollowing(t, call, url, attempt);
+        answered = ex;
         if (ex.status >= 200 && ex.status < 300) {
-          return ex;
+          const body = await t.readBody(ex, MAX_JSON_PAGE_BYTES, call.redact, call.signal);
+          if (body.truncated) {
+            throw new ServiceError({ kind: 'invalidResponse', message: `${what} from ${t.base.origin} is larger than ${MAX_JSON_PAGE_BYTES / 1024 / 1024} MB; it was not read.`, host: t.base.origin, requestId: ex.requestId });
+          }
+          this.logDone(t, call, 'GET', ex, undefined, attempt);
+          return { text: body.text, ex };
         }
         headers = ex.headers;
         const body = await t.readBody(ex, 64 * 1024, call.redact, call.signal);
@@ -127,6 +136,10 @@ export class ServiceClient implements ModelService {
         this.logDone(t, call, 'GET', ex, failure.message, attempt);
       } catch (e) {
         failure = t.failure(e, 'headers', call.redact, call.signal);
+        // Failures before the headers are logged by the transport; those while reading the body here.
+        if (answered && answered.status >= 200 && answered.status < 300) {
+          this.logDone(t, call, 'GET', answered, failure.message, attempt);
+        }
       }
       if (failure.kind === 'aborted' || failure.kind === 'config' || !isRetryable(failure, headers)) {
         throw failure;
@@ -182,28 +195,6 @@ export class ServiceClient implements ModelService {
     t.log({ method, path: u.pathname + u.search, status: ex.status, elapsedMs: Math.round(performance.now() - ex.startedAt), requestId: ex.requestId, error, attempt }, call.redact);
   }
 
-  /** GET `url` and parse its JSON body. */
-  private async getJson(t: Transport, call: Call, url: string, what: string): Promise<{ json: unknown; ex: Exchange }> {
-    const ex = await this.get(t, call, url);
-    const body = await t.readBody(ex, MAX_JSON_PAGE_BYTES, call.redact, call.signal);
-    if (body.truncated) {
-      throw new ServiceError({ kind: 'invalidResponse', message: `${what} from ${t.base.origin} is larger than ${MAX_JSON_PAGE_BYTES / 1024 / 1024} MB; it was not read.`, host: t.base.origin, requestId: ex.requestId });
-    }
-    this.logDone(t, call, 'GET', ex, undefined);
-    try {
-      return { json: JSON.parse(body.text), ex };
-    } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
-      throw new ServiceError({
-        kind: 'invalidResponse',
-        message: `${what} from ${t.base.origin} is not valid JSON (${why.slice(0, 120)})${ex.requestId ? ` (request id ${ex.requestId})` : ''}.`,
-        host: t.base.origin,
-        requestId: ex.requestId,
-        redact: call.redact,
-      });
-    }
-  }
-
   async listModels(options?: CallOptions): Promise<ListModelsResult> {
     const call = await this.begin(options);
     const t = call.transport;
@@ -214,19 +205,12 @@ export class ServiceClient implements ModelService {
     let url = joinUrl(t.base, '/v1/models');
     const seen = new Set<string>([url]);
     for (;;) {
-      const { json, ex } = await this.getJson(t, call, url, pages === 0 ? 'The model list' : `Page ${pages + 1} of the model list`);
+      const what = pages === 0 ? 'The model list' : `Page ${pages + 1} of the model list`;
+      const { text, ex } = await this.getText(t, call, url, what);
       pages++;
-      const entries = extractList(json);
-      if (entries === undefined) {
-        throw new ServiceError({
-          kind: 'invalidResponse',
-          message: `The model list from ${t.base.origin} has no array of models (looked for a JSON array or a data/models/items/results/value field).`,
-          host: t.base.origin,
-          requestId: ex.requestId,
-        });
-      }
-      skipped += normalizeInto(entries, models);
-      const next = findNextPage(json, ex.headers.link, ex.url, entries);
+      const page = readListPage(text, { url: ex.url, link: ex.headers.link, what, host: t.base.origin, requestId: ex.requestId }, models);
+      skipped += page.skipped;
+      const next = page.next;
       if (next.kind === 'end') {
         break;
       }
@@ -256,7 +240,14 @@ export class ServiceClient implements ModelService {
     }
     const call = await this.begin(options);
     const t = call.transport;
-    const { json, ex } = await this.getJson(t, call, joinUrl(t.base, `/v1/models/${encodeURIComponent(id)}`), `The model "${id}"`);
+    const what = `The entry of model "${id}"`;
+    const { text, ex } = await this.getText(t, call, joinUrl(t.base, `/v1/models/${encodeURIComponent(id)}`), what);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      throw new ServiceError({ kind: 'invalidResponse', message: `${what} from ${t.base.origin} is not valid JSON (${e instanceof Error ? e.message.slice(0, 120) : ''}).`, host: t.base.origin, requestId: ex.requestId });
+    }
     const entry = extractSingle(json);
     const model = normalizeModel(entry) ?? (isObj(entry) ? normalizeModel({ ...entry, id }) : undefined);
     if (model === undefined) {

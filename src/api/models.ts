@@ -117,8 +117,9 @@ function readVersion(m: Obj): string | undefined {
 }
 
 const MAX_URL = 2048;
-// Absolute http(s), a host, and nothing that could break out of a link (white space, controls, quotes, angle brackets).
-const HTTP_URL = /^https?:\/\/[^\s/?#@\\<>"'`\u0000-\u001f\u007f]+(?:[/?#][^\s\\<>"`\u0000-\u001f\u007f]*)?$/i;
+// Absolute http(s), a host, and nothing that could break out of a link or disguise it (white space, controls,
+// quotes, angle brackets, bidi and zero-width marks).
+const HTTP_URL = /^https?:\/\/[^\s/?#@\\<>"'`\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]+(?:[/?#][^\s\\<>"`\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]*)?$/i;
 
 /** `v` when it is an absolute http(s) URL a browser may open, else undefined. */
 export function httpUrl(v: unknown): string | undefined {

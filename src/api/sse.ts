@@ -94,8 +94,8 @@ export async function* readEventStream(body: AsyncIterable<Uint8Array> & { destr
         }
         queue.length = 0;
       }
-      parser.feed(decoder.decode());
-      parser.reset({ consume: true });
+      // A last event without its closing blank line is still delivered (browsers would drop it).
+      parser.feed(`${decoder.decode()}\n\n`);
       for (const ev of queue) {
         if (ev.data === '[DONE]') {
           break;
