@@ -151,7 +151,8 @@ function versionOf(node, args, env) {
   if (r.status !== 0) {
     throw new Error(`${node} ${args.join(' ')} failed: ${r.stderr || r.stdout}`);
   }
-  return r.stdout.trim().split('\n')[0];
+  const lines = r.stdout.trim().split('\n');
+  return lines.find((l) => /^v?\d+\.\d+\.\d+/.test(l)) ?? lines[0];
 }
 
 /** Installs (if needed) and returns the paths of Node 24, code-server and Chromium. */

@@ -31,9 +31,13 @@ export function activityBarEntry(page: Page, title = 'Model Access'): Locator {
   return page.locator(`.activitybar [aria-label^="${title}"]`).first();
 }
 
-/** The view container's sidebar pane (`workbench.view.extension.<containerId>`). */
+/**
+ * The view container's sidebar pane: `workbench.view.extension.<containerId>` for an extension's
+ * container, or a full id such as `workbench.view.explorer` for a built-in one.
+ */
 export function viewContainer(page: Page, containerId = CONTAINER_ID): Locator {
-  return page.locator(`[id="workbench.view.extension.${containerId}"]`);
+  const id = containerId.startsWith('workbench.') ? containerId : `workbench.view.extension.${containerId}`;
+  return page.locator(`[id="${id}"]`);
 }
 
 /** Clicks the activity-bar entry unless its sidebar is already showing, then waits for the sidebar. */
@@ -55,8 +59,8 @@ export function viewPane(page: Page, viewTitle = 'Models', containerId = CONTAIN
 }
 
 /** Visible text of a view's body: welcome content, tree message and rows. */
-export async function readViewText(page: Page, viewTitle = 'Models'): Promise<string> {
-  const text = await viewPane(page, viewTitle).locator('.pane-body').innerText();
+export async function readViewText(page: Page, viewTitle = 'Models', containerId = CONTAINER_ID): Promise<string> {
+  const text = await viewPane(page, viewTitle, containerId).locator('.pane-body').innerText();
   return normalize(text);
 }
 
@@ -133,8 +137,11 @@ export interface TreeRow {
 }
 
 /** Tree rows of a view, read from the DOM. `all: true` scrolls through a long (virtualized) list. */
-export async function readTreeRows(page: Page, { viewTitle = 'Models', all = true }: { viewTitle?: string; all?: boolean } = {}): Promise<TreeRow[]> {
-  const pane = viewPane(page, viewTitle);
+export async function readTreeRows(
+  page: Page,
+  { viewTitle = 'Models', containerId = CONTAINER_ID, all = true }: { viewTitle?: string; containerId?: string; all?: boolean } = {},
+): Promise<TreeRow[]> {
+  const pane = viewPane(page, viewTitle, containerId);
   const list = pane.locator('.monaco-list').first();
   await list.waitFor({ state: 'attached', timeout: 15_000 });
   const byIndex = new Map<number, TreeRow>();
@@ -158,29 +165,40 @@ export async function readTreeRows(page: Page, { viewTitle = 'Models', all = tru
     }
     return added;
   };
-  await readVisible();
   if (all) {
     const scrollable = pane.locator('.monaco-list .monaco-scrollable-element').first();
-    if (await scrollable.count()) {
-      const box = await scrollable.boundingBox();
-      if (box) {
-        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-        for (let i = 0; i < 500; i++) {
-          await page.mouse.wheel(0, Math.max(100, box.height - 44));
-          await page.waitForTimeout(60);
-          if ((await readVisible()) === 0) {
-            break;
-          }
+    const box = (await scrollable.count()) ? await scrollable.boundingBox() : null;
+    if (box) {
+      await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 40));
+      // From the top (the tree may have revealed a row further down), then page down until the end.
+      await scrollToTop(page, list);
+      let previous = -1;
+      for (let i = 0; i < 1000; i++) {
+        await readVisible();
+        const top = await scrollTop(list);
+        if (top === previous) {
+          break;
         }
-        // Back to the top so later steps see the tree as a person left it.
-        for (let i = 0; i < 500 && (await scrollTop(list)) > 0; i++) {
-          await page.mouse.wheel(0, -10_000);
-          await page.waitForTimeout(30);
-        }
+        previous = top;
+        await page.mouse.wheel(0, Math.max(60, box.height - 44));
+        await page.waitForTimeout(80);
       }
+      // Back to the top so later steps see the tree as a person left it.
+      await scrollToTop(page, list);
+    } else {
+      await readVisible();
     }
+  } else {
+    await readVisible();
   }
   return [...byIndex.values()].sort((a, b) => a.index - b.index);
+}
+
+async function scrollToTop(page: Page, list: Locator): Promise<void> {
+  for (let i = 0; i < 200 && (await scrollTop(list)) > 0; i++) {
+    await page.mouse.wheel(0, -10_000);
+    await page.waitForTimeout(50);
+  }
 }
 
 async function scrollTop(list: Locator): Promise<number> {
@@ -191,13 +209,13 @@ async function scrollTop(list: Locator): Promise<number> {
 }
 
 /** A tree row by (the start of) its label, e.g. to click or right-click it. Scroll it into view first if needed. */
-export function treeRow(page: Page, label: string, viewTitle = 'Models'): Locator {
-  return viewPane(page, viewTitle).locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: label }) }).first();
+export function treeRow(page: Page, label: string, viewTitle = 'Models', containerId = CONTAINER_ID): Locator {
+  return viewPane(page, viewTitle, containerId).locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: label }) }).first();
 }
 
 /** Clicks a tree row by label (expands a collapsed parent, runs a leaf's command). */
-export async function clickTreeRow(page: Page, label: string, viewTitle = 'Models'): Promise<void> {
-  const row = treeRow(page, label, viewTitle);
+export async function clickTreeRow(page: Page, label: string, viewTitle = 'Models', containerId = CONTAINER_ID): Promise<void> {
+  const row = treeRow(page, label, viewTitle, containerId);
   await row.waitFor({ state: 'visible', timeout: 15_000 });
   await row.click();
 }
@@ -217,9 +235,31 @@ export async function waitForOpenedUrl(opened: readonly string[], match: string 
   }
 }
 
-/** Title of the active editor tab. */
+/**
+ * Name of the active editor: the modal editor's title when VS Code 1.139 shows one (it opens e.g.
+ * settings.json in a floating overlay), else the active tab's label.
+ */
 export async function activeEditorTitle(page: Page): Promise<string> {
-  return normalize(await page.locator('.tabs-container .tab.active .label-name').first().innerText());
+  const modal = page.locator('.modal-editor-part .modal-editor-title .label-name').first();
+  if (await modal.isVisible().catch(() => false)) {
+    return normalize(await modal.innerText());
+  }
+  return normalize(await page.locator('.editor-group-container.active .tab.active .label-name').first().innerText({ timeout: 15_000 }));
+}
+
+/**
+ * Waits for a modal dialog containing `text` (VS Code shows errors thrown by commands, and modal
+ * `showErrorMessage`/`showWarningMessage` calls, as dialogs rather than toasts) and returns its text.
+ * With `button`, clicks that button to close it.
+ */
+export async function waitForDialog(page: Page, text: string | RegExp, { button, timeoutMs = 30_000 }: { button?: string; timeoutMs?: number } = {}): Promise<string> {
+  const dialog = page.locator('.monaco-dialog-box', { hasText: text }).first();
+  await dialog.waitFor({ state: 'visible', timeout: timeoutMs });
+  const content = normalize(await dialog.innerText());
+  if (button) {
+    await dialog.locator('.monaco-button', { hasText: button }).first().click();
+  }
+  return content;
 }
 
 /**
