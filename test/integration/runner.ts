@@ -153,7 +153,9 @@ async function main(): Promise<number> {
 /** On failure: what the workbench console, code-server and the extension host said. */
 function printDiagnostics(consoleLines: string[], serverLines: string[], codeServer: CodeServer | undefined): void {
   const section = (title: string, lines: string[], n = 60) => {
-    const relevant = lines.filter((l) => !/ENOTFOUND|open-vsx\.org|telemetry|marketplace/i.test(l));
+    const relevant = lines
+      .filter((l) => !/ENOTFOUND|open-vsx\.org|telemetry|marketplace/i.test(l))
+      .map((l) => l.replace(/%c\s*(\w+)\s+color: #[0-9a-f]+\s?/i, '$1 '));
     if (relevant.length > 0) {
       console.log(`\n----- ${title} (last ${Math.min(n, relevant.length)} lines) -----\n${relevant.slice(-n).join('\n')}`);
     }
