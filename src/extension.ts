@@ -1,19 +1,108 @@
 import * as vscode from 'vscode';
+import { ServiceClient } from './api/client';
+import { ServiceError } from './api/errors';
+import type { ModelService, ServiceClientOptions } from './api/types';
+import { ApiKeyStore } from './auth/apiKeys';
+import * as modelCommands from './commands/models';
+import * as setupCommands from './commands/setup';
+import type { CommandDeps } from './commands/deps';
+import { Config } from './config';
 import { Views } from './ids';
+import { RedactingLog } from './log';
+import { ModelCatalog } from './models/catalog';
+import { ModelDocuments } from './models/inspect';
+import { ModelsView } from './models/modelsView';
+import type { RequestDeps } from './requests/deps';
+import { ServiceConnection } from './service';
+import { ModelsStatusBar } from './statusBar';
+import { createUi, Ui } from './ui';
 
-class PlaceholderModelsProvider implements vscode.TreeDataProvider<never> {
-  getTreeItem(element: never): vscode.TreeItem {
-    return element;
-  }
-  getChildren(): never[] {
-    return [];
-  }
+/**
+ * What `activate()` returns: the objects integration tests observe and drive. Not a public API for other
+ * extensions — it may change with any release.
+ */
+export interface ModelAccessApi {
+  catalog: ModelCatalog;
+  view: ModelsView;
+  keys: ApiKeyStore;
+  connection: ServiceConnection;
+  documents: ModelDocuments;
+  log: RedactingLog;
+  /** Prompts, messages, clipboard and browser: replace members to answer prompts or observe. */
+  ui: Ui;
+  /** Replaces how Model Cards are opened (default `vscode.env.openExternal`); returns a restore function. */
+  setOpener(opener: (url: string) => Thenable<boolean>): () => void;
 }
 
-export function activate(context: vscode.ExtensionContext): void {
-  const view = vscode.window.createTreeView(Views.models, { treeDataProvider: new PlaceholderModelsProvider() });
-  view.message = 'Model Access is starting up: the models list arrives in the next release.';
-  context.subscriptions.push(view);
+function createClient(options: ServiceClientOptions): ModelService {
+  return new ServiceClient(options);
+}
+
+function configError(message: string): Error {
+  return new ServiceError({ kind: 'config', message });
+}
+
+export function activate(context: vscode.ExtensionContext): ModelAccessApi | undefined {
+  let log: RedactingLog | undefined;
+  try {
+    log = new RedactingLog();
+    const config = new Config();
+    const keys = new ApiKeyStore(context.secrets, { environmentBaseUrl: () => config.environmentBaseUrl, redactor: log.redactor });
+    const requestLog = log;
+    const connection = new ServiceConnection(config, keys, createClient, configError, (entry) => requestLog.request(entry));
+    const catalog = new ModelCatalog(connection, (task) => vscode.window.withProgress({ location: { viewId: Views.models } }, task));
+    const view = new ModelsView(catalog, config);
+    const documents = new ModelDocuments(log);
+    const statusBar = new ModelsStatusBar(catalog);
+    const ui = createUi();
+    context.subscriptions.push(log, config, keys, connection, catalog, view, documents, statusBar);
+
+    const deps: CommandDeps = { config, connection, keys, catalog, view, documents, log, ui };
+    context.subscriptions.push(...setupCommands.register(deps), ...modelCommands.register(deps));
+    // A new service or key (here or in another window) replaces the list.
+    context.subscriptions.push(
+      connection.onDidChange(() => void (catalog.status.kind === 'idle' && !view.treeView.visible ? catalog.refreshSetup() : catalog.reload())),
+    );
+
+    // What the scratch-request features (src/requests/, issue 6) receive.
+    const requestDeps: RequestDeps = { context, getClient: () => connection.getClient(), catalog, log };
+    void requestDeps;
+    // ── Scratch requests (issue 6) register here: ──
+    // registerRequests(requestDeps);
+    // ── end of feature registrations ──
+
+    // First load once activation has returned (no network inside activate): the view asked for it.
+    setTimeout(() => {
+      if (view.treeView.visible) {
+        void catalog.ensureLoaded();
+      }
+    }, 0);
+    // Not the full list: the status bar needs the setup state (URL/key) without loading models.
+    void catalog.refreshSetup();
+
+    return {
+      catalog,
+      view,
+      keys,
+      connection,
+      documents,
+      log,
+      ui,
+      setOpener(opener) {
+        const previous = ui.openExternal;
+        ui.openExternal = opener;
+        return () => {
+          ui.openExternal = previous;
+        };
+      },
+    };
+  } catch (e) {
+    // VS Code does not tell the user about a failed activation; say what broke.
+    const message = e instanceof Error ? e.message : String(e);
+    log?.error(`Activation failed: ${message}`);
+    void vscode.window.showErrorMessage(`Model Access could not start: ${message}`);
+    return undefined;
+  }
 }
 
 export function deactivate(): void {

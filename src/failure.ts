@@ -21,6 +21,9 @@ interface ServiceErrorLike {
   status?: unknown;
   code?: unknown;
   message?: unknown;
+  /** The server's own words, without our framing (ServiceError). */
+  serverMessage?: unknown;
+  statusText?: unknown;
   requestId?: unknown;
   /** The host the request went to, when the error carries it. */
   host?: unknown;
@@ -40,6 +43,14 @@ function oneLine(text: string, max = 300): string {
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
+function hostOnly(where: string): string {
+  try {
+    return new URL(where).host;
+  } catch {
+    return where;
+  }
+}
+
 /**
  * @param error what was thrown
  * @param host the service host (for network messages when the error does not name it)
@@ -49,8 +60,9 @@ export function describeFailure(error: unknown, host?: string): Failure {
   const kind = str(e.kind) ?? 'unknown';
   const status = num(e.status);
   const requestId = str(e.requestId);
-  const serverMessage = str(e.message) ? oneLine(String(e.message)) : undefined;
-  const detail = requestId ? `Request id: ${requestId}` : '';
+  const message = str(e.message) ? oneLine(String(e.message)) : undefined;
+  const serverMessage = str(e.serverMessage) ? oneLine(String(e.serverMessage)) : undefined;
+  const detail = [serverMessage ? `The service said: ${serverMessage}` : '', requestId ? `Request id: ${requestId}` : ''].filter(Boolean).join('\n');
   const base = { kind, status, requestId, detail };
 
   if (kind === 'unauthorized' || status === 401 || status === 403) {
@@ -62,28 +74,27 @@ export function describeFailure(error: unknown, host?: string): Failure {
   }
   if (kind === 'network' || kind === 'timeout') {
     const where = str(e.host) ?? host ?? 'the service';
-    const reason = serverMessage ?? (kind === 'timeout' ? 'the request timed out' : 'the connection failed');
-    return {
-      ...base,
-      message: reason.includes(where) ? `Cannot reach the service: ${reason}` : `Cannot reach ${where}: ${reason}`,
-      action: 'retry',
-    };
+    const reason = message ?? (kind === 'timeout' ? 'the request timed out' : 'the connection failed');
+    // The client's messages already name the host ("Could not connect to https://h: connection refused.").
+    return { ...base, message: reason.includes(hostOnly(where)) ? reason : `Cannot reach ${where}: ${reason}`, action: 'retry' };
   }
   if (kind === 'config') {
-    return { ...base, message: serverMessage ?? 'The service is not configured.', action: 'setBaseUrl' };
+    return { ...base, message: message ?? 'The service is not configured.', action: 'setBaseUrl' };
   }
   if (kind === 'insecure') {
-    return { ...base, message: serverMessage ?? 'Refused to send the key over an insecure connection.', action: 'setBaseUrl' };
+    return { ...base, message: message ?? 'Refused to send the key over an insecure connection.', action: 'setBaseUrl' };
   }
   if (kind === 'aborted') {
     return { ...base, message: 'The request was cancelled.', action: 'retry' };
   }
   if (status !== undefined) {
-    const text = serverMessage && !serverMessage.startsWith(String(status)) ? `: ${serverMessage}` : serverMessage ? ` (${serverMessage})` : '';
-    return { ...base, message: `The service answered ${status}${text}`, action: 'retry' };
+    const head = `${status}${str(e.statusText) ? ` ${str(e.statusText)}` : ''}`;
+    const said = serverMessage ?? (message && !/^the (server|service) answered/i.test(message) ? message : undefined);
+    const text = `The service answered ${head}${said ? `: ${said}` : ''}${requestId ? ` (request id ${requestId})` : ''}`;
+    return { ...base, message: oneLine(text, 400), action: 'retry' };
   }
   if (kind === 'invalidResponse') {
-    return { ...base, message: `The service sent a response that could not be read${serverMessage ? `: ${serverMessage}` : '.'}`, action: 'retry' };
+    return { ...base, message: message ?? 'The service sent a response that could not be read.', action: 'retry' };
   }
-  return { ...base, message: serverMessage ?? 'Something went wrong while talking to the service.', action: 'showLog' };
+  return { ...base, message: message ?? 'Something went wrong while talking to the service.', action: 'showLog' };
 }

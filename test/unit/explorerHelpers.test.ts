@@ -178,12 +178,22 @@ describe('failures as text', () => {
     const f = describeFailure({ kind: 'network', message: 'connect ECONNREFUSED' }, '127.0.0.1:9');
     assert.equal(f.message, 'Cannot reach 127.0.0.1:9: connect ECONNREFUSED');
     assert.equal(f.action, 'retry');
+    const g = describeFailure({ kind: 'network', host: 'http://127.0.0.1:9', message: 'Could not connect to http://127.0.0.1:9: connection refused.' });
+    assert.equal(g.message, 'Could not connect to http://127.0.0.1:9: connection refused.');
   });
 
   it('other statuses carry status, server message and request id', () => {
-    const f = describeFailure({ kind: 'http', status: 500, message: 'upstream exploded', requestId: 'req_9' });
-    assert.equal(f.message, 'The service answered 500: upstream exploded');
+    const f = describeFailure({
+      kind: 'http',
+      status: 500,
+      statusText: 'Internal Server Error',
+      message: 'The server answered 500 Internal Server Error: upstream exploded (request id req_9)',
+      serverMessage: 'upstream exploded',
+      requestId: 'req_9',
+    });
+    assert.equal(f.message, 'The service answered 500 Internal Server Error: upstream exploded (request id req_9)');
     assert.equal(f.requestId, 'req_9');
+    assert.equal(describeFailure({ kind: 'http', status: 502, message: 'The server answered 502 Bad Gateway' }).message, 'The service answered 502');
   });
 
   it('never passes control characters or huge messages through', () => {

@@ -1,0 +1,141 @@
+import * as vscode from 'vscode';
+import { describeKeySource } from '../auth/apiKeys';
+import { describeFailure } from '../failure';
+import { Commands } from '../ids';
+import { originOf, validateBaseUrl } from '../serviceUrl';
+import { hostOf } from '../text';
+import type { CommandDeps } from './deps';
+
+/** What Set API Key did, for tests. */
+export type SetKeyOutcome = 'saved' | 'cancelled' | 'noUrl';
+
+/** Set Service URL, Set API Key, Clear API Key, Show Log. */
+export function register(deps: CommandDeps): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(Commands.setBaseUrl, () => setBaseUrl(deps)),
+    vscode.commands.registerCommand(Commands.setApiKey, () => setApiKey(deps)),
+    vscode.commands.registerCommand(Commands.clearApiKey, () => clearApiKey(deps)),
+    vscode.commands.registerCommand(Commands.showLog, () => deps.log.show()),
+  ];
+}
+
+async function setBaseUrl(deps: CommandDeps): Promise<string | undefined> {
+  const { config, ui } = deps;
+  const allowInsecure = config.allowInsecureHttp;
+  const value = await ui.input({
+    title: 'Model Access: Service URL',
+    prompt: 'The base URL of the Model Access Service; requests go to <URL>/v1/…',
+    placeHolder: 'https://models.example.com',
+    value: config.baseUrl?.url ?? '',
+    ignoreFocusOut: true,
+    validateInput: (text) => validateBaseUrl(text, allowInsecure),
+  });
+  if (value === undefined || validateBaseUrl(value, allowInsecure)) {
+    return undefined;
+  }
+  await config.setBaseUrl(value);
+  const url = config.baseUrl;
+  if (url && url.source === 'workspace') {
+    void ui.warn('Saved to your user settings, but this workspace sets modelAccess.baseUrl, which takes precedence.');
+  }
+  if (url && !(await deps.keys.get(url.url, url.source))) {
+    void ui.info(`Service URL set to ${hostOf(value)}. Now set the API key for it.`, 'Set API Key').then((a) =>
+      a ? vscode.commands.executeCommand(Commands.setApiKey) : undefined,
+    );
+  }
+  return value;
+}
+
+/**
+ * Asks for the key (password input), checks it with `GET /v1/models` against the configured service and
+ * saves it in SecretStorage for that origin. A rejected or uncheckable key is saved only when asked to.
+ */
+async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
+  const { config, ui, keys, connection } = deps;
+  const baseUrl = config.baseUrl;
+  if (!baseUrl || !originOf(baseUrl.url)) {
+    void ui.warn('Set the service URL first: the key is stored for that service only.', 'Set Service URL').then((a) =>
+      a ? vscode.commands.executeCommand(Commands.setBaseUrl) : undefined,
+    );
+    return 'noUrl';
+  }
+  const host = hostOf(baseUrl.url);
+  const origin = originOf(baseUrl.url) as string;
+  for (;;) {
+    const key = await ui.input({
+      title: `Model Access: API Key for ${host}`,
+      prompt: `Stored in VS Code's SecretStorage and sent only to ${origin}.`,
+      placeHolder: 'Paste your API key',
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (text) => (text.trim() === '' ? 'Enter the API key.' : /\s/.test(text.trim()) ? 'An API key has no spaces.' : undefined),
+    });
+    if (key === undefined || key.trim() === '') {
+      return 'cancelled';
+    }
+    const value = key.trim();
+    deps.log.redactor.add(value);
+    const check = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Checking the API key with ${host}…`, cancellable: true },
+      async (_progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        const client = connection.clientFor(baseUrl, value);
+        try {
+          const result = await client.listModels({ signal: abort.signal });
+          return { ok: true as const, count: result.models.length };
+        } catch (e) {
+          return { ok: false as const, cancelled: token.isCancellationRequested, failure: describeFailure(e, host) };
+        } finally {
+          sub.dispose();
+          void client.dispose().catch(() => undefined);
+        }
+      },
+    );
+    if (check.ok) {
+      await keys.store(baseUrl.url, value);
+      deps.log.info(`API key saved for ${origin}; it sees ${check.count} models.`);
+      void ui.info(`API key saved for ${host}: it sees ${check.count} ${check.count === 1 ? 'model' : 'models'}.`);
+      return 'saved';
+    }
+    if (check.cancelled) {
+      return 'cancelled';
+    }
+    const rejected = check.failure.action === 'setApiKey';
+    const question = rejected
+      ? `${host} rejected this API key (${check.failure.status ?? 401}). Save it anyway?`
+      : `Could not check the API key: ${check.failure.message} Save it anyway?`;
+    const answer = await ui.warn(deps.log.redactor.redact(question), 'Enter Again', 'Save Anyway');
+    if (answer === 'Save Anyway') {
+      await keys.store(baseUrl.url, value);
+      deps.log.info(`API key saved for ${origin} without a successful check.`);
+      return 'saved';
+    }
+    if (answer !== 'Enter Again') {
+      return 'cancelled';
+    }
+  }
+}
+
+async function clearApiKey(deps: CommandDeps): Promise<boolean> {
+  const { config, ui, keys } = deps;
+  const baseUrl = config.baseUrl;
+  if (!baseUrl || !originOf(baseUrl.url)) {
+    void ui.info('No service URL is set, so there is no API key to clear.');
+    return false;
+  }
+  const host = hostOf(baseUrl.url);
+  if (!(await keys.hasStored(baseUrl.url))) {
+    const current = await keys.get(baseUrl.url, baseUrl.source);
+    void ui.info(
+      current
+        ? `No API key is stored for ${host}; the key in use is ${describeKeySource(current.source)}.`
+        : `No API key is stored for ${host}.`,
+    );
+    return false;
+  }
+  await keys.delete(baseUrl.url);
+  deps.log.info(`API key removed for ${originOf(baseUrl.url)}.`);
+  void ui.info(`API key for ${host} removed.`);
+  return true;
+}

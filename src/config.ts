@@ -1,0 +1,125 @@
+import * as vscode from 'vscode';
+import type { ServiceClientOptions } from './api/types';
+import { ModelClickAction, ModelClickActions, Settings } from './ids';
+import { normalizeBaseUrl, resolveProxy } from './serviceUrl';
+
+/** Where the base URL in use came from. Workspace-provided URLs are treated with more caution. */
+export type BaseUrlSource = 'user' | 'workspace' | 'environment';
+
+export interface BaseUrl {
+  url: string;
+  source: BaseUrlSource;
+}
+
+export interface ConfigChange {
+  /** Something that changes which service is called or how (URL, proxy, TLS, timeouts). */
+  service: boolean;
+  /** Grouping or the click action changed (items render differently). */
+  view: boolean;
+}
+
+const ENV_BASE_URL = 'MODEL_ACCESS_BASE_URL';
+
+/**
+ * Typed access to `modelAccess.*` (and the editor's `http.*` proxy settings). The only module that calls
+ * `getConfiguration`; everything else reads settings through it.
+ */
+export class Config implements vscode.Disposable {
+  private readonly _onDidChange = new vscode.EventEmitter<ConfigChange>();
+  readonly onDidChange = this._onDidChange.event;
+  private readonly listener: vscode.Disposable;
+
+  constructor(private readonly env: Record<string, string | undefined> = process.env) {
+    this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
+      const key = (name: string) => `${Settings.section}.${name}`;
+      const service =
+        e.affectsConfiguration(key(Settings.baseUrl)) ||
+        e.affectsConfiguration(key(Settings.allowInsecureHttp)) ||
+        e.affectsConfiguration(key(Settings.requestTimeoutSeconds)) ||
+        e.affectsConfiguration('http.proxy') ||
+        e.affectsConfiguration('http.noProxy') ||
+        e.affectsConfiguration('http.proxyStrictSSL');
+      const view = e.affectsConfiguration(key(Settings.groupByFamily)) || e.affectsConfiguration(key(Settings.modelClickAction));
+      if (service || view) {
+        this._onDidChange.fire({ service, view });
+      }
+    });
+  }
+
+  private section(): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration(Settings.section);
+  }
+
+  /** The configured base URL: the setting, else `MODEL_ACCESS_BASE_URL`; undefined when neither is set. */
+  get baseUrl(): BaseUrl | undefined {
+    const inspected = this.section().inspect<string>(Settings.baseUrl);
+    const workspace = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+    if (typeof workspace === 'string' && workspace.trim()) {
+      return { url: normalizeBaseUrl(workspace), source: 'workspace' };
+    }
+    const user = inspected?.globalValue;
+    if (typeof user === 'string' && user.trim()) {
+      return { url: normalizeBaseUrl(user), source: 'user' };
+    }
+    const fromEnv = this.env[ENV_BASE_URL]?.trim();
+    if (fromEnv) {
+      return { url: normalizeBaseUrl(fromEnv), source: 'environment' };
+    }
+    return undefined;
+  }
+
+  /** The base URL given by the environment (`MODEL_ACCESS_BASE_URL`), whatever the setting says. */
+  get environmentBaseUrl(): string | undefined {
+    const v = this.env[ENV_BASE_URL]?.trim();
+    return v ? normalizeBaseUrl(v) : undefined;
+  }
+
+  async setBaseUrl(url: string | undefined): Promise<void> {
+    await this.section().update(Settings.baseUrl, url ? normalizeBaseUrl(url) : undefined, vscode.ConfigurationTarget.Global);
+  }
+
+  get groupByFamily(): boolean {
+    return this.section().get<boolean>(Settings.groupByFamily, true);
+  }
+
+  async setGroupByFamily(value: boolean): Promise<void> {
+    await this.section().update(Settings.groupByFamily, value, vscode.ConfigurationTarget.Global);
+  }
+
+  get modelClickAction(): ModelClickAction {
+    const v = this.section().get<string>(Settings.modelClickAction, 'openModelCard');
+    return (ModelClickActions as readonly string[]).includes(v) ? (v as ModelClickAction) : 'openModelCard';
+  }
+
+  /** Only honoured from user settings (the setting is application-scoped): a workspace cannot opt in. */
+  get allowInsecureHttp(): boolean {
+    return this.section().inspect<boolean>(Settings.allowInsecureHttp)?.globalValue === true;
+  }
+
+  get requestTimeoutSeconds(): number {
+    const v = this.section().get<number>(Settings.requestTimeoutSeconds, 30);
+    return Number.isFinite(v) && v > 0 ? Math.min(v, 3600) : 30;
+  }
+
+  /** Everything but the key provider that the service client needs, from settings and the environment. */
+  clientOptions(baseUrl: string): Omit<ServiceClientOptions, 'apiKey'> {
+    const http = vscode.workspace.getConfiguration('http');
+    const timeoutMs = this.requestTimeoutSeconds * 1000;
+    return {
+      baseUrl,
+      allowInsecureHttp: this.allowInsecureHttp,
+      timeouts: { headersMs: timeoutMs, bodyIdleMs: timeoutMs },
+      proxy: resolveProxy(baseUrl, {
+        setting: http.get<string>('proxy'),
+        noProxySetting: http.get<string[]>('noProxy'),
+        strictSSL: http.get<boolean>('proxyStrictSSL'),
+        env: this.env,
+      }),
+    };
+  }
+
+  dispose(): void {
+    this.listener.dispose();
+    this._onDidChange.dispose();
+  }
+}

@@ -1,0 +1,41 @@
+import type { ModelEntry } from '../api/types';
+import type { RedactingLog } from '../log';
+import { displayText } from '../text';
+import type { Ui } from '../ui';
+import { checkCardLink, describeLink, rawCardLink } from './linkSafety';
+
+export type CardOutcome = 'opened' | 'refused' | 'noCard' | 'notOpened';
+
+/**
+ * Opens a model's Model Card in the browser — only an absolute http(s) link; anything else is refused
+ * with a message that offers Inspect instead. Returns what happened (tests assert on it).
+ */
+export async function openModelCard(
+  model: ModelEntry,
+  deps: { ui: Ui; log: RedactingLog; inspect: (model: ModelEntry) => Promise<void> },
+): Promise<CardOutcome> {
+  const name = displayText(model.id, 80);
+  // The client only keeps safe links in `cardUrl`; look at the raw entry to explain a dropped one.
+  const link = model.cardUrl ?? rawCardLink(model.raw);
+  const check = checkCardLink(link);
+  let outcome: CardOutcome;
+  let message: string;
+  if (check.ok) {
+    deps.log.info(`Opening the Model Card of ${name}: ${check.url}`);
+    const opened = await deps.ui.openExternal(check.url);
+    return opened ? 'opened' : 'notOpened';
+  } else if (link === undefined || link.trim() === '') {
+    outcome = 'noCard';
+    message = `“${name}” has no Model Card link.`;
+  } else {
+    outcome = 'refused';
+    message = `The Model Card of “${name}” was not opened. ${check.reason}`;
+    deps.log.warn(`Refused the Model Card link of ${name} (${describeLink(link)}): ${check.reason}`);
+  }
+  // Not awaited: a notification settles only when dismissed, and the command should not wait for that.
+  const shown = outcome === 'noCard' ? deps.ui.info(message, 'Inspect Model') : deps.ui.warn(message, 'Inspect Model');
+  void Promise.resolve(shown)
+    .then((action) => (action === 'Inspect Model' ? deps.inspect(model) : undefined))
+    .catch((e: unknown) => deps.log.error(`Inspect after a Model Card message failed: ${String(e)}`));
+  return outcome;
+}

@@ -1,0 +1,134 @@
+import * as vscode from 'vscode';
+import type { ModelEntry } from '../api/types';
+import type { FailureAction } from '../failure';
+import { Commands } from '../ids';
+import type { ModelCatalog } from './catalog';
+import { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from './nodes';
+import { familyOf, filterModels, groupByFamily, sortModels } from './sorting';
+
+/** How the view presents the catalog; owned by the view controller, read by the provider. */
+export interface ViewOptions {
+  grouped: boolean;
+  filter: string | undefined;
+  /** Whether clicking a model does something (`modelAccess.modelClickAction` is not `none`). */
+  clickable: boolean;
+}
+
+/** Above this many children under one parent, the rest is summarised (filter to narrow). */
+export const MAX_CHILDREN = 2000;
+/** Families start expanded while the whole list stays below this size. */
+const EXPAND_BELOW = 300;
+
+const ACTIONS: Record<FailureAction, { command: string; title: string; icon: string }> = {
+  setApiKey: { command: Commands.setApiKey, title: 'Set API Key', icon: 'key' },
+  setBaseUrl: { command: Commands.setBaseUrl, title: 'Set Service URL', icon: 'warning' },
+  retry: { command: Commands.refreshModels, title: 'Retry', icon: 'warning' },
+  showLog: { command: Commands.showLog, title: 'Show Log', icon: 'warning' },
+};
+
+/**
+ * Renders the catalog as a tree. It never fetches: it reads `catalog.models` and `catalog.status` and
+ * re-renders when they change.
+ */
+export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNode>, vscode.Disposable {
+  private readonly _onDidChangeTreeData = new vscode.EventEmitter<ModelsTreeNode | undefined | void>();
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly catalog: ModelCatalog,
+    private readonly options: () => ViewOptions,
+  ) {
+    this.disposables.push(
+      catalog.onDidChange(() => this.refresh()),
+      catalog.onDidChangeStatus(() => this.refresh()),
+    );
+  }
+
+  refresh(): void {
+    this._onDidChangeTreeData.fire();
+  }
+
+  getTreeItem(element: ModelsTreeNode): vscode.TreeItem {
+    return element;
+  }
+
+  getChildren(element?: ModelsTreeNode): ModelsTreeNode[] {
+    if (element instanceof FamilyNode) {
+      const options = this.options();
+      return this.modelNodes(element.models, options, `m:${element.family}:`);
+    }
+    if (element) {
+      return [];
+    }
+    return this.rootNodes();
+  }
+
+  private rootNodes(): ModelsTreeNode[] {
+    const status = this.catalog.status;
+    if (status.kind === 'needsUrl' || status.kind === 'needsKey') {
+      return []; // the view's welcome content explains what to do
+    }
+    const out: ModelsTreeNode[] = [];
+    if (status.kind === 'error') {
+      const action = ACTIONS[status.failure.action];
+      const tooltip = [status.failure.message, status.failure.detail].filter(Boolean).join('\n');
+      out.push(
+        new MessageNode(`${status.failure.message} ${action.title}…`, action.icon, { command: action.command, title: action.title }, tooltip),
+      );
+    }
+    const all = this.catalog.models;
+    if (all.length === 0) {
+      return out; // empty and loading states come from the welcome content
+    }
+    const options = this.options();
+    const models = filterModels(all, options.filter);
+    if (models.length === 0) {
+      out.push(
+        new MessageNode(`No models match “${options.filter ?? ''}”. Clear filter`, 'filter', { command: Commands.clearFilter, title: 'Clear Filter' }),
+      );
+      return out;
+    }
+    if (!options.grouped) {
+      return out.concat(this.modelNodes(models, options, 'm:'));
+    }
+    const expanded = models.length < EXPAND_BELOW || Boolean(options.filter);
+    const words = this.words(options);
+    for (const group of groupByFamily(models)) {
+      out.push(new FamilyNode(group.family, group.models, { words, expanded }));
+    }
+    return out;
+  }
+
+  private words(options: ViewOptions): string[] {
+    return (options.filter ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  }
+
+  private modelNodes(models: readonly ModelEntry[], options: ViewOptions, idPrefix: string): ModelsTreeNode[] {
+    const sorted = sortModels(models);
+    const shown = sorted.slice(0, MAX_CHILDREN);
+    const words = this.words(options);
+    // Registries may repeat an id; tree item ids must be unique, so later duplicates get a suffix.
+    const seen = new Map<string, number>();
+    const nodes: ModelsTreeNode[] = shown.map((model) => {
+      const key = `${idPrefix}${familyOf(model)}\u0000${model.id}`;
+      const n = seen.get(key) ?? 0;
+      seen.set(key, n + 1);
+      return new ModelNode(model, { words, clickable: options.clickable, id: n === 0 ? key : `${key}\u0000${n}` });
+    });
+    if (sorted.length > shown.length) {
+      nodes.push(
+        new MessageNode(`${sorted.length - shown.length} more models: use Filter to narrow the list`, 'ellipsis', {
+          command: Commands.filterModels,
+          title: 'Filter',
+        }),
+      );
+    }
+    return nodes;
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+    this._onDidChangeTreeData.dispose();
+  }
+}
