@@ -16,6 +16,7 @@ export const USAGE = `Usage: npm run serve -- [options]
   --registry FILE          registry JSON file (default test/server/registry.json)
   --page-size N            default page size (default 10)
   --max-page-size N        largest page a client may ask for (default 1000)
+  --paging-loop            from page 2 on, the next cursor always points at page 2 again
   --prefix PATH            serve under a path prefix, e.g. /api (base URL becomes …/api)
   --key ORG=KEY            use KEY for organization ORG (repeatable)
   --link-origin URL        origin written into absolute Link headers (default: this server)
@@ -54,6 +55,7 @@ export function parseServeArgs(argv: string[]): ServerOptions & { quiet: boolean
       'page-size': { type: 'string' },
       'max-page-size': { type: 'string' },
       prefix: { type: 'string' },
+      'paging-loop': { type: 'boolean' },
       key: { type: 'string', multiple: true },
       'link-origin': { type: 'string' },
       'stream-delay': { type: 'string' },
@@ -102,6 +104,7 @@ export function parseServeArgs(argv: string[]): ServerOptions & { quiet: boolean
     pageSize: int('page-size', values['page-size'], 1),
     maxPageSize: int('max-page-size', values['max-page-size'], 1),
     pathPrefix: values.prefix,
+    pagingLoop: values['paging-loop'],
     keys: Object.keys(keys).length > 0 ? keys : undefined,
     linkOrigin: values['link-origin'],
     streamDelayMs: int('stream-delay', values['stream-delay'], 0),

@@ -29,6 +29,8 @@ export interface ListRequest {
   linkOrigin: string;
   defaultPageSize: number;
   maxPageSize: number;
+  /** Adversarial paging: from page 2 on, the next cursor always points at page 2 again, so paging never ends. */
+  loop?: boolean;
 }
 
 export interface Rendered {
@@ -82,7 +84,7 @@ function openaiList(req: ListRequest): Rendered {
     if (index === undefined) {
       throw badRequest(`No model with id \`${after}\` to page after.`, 'invalid_cursor', 'after');
     }
-    start = index + 1;
+    start = req.loop ? Math.min(limit, models.length) : index + 1;
   }
   const page = models.slice(start, start + limit);
   return {
@@ -90,7 +92,7 @@ function openaiList(req: ListRequest): Rendered {
     body: {
       object: 'list',
       data: page.map((m) => renderEntry('openai', m)),
-      has_more: start + limit < models.length,
+      has_more: nextOffset(req, start, limit) !== undefined,
       first_id: page[0]?.id ?? null,
       last_id: page[page.length - 1]?.id ?? null,
     },
@@ -102,10 +104,11 @@ function arrayList(req: ListRequest): Rendered {
   const start = offsetFromCursor(req.query.get('cursor'), 'cursor');
   const { models } = req.catalog;
   const headers: Record<string, string> = {};
-  if (start + limit < models.length) {
+  const nextStart = nextOffset(req, start, limit);
+  if (nextStart !== undefined) {
     const next = new URL(req.listPath, req.linkOrigin);
     next.searchParams.set('limit', String(limit));
-    next.searchParams.set('cursor', cursorFor(start + limit));
+    next.searchParams.set('cursor', cursorFor(nextStart));
     headers.link = `<${next.href}>; rel="next"`;
   }
   return { headers, body: models.slice(start, start + limit).map((m) => renderEntry('array', m)) };
@@ -119,8 +122,9 @@ function modelsList(req: ListRequest): Rendered {
   const body: { models: unknown[]; next_page_token?: string } = {
     models: models.slice(start, start + size).map((m) => renderEntry('models', m)),
   };
-  if (start + size < models.length) {
-    body.next_page_token = cursorFor(start + size);
+  const nextStart = nextOffset(req, start, size);
+  if (nextStart !== undefined) {
+    body.next_page_token = cursorFor(nextStart);
   }
   return { headers: {}, body };
 }
@@ -139,15 +143,25 @@ function linkList(req: ListRequest): Rendered {
   if (page > 1) {
     links.push(rel(Math.min(page - 1, lastPage), 'prev'));
   }
-  if (page < lastPage) {
-    links.push(rel(page + 1, 'next'));
+  const start = (page - 1) * perPage;
+  const nextStart = nextOffset(req, start, perPage);
+  if (nextStart !== undefined) {
+    links.push(rel(nextStart / perPage + 1, 'next'));
   }
   links.push(rel(lastPage, 'last'));
-  const start = (page - 1) * perPage;
   return {
     headers: { link: links.join(', ') },
     body: { data: models.slice(start, start + perPage).map((m) => renderEntry('link', m)) },
   };
+}
+
+/** Offset of the next page, or undefined on the last one. */
+function nextOffset(req: ListRequest, start: number, size: number): number | undefined {
+  const { length } = req.catalog.models;
+  if (req.loop) {
+    return length > size ? size : undefined;
+  }
+  return start + size < length ? start + size : undefined;
 }
 
 function pageSize(req: ListRequest, param: string): number {

@@ -41,6 +41,8 @@ export interface ServerOptions {
   pageSize?: number;
   /** Largest page a client may ask for; larger requests are clamped. Default 1000. */
   maxPageSize?: number;
+  /** Adversarial paging: from page 2 on, every next cursor/link points at page 2 again (a client must notice the repeat). */
+  pagingLoop?: boolean;
   /** Path prefix before `/v1`, e.g. `/api`, to test base URLs that carry a path. Default none. */
   pathPrefix?: string;
   /** Origin put in absolute `Link` URLs (array dialect). Default the server's own; set another to test cross-origin refusal. */
@@ -130,6 +132,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     linkOrigin: '', // set once the port is known
     defaultPageSize: options.pageSize ?? 10,
     maxPageSize: options.maxPageSize ?? 1000,
+    pagingLoop: options.pagingLoop ?? false,
     streamDelayMs: options.streamDelayMs ?? 0,
     maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 ** 3,
     uploadDir,

@@ -22,6 +22,7 @@ export interface ServerContext {
   linkOrigin: string;
   defaultPageSize: number;
   maxPageSize: number;
+  pagingLoop: boolean;
   streamDelayMs: number;
   maxUploadBytes: number;
   uploadDir: string;
@@ -66,6 +67,7 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
         linkOrigin: ctx.linkOrigin,
         defaultPageSize: ctx.defaultPageSize,
         maxPageSize: ctx.maxPageSize,
+        loop: ctx.pagingLoop,
       });
       sendJson(ex, 200, body, headers);
       return;

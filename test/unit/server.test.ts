@@ -62,11 +62,16 @@ function parseSse(text: string): { event?: string; data: string }[] {
 }
 
 /** Follows a dialect's paging to the end; returns the ids and how many pages it took. */
-async function listAll(s: RunningServer, dialect: Dialect, key = s.keys.acme): Promise<{ ids: string[]; pages: number }> {
+async function listAll(s: RunningServer, dialect: Dialect, key = s.keys.acme): Promise<{ ids: string[]; pages: number; repeated: boolean }> {
   const ids: string[] = [];
   let next: string | undefined = `${s.url}/v1/models`;
   let pages = 0;
+  const seen = new Set<string>();
   while (next !== undefined) {
+    if (seen.has(next)) {
+      return { ids, pages, repeated: true };
+    }
+    seen.add(next);
     assert.ok(pages < 50, 'paging does not end');
     const res: Response = await fetch(next, { headers: auth(key) });
     assert.equal(res.status, 200, await res.clone().text());
@@ -102,7 +107,7 @@ async function listAll(s: RunningServer, dialect: Dialect, key = s.keys.acme): P
       }
     }
   }
-  return { ids, pages };
+  return { ids, pages, repeated: false };
 }
 
 async function withServer<T>(options: ServerOptions, fn: (s: RunningServer) => Promise<T>): Promise<T> {
@@ -266,6 +271,16 @@ describe('local Model Access Service', () => {
           const { ids, pages } = await listAll(d, dialect);
           assert.deepEqual(ids, idsOf('acme'));
           assert.ok(pages >= 3, `${pages} pages`);
+        });
+      });
+    }
+
+    for (const dialect of DIALECTS) {
+      it(`${dialect}: pagingLoop makes the next cursor repeat`, async () => {
+        await withServer({ dialect, pagingLoop: true }, async (d) => {
+          const { repeated, pages } = await listAll(d, dialect);
+          assert.equal(repeated, true);
+          assert.ok(pages >= 2 && pages <= 3, `${pages} pages`);
         });
       });
     }
