@@ -49,6 +49,7 @@ export async function receiveUpload(req: IncomingMessage, options: UploadOptions
   let field: { name: string; chunks: Buffer[]; bytes: number } | undefined;
   /** Which part is being read: the file (streamed to disk) or a small field (kept in memory). */
   let active: 'file' | 'field' | undefined;
+  let writeError: Error | undefined;
 
   const parser = new MultipartParser(boundary, {
     onPart(headers) {
@@ -70,6 +71,10 @@ export async function receiveUpload(req: IncomingMessage, options: UploadOptions
           bytes: 0,
           hash: createHash('sha256'),
         };
+        // Keep the first write error for onData to report; without a listener a failed write would crash the server.
+        file.out.on('error', (e: Error) => {
+          writeError ??= e;
+        });
       } else {
         active = 'field';
         field = { name: disposition.name, chunks: [], bytes: 0 };
@@ -77,6 +82,9 @@ export async function receiveUpload(req: IncomingMessage, options: UploadOptions
     },
     async onData(chunk) {
       if (active === 'file' && file) {
+        if (writeError) {
+          throw writeError;
+        }
         file.bytes += chunk.length;
         if (file.bytes > options.maxBytes) {
           throw tooLarge(options.maxBytes);
@@ -111,9 +119,8 @@ export async function receiveUpload(req: IncomingMessage, options: UploadOptions
     }
     parser.end();
   } catch (e) {
-    file?.out.destroy();
     if (file) {
-      await rm(file.path, { force: true });
+      await discard(file.out, file.path);
     }
     throw e;
   }
@@ -178,6 +185,17 @@ function parseDisposition(value: string): { name?: string; filename?: string } {
     }
   }
   return { name: param('name'), filename };
+}
+
+/** Closes the stream (waiting for a pending open, which would otherwise recreate the file) and removes the file. */
+async function discard(out: WriteStream, file: string): Promise<void> {
+  if (!out.closed) {
+    await new Promise<void>((resolve) => {
+      out.once('close', () => resolve());
+      out.destroy();
+    });
+  }
+  await rm(file, { force: true });
 }
 
 function drained(out: WriteStream): Promise<void> {

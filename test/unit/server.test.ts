@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import * as fc from 'fast-check';
@@ -545,6 +545,36 @@ describe('local Model Access Service', () => {
       assert.equal(file.bytes, total * chunk.length);
       assert.equal(file.purpose, 'batch');
       assert.equal(file.filename, 'big.bin');
+    });
+
+    it('an upload the client abandons is recorded as aborted and leaves no file behind', async () => {
+      await withServer({}, async (d) => {
+        const boundary = 'abandon';
+        const controller = new AbortController();
+        async function* body(): AsyncGenerator<Buffer> {
+          yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="x.bin"\r\n\r\n`);
+          for (let i = 0; i < 8; i++) {
+            yield Buffer.alloc(64 * 1024, 1);
+          }
+          controller.abort();
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+        await assert.rejects(
+          request(`${d.url}/v1/files`, {
+            method: 'POST',
+            headers: { ...auth(d.keys.acme), 'content-type': `multipart/form-data; boundary=${boundary}` },
+            body: Readable.from(body()),
+            signal: controller.signal,
+          }),
+        );
+        await d.waitForAborts(1);
+        // The partial file is removed just after the server notices the abort.
+        for (let i = 0; i < 100 && (await readdir(d.uploadDir)).length > 0; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.deepEqual(await readdir(d.uploadDir), []);
+        assert.equal(d.uploads.length, 0);
+      });
     });
 
     it('answers 413 over the size cap, by declared length and while streaming', async () => {
