@@ -47,7 +47,14 @@ export async function openViewContainer(page: Page, title = 'Model Access', cont
     await activityBarEntry(page, title).click();
   }
   await container.waitFor({ state: 'visible', timeout: 30_000 });
+  await moveMouseAway(page);
   return container;
+}
+
+/** Parks the mouse over the editor area so no hover tooltip covers a screenshot. */
+export async function moveMouseAway(page: Page): Promise<void> {
+  const size = page.viewportSize() ?? { width: 1280, height: 800 };
+  await page.mouse.move(Math.round(size.width * 0.7), Math.round(size.height * 0.85));
 }
 
 /** The pane of one view inside the container, found by its header title (e.g. "Models"). */
@@ -83,6 +90,18 @@ export async function openPalette(page: Page, command: string): Promise<void> {
   await row.waitFor({ state: 'visible', timeout: 15_000 });
   // Enter runs the first (focused) entry; make sure it is ours.
   await row.click();
+  // The palette closes, or the command replaces it with its own input box / picker: wait for either, so
+  // the next step does not read or type into the palette.
+  const typed = `>${command}`;
+  await page.waitForFunction(
+    (value) => {
+      const widget = document.querySelector('.quick-input-widget') as HTMLElement | null;
+      const field = widget?.querySelector('input') as HTMLInputElement | null;
+      return !widget || widget.style.display === 'none' || !widget.offsetParent || !field || field.value !== value;
+    },
+    typed,
+    { timeout: 15_000 },
+  );
 }
 
 /**
