@@ -202,8 +202,9 @@ export async function readTreeRows(
         await page.mouse.wheel(0, Math.max(60, box.height - 44));
         await page.waitForTimeout(80);
       }
-      // Back to the top so later steps see the tree as a person left it.
+      // Back to the top so later steps see the tree as a person left it, and no hover left behind.
       await scrollToTop(page, list);
+      await moveMouseAway(page);
     } else {
       await readVisible();
     }
