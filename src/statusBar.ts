@@ -53,7 +53,7 @@ export class ModelsStatusBar implements vscode.Disposable {
         this.item.command = Commands.showModels;
         break;
       case 'ready':
-        this.item.text = `$(hubot) ${host} · ${count}`;
+        this.item.text = `$(hubot) ${host} · ${count} ${count === 1 ? 'model' : 'models'}`;
         md.appendText(`${count} ${count === 1 ? 'model' : 'models'} on ${host}.`);
         this.item.command = Commands.showModels;
         break;

@@ -1,0 +1,80 @@
+// A person sets the demo API key from the palette, reads the Models tree (families with counts, ids with
+// versions, as the registry says), and clicks a model to open its Model Card in the browser.
+import * as assert from 'node:assert/strict';
+import path from 'node:path';
+import { e2e } from './session';
+import {
+  clickTreeRow,
+  openPalette,
+  openViewContainer,
+  readTreeRows,
+  readViewText,
+  RESULTS_DIR,
+  screenshot,
+  typeInQuickInput,
+  waitForNotification,
+  waitForOpenedUrl,
+  type TreeRow,
+} from './helpers';
+
+/** Natural order, as the view sorts (enough for the demo registry). */
+const natural = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' }) || (a < b ? -1 : a > b ? 1 : 0);
+
+describe('Models explorer', () => {
+  const org = () => Object.keys(e2e.service.keys)[0];
+  const models = () => e2e.service.registry.models.filter((m) => m.organization === org());
+
+  it('asks for an API key before listing models', async () => {
+    await openViewContainer(e2e.page);
+    let text = '';
+    for (let i = 0; i < 100 && !/Set API Key/.test(text); i++) {
+      await e2e.page.waitForTimeout(200);
+      text = await readViewText(e2e.page, 'Models');
+    }
+    assert.match(text, /Set API Key/);
+  });
+
+  it('sets the API key from the palette; the key is checked and the models counted', async () => {
+    await openPalette(e2e.page, 'Model Access: Set API Key');
+    const prompt = await typeInQuickInput(e2e.page, e2e.demoKey);
+    assert.match(prompt, /SecretStorage/);
+    const note = await waitForNotification(e2e.page, /API key saved/);
+    assert.match(note, new RegExp(`sees ${models().length} models`));
+    assert.ok(!note.includes(e2e.demoKey), 'the key is not shown');
+  });
+
+  it("shows the organization's models grouped by family with versions", async () => {
+    let rows: TreeRow[] = [];
+    for (let i = 0; i < 100 && rows.filter((r) => r.level === 2).length < models().length; i++) {
+      await e2e.page.waitForTimeout(200);
+      rows = await readTreeRows(e2e.page);
+    }
+    const families = [...new Set(models().map((m) => m.family))].sort(natural);
+    const top = rows.filter((r) => r.level === 1);
+    assert.deepEqual(
+      top.map((r) => [r.label, r.description]),
+      families.map((f) => {
+        const n = models().filter((m) => m.family === f).length;
+        return [f, `${n} ${n === 1 ? 'model' : 'models'}`];
+      }),
+    );
+    const leaves = rows.filter((r) => r.level === 2);
+    const expected = families.flatMap((f) =>
+      models()
+        .filter((m) => m.family === f)
+        .sort((a, b) => natural(a.id, b.id))
+        .map((m) => [m.id, m.version]),
+    );
+    assert.deepEqual(leaves.map((r) => [r.label, r.description]), expected);
+    await screenshot(e2e.page, 'models-view');
+    // The README's picture: the sidebar and the status bar, without the empty editor area.
+    await e2e.page.screenshot({ path: path.join(RESULTS_DIR, 'models-view-sidebar.png'), clip: { x: 0, y: 0, width: 352, height: 800 } });
+  });
+
+  it("clicking a model opens exactly its Model Card", async () => {
+    const model = models().find((m) => m.id === 'aurora-1.5') ?? models()[0];
+    await clickTreeRow(e2e.page, model.id);
+    const url = await waitForOpenedUrl(e2e.openedCardUrls, model.model_card_url);
+    assert.equal(url, model.model_card_url);
+  });
+});
