@@ -3,6 +3,7 @@
 // checked before opening, inspect shows the server's JSON, and failures keep the previous tree.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { ApiKeyStore } from '../../src/auth/apiKeys';
 import type { ModelAccessApi } from '../../src/extension';
 // Types only: this suite is bundled apart from the extension, so its classes are not the extension's
 // (no instanceof); nodes are told apart by their contextValue, as menus do.
@@ -314,5 +315,33 @@ describe('Models explorer', function () {
     }
     await vscode.commands.executeCommand('modelAccess.refreshModels');
     assert.equal(api.catalog.status.kind, 'ready');
+  });
+
+  it('the MODEL_ACCESS_API_KEY fallback follows MODEL_ACCESS_BASE_URL and never a workspace-chosen URL', async () => {
+    // A private store over an in-memory SecretStorage, with a chosen environment.
+    const stored = new Map<string, string>();
+    const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
+    const secrets: vscode.SecretStorage = {
+      get: async (k) => stored.get(k),
+      store: async (k, v) => void stored.set(k, v),
+      delete: async (k) => void stored.delete(k),
+      onDidChange: changed.event,
+    };
+    const bound = new ApiKeyStore(secrets, { env: { MODEL_ACCESS_API_KEY: 'env-key-123456' }, environmentBaseUrl: () => 'https://models.example.com/api' });
+    assert.deepEqual(await bound.get('https://models.example.com/other', 'environment'), {
+      key: 'env-key-123456',
+      source: 'environment',
+      origin: 'https://models.example.com',
+    });
+    assert.equal(await bound.get('https://elsewhere.example.com', 'user'), undefined, 'not for another origin');
+    await bound.store('https://models.example.com', 'stored-key-123456');
+    assert.equal((await bound.get('https://models.example.com', 'user'))?.source, 'secretStorage', 'a stored key wins');
+
+    const unbound = new ApiKeyStore(secrets, { env: { MODEL_ACCESS_API_KEY: 'env-key-123456' } });
+    assert.equal((await unbound.get('https://a.example.com', 'user'))?.source, 'environment');
+    assert.equal(await unbound.get('https://a.example.com', 'workspace'), undefined, 'a workspace URL never gets the environment key');
+    bound.dispose();
+    unbound.dispose();
+    changed.dispose();
   });
 });
