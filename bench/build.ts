@@ -1,0 +1,25 @@
+/**
+ * Bundles bench/worker.ts the way the extension ships (esbuild, CommonJS, Node 20), so the measured code
+ * runs as plain JavaScript in plain Node — no TypeScript loader in the measured processes, whose time and
+ * RSS would otherwise count against both sides. `vscode` maps to bench/vscodeShim.ts for the explorer's
+ * tree code. Not minified, so CPU profiles keep function names; the source map leads back to src/.
+ */
+import * as esbuild from 'esbuild';
+import * as path from 'node:path';
+
+export async function buildWorker(outDir: string): Promise<string> {
+  const outfile = path.join(outDir, 'worker.js');
+  await esbuild.build({
+    entryPoints: [path.join(__dirname, 'worker.ts')],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    sourcesContent: false,
+    alias: { vscode: path.join(__dirname, 'vscodeShim.ts') },
+    logLevel: 'silent',
+  });
+  return outfile;
+}

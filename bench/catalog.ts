@@ -1,0 +1,199 @@
+/**
+ * Catalog scale: list every page + normalize + build the tree items grouped by family, for 1k/10k/100k
+ * models at page sizes 100 and 1,000, against raw `undici.request` + `JSON.parse` of the same pages.
+ *
+ * The tree items are built by the explorer's real code (src/models/treeProvider.ts + nodes.ts); the
+ * worker bundle maps `vscode` to a minimal shim (bench/vscodeShim.ts, see bench/build.ts): the root (one node per family) and the children of every
+ * family, as if all were expanded — the most VS Code could ask for after one load.
+ */
+import * as path from 'node:path';
+import { abba, type BenchContext, type SideSamples } from './context';
+import { runWorker, startService } from './proc';
+import { collectGarbage, peakRssMiB, rssMiB } from './sample';
+import { summarize, formatSummary } from './stats';
+import { verdict } from './table';
+import { profileSummary } from './profile';
+
+interface CatalogParams {
+  url: string;
+  key: string;
+  warmup: number;
+  runs: number;
+  expected: number;
+}
+
+async function measure(params: CatalogParams, once: () => Promise<Record<string, number>>): Promise<SideSamples> {
+  const samples: Record<string, number[]> = {};
+  for (let i = 0; i < params.warmup; i++) {
+    await once();
+    collectGarbage();
+  }
+  const startRss = rssMiB();
+  for (let i = 0; i < params.runs; i++) {
+    const r = await once();
+    for (const [k, v] of Object.entries(r)) {
+      (samples[k] ??= []).push(v);
+    }
+    collectGarbage();
+  }
+  return { ...samples, times: samples.times, peakRssMiB: peakRssMiB(), startRssMiB: startRss };
+}
+
+export const workerTasks = {
+  /** The floor: undici.request + JSON.parse of every page, nothing else. */
+  async raw(params: CatalogParams): Promise<SideSamples> {
+    const { request } = await import('undici');
+    const headers = { authorization: `Bearer ${params.key}` };
+    return measure(params, async () => {
+      const t0 = performance.now();
+      let next = `${params.url}/v1/models`;
+      let count = 0;
+      for (;;) {
+        const res = await request(next, { headers });
+        if (res.statusCode !== 200) {
+          throw new Error(`GET ${next}: ${res.statusCode}`);
+        }
+        const page = JSON.parse(await res.body.text()) as { data: unknown[]; has_more: boolean; last_id: string };
+        count += page.data.length;
+        if (!page.has_more) {
+          break;
+        }
+        next = `${params.url}/v1/models?after=${encodeURIComponent(page.last_id)}`;
+      }
+      const t1 = performance.now();
+      if (count !== params.expected) {
+        throw new Error(`raw listing returned ${count} models, expected ${params.expected}`);
+      }
+      return { times: t1 - t0 };
+    });
+  },
+
+  /** The extension's path: ServiceClient.listModels() (paging + normalize), then the tree items. */
+  async client(params: CatalogParams): Promise<SideSamples> {
+    const { ModelsTreeProvider } = await import('../src/models/treeProvider.js');
+    const { FamilyNode } = await import('../src/models/nodes.js');
+    const { createClient } = await import('./client.js');
+    const client = createClient(params.url, params.key);
+    let rows = 0;
+    const result = await measure(params, async () => {
+      const t0 = performance.now();
+      const listed = await client.listModels();
+      const t1 = performance.now();
+      const catalog = {
+        models: listed.models,
+        status: { kind: 'ready' },
+        onDidChange: () => ({ dispose() {} }),
+        onDidChangeStatus: () => ({ dispose() {} }),
+      };
+      const provider = new ModelsTreeProvider(catalog as never, () => ({ grouped: true, filter: undefined, clickable: true }));
+      const roots = provider.getChildren();
+      rows = roots.length;
+      for (const node of roots) {
+        if (node instanceof FamilyNode) {
+          rows += provider.getChildren(node).length;
+        }
+      }
+      const t2 = performance.now();
+      provider.dispose();
+      if (listed.models.length !== params.expected) {
+        throw new Error(`listModels returned ${listed.models.length} models, expected ${params.expected} (${listed.warnings.join('; ')})`);
+      }
+      return { times: t2 - t0, list: t1 - t0, tree: t2 - t1 };
+    });
+    await client.dispose();
+    return { ...result, rows };
+  },
+};
+
+const SIZES = [1_000, 10_000, 100_000];
+const PAGE_SIZES = [100, 1_000];
+const RATIO_TARGET = 1.1;
+const E2E_100K_TARGET_MS = 2000;
+
+function plan(quick: boolean, models: number): { warmup: number; runs: number } {
+  if (models >= 100_000) {
+    return quick ? { warmup: 1, runs: 2 } : { warmup: 1, runs: 3 };
+  }
+  if (models >= 10_000) {
+    return quick ? { warmup: 1, runs: 3 } : { warmup: 2, runs: 4 };
+  }
+  return quick ? { warmup: 2, runs: 4 } : { warmup: 3, runs: 6 };
+}
+
+const label = (n: number) => (n >= 1000 ? `${n / 1000}k` : String(n));
+
+export async function runCatalog(ctx: BenchContext): Promise<void> {
+  const missed: string[] = [];
+  for (const models of SIZES) {
+    for (const pageSize of PAGE_SIZES) {
+      const scenario = `Catalog ${label(models)} models, page ${pageSize}`;
+      ctx.log(`${scenario}…`);
+      // The server's default and maximum page size are both P, whatever `limit` the client asks for.
+      const server = await startService('test/server/cli.ts', ['--models', String(models), '--page-size', String(pageSize), '--max-page-size', String(pageSize), '--quiet']);
+      try {
+        const params: CatalogParams = { url: server.url, key: Object.values(server.keys)[0], expected: models, ...plan(ctx.quick, models) };
+        const { raw, client } = await abba(
+          ctx.quick,
+          () => runWorker<SideSamples>('catalog', 'raw', params),
+          () => runWorker<SideSamples>('catalog', 'client', params),
+        );
+        const c = summarize(client.times);
+        const r = summarize(raw.times);
+        const list = summarize(client.list as number[]);
+        const tree = summarize(client.tree as number[]);
+        const ratio = c.median / r.median;
+        const listRatio = list.median / r.median;
+        ctx.data[scenario] = { models, pageSize, raw, client, ratio, listRatio };
+        const is100k = models === 100_000;
+        ctx.rows.push(
+          {
+            scenario,
+            metric: 'list+normalize+tree, median',
+            value: formatSummary(c, 'ms'),
+            floor: formatSummary(r, 'ms'),
+            target: is100k ? `≤ ${E2E_100K_TARGET_MS} ms` : undefined,
+            verdict: is100k ? verdict(c.median <= E2E_100K_TARGET_MS) : 'info',
+          },
+          { scenario, metric: 'ratio to raw', value: ratio.toFixed(2), target: `≤ ${RATIO_TARGET.toFixed(2)}`, verdict: verdict(ratio <= RATIO_TARGET) },
+          {
+            scenario,
+            metric: 'split: list+normalize / tree',
+            value: `${list.median.toFixed(0)} / ${tree.median.toFixed(0)} ms (list ×${listRatio.toFixed(2)} raw)`,
+            floor: `${client.rows as number} rows`,
+            verdict: 'info',
+          },
+          { scenario, metric: 'peak RSS', value: `${client.peakRssMiB.toFixed(0)} MiB`, floor: `${raw.peakRssMiB.toFixed(0)} MiB`, verdict: 'info' },
+        );
+        if (ratio > RATIO_TARGET || (is100k && c.median > E2E_100K_TARGET_MS)) {
+          missed.push(scenario);
+        }
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+  if (missed.length > 0 && ctx.profile) {
+    await profileCatalog(ctx, missed);
+  }
+}
+
+/** Where a catalog target is missed: one profiled client run of the largest case, summarised by self time. */
+async function profileCatalog(ctx: BenchContext, missed: string[]): Promise<void> {
+  const models = SIZES[SIZES.length - 1];
+  const pageSize = PAGE_SIZES[PAGE_SIZES.length - 1];
+  ctx.log(`profiling the client side of catalog ${label(models)} / page ${pageSize} (node --cpu-prof)…`);
+  const server = await startService('test/server/cli.ts', ['--models', String(models), '--page-size', String(pageSize), '--max-page-size', String(pageSize), '--quiet']);
+  const dir = path.join(ctx.outDir, `catalog-profile-${Date.now()}`);
+  try {
+    const params: CatalogParams = { url: server.url, key: Object.values(server.keys)[0], expected: models, warmup: 1, runs: 2 };
+    await runWorker<SideSamples>('catalog', 'client', params, { cpuProfDir: dir });
+  } finally {
+    await server.stop();
+  }
+  const summary = profileSummary(dir, 14);
+  ctx.data.catalogProfile = { missed, ...summary };
+  ctx.notes.push(
+    `Catalog targets missed in: ${missed.join('; ')}.\n` +
+      `CPU profile of the client side (${label(models)} models, page ${pageSize}; warm-up + 2 runs; ${summary.file}), self time by function:\n${summary.text}`,
+  );
+}

@@ -1,0 +1,233 @@
+/**
+ * Footprint: the production bundle (dist/extension.js) and VSIX sizes, built in a scratch copy so the
+ * working tree's dist/ is left alone; then `activate()` duration inside code-server's extension host
+ * (a fresh host per run) with no network during activation, and the time from opening the Models view to
+ * its first model rows on a 30-model registry, measured in the page as a person would see it.
+ * code-server, Chromium and the workbench helpers are the test harness's (test/harness, test/e2e).
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import type { Browser } from 'playwright-core';
+import { launchChromium, makeScratchDirs, startCodeServer, type CodeServer } from '../test/harness/codeServer';
+import { waitFor } from '../test/harness/processes';
+import { activityBarEntry, waitForWorkbench } from '../test/e2e/helpers';
+import { startServer, type RunningServer } from '../test/server/index';
+import type { BenchContext } from './context';
+import type { ActivationProbe } from './host/probe';
+import { REPO_ROOT } from './proc';
+import { formatSummary, summarize } from './stats';
+import { verdict } from './table';
+
+const SIZE_TARGET_KB = 250;
+const ACTIVATE_TARGET_MS = 20;
+const PACKAGED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore'];
+
+/** A copy of what the VSIX is made of, with dist/ built by the project's own esbuild.js --production. */
+function stageExtension(): { stage: string; distBytes: number; vsixBytes: number; vsixError?: string } {
+  const stage = fs.mkdtempSync(path.join(tmpdir(), 'model-access-bench-ext-'));
+  for (const f of PACKAGED) {
+    if (fs.existsSync(path.join(REPO_ROOT, f))) {
+      fs.copyFileSync(path.join(REPO_ROOT, f), path.join(stage, f));
+    }
+  }
+  fs.cpSync(path.join(REPO_ROOT, 'media'), path.join(stage, 'media'), { recursive: true });
+  const links = ['src', 'node_modules', 'tsconfig.json'];
+  for (const l of links) {
+    fs.symlinkSync(path.join(REPO_ROOT, l), path.join(stage, l));
+  }
+  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), '--production'], { cwd: stage, encoding: 'utf8', timeout: 120_000 });
+  for (const l of links) {
+    fs.unlinkSync(path.join(stage, l));
+  }
+  if (build.status !== 0) {
+    throw new Error(`esbuild.js --production failed: ${build.stdout}${build.stderr}`);
+  }
+  const distBytes = fs.statSync(path.join(stage, 'dist', 'extension.js')).size;
+  const vsix = path.join(stage, '..', `${path.basename(stage)}.vsix`);
+  const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+  const pack = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], { cwd: stage, encoding: 'utf8', input: 'y\n', timeout: 180_000 });
+  let vsixBytes = Number.NaN;
+  let vsixError: string | undefined;
+  if (pack.status === 0 && fs.existsSync(vsix)) {
+    vsixBytes = fs.statSync(vsix).size;
+  } else {
+    vsixError = `${pack.stdout}${pack.stderr}`.trim().split('\n').slice(-3).join(' ');
+  }
+  fs.rmSync(vsix, { force: true });
+  return { stage, distBytes, vsixBytes, vsixError };
+}
+
+function buildProbe(stage: string): string {
+  const outfile = path.join(stage, 'bench-probe', 'index.js');
+  esbuild.buildSync({
+    entryPoints: [path.join(__dirname, 'host', 'probe.ts')],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: ['vscode'],
+    logLevel: 'silent',
+  });
+  return outfile;
+}
+
+interface Cycle {
+  probe: ActivationProbe;
+  viewMs: number;
+  requestsDuringActivation: number;
+  requestsBeforeView: number;
+}
+
+/** Marks the first mousedown and the first model row (`gen/…`) in the Models view, with the page's clock. */
+const PAGE_PROBE = `(() => {
+  const state = {};
+  window.__bench = state;
+  document.addEventListener('mousedown', () => { if (state.click === undefined) state.click = performance.now(); }, { capture: true });
+  const found = () => Array.from(document.querySelectorAll('[id="workbench.view.extension.modelAccess"] .monaco-list-row .label-name'))
+    .some((el) => (el.textContent || '').startsWith('gen/'));
+  const observer = new MutationObserver(() => {
+    if (state.click !== undefined && state.rows === undefined && found()) {
+      state.rows = performance.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+})()`;
+
+declare const window: { __bench?: { click?: number; rows?: number } } & Record<string, unknown>;
+
+/** One fresh window (so a fresh extension host): activation by the probe, then the Models view opened by a click. */
+async function cycle(browser: Browser, cs: CodeServer, server: RunningServer, stage: string, probeEntry: string, outDir: string, workspace: string): Promise<Cycle> {
+  const activationFile = path.join(outDir, 'activation.json');
+  const release = path.join(outDir, 'release');
+  fs.rmSync(activationFile, { force: true });
+  fs.rmSync(release, { force: true });
+  fs.mkdirSync(workspace, { recursive: true });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(
+      cs.workbenchUrl({
+        folder: workspace,
+        payload: [
+          ['extensionDevelopmentPath', cs.remoteUri(stage)],
+          ['extensionTestsPath', cs.remoteUri(probeEntry.replace(/\.js$/, ''))],
+        ],
+      }),
+      { waitUntil: 'domcontentloaded', timeout: 60_000 },
+    );
+    const probe = await waitFor<ActivationProbe>('the activation probe', 120_000, () =>
+      fs.existsSync(activationFile) ? (JSON.parse(fs.readFileSync(activationFile, 'utf8')) as ActivationProbe) : undefined, 100);
+    if (probe.error) {
+      throw new Error(`activation failed: ${probe.error}`);
+    }
+    await waitForWorkbench(page);
+    // A string, not a function: the page must not see the TypeScript loader's helpers.
+    await page.evaluate(PAGE_PROBE);
+    const clickedAt = Date.now();
+    await activityBarEntry(page).click();
+    try {
+      await page.waitForFunction(() => window.__bench?.rows !== undefined, null, { timeout: 60_000 });
+    } catch (e) {
+      const shot = path.join(REPO_ROOT, 'bench', 'results', 'footprint-failure.png');
+      await page.screenshot({ path: shot }).catch(() => undefined);
+      const text = await page.locator('[id="workbench.view.extension.modelAccess"]').innerText({ timeout: 2000 }).catch(() => '(no Models view)');
+      throw new Error(`no model rows appeared after opening the Models view (view text: ${JSON.stringify(text.slice(0, 300))}); ${String(e)}`);
+    }
+    const times = (await page.evaluate(() => window.__bench)) as { click: number; rows: number };
+    const listing = server.requests.filter((r) => r.url.includes('/v1/'));
+    return {
+      probe,
+      viewMs: times.rows - times.click,
+      requestsDuringActivation: listing.filter((r) => r.startedAt >= probe.startedAt && r.startedAt <= probe.endedAt).length,
+      requestsBeforeView: listing.filter((r) => r.startedAt >= probe.startedAt && r.startedAt < clickedAt).length,
+    };
+  } finally {
+    fs.writeFileSync(release, '');
+    await page.close().catch(() => undefined);
+  }
+}
+
+export async function runFootprint(ctx: BenchContext): Promise<void> {
+  const scenario = 'Footprint';
+  ctx.log(`${scenario}: production bundle and VSIX…`);
+  const sizes = stageExtension();
+  try {
+    const kb = (b: number) => b / 1024;
+    ctx.data.footprintSizes = { distBytes: sizes.distBytes, vsixBytes: sizes.vsixBytes, vsixError: sizes.vsixError };
+    ctx.rows.push(
+      { scenario, metric: 'dist/extension.js (production)', value: `${kb(sizes.distBytes).toFixed(1)} KB`, verdict: 'info' },
+      Number.isFinite(sizes.vsixBytes)
+        ? { scenario, metric: 'VSIX', value: `${kb(sizes.vsixBytes).toFixed(1)} KB`, target: `≤ ${SIZE_TARGET_KB} KB`, verdict: verdict(kb(sizes.vsixBytes) <= SIZE_TARGET_KB) }
+        : { scenario, metric: 'VSIX', value: 'vsce package failed', target: `≤ ${SIZE_TARGET_KB} KB`, verdict: 'n/a' },
+    );
+    if (sizes.vsixError) {
+      ctx.notes.push(`vsce package failed: ${sizes.vsixError}`);
+    }
+    await measureInCodeServer(ctx, scenario, sizes.stage);
+  } finally {
+    fs.rmSync(sizes.stage, { recursive: true, force: true });
+  }
+}
+
+async function measureInCodeServer(ctx: BenchContext, scenario: string, stage: string): Promise<void> {
+  const probeEntry = buildProbe(stage);
+  const server = await startServer({ models: 30 });
+  const dirs = makeScratchDirs('model-access-bench');
+  const outDir = path.join(dirs.root, 'probe-out');
+  fs.mkdirSync(outDir);
+  let cs: CodeServer | undefined;
+  let browser: Browser | undefined;
+  try {
+    ctx.log(`${scenario}: starting code-server…`);
+    cs = await startCodeServer({
+      dirs,
+      smokeTestDriver: true,
+      env: { MODEL_ACCESS_BASE_URL: server.url, MODEL_ACCESS_API_KEY: Object.values(server.keys)[0], MODEL_ACCESS_BENCH_OUT: outDir },
+    });
+    browser = await launchChromium(dirs);
+    const warmup = 1;
+    const runs = ctx.quick ? 3 : 5;
+    const cycles: Cycle[] = [];
+    for (let i = 0; i < warmup + runs; i++) {
+      ctx.log(`${scenario}: window ${i + 1}/${warmup + runs}${i < warmup ? ' (warm-up)' : ''}…`);
+      const c = await cycle(browser, cs, server, stage, probeEntry, outDir, path.join(dirs.root, `workspace-${i}`));
+      if (i >= warmup) {
+        cycles.push(c);
+      }
+    }
+    const activate = summarize(cycles.map((c) => c.probe.activateMs));
+    const view = summarize(cycles.map((c) => c.viewMs));
+    const during = Math.max(...cycles.map((c) => c.requestsDuringActivation));
+    const before = Math.max(...cycles.map((c) => c.requestsBeforeView));
+    ctx.data.footprintCodeServer = { cycles };
+    ctx.rows.push(
+      {
+        scenario,
+        metric: 'activate() in code-server ext host',
+        value: formatSummary(activate, 'ms', 1),
+        target: `≤ ${ACTIVATE_TARGET_MS} ms`,
+        verdict: verdict(activate.median <= ACTIVATE_TARGET_MS),
+      },
+      {
+        scenario,
+        metric: 'requests during activation',
+        value: `${during} (before the view opens: ${before})`,
+        target: '0',
+        verdict: verdict(during === 0),
+      },
+      { scenario, metric: 'Models view click → first model rows (30 models)', value: formatSummary(view, 'ms', 0), verdict: 'info' },
+    );
+    if (activate.median > ACTIVATE_TARGET_MS) {
+      ctx.notes.push(`activate() took ${activate.median.toFixed(1)} ms (median; includes loading dist/extension.js), target ≤ ${ACTIVATE_TARGET_MS} ms.`);
+    }
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await cs?.stop();
+    await server.close();
+    fs.rmSync(dirs.root, { recursive: true, force: true });
+  }
+}

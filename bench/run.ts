@@ -1,0 +1,144 @@
+/**
+ * `npm run bench [-- --quick] [--only catalog,upload,streaming,footprint] [--no-profile] [--save-baseline]`
+ *
+ * Starts the local Model Access Service (test/server/) and measures the extension against the raw floor
+ * (undici + JSON.parse, no extension logic) on this machine, in this run: every figure is a median over
+ * several runs after a warm-up, with its spread, its target and whether it is met. Each measured side runs
+ * in a process of its own (peak RSS is per process) and the service in another. Prints a table and writes
+ * it as JSON (and Markdown) under bench/results/. Not a test: it exits 0 when targets are missed, and
+ * non-zero only when a scenario could not run.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCatalog } from './catalog';
+import type { BenchContext } from './context';
+import { runFootprint } from './footprint';
+import { buildWorker } from './build';
+import { killChildren, setWorkerBundle } from './proc';
+import { runStreaming } from './streaming';
+import { renderConsole, renderMarkdown } from './table';
+import { runUpload } from './upload';
+
+const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
+  catalog: runCatalog,
+  upload: runUpload,
+  streaming: runStreaming,
+  footprint: runFootprint,
+};
+
+const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS).join(',')}] [--no-profile] [--save-baseline]
+
+  --quick          fewer runs (A/B instead of A/B/B/A, fewer repetitions): about 3 minutes instead of ~8
+  --only LIST      run only these scenarios
+  --no-profile     do not write a CPU profile where a catalog target is missed
+  --save-baseline  also write the results to bench/results/baseline.json (commit it deliberately)
+`;
+
+const RESULTS_DIR = path.join(__dirname, 'results');
+
+function parse(argv: string[]): { quick: boolean; only: string[]; profile: boolean; saveBaseline: boolean } {
+  const out = { quick: false, only: Object.keys(SCENARIOS), profile: true, saveBaseline: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--quick') {
+      out.quick = true;
+    } else if (a === '--no-profile') {
+      out.profile = false;
+    } else if (a === '--save-baseline') {
+      out.saveBaseline = true;
+    } else if (a === '--only' || a.startsWith('--only=')) {
+      const list = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      out.only = (list ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const unknown = out.only.filter((s) => !(s in SCENARIOS));
+      if (unknown.length > 0 || out.only.length === 0) {
+        throw new Error(`unknown scenario(s): ${unknown.join(', ') || '(none given)'}`);
+      }
+    } else if (a === '--help' || a === '-h') {
+      process.stdout.write(USAGE);
+      process.exit(0);
+    } else {
+      throw new Error(`unknown option ${a}`);
+    }
+  }
+  return out;
+}
+
+function machine(): Record<string, unknown> {
+  return {
+    cores: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 1024 ** 3),
+    loadAverage: os.loadavg().map((l) => Number(l.toFixed(2))),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+  };
+}
+
+async function main(): Promise<number> {
+  let options: ReturnType<typeof parse>;
+  try {
+    options = parse(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  process.on('SIGINT', () => {
+    killChildren();
+    process.exit(130);
+  });
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const started = Date.now();
+  const before = machine();
+  const log = (m: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}\n`);
+  log(`${before.cores} cores (${String(before.cpu)}), ${String(before.node)}, load ${(before.loadAverage as number[]).join(' ')}; ${options.quick ? 'quick' : 'full'} run`);
+  setWorkerBundle(await buildWorker(path.join(RESULTS_DIR, '.build')));
+  const ctx: BenchContext = { quick: options.quick, profile: options.profile, outDir: RESULTS_DIR, rows: [], data: {}, notes: [], log };
+  let failed = 0;
+  for (const name of options.only) {
+    try {
+      await SCENARIOS[name](ctx);
+    } catch (e) {
+      failed++;
+      const message = e instanceof Error ? e.message : String(e);
+      log(`${name} failed: ${message}`);
+      ctx.rows.push({ scenario: name, metric: 'could not run', value: message.split('\n')[0].slice(0, 100), verdict: 'n/a' });
+      ctx.notes.push(`${name} could not run: ${message}`);
+      killChildren();
+    }
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const after = machine();
+  const header = `Model Access benchmark, ${new Date().toISOString()}: ${String(after.cores)} cores (${String(after.cpu)}), ${String(after.node)}, ` +
+    `load ${(before.loadAverage as number[]).join('/')} → ${(after.loadAverage as number[]).join('/')}, ${options.quick ? 'quick' : 'full'} run in ${seconds.toFixed(0)} s.\n` +
+    'Medians over several runs after a warm-up; ±x% is half the spread (max−min) relative to the median. The raw floor ran alternately with the extension in the same run.';
+  const table = renderConsole(ctx.rows);
+  const missed = ctx.rows.filter((r) => r.verdict === 'missed');
+  const summary = `${ctx.rows.filter((r) => r.verdict === 'met').length} targets met, ${missed.length} missed${failed ? `, ${failed} scenario(s) could not run` : ''}.`;
+  process.stdout.write(`\n${header}\n\n${table}\n\n${summary}\n`);
+  if (ctx.notes.length > 0) {
+    process.stdout.write(`\nNotes:\n${ctx.notes.map((n) => `- ${n}`).join('\n')}\n`);
+  }
+  const result = { date: new Date().toISOString(), quick: options.quick, seconds, machine: { before, after }, rows: ctx.rows, notes: ctx.notes, data: ctx.data };
+  const stamp = result.date.replace(/[:.]/g, '-');
+  fs.writeFileSync(path.join(RESULTS_DIR, `${stamp}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), `${header}\n\n${renderMarkdown(ctx.rows)}\n\n${summary}\n`);
+  if (options.saveBaseline) {
+    fs.writeFileSync(path.join(RESULTS_DIR, 'baseline.json'), `${JSON.stringify(result, null, 2)}\n`);
+  }
+  process.stdout.write(`\nWritten: ${path.relative(process.cwd(), path.join(RESULTS_DIR, `${stamp}.json`))} (and latest.json, latest.md${options.saveBaseline ? ', baseline.json' : ''})\n`);
+  return failed > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    killChildren();
+    process.exit(code);
+  },
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    killChildren();
+    process.exit(1);
+  },
+);

@@ -1,0 +1,152 @@
+/**
+ * Streaming: a 10,000-delta Responses event stream through the client's event iterator
+ * (`post(…, {stream: true}).events`, reading each event's `json` as the response view does) vs a raw undici read of the same stream that splits events and
+ * `JSON.parse`s each `data:` line — the least any consumer must do. Total time and time to first event.
+ */
+import * as path from 'node:path';
+import { abba, type BenchContext, type SideSamples } from './context';
+import { runWorker, startService } from './proc';
+import { collectGarbage, peakRssMiB, rssMiB } from './sample';
+import { formatSummary, summarize } from './stats';
+import { profileSummary } from './profile';
+import { verdict } from './table';
+
+interface StreamParams {
+  url: string;
+  key: string;
+  warmup: number;
+  runs: number;
+  expectedEvents: number;
+}
+
+const DELTAS = 10_000;
+/** 4 events before the deltas and 4 after (created … completed). */
+const FRAMING_EVENTS = 8;
+const PAYLOAD = { model: 'bench-model', input: 'Tell me a long story.', stream: true };
+const RATIO_TARGET = 1.05;
+
+async function measure(params: StreamParams, once: () => Promise<{ events: number; firstMs: number }>): Promise<SideSamples> {
+  for (let i = 0; i < params.warmup; i++) {
+    await once();
+    collectGarbage();
+  }
+  const times: number[] = [];
+  const first: number[] = [];
+  const startRss = rssMiB();
+  for (let i = 0; i < params.runs; i++) {
+    const t0 = performance.now();
+    const r = await once();
+    times.push(performance.now() - t0);
+    first.push(r.firstMs - t0);
+    if (r.events !== params.expectedEvents) {
+      throw new Error(`received ${r.events} events, expected ${params.expectedEvents}`);
+    }
+    collectGarbage();
+  }
+  return { times, firstEventMs: first, peakRssMiB: peakRssMiB(), startRssMiB: startRss };
+}
+
+export const workerTasks = {
+  async raw(params: StreamParams): Promise<SideSamples> {
+    const { request } = await import('undici');
+    return measure(params, async () => {
+      const res = await request(`${params.url}/v1/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${params.key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify(PAYLOAD),
+      });
+      const decoder = new TextDecoder();
+      let pending = '';
+      let events = 0;
+      let firstMs = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        const text = pending + decoder.decode(chunk, { stream: true });
+        let start = 0;
+        let end: number;
+        while ((end = text.indexOf('\n\n', start)) >= 0) {
+          const data = text.indexOf('data: ', start);
+          if (data >= 0 && data < end) {
+            JSON.parse(text.slice(data + 6, end));
+            if (events++ === 0) {
+              firstMs = performance.now();
+            }
+          }
+          start = end + 2;
+        }
+        pending = text.slice(start);
+      }
+      return { events, firstMs };
+    });
+  },
+
+  async client(params: StreamParams): Promise<SideSamples> {
+    const { createClient } = await import('./client.js');
+    const client = createClient(params.url, params.key);
+    const result = await measure(params, async () => {
+      const res = await client.post('/v1/responses', PAYLOAD, { stream: true });
+      if (!res.events) {
+        throw new Error(`no event stream (status ${res.status}, ${res.contentType})`);
+      }
+      let events = 0;
+      let firstMs = 0;
+      for await (const event of res.events) {
+        // What the response view does with every delta: read its JSON.
+        void event.json;
+        if (events++ === 0) {
+          firstMs = performance.now();
+        }
+      }
+      return { events, firstMs };
+    });
+    await client.dispose();
+    return result;
+  },
+};
+
+export async function runStreaming(ctx: BenchContext): Promise<void> {
+  const scenario = `Streaming ${DELTAS / 1000}k deltas`;
+  ctx.log(`${scenario}…`);
+  const source = await startService('bench/sseSource.ts', ['--deltas', String(DELTAS)]);
+  try {
+    const params: StreamParams = {
+      url: source.url,
+      key: source.keys.bench,
+      expectedEvents: DELTAS + FRAMING_EVENTS,
+      ...(ctx.quick ? { warmup: 2, runs: 5 } : { warmup: 3, runs: 8 }),
+    };
+    const { raw, client } = await abba(
+      ctx.quick,
+      () => runWorker<SideSamples>('streaming', 'raw', params),
+      () => runWorker<SideSamples>('streaming', 'client', params),
+    );
+    const c = summarize(client.times);
+    const r = summarize(raw.times);
+    const cf = summarize(client.firstEventMs as number[]);
+    const rf = summarize(raw.firstEventMs as number[]);
+    const ratio = c.median / r.median;
+    ctx.data[scenario] = { raw, client, ratio };
+    ctx.rows.push(
+      { scenario, metric: 'whole stream, median', value: formatSummary(c, 'ms', 1), floor: formatSummary(r, 'ms', 1), verdict: 'info' },
+      { scenario, metric: 'ratio to raw', value: ratio.toFixed(2), target: `≤ ${RATIO_TARGET.toFixed(2)}`, verdict: verdict(ratio <= RATIO_TARGET) },
+      { scenario, metric: 'time to first event', value: formatSummary(cf, 'ms', 2), floor: formatSummary(rf, 'ms', 2), verdict: 'info' },
+      { scenario, metric: 'peak RSS', value: `${client.peakRssMiB.toFixed(0)} MiB`, floor: `${raw.peakRssMiB.toFixed(0)} MiB`, verdict: 'info' },
+    );
+    if (ratio > RATIO_TARGET) {
+      let note = `Streaming: the client took ${ratio.toFixed(2)}× the raw read (target ≤ ${RATIO_TARGET}).`;
+      if (ctx.profile) {
+        ctx.log(`${scenario}: profiling both sides (node --cpu-prof)…`);
+        const long = { ...params, warmup: 3, runs: 20 };
+        const dir = path.join(ctx.outDir, `stream-profile-${Date.now()}`);
+        await runWorker<SideSamples>('streaming', 'client', long, { cpuProfDir: path.join(dir, 'client') });
+        await runWorker<SideSamples>('streaming', 'raw', long, { cpuProfDir: path.join(dir, 'raw') });
+        const cp = profileSummary(path.join(dir, 'client'), 10);
+        const rp = profileSummary(path.join(dir, 'raw'), 6);
+        ctx.data.streamingProfile = { client: cp, raw: rp };
+        note += ` CPU profiles over 23 streams each — client busy ${cp.totalMs.toFixed(0)} ms vs raw ${rp.totalMs.toFixed(0)} ms.\nClient by file:\n${cp.text.split('  by function:')[0]}\nRaw by file:\n${rp.text.split('  by function:')[0]}`;
+      }
+      ctx.notes.push(note);
+    }
+  } finally {
+    await source.stop();
+  }
+}

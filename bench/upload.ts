@@ -1,0 +1,198 @@
+/**
+ * Upload: a generated 1 GiB file through `ServiceClient.uploadFile` vs a raw undici streamed multipart
+ * upload (hand-made framing around `fs.createReadStream`) to the same `/v1/files` of the local service.
+ * Throughput of each, their ratio, and how much the uploading process's RSS grows during an upload.
+ */
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Readable } from 'node:stream';
+import { abba, type BenchContext, type SideSamples } from './context';
+import { runWorker, startService } from './proc';
+import { collectGarbage, peakRssMiB, rssMiB } from './sample';
+import { summarize } from './stats';
+import { verdict } from './table';
+
+const MiB = 1024 * 1024;
+
+interface UploadParams {
+  url: string;
+  key: string;
+  file: string;
+  warmupFile: string;
+  warmup: number;
+  runs: number;
+  /** The server's upload folder: emptied after every upload so a run never fills the disk. */
+  uploadDir: string;
+}
+
+function emptyDir(dir: string): void {
+  for (const f of readdirSync(dir)) {
+    rmSync(path.join(dir, f), { force: true });
+  }
+}
+
+/** Runs `once` for the warm-up file, then measures it on the big file: time and RSS growth per run. */
+async function measure(params: UploadParams, once: (file: string) => Promise<number>): Promise<SideSamples> {
+  for (let i = 0; i < params.warmup; i++) {
+    await once(params.warmupFile);
+    emptyDir(params.uploadDir);
+    collectGarbage();
+  }
+  const times: number[] = [];
+  const growth: number[] = [];
+  const size = statSync(params.file).size;
+  const startRss = rssMiB();
+  for (let i = 0; i < params.runs; i++) {
+    collectGarbage();
+    const before = rssMiB();
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMiB());
+    }, 10);
+    const t0 = performance.now();
+    const bytes = await once(params.file);
+    const t1 = performance.now();
+    clearInterval(sampler);
+    peak = Math.max(peak, rssMiB());
+    if (bytes !== size) {
+      throw new Error(`the server stored ${bytes} bytes, expected ${size}`);
+    }
+    times.push(t1 - t0);
+    growth.push(peak - before);
+    emptyDir(params.uploadDir);
+  }
+  return { times, growthMiB: growth, bytes: size, peakRssMiB: peakRssMiB(), startRssMiB: startRss };
+}
+
+export const workerTasks = {
+  async raw(params: UploadParams): Promise<SideSamples> {
+    const { request } = await import('undici');
+    return measure(params, async (file) => {
+      const boundary = `----bench${randomBytes(12).toString('hex')}`;
+      const head = Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nfine-tune\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${path.basename(file)}"\r\n` +
+          'Content-Type: application/octet-stream\r\n\r\n',
+      );
+      const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+      const size = statSync(file).size;
+      async function* body(): AsyncGenerator<Buffer> {
+        yield head;
+        yield* createReadStream(file) as AsyncIterable<Buffer>;
+        yield tail;
+      }
+      const res = await request(`${params.url}/v1/files`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${params.key}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + size + tail.length),
+        },
+        body: Readable.from(body()),
+      });
+      const answer = JSON.parse(await res.body.text()) as { bytes?: number };
+      if (res.statusCode !== 200) {
+        throw new Error(`raw upload: ${res.statusCode} ${JSON.stringify(answer)}`);
+      }
+      return answer.bytes ?? -1;
+    });
+  },
+
+  async client(params: UploadParams): Promise<SideSamples> {
+    const { createClient } = await import('./client.js');
+    const client = createClient(params.url, params.key);
+    let progressCalls = 0;
+    const result = await measure(params, async (file) => {
+      const res = await client.uploadFile(file, {
+        purpose: 'fine-tune',
+        onProgress: () => {
+          progressCalls++;
+        },
+      });
+      const answer = res.body?.json as { bytes?: number } | undefined;
+      if (res.status !== 200) {
+        throw new Error(`uploadFile: ${res.status} ${res.body?.text ?? ''}`);
+      }
+      return answer?.bytes ?? -1;
+    });
+    await client.dispose();
+    return { ...result, progressCalls };
+  },
+};
+
+/** Writes `bytes` of incompressible data (1 MiB of random bytes, repeated) without holding it in memory. */
+async function generateFile(file: string, bytes: number): Promise<void> {
+  const block = randomBytes(MiB);
+  const out = createWriteStream(file);
+  for (let written = 0; written < bytes; written += block.length) {
+    const chunk = written + block.length <= bytes ? block : block.subarray(0, bytes - written);
+    if (!out.write(chunk)) {
+      await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    }
+  }
+  await new Promise<void>((resolve, reject) => {
+    out.on('error', reject);
+    out.end(() => resolve());
+  });
+}
+
+const THROUGHPUT_TARGET = 0.9;
+const RSS_GROWTH_TARGET_MB = 64;
+
+export async function runUpload(ctx: BenchContext): Promise<void> {
+  const scenario = 'Upload 1 GiB';
+  const dir = mkdtempSync(path.join(tmpdir(), 'model-access-bench-upload-'));
+  const uploadDir = path.join(dir, 'server');
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', cleanup);
+  try {
+    const file = path.join(dir, 'upload-1GiB.bin');
+    const warmupFile = path.join(dir, 'warmup-64MiB.bin');
+    ctx.log(`${scenario}: generating the file in ${dir}…`);
+    await generateFile(file, 1024 * MiB);
+    await generateFile(warmupFile, 64 * MiB);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(uploadDir);
+    ctx.log(`${scenario}: uploading…`);
+    const server = await startService('test/server/cli.ts', ['--upload-dir', uploadDir, '--quiet']);
+    try {
+      const params: UploadParams = { url: server.url, key: Object.values(server.keys)[0], file, warmupFile, uploadDir, warmup: 1, runs: ctx.quick ? 1 : 2 };
+      const { raw, client } = await abba(
+        ctx.quick,
+        () => runWorker<SideSamples>('upload', 'raw', params),
+        () => runWorker<SideSamples>('upload', 'client', params),
+      );
+      const mibps = (s: SideSamples) => summarize(s.times.map((ms) => (s.bytes as number) / MiB / (ms / 1000)));
+      const c = mibps(client);
+      const r = mibps(raw);
+      const ratio = c.median / r.median;
+      const cg = summarize(client.growthMiB as number[]);
+      const rg = summarize(raw.growthMiB as number[]);
+      const growthMB = (cg.max * MiB) / 1e6;
+      ctx.data[scenario] = { raw, client, ratio };
+      const fmt = (s: ReturnType<typeof summarize>) => `${s.median.toFixed(0)} MiB/s${s.n > 1 ? ` ±${Math.round((s.spread * 100) / 2)}%` : ''}`;
+      ctx.rows.push(
+        { scenario, metric: 'throughput, median', value: fmt(c), floor: fmt(r), verdict: 'info' },
+        { scenario, metric: 'ratio to raw', value: ratio.toFixed(2), target: `≥ ${THROUGHPUT_TARGET.toFixed(2)}`, verdict: verdict(ratio >= THROUGHPUT_TARGET) },
+        {
+          scenario,
+          metric: 'RSS growth during upload (max)',
+          value: `${growthMB.toFixed(1)} MB`,
+          floor: `${((rg.max * MiB) / 1e6).toFixed(1)} MB`,
+          target: `≤ ${RSS_GROWTH_TARGET_MB} MB`,
+          verdict: verdict(growthMB <= RSS_GROWTH_TARGET_MB),
+        },
+      );
+      if (ratio < THROUGHPUT_TARGET) {
+        ctx.notes.push(`Upload throughput ${ratio.toFixed(2)} of raw (target ≥ ${THROUGHPUT_TARGET}).`);
+      }
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    cleanup();
+    process.off('exit', cleanup);
+  }
+}
