@@ -304,6 +304,7 @@ export class ServiceClient implements ModelService {
       result.events = readEventStream(ex.body, {
         redact: call.redact,
         signal: call.signal,
+        idleMs: t.options.bodyIdleMs,
         mapError: (e) => t.failure(e, 'body', call.redact, call.signal),
         onEnd: (outcome) => {
           if (outcome === 'error') {

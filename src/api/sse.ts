@@ -56,6 +56,11 @@ export interface EventStreamOptions {
   mapError: (e: unknown) => ServiceError;
   /** Largest event (or unterminated line) accepted, in characters. Default 16 MiB. */
   maxEventChars?: number;
+  /**
+   * Longest quiet time between two chunks before the stream fails with a timeout. undici's own body
+   * timeout only ticks about once a second, so short idle limits are enforced here too.
+   */
+  idleMs?: number;
   /** Called once when the iteration is over, however it ended. */
   onEnd?: (outcome: 'done' | 'end' | 'aborted' | 'error' | 'stopped') => void;
 }
@@ -77,9 +82,11 @@ export async function* readEventStream(body: AsyncIterable<Uint8Array> & { destr
   const decoder = new TextDecoder('utf-8');
   const redact = options.redact;
   let outcome: 'done' | 'end' | 'aborted' | 'error' | 'stopped' = 'stopped';
+  const idle = idleTimer(body, options.idleMs);
   try {
     try {
       for await (const chunk of body) {
+        idle?.refresh();
         parser.feed(decoder.decode(chunk, { stream: true }));
         if (parseError) {
           throw new ServiceError({ kind: 'invalidResponse', message: 'The event stream sent an event larger than the client accepts; the stream was closed.' });
@@ -112,6 +119,9 @@ export async function* readEventStream(body: AsyncIterable<Uint8Array> & { destr
       throw e instanceof ServiceError ? e : options.mapError(e);
     }
   } finally {
+    if (idle) {
+      clearTimeout(idle);
+    }
     // Stop reading: closes the connection when the consumer breaks out early or the stream ended on [DONE].
     if (outcome !== 'end') {
       body.destroy?.();
@@ -123,4 +133,14 @@ export async function* readEventStream(body: AsyncIterable<Uint8Array> & { destr
 function redacted(ev: SseEvent, redact: (t: string) => string): SseEvent {
   const data = redact(ev.data);
   return data === ev.data ? ev : new SseEvent({ event: ev.event, id: ev.id, data });
+}
+
+/** A timer that fails `body` with undici's body-timeout code when nothing arrives for `ms`. */
+export function idleTimer(body: { destroy?: (e?: Error) => void }, ms: number | undefined): NodeJS.Timeout | undefined {
+  if (!ms || ms <= 0 || !body.destroy) {
+    return undefined;
+  }
+  const timer = setTimeout(() => body.destroy?.(Object.assign(new Error('Body Timeout Error'), { code: 'UND_ERR_BODY_TIMEOUT' })), ms);
+  timer.unref();
+  return timer;
 }

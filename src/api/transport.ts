@@ -6,6 +6,7 @@
 import type { Dispatcher } from 'undici';
 import type { ServiceBase } from './baseUrl';
 import { networkError, ServiceError, type Phase } from './errors';
+import { idleTimer } from './sse';
 import type { RequestLogEntry } from './types';
 
 export type Headers = Record<string, string | string[] | undefined>;
@@ -133,8 +134,10 @@ export class Transport {
     const chunks: Buffer[] = [];
     let bytes = 0;
     let truncated = false;
+    const idle = idleTimer(ex.body, this.options.bodyIdleMs);
     try {
       for await (const chunk of ex.body as AsyncIterable<Buffer>) {
+        idle?.refresh();
         if (bytes + chunk.length > max) {
           chunks.push(chunk.subarray(0, max - bytes));
           bytes = max;
@@ -147,6 +150,10 @@ export class Transport {
       }
     } catch (e) {
       throw this.failure(e, 'body', redact, signal);
+    } finally {
+      if (idle) {
+        clearTimeout(idle);
+      }
     }
     const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, bytes).toString('utf8');
     return { text: redact(text), bytes, truncated };

@@ -1,0 +1,133 @@
+import * as assert from 'node:assert/strict';
+import { startServer } from '../server';
+import { clientFor, expectError, json, startRecorder, type Recorder } from './apiHelpers';
+
+const KEY = 'sk-canary-4f1d2c3b5a69e8d7';
+
+describe('client: where the key goes', function () {
+  this.timeout(20000);
+  let other: Recorder;
+  beforeEach(async () => {
+    // Another origin that must never receive the key.
+    other = await startRecorder((_req, res) => json(res, 200, { data: [{ id: 'stolen' }] }));
+  });
+  afterEach(() => other.close());
+
+  for (const status of [301, 302, 303, 307, 308]) {
+    it(`a ${status} redirect to another origin is not followed`, async () => {
+      const service = await startRecorder((_req, res) => {
+        res.writeHead(status, { location: `${other.url}/v1/models` });
+        res.end();
+      });
+      const { client, log } = clientFor(service.url, KEY);
+      const e = await expectError(client.listModels(), 'config');
+      await expectError(client.getModel('a/b'), 'config');
+      await client.dispose();
+      await service.close();
+      assert.equal(e.status, status);
+      assert.equal(e.message, `The server redirected the request to ${other.url}; it was not followed, so your API key is not sent there. If the service has moved, set the service URL to ${other.url}.`);
+      assert.equal(other.seen.length, 0);
+      assert.ok(service.seen.every((r) => r.authorization === `Bearer ${KEY}`));
+      assert.ok(!JSON.stringify(log).includes(KEY));
+    });
+  }
+
+  it('same-origin redirects are followed with the key, up to a cap', async () => {
+    const service = await startRecorder((req, res) => {
+      if (req.url === '/v1/models') {
+        res.writeHead(308, { location: '/v2/models' });
+        res.end();
+      } else if (req.url === '/v2/models') {
+        json(res, 200, { data: [{ id: 'm1', family: 'f' }] });
+      } else {
+        res.writeHead(302, { location: `/loop${Number(req.url?.slice(21) || 0) + 1}` });
+        res.end();
+      }
+    });
+    const { client } = clientFor(service.url, KEY);
+    const r = await client.listModels();
+    assert.deepEqual(r.models.map((m) => m.id), ['m1']);
+    assert.deepEqual(service.seen.map((s) => [s.url, s.authorization]), [
+      ['/v1/models', `Bearer ${KEY}`],
+      ['/v2/models', `Bearer ${KEY}`],
+    ]);
+    const e = await expectError(client.getModel('x'), 'http');
+    assert.match(e.message, /redirected more than 5 times/);
+    await client.dispose();
+    await service.close();
+  });
+
+  it('a cross-origin Link next page is refused with a warning, keeping the first page', async () => {
+    const service = await startServer({ dialect: 'array', pageSize: 5, linkOrigin: other.url });
+    const { client } = clientFor(service.url, service.keys.acme);
+    const r = await client.listModels();
+    await client.dispose();
+    await service.close();
+    assert.equal(r.models.length, 5);
+    assert.equal(r.pages, 1);
+    assert.match(r.warnings[0], new RegExp(`^Stopped after page 1: the next page is on another origin \\(${other.url.replace(/\./g, '\\.')}\\)`));
+    assert.equal(other.seen.length, 0);
+  });
+
+  it('a cross-origin `next` URL in the body is refused the same way', async () => {
+    const service = await startRecorder((_req, res) => json(res, 200, { data: [{ id: 'a' }], next: `${other.url}/v1/models?cursor=2` }));
+    const { client } = clientFor(service.url, KEY);
+    const r = await client.listModels();
+    await client.dispose();
+    await service.close();
+    assert.deepEqual(r.models.map((m) => m.id), ['a']);
+    assert.equal(r.warnings.length, 1);
+    assert.equal(other.seen.length, 0);
+  });
+
+  it('a repeated cursor stops the list with a warning', async () => {
+    const service = await startRecorder((req, res) => json(res, 200, { models: [{ id: req.url }], next_page_token: 'same' }));
+    const { client } = clientFor(service.url, KEY);
+    const r = await client.listModels();
+    await client.dispose();
+    await service.close();
+    assert.equal(r.pages, 2);
+    assert.deepEqual(r.models.map((m) => m.id), ['/v1/models', '/v1/models?page_token=same']);
+    assert.match(r.warnings[0], /^Stopped after page 2: the server sent a next page \(next_page_token\) that was already read/);
+  });
+
+  it('plain http to a host that is not loopback is refused before anything is sent', async () => {
+    let asked = false;
+    const { client } = clientFor('http://models.example.invalid', KEY, { apiKey: async () => ((asked = true), KEY) });
+    const e = await expectError(client.listModels(), 'insecure');
+    await client.dispose();
+    assert.equal(asked, false);
+    assert.match(e.message, /^Refusing to send the API key to http:\/\/models\.example\.invalid over plain http/);
+  });
+});
+
+describe('client: the key never appears in errors, logs or results', function () {
+  this.timeout(20000);
+
+  it('even when the service echoes it back', async () => {
+    const server = await startServer({ keys: { acme: KEY }, faults: { echoKey: true } });
+    const wrong = `${KEY}-wrong`;
+    const texts: string[] = [];
+    for (const key of [KEY, wrong]) {
+      const { client, log } = clientFor(server.url, key);
+      const errors = [
+        await client.getModel('nope').catch((e: unknown) => e),
+        await client.listModels().catch((e: unknown) => e),
+      ];
+      const post = await client.post('/v1/chat', { model: 'nope', messages: [{ role: 'user', content: 'x' }] });
+      const stream = await client.post('/v1/chat', { model: 'nope', messages: [] }, { stream: true });
+      await client.dispose();
+      assert.ok(post.error);
+      for (const e of [...errors, post.error, stream.error]) {
+        if (e instanceof Error) {
+          texts.push(String(e), e.message, e.stack ?? '', JSON.stringify(e), Object.values(e).map(String).join(' '));
+        }
+      }
+      texts.push(JSON.stringify(log), JSON.stringify(post), post.body?.text ?? '', JSON.stringify(stream));
+    }
+    await server.close();
+    const all = texts.join('\n');
+    assert.ok(all.includes('API key: [redacted]'), 'the echo was there and was redacted');
+    assert.ok(!all.includes(KEY), 'the key leaked');
+  });
+});
