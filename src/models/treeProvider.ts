@@ -19,11 +19,12 @@ export const MAX_CHILDREN = 2000;
 /** Families start expanded while the whole list stays below this size. */
 const EXPAND_BELOW = 300;
 
+/** The row offered under a failure; the failure itself is the view's message. */
 const ACTIONS: Record<FailureAction, { command: string; title: string; icon: string }> = {
-  setApiKey: { command: Commands.setApiKey, title: 'Set API Key', icon: 'key' },
-  setBaseUrl: { command: Commands.setBaseUrl, title: 'Set Service URL', icon: 'warning' },
-  retry: { command: Commands.refreshModels, title: 'Retry', icon: 'warning' },
-  showLog: { command: Commands.showLog, title: 'Show Log', icon: 'warning' },
+  setApiKey: { command: Commands.setApiKey, title: 'Set API Key…', icon: 'key' },
+  setBaseUrl: { command: Commands.setBaseUrl, title: 'Set Service URL…', icon: 'link' },
+  retry: { command: Commands.refreshModels, title: 'Retry', icon: 'refresh' },
+  showLog: { command: Commands.showLog, title: 'Show Log', icon: 'output' },
 };
 
 /**
@@ -73,9 +74,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
     if (status.kind === 'error') {
       const action = ACTIONS[status.failure.action];
       const tooltip = [status.failure.message, status.failure.detail].filter(Boolean).join('\n');
-      out.push(
-        new MessageNode(`${status.failure.message} ${action.title}…`, action.icon, { command: action.command, title: action.title }, tooltip),
-      );
+      out.push(new MessageNode(action.title, action.icon, { command: action.command, title: action.title }, tooltip));
     }
     const all = this.catalog.models;
     if (all.length === 0) {

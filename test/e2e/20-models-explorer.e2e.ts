@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import { e2e } from './session';
 import {
+  clearNotifications,
   clickTreeRow,
   openPalette,
   openViewContainer,
@@ -76,5 +77,31 @@ describe('Models explorer', () => {
     await clickTreeRow(e2e.page, model.id);
     const url = await waitForOpenedUrl(e2e.openedCardUrls, model.model_card_url);
     assert.equal(url, model.model_card_url);
+  });
+
+  it('a rejected key is reported in the view with Set API Key, and a good key brings the tree back', async () => {
+    await clearNotifications(e2e.page);
+    await openPalette(e2e.page, 'Model Access: Set API Key');
+    await typeInQuickInput(e2e.page, 'ma-wrong-key-0000');
+    const toast = e2e.page.locator('.notification-toast', { hasText: /rejected this API key/ }).first();
+    await toast.waitFor({ state: 'visible', timeout: 30_000 });
+    await toast.locator('.monaco-button', { hasText: 'Save Anyway' }).click();
+    let text = '';
+    for (let i = 0; i < 100 && !/The API key was rejected/.test(text); i++) {
+      await e2e.page.waitForTimeout(200);
+      text = await readViewText(e2e.page, 'Models');
+    }
+    assert.match(text, /The API key was rejected\.\s+Set API Key…/);
+    await screenshot(e2e.page, 'models-view-rejected-key');
+
+    await openPalette(e2e.page, 'Model Access: Set API Key');
+    await typeInQuickInput(e2e.page, e2e.demoKey);
+    await waitForNotification(e2e.page, /API key saved/);
+    let rows: TreeRow[] = [];
+    for (let i = 0; i < 100 && rows.filter((r) => r.level === 2).length < models().length; i++) {
+      await e2e.page.waitForTimeout(200);
+      rows = await readTreeRows(e2e.page);
+    }
+    assert.equal(rows.filter((r) => r.level === 2).length, models().length);
   });
 });
