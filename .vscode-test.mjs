@@ -4,10 +4,11 @@
 // test/integration/**/*.test.ts; it registers them when loaded as a spec file.
 import { defineConfig } from '@vscode/test-cli';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
-const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'model-access-electron-'));
+// An empty folder to open (.vscode-test/ is git-ignored and also holds the downloaded VS Code).
+const workspace = path.resolve('.vscode-test', 'workspace');
+fs.mkdirSync(workspace, { recursive: true });
 
 export default defineConfig({
   label: 'integration',
