@@ -50,8 +50,13 @@ function compareChunks(a: string, b: string, prerelease: boolean): number {
   if (a === b) {
     return 0;
   }
-  const ca = chunks(a);
-  const cb = chunks(b);
+  return compareSplit(a, chunks(a), b, chunks(b), prerelease);
+}
+
+function compareSplit(a: string, ca: readonly string[], b: string, cb: readonly string[], prerelease: boolean): number {
+  if (a === b) {
+    return 0;
+  }
   const n = Math.min(ca.length, cb.length);
   for (let i = 0; i < n; i++) {
     const x = ca[i];
@@ -102,8 +107,33 @@ export function compareModels(a: ModelEntry, b: ModelEntry): number {
   );
 }
 
+interface SortKey<T> {
+  model: T;
+  family: string;
+  familyChunks: string[];
+  id: string;
+  idChunks: string[];
+  version: string;
+  versionChunks: string[];
+}
+
+function sortKey<T extends ModelEntry>(model: T): SortKey<T> {
+  const family = familyOf(model);
+  const version = model.version ?? '';
+  return { model, family, familyChunks: chunks(family), id: model.id, idChunks: chunks(model.id), version, versionChunks: chunks(version) };
+}
+
+function compareKeys<T>(a: SortKey<T>, b: SortKey<T>): number {
+  let c = 0;
+  if (a.family !== b.family) {
+    c = a.family === OTHER_FAMILY ? 1 : b.family === OTHER_FAMILY ? -1 : compareSplit(a.family, a.familyChunks, b.family, b.familyChunks, false);
+  }
+  return c || compareSplit(a.id, a.idChunks, b.id, b.idChunks, false) || compareSplit(a.version, a.versionChunks, b.version, b.versionChunks, true);
+}
+
+/** Sorted copy (same order as {@link compareModels}); each string is split once, so 100,000 models sort quickly. */
 export function sortModels<T extends ModelEntry>(models: readonly T[]): T[] {
-  return [...models].sort(compareModels);
+  return models.map(sortKey).sort(compareKeys).map((k) => k.model);
 }
 
 export interface FamilyGroup<T extends ModelEntry = ModelEntry> {

@@ -4,7 +4,7 @@ import type { FailureAction } from '../failure';
 import { Commands } from '../ids';
 import type { ModelCatalog } from './catalog';
 import { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from './nodes';
-import { familyOf, filterModels, groupByFamily, sortModels } from './sorting';
+import { FamilyGroup, familyOf, filterModels, groupByFamily, sortModels } from './sorting';
 
 /** How the view presents the catalog; owned by the view controller, read by the provider. */
 export interface ViewOptions {
@@ -35,6 +35,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
   private readonly _onDidChangeTreeData = new vscode.EventEmitter<ModelsTreeNode | undefined | void>();
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly disposables: vscode.Disposable[] = [];
+  /** The last filtered, sorted list and its groups: one sort per list/filter change, not per render. */
+  private memo: { models: readonly ModelEntry[]; filter: string | undefined; sorted: ModelEntry[]; groups?: FamilyGroup[] } | undefined;
 
   constructor(
     private readonly catalog: ModelCatalog,
@@ -56,8 +58,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
 
   getChildren(element?: ModelsTreeNode): ModelsTreeNode[] {
     if (element instanceof FamilyNode) {
-      const options = this.options();
-      return this.modelNodes(element.models, options, `m:${element.family}:`);
+      // A group's models are already sorted.
+      return this.modelNodes(element.models, this.options(), `m:${element.family}:`);
     }
     if (element) {
       return [];
@@ -81,7 +83,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
       return out; // empty and loading states come from the welcome content
     }
     const options = this.options();
-    const models = filterModels(all, options.filter);
+    const models = this.sorted(all, options.filter);
     if (models.length === 0) {
       out.push(
         new MessageNode(`No models match “${options.filter ?? ''}”. Clear filter`, 'filter', { command: Commands.clearFilter, title: 'Clear Filter' }),
@@ -93,18 +95,27 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
     }
     const expanded = models.length < EXPAND_BELOW || Boolean(options.filter);
     const words = this.words(options);
-    for (const group of groupByFamily(models)) {
+    const memo = this.memo as NonNullable<typeof this.memo>;
+    memo.groups ??= groupByFamily(models);
+    for (const group of memo.groups) {
       out.push(new FamilyNode(group.family, group.models, { words, expanded }));
     }
     return out;
+  }
+
+  private sorted(all: readonly ModelEntry[], filter: string | undefined): ModelEntry[] {
+    if (this.memo?.models !== all || this.memo.filter !== filter) {
+      this.memo = { models: all, filter, sorted: sortModels(filterModels(all, filter)) };
+    }
+    return this.memo.sorted;
   }
 
   private words(options: ViewOptions): string[] {
     return (options.filter ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   }
 
-  private modelNodes(models: readonly ModelEntry[], options: ViewOptions, idPrefix: string): ModelsTreeNode[] {
-    const sorted = sortModels(models);
+  /** `sorted` must already be in display order. */
+  private modelNodes(sorted: readonly ModelEntry[], options: ViewOptions, idPrefix: string): ModelsTreeNode[] {
     const shown = sorted.slice(0, MAX_CHILDREN);
     const words = this.words(options);
     // Registries may repeat an id; tree item ids must be unique, so later duplicates get a suffix.
