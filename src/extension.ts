@@ -66,8 +66,8 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
 
     // What the scratch-request features (src/requests/, issue 6) receive.
     const requestDeps: RequestDeps = { context, getClient: () => connection.getClient(), catalog, log };
-    void requestDeps;
-    // ── Scratch requests (issue 6) register here: ──
+    void requestDeps; // remove once the line below is live
+    // ── Scratch requests (issue 6) register here (it pushes its disposables into context.subscriptions): ──
     // registerRequests(requestDeps);
     // ── end of feature registrations ──
 
