@@ -191,6 +191,9 @@ export class ServiceClient implements ModelService {
   }
 
   private logDone(t: Transport, call: Call, method: string, ex: Exchange, error: string | undefined, attempt?: number): void {
+    if (!t.options.onRequest) {
+      return;
+    }
     const u = new URL(ex.url);
     t.log({ method, path: u.pathname + u.search, status: ex.status, elapsedMs: Math.round(performance.now() - ex.startedAt), requestId: ex.requestId, error, attempt }, call.redact);
   }

@@ -121,13 +121,58 @@ const MAX_URL = 2048;
 // quotes, angle brackets, bidi and zero-width marks).
 const HTTP_URL = /^https?:\/\/[^\s/?#@\\<>"'`\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]+(?:[/?#][^\s\\<>"`\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]*)?$/i;
 
+/**
+ * The common case without a regular expression: lower-case scheme, all ASCII. True/false when decided,
+ * undefined when the regular expression must decide (upper-case scheme, non-ASCII characters).
+ */
+function fastHttpUrl(s: string): boolean | undefined {
+  let i: number;
+  if (s.startsWith('https://')) {
+    i = 8;
+  } else if (s.startsWith('http://')) {
+    i = 7;
+  } else {
+    return undefined;
+  }
+  const hostStart = i;
+  let inHost = true;
+  for (const n = s.length; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 127) {
+      return undefined;
+    }
+    // White space and controls, " < > \ `
+    if (c <= 32 || c === 34 || c === 60 || c === 62 || c === 92 || c === 96) {
+      return false;
+    }
+    if (inHost) {
+      if (c === 47 || c === 63 || c === 35) {
+        if (i === hostStart) {
+          return false;
+        }
+        inHost = false;
+      } else if (c === 64 || c === 39) {
+        // No user info (@) and no quote in the host.
+        return false;
+      }
+    }
+  }
+  return i > hostStart && !(inHost && i === hostStart);
+}
+
 /** `v` when it is an absolute http(s) URL a browser may open, else undefined. */
 export function httpUrl(v: unknown): string | undefined {
   let s = typeof v === 'string' ? v : isObj(v) ? (typeof v.url === 'string' ? v.url : typeof v.href === 'string' ? v.href : undefined) : undefined;
-  if (s === undefined || s.length > MAX_URL) {
+  if (s === undefined || s.length > MAX_URL || s.length < 8) {
     return undefined;
   }
-  s = s.trim();
+  if (s.charCodeAt(0) <= 32 || s.charCodeAt(s.length - 1) <= 32) {
+    s = s.trim();
+  }
+  const fast = fastHttpUrl(s);
+  if (fast !== undefined) {
+    return fast ? s : undefined;
+  }
   return HTTP_URL.test(s) ? s : undefined;
 }
 

@@ -57,6 +57,10 @@ export function header(headers: Headers, name: string): string | undefined {
   return Array.isArray(v) ? v.join(', ') : v;
 }
 
+function ignore(): void {
+  // Deliberately empty.
+}
+
 export class Transport {
   constructor(
     readonly base: ServiceBase,
@@ -130,32 +134,49 @@ export class Transport {
   }
 
   /** Reads the whole body (at most `max` bytes; the rest is dropped and the connection closed). */
-  async readBody(ex: Exchange, max: number, redact: (t: string) => string, signal?: AbortSignal): Promise<{ text: string; bytes: number; truncated: boolean }> {
+  readBody(ex: Exchange, max: number, redact: (t: string) => string, signal?: AbortSignal): Promise<{ text: string; bytes: number; truncated: boolean }> {
+    const body = ex.body;
     const chunks: Buffer[] = [];
     let bytes = 0;
     let truncated = false;
-    const idle = idleTimer(ex.body, this.options.bodyIdleMs);
-    try {
-      for await (const chunk of ex.body as AsyncIterable<Buffer>) {
+    const idle = idleTimer(body, this.options.bodyIdleMs);
+    // 'data' events rather than an async iterator: this runs once per page, 1,000s of times per list.
+    return new Promise((resolve, reject) => {
+      const finish = (): void => {
+        if (idle) {
+          clearTimeout(idle);
+        }
+        body.off('data', onData);
+        body.off('end', onEnd);
+        body.off('error', onError);
+        // A stream destroyed after we are done (truncation, a late reset) must not raise an unhandled error.
+        body.on('error', ignore);
+      };
+      const onData = (chunk: Buffer): void => {
         idle?.refresh();
         if (bytes + chunk.length > max) {
           chunks.push(chunk.subarray(0, max - bytes));
           bytes = max;
           truncated = true;
-          ex.body.destroy();
-          break;
+          onEnd();
+          body.destroy();
+          return;
         }
         chunks.push(chunk);
         bytes += chunk.length;
-      }
-    } catch (e) {
-      throw this.failure(e, 'body', redact, signal);
-    } finally {
-      if (idle) {
-        clearTimeout(idle);
-      }
-    }
-    const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, bytes).toString('utf8');
-    return { text: redact(text), bytes, truncated };
+      };
+      const onEnd = (): void => {
+        finish();
+        const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, bytes).toString('utf8');
+        resolve({ text: redact(text), bytes, truncated });
+      };
+      const onError = (e: unknown): void => {
+        finish();
+        reject(this.failure(e, 'body', redact, signal));
+      };
+      body.on('data', onData);
+      body.once('end', onEnd);
+      body.once('error', onError);
+    });
   }
 }

@@ -73,3 +73,19 @@ describe('api/models: wrappers', () => {
     assert.equal(extractSingle(ollama), ollama);
   });
 });
+
+describe('api/models: card link check, fast path and regular expression agree', () => {
+  it('on hand-picked and generated strings', async () => {
+    const fc = (await import('fast-check')).default;
+    const REGEX = /^https?:\/\/[^\s/?#@\\<>"'`\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]+(?:[/?#][^\s\\<>"`\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]*)?$/i;
+    const agree = (s: string): void => {
+      const expected = s.length >= 8 && s.length <= 2048 && REGEX.test(s.trim()) ? s.trim() : undefined;
+      assert.equal(httpUrl(s), expected, JSON.stringify(s));
+    };
+    ['https://a', 'http://a/', 'https:///x', 'https://a@b/', "https://a'b/", 'https://a/b@c', "https://a/'", 'https://a?x', 'https://#', 'http://a b', ' https://a/x ', 'https://a/\u202e', 'https://é/'].forEach(agree);
+    fc.assert(
+      fc.property(fc.tuple(fc.constantFrom('http://', 'https://', 'HTTPS://', 'ftp://', ''), fc.string({ unit: fc.constantFrom('a', '/', '?', '#', '@', "'", '"', ' ', '\\', '\u202e', 'é', '\t', '.', ':') })), ([scheme, rest]) => agree(scheme + rest)),
+      { seed: 7, numRuns: 5000 },
+    );
+  });
+});
