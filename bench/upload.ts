@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import { abba, type BenchContext, type SideSamples } from './context';
 import { runWorker, startService } from './proc';
 import { collectGarbage, peakRssMiB, rssMiB } from './sample';
@@ -80,7 +80,8 @@ export const workerTasks = {
       const size = statSync(file).size;
       async function* body(): AsyncGenerator<Buffer> {
         yield head;
-        yield* createReadStream(file) as AsyncIterable<Buffer>;
+        // 1 MiB reads: the fastest plain way to stream a file (64 KiB, the default, is slower here).
+        yield* createReadStream(file, { highWaterMark: MiB }) as AsyncIterable<Buffer>;
         yield tail;
       }
       const res = await request(`${params.url}/v1/files`, {
@@ -90,7 +91,8 @@ export const workerTasks = {
           'content-type': `multipart/form-data; boundary=${boundary}`,
           'content-length': String(head.length + size + tail.length),
         },
-        body: Readable.from(body()),
+        // undici streams an async iterable body (its types only list Readable); the client does the same.
+        body: body() as unknown as Dispatcher.DispatchOptions['body'],
       });
       const answer = JSON.parse(await res.body.text()) as { bytes?: number };
       if (res.statusCode !== 200) {
