@@ -29,9 +29,9 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
 
 const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS).join(',')}] [--no-profile] [--save-baseline]
 
-  --quick          fewer runs (A/B instead of A/B/B/A, fewer repetitions): about 3 minutes instead of ~8
+  --quick          fewer runs (A/B instead of A/B/B/A, fewer repetitions): ~2 minutes instead of ~3–4
   --only LIST      run only these scenarios
-  --no-profile     do not write a CPU profile where a catalog target is missed
+  --no-profile     no CPU profiles where a catalog or streaming target is missed
   --save-baseline  also write the results to bench/results/baseline.json (commit it deliberately)
 `;
 
