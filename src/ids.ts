@@ -39,7 +39,15 @@ export const Settings = {
   modelClickAction: 'modelClickAction',
   allowInsecureHttp: 'allowInsecureHttp',
   requestTimeoutSeconds: 'requestTimeoutSeconds',
+  // Language Model Chat Provider (src/chat/)
+  chatEnabled: 'chat.enabled',
+  chatModels: 'chat.models',
+  chatDefaultMaxInputTokens: 'chat.defaultMaxInputTokens',
+  chatDefaultMaxOutputTokens: 'chat.defaultMaxOutputTokens',
 } as const;
+
+/** The `vendor` of the chat models this extension contributes (`languageModelChatProviders` in package.json). */
+export const ChatVendor = 'model-access';
 
 /** Context keys set with `setContext`, used in `when` clauses of menus and `viewsWelcome`. */
 export const ContextKeys = {

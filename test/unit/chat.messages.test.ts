@@ -1,0 +1,240 @@
+// Chat provider: VS Code chat messages → the /v1/chat payload, streamed chunks → parts, errors → kinds, token estimates.
+import * as assert from 'node:assert/strict';
+import { ServiceError } from '../../src/api/errors';
+import { classifyChatError } from '../../src/chat/errors';
+import { ChatStreamError, ChatStreamReader, classifyPart, MessageRole, readCompletion, toChatPayload, ToolMode, type OutputPart, type RequestMessageLike } from '../../src/chat/messages';
+import { estimateTextTokens, estimateTokens, MESSAGE_OVERHEAD_TOKENS } from '../../src/chat/tokenEstimate';
+
+// Shaped like VS Code's LanguageModelTextPart / ToolCallPart / ToolResultPart / DataPart / PromptTsxPart.
+const textPart = (value: string) => ({ value });
+const callPart = (callId: string, name: string, input: object) => ({ callId, name, input });
+const resultPart = (callId: string, content: unknown[]) => ({ callId, content });
+const dataPart = (mimeType: string, data: Uint8Array) => ({ mimeType, data });
+const msg = (role: number, content: unknown[], name?: string): RequestMessageLike => ({ role, content, name });
+
+const plain = { supportsTools: false, supportsImages: false };
+const capable = { supportsTools: true, supportsImages: true };
+
+describe('chat: request payload', () => {
+  it('maps roles and joins text parts into one content string, with stream: true', () => {
+    const payload = toChatPayload(
+      'aurora-2',
+      [msg(MessageRole.System, [textPart('Be brief.')]), msg(MessageRole.User, [textPart('Hello, '), textPart('world')], 'ana'), msg(MessageRole.Assistant, [textPart('Hi!')])],
+      plain,
+    );
+    assert.deepEqual(payload, {
+      model: 'aurora-2',
+      stream: true,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hello, world', name: 'ana' },
+        { role: 'assistant', content: 'Hi!' },
+      ],
+    });
+  });
+
+  it('sends tools, tool calls and tool results in the Chat Completions shape when the model supports tools', () => {
+    const tools = [{ name: 'getWeather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }, { name: 'now', description: 'The time' }];
+    const payload = toChatPayload(
+      'm',
+      [
+        msg(MessageRole.User, [textPart('Weather in Oslo?')]),
+        msg(MessageRole.Assistant, [textPart('Let me check.'), callPart('call_1', 'getWeather', { city: 'Oslo' })]),
+        msg(MessageRole.User, [resultPart('call_1', [textPart('12 °C, '), textPart('rain')]), textPart('And tomorrow?')]),
+      ],
+      { ...capable, tools, toolMode: ToolMode.Required },
+    );
+    assert.deepEqual(payload.messages, [
+      { role: 'user', content: 'Weather in Oslo?' },
+      { role: 'assistant', content: 'Let me check.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'getWeather', arguments: '{"city":"Oslo"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: '12 °C, rain' },
+      { role: 'user', content: 'And tomorrow?' },
+    ]);
+    assert.deepEqual(payload.tools, [
+      { type: 'function', function: { name: 'getWeather', description: 'Weather for a city', parameters: tools[0].inputSchema } },
+      { type: 'function', function: { name: 'now', description: 'The time', parameters: { type: 'object', properties: {} } } },
+    ]);
+    assert.equal(payload.tool_choice, 'required');
+    const auto = toChatPayload('m', [msg(MessageRole.User, [textPart('x')])], { ...capable, tools, toolMode: ToolMode.Auto });
+    assert.equal(auto.tool_choice, undefined, 'auto is the default and not sent');
+  });
+
+  it('an assistant turn with only tool calls has null content; a user turn with only results adds no empty message', () => {
+    const payload = toChatPayload('m', [msg(MessageRole.Assistant, [callPart('c', 'f', {})]), msg(MessageRole.User, [resultPart('c', ['done'])])], capable);
+    assert.deepEqual(payload.messages, [
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c', content: 'done' },
+    ]);
+  });
+
+  it('without tool support: no tools are sent and tool parts are kept as text', () => {
+    const payload = toChatPayload(
+      'm',
+      [msg(MessageRole.Assistant, [callPart('c', 'lookup', { q: 1 })]), msg(MessageRole.User, [resultPart('c', [textPart('found')])])],
+      { ...plain, tools: [{ name: 'lookup', description: 'd' }], toolMode: ToolMode.Required },
+    );
+    assert.equal(payload.tools, undefined);
+    assert.equal(payload.tool_choice, undefined);
+    assert.deepEqual(payload.messages, [
+      { role: 'assistant', content: '[called tool lookup with {"q":1}]' },
+      { role: 'user', content: '[tool result c] found' },
+    ]);
+  });
+
+  it('images go as data URLs only to models that take images; textual data becomes text; other data is dropped', () => {
+    const png = new Uint8Array([137, 80, 78, 71]);
+    const content = [textPart('What is this?'), dataPart('image/png', png), dataPart('cache_control', new TextEncoder().encode('ephemeral')), dataPart('application/octet-stream', png)];
+    assert.deepEqual(toChatPayload('m', [msg(MessageRole.User, content)], capable).messages, [
+      { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw==' } }] },
+    ]);
+    assert.deepEqual(toChatPayload('m', [msg(MessageRole.User, content)], plain).messages, [{ role: 'user', content: 'What is this?' }]);
+    const json = dataPart('application/json', new TextEncoder().encode('{"a":1}'));
+    assert.deepEqual(toChatPayload('m', [msg(MessageRole.User, [json])], plain).messages, [{ role: 'user', content: '{"a":1}' }]);
+  });
+
+  it('passes model options through, but never over the fields it owns', () => {
+    const payload = toChatPayload('m', [msg(MessageRole.User, ['hi'])], { ...plain, modelOptions: { temperature: 0.2, max_tokens: 50, model: 'other', stream: false, messages: [] } });
+    assert.equal(payload.temperature, 0.2);
+    assert.equal(payload.max_tokens, 50);
+    assert.equal(payload.model, 'm');
+    assert.equal(payload.stream, true);
+    assert.deepEqual(payload.messages, [{ role: 'user', content: 'hi' }]);
+  });
+
+  it('recognises parts by shape; unknown parts are ignored', () => {
+    assert.deepEqual(classifyPart({ value: 'x' }), { kind: 'text', text: 'x' });
+    assert.deepEqual(classifyPart({ callId: 'a', name: 'n', input: { k: 1 } }), { kind: 'toolCall', callId: 'a', name: 'n', input: { k: 1 } });
+    assert.deepEqual(classifyPart({ callId: 'a', content: [{ value: 'r' }, { value: { tsx: true } }] }), { kind: 'toolResult', callId: 'a', text: 'r{"tsx":true}' });
+    assert.deepEqual(classifyPart(42), { kind: 'unknown' });
+    assert.deepEqual(classifyPart({ something: 'else' }), { kind: 'unknown' });
+    const payload = toChatPayload('m', [msg(MessageRole.User, [{ something: 'else' }, textPart('ok')])], plain);
+    assert.deepEqual(payload.messages, [{ role: 'user', content: 'ok' }]);
+  });
+});
+
+/** `chat.completion.chunk` as the local service and OpenAI send it. */
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion.chunk',
+  choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+});
+
+function readAll(chunks: unknown[]): OutputPart[] {
+  const reader = new ChatStreamReader();
+  return [...chunks.flatMap((c) => reader.push(c)), ...reader.end()];
+}
+
+describe('chat: streamed answer', () => {
+  it('yields each text delta as it comes, skipping the empty role chunk and the usage chunk', () => {
+    const reader = new ChatStreamReader();
+    assert.deepEqual(reader.push(chunk({ role: 'assistant', content: '', refusal: null })), []);
+    assert.deepEqual(reader.push(chunk({ content: 'You ' })), [{ kind: 'text', text: 'You' + ' ' }]);
+    assert.deepEqual(reader.push(chunk({ content: 'wrote' })), [{ kind: 'text', text: 'wrote' }]);
+    assert.deepEqual(reader.push(chunk({}, 'stop')), []);
+    assert.deepEqual(reader.push({ object: 'chat.completion.chunk', choices: [], usage: { total_tokens: 9 } }), []);
+    assert.deepEqual(reader.end(), []);
+    assert.equal(reader.finishReason, 'stop');
+    assert.deepEqual(reader.usage, { total_tokens: 9 });
+  });
+
+  it('assembles tool calls from fragments and emits them when the choice finishes', () => {
+    const parts = readAll([
+      chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'getWeather', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"ci' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: 'call_b', function: { name: 'now', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: 'ty":"Oslo"}' } }] }),
+      chunk({}, 'tool_calls'),
+    ]);
+    assert.deepEqual(parts, [
+      { kind: 'toolCall', callId: 'call_a', name: 'getWeather', input: { city: 'Oslo' } },
+      { kind: 'toolCall', callId: 'call_b', name: 'now', input: {} },
+    ]);
+  });
+
+  it('emits unfinished tool calls at the end, with a made-up id when the service gave none', () => {
+    assert.deepEqual(readAll([chunk({ tool_calls: [{ function: { name: 'f', arguments: '[1]' } }] })]), [{ kind: 'toolCall', callId: 'call_0', name: 'f', input: { value: [1] } }]);
+  });
+
+  it('fails on tool arguments that are not JSON', () => {
+    assert.throws(() => readAll([chunk({ tool_calls: [{ index: 0, id: 'x', function: { name: 'f', arguments: '{"a":' } }] }, 'tool_calls')]), ChatStreamError);
+  });
+
+  it('a content-filter stop and error chunks throw, blocked or not', () => {
+    assert.throws(
+      () => readAll([chunk({ content: 'partial' }), chunk({}, 'content_filter')]),
+      (e: unknown) => e instanceof ChatStreamError && e.kind === 'blocked',
+    );
+    assert.throws(
+      () => readAll([{ error: { message: 'Model overloaded', code: 'server_error' } }]),
+      (e: unknown) => e instanceof ChatStreamError && e.kind === 'error' && e.message === 'Model overloaded',
+    );
+    assert.throws(
+      () => readAll([{ type: 'error', error: { type: 'content_policy_violation', message: 'Refused by policy' } }]),
+      (e: unknown) => e instanceof ChatStreamError && e.kind === 'blocked' && e.message === 'Refused by policy',
+    );
+    assert.throws(() => readAll([{ error: "model 'x' not found" }]), ChatStreamError);
+  });
+
+  it('reads a non-streamed chat.completion, other choices ignored', () => {
+    const parts = readCompletion({
+      object: 'chat.completion',
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'Whole answer', tool_calls: [{ id: 't', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] }, finish_reason: 'tool_calls' },
+        { index: 1, message: { role: 'assistant', content: 'Second choice' }, finish_reason: 'stop' },
+      ],
+    });
+    assert.deepEqual(parts, [
+      { kind: 'text', text: 'Whole answer' },
+      { kind: 'toolCall', callId: 't', name: 'f', input: { a: 1 } },
+    ]);
+  });
+
+  it('ignores what is not a chunk', () => {
+    assert.deepEqual(readAll([undefined, 'text', 3, { choices: 'no' }]), []);
+  });
+});
+
+describe('chat: errors', () => {
+  const http = (status: number, extra: Partial<ConstructorParameters<typeof ServiceError>[0]> = {}) =>
+    new ServiceError({ kind: status === 401 || status === 403 ? 'unauthorized' : status === 404 ? 'notFound' : status === 429 ? 'rateLimited' : 'http', status, message: `The server answered ${status}: said so`, ...extra });
+
+  it('401/403 → no permission with what to do, 404 → not found', () => {
+    const unauthorized = classifyChatError(http(401), 'aurora-2');
+    assert.equal(unauthorized.kind, 'noPermissions');
+    assert.match(unauthorized.message, /^The server answered 401: said so\. Check the API key with "Model Access: Set API Key"\.$/);
+    const forbidden = classifyChatError(http(403), 'aurora-2');
+    assert.equal(forbidden.kind, 'noPermissions');
+    assert.match(forbidden.message, /may not use "aurora-2"/);
+    assert.equal(classifyChatError(http(404)).kind, 'notFound');
+  });
+
+  it('content filter, quota and rate limits → blocked; anything else → a plain error with the message', () => {
+    assert.equal(classifyChatError(http(400, { code: 'content_filter' })).kind, 'blocked');
+    assert.equal(classifyChatError(http(429, { code: 'insufficient_quota' })).kind, 'blocked');
+    assert.equal(classifyChatError(http(429)).kind, 'blocked');
+    assert.equal(classifyChatError(http(451)).kind, 'blocked');
+    assert.deepEqual(classifyChatError(http(500)), { kind: 'other', message: 'The server answered 500: said so' });
+    assert.equal(classifyChatError(new ServiceError({ kind: 'network', message: 'Could not connect' })).message, 'Could not connect');
+    assert.equal(classifyChatError(new ServiceError({ kind: 'aborted', message: 'x' })).kind, 'cancelled');
+    assert.equal(classifyChatError(new ChatStreamError('blocked', 'Filtered')).kind, 'blocked');
+    assert.deepEqual(classifyChatError(new ChatStreamError('error', 'Broke')), { kind: 'other', message: 'Broke' });
+    assert.equal(classifyChatError(undefined).kind, 'other');
+  });
+});
+
+describe('chat: token estimate', () => {
+  it('is about four characters per token, rounded up, counting code points', () => {
+    assert.equal(estimateTextTokens(''), 0);
+    assert.equal(estimateTextTokens('abcd'), 1);
+    assert.equal(estimateTextTokens('abcde'), 2);
+    assert.equal(estimateTextTokens('😀😀😀😀'), 1);
+    assert.equal(estimateTokens('x'.repeat(400)), 100);
+  });
+
+  it('counts a message: text, tool calls and results, plus a fixed overhead', () => {
+    assert.equal(estimateTokens(msg(MessageRole.User, [textPart('abcdefgh')])), MESSAGE_OVERHEAD_TOKENS + 2);
+    const withTools = msg(MessageRole.Assistant, [callPart('c', 'f', { a: 1 }), resultPart('c', [textPart('1234')])]);
+    assert.equal(estimateTokens(withTools), MESSAGE_OVERHEAD_TOKENS + 1 + 2 + 1);
+    assert.ok(estimateTokens(msg(MessageRole.User, [dataPart('image/png', new Uint8Array(10))])) > 100, 'an image is not priced by its bytes');
+  });
+});
