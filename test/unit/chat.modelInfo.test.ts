@@ -1,6 +1,8 @@
 // Chat provider: which catalog models are offered and how each is described (limits, capabilities, tooltip).
 import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import type { ModelEntry } from '../../src/api/types';
+import { ChatVendor } from '../../src/ids';
 import { canChat, chatModelInfo, chatModels, chatSelection, DEFAULT_LIMITS, supportsImages, supportsTools, tokenLimits } from '../../src/chat/modelInfo';
 
 const m = (id: string, family?: string, version?: string, raw: Record<string, unknown> = {}): ModelEntry => ({
@@ -112,9 +114,7 @@ describe('chat: model information', () => {
 });
 
 describe('chat: manifest', () => {
-  it('contributes the vendor registered in code, with a display name', async () => {
-    const { readFileSync } = await import('node:fs');
-    const { ChatVendor } = await import('../../src/ids');
+  it('contributes the vendor registered in code, with a display name', () => {
     const manifest = JSON.parse(readFileSync(`${__dirname}/../../package.json`, 'utf8')) as { contributes: { languageModelChatProviders?: Array<{ vendor: string; displayName: string }> } };
     const providers = manifest.contributes.languageModelChatProviders ?? [];
     assert.deepEqual(providers, [{ vendor: ChatVendor, displayName: 'Model Access' }]);
