@@ -4,7 +4,6 @@ import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import { e2e } from './session';
 import {
-  clearNotifications,
   clickTreeRow,
   openPalette,
   openViewContainer,
@@ -79,8 +78,8 @@ describe('Models explorer', () => {
     assert.equal(url, model.model_card_url);
   });
 
-  it('a rejected key is reported in the view with Set API Key, and a good key brings the tree back', async () => {
-    await clearNotifications(e2e.page);
+  it('a rejected key is reported in the view with Set API Key, and a good key brings the tree back', async function () {
+    this.timeout(120_000);
     await openPalette(e2e.page, 'Model Access: Set API Key');
     await typeInQuickInput(e2e.page, 'ma-wrong-key-0000');
     const toast = e2e.page.locator('.notification-toast', { hasText: /rejected this API key/ }).first();
@@ -97,11 +96,26 @@ describe('Models explorer', () => {
     await openPalette(e2e.page, 'Model Access: Set API Key');
     await typeInQuickInput(e2e.page, e2e.demoKey);
     await waitForNotification(e2e.page, /API key saved/);
-    let rows: TreeRow[] = [];
-    for (let i = 0; i < 100 && rows.filter((r) => r.level === 2).length < models().length; i++) {
+    for (let i = 0; i < 100 && (/rejected/.test(text) || !/aurora/.test(text)); i++) {
       await e2e.page.waitForTimeout(200);
-      rows = await readTreeRows(e2e.page);
+      text = await readViewText(e2e.page, 'Models');
     }
+    const rows = await readTreeRows(e2e.page);
     assert.equal(rows.filter((r) => r.level === 2).length, models().length);
+  });
+
+  it('Show Log lists each request (method, path, status, time, request id) and never the key', async () => {
+    await openPalette(e2e.page, 'Model Access: Show Log');
+    const lines = e2e.page.locator('.part.panel .monaco-editor .view-lines').first();
+    await lines.waitFor({ state: 'visible', timeout: 30_000 });
+    let text = '';
+    for (let i = 0; i < 50 && !/GET \/v1\/models/.test(text); i++) {
+      await e2e.page.waitForTimeout(200);
+      text = (await lines.innerText()).replace(/\u00a0/g, ' ');
+    }
+    assert.match(text, /GET \/v1\/models\S* 200 \d+ ms request-id\s+req_/);
+    assert.ok(!text.includes(e2e.demoKey), 'the key is not in the log');
+    await screenshot(e2e.page, 'models-log');
+    await e2e.page.keyboard.press('Escape');
   });
 });
