@@ -28,6 +28,7 @@ export interface ModelAccessApi {
   connection: ServiceConnection;
   documents: ModelDocuments;
   log: RedactingLog;
+  statusBar: ModelsStatusBar;
   /** Prompts, messages, clipboard and browser: replace members to answer prompts or observe. */
   ui: Ui;
   /** Replaces how Model Cards are opened (default `vscode.env.openExternal`); returns a restore function. */
@@ -87,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
       connection,
       documents,
       log,
+      statusBar,
       ui,
       setOpener(opener) {
         const previous = ui.openExternal;

@@ -270,6 +270,28 @@ describe('Models explorer', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  it('the status bar shows host and count; its picker offers the models and then what to do', async () => {
+    assert.match(api.statusBar.item.text, new RegExp(`127\\.0\\.0\\.1:${server.port} · ${orgModels(server, 'acme').length} models`));
+    assert.match(String((api.statusBar.item.tooltip as vscode.MarkdownString).value), /SecretStorage/);
+    const { pick, copy } = api.ui;
+    const offered: string[][] = [];
+    const copied: string[] = [];
+    api.ui.pick = async (items) => {
+      offered.push(items.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator).map((i) => i.label));
+      return offered.length === 1 ? items.find((i) => i.label === 'aurora-10') : items.find((i) => /Copy Model ID/.test(i.label));
+    };
+    api.ui.copy = async (text) => void copied.push(text);
+    try {
+      await vscode.commands.executeCommand(api.statusBar.item.command as string);
+    } finally {
+      api.ui.pick = pick;
+      api.ui.copy = copy;
+    }
+    assert.deepEqual([...offered[0]].sort(), orgModels(server, 'acme').map((m) => m.id).sort());
+    assert.ok(offered[1].some((l) => /Open Model Card/.test(l)) && offered[1].some((l) => /Inspect Model/.test(l)));
+    assert.deepEqual(copied, ['aurora-10']);
+  });
+
   it('a refresh while one is in flight does not start a second', async () => {
     await api.catalog.settled();
     const before = api.catalog.requestCount;
