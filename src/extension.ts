@@ -5,6 +5,7 @@ import type { ModelService, ServiceClientOptions } from './api/types';
 import { ApiKeyStore } from './auth/apiKeys';
 import * as modelCommands from './commands/models';
 import * as setupCommands from './commands/setup';
+import { registerChatProvider } from './chat';
 import type { CommandDeps } from './commands/deps';
 import { Config } from './config';
 import { Views } from './ids';
@@ -70,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
     void requestDeps; // remove once the line below is live
     // ── Scratch requests (issue 6) register here (it pushes its disposables into context.subscriptions): ──
     // registerRequests(requestDeps);
+    context.subscriptions.push(...registerChatProvider(requestDeps)); // chat models in VS Code's chat (issue 9)
     // ── end of feature registrations ──
 
     // First load once activation has returned (no network inside activate): the view asked for it.

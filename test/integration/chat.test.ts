@@ -1,0 +1,242 @@
+// The organization's models in VS Code's chat API (vendor `model-access`), inside a real VS Code (code-server)
+// against the local Model Access Service: the models offered follow the organization's key, answers stream
+// from POST /v1/chat fragment by fragment, cancelling aborts the HTTP request at the server, and a rejected
+// key surfaces as a LanguageModelError with a message a person can act on.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ModelAccessApi } from '../../src/extension';
+import { startServer, type RecordedRequest, type RunningServer } from '../server';
+import { generateText } from '../server/generation';
+import { EXTENSION_ID, activateExtension, eventually } from './helpers';
+
+const VENDOR = 'model-access';
+const SECTION = 'modelAccess';
+/** Delay between streamed events: a 20-word answer takes about a second, long enough to watch it arrive. */
+const STREAM_DELAY_MS = 60;
+/** Which registry models are not chat models: the provider leaves out embeddings, rerankers and speech. */
+const NOT_CHAT = /(^|[^a-z])(embed|rerank|tts|asr)([^a-z]|$)/;
+
+function demoRegistry(): string {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext);
+  return vscode.Uri.joinPath(ext.extensionUri, 'test', 'server', 'registry.json').fsPath;
+}
+
+async function setSetting(name: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function chatModelsOf(server: RunningServer, org: string) {
+  return server.registry.models.filter((m) => m.organization === org && !NOT_CHAT.test(m.id));
+}
+
+async function offered(): Promise<vscode.LanguageModelChat[]> {
+  return vscode.lm.selectChatModels({ vendor: VENDOR });
+}
+
+const idsOf = (models: readonly { id: string }[]) => models.map((m) => m.id).sort();
+
+/** Waits until the models offered have exactly these ids. */
+async function waitForOffered(expected: string[], what: string): Promise<vscode.LanguageModelChat[]> {
+  const want = [...expected].sort();
+  return eventually(
+    async () => {
+      const models = await offered();
+      return JSON.stringify(idsOf(models)) === JSON.stringify(want) ? models : undefined;
+    },
+    15_000,
+    what,
+  );
+}
+
+function lastChatRequest(server: RunningServer): RecordedRequest {
+  const chats = server.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/v1/chat'));
+  const last = chats[chats.length - 1];
+  assert.ok(last, 'the service received a POST /v1/chat');
+  return last;
+}
+
+describe('Chat models (Language Model Chat Provider)', function () {
+  this.timeout(60_000);
+  let api: ModelAccessApi;
+  let server: RunningServer;
+
+  /** Points the extension at `server` with `key` stored for it, and waits for the catalog under that key. */
+  async function connect(key: string): Promise<void> {
+    await setSetting('baseUrl', server.url);
+    await api.keys.store(server.url, key);
+    await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url && s.setup === 'ready'), 5000, 'the service and key');
+    await sleep(150);
+    await api.catalog.refresh();
+  }
+
+  before(async () => {
+    api = await activateExtension<ModelAccessApi>();
+    assert.ok(api, 'activate() returned the test API');
+    server = await startServer({ registry: demoRegistry(), streamDelayMs: STREAM_DELAY_MS });
+    await setSetting('chat.models', undefined);
+    await setSetting('chat.enabled', undefined);
+    await connect(server.keys.acme);
+  });
+
+  after(async () => {
+    if (server) {
+      await api.keys.delete(server.url).catch(() => undefined);
+      await server.close();
+    }
+    await setSetting('baseUrl', undefined);
+    await setSetting('chat.models', undefined);
+  });
+
+  it("selectChatModels({vendor: 'model-access'}) returns exactly the organization's chat models, with family and version", async () => {
+    const expected = chatModelsOf(server, 'acme');
+    assert.ok(expected.length >= 10 && expected.length < server.registry.models.filter((m) => m.organization === 'acme').length);
+    const models = await waitForOffered(expected.map((m) => m.id), "acme's chat models");
+    for (const model of models) {
+      const entry = expected.find((m) => m.id === model.id);
+      assert.ok(entry, model.id);
+      assert.equal(model.vendor, VENDOR);
+      assert.equal(model.family, entry.family, `${model.id} family`);
+      assert.equal(model.version, entry.version, `${model.id} version`);
+      assert.equal(model.name, entry.id);
+      assert.equal(model.maxInputTokens, 16_384, 'no limits in the registry: the default applies');
+    }
+    // Selecting by the registry's family and version works like any vendor's.
+    const aurora2 = await vscode.lm.selectChatModels({ vendor: VENDOR, family: 'aurora', version: '2' });
+    assert.deepEqual(idsOf(aurora2), ['aurora-2', 'aurora-2-mini']);
+  });
+
+  it('modelAccess.chat.models narrows the models offered, and modelAccess.chat.enabled turns them off', async () => {
+    try {
+      await setSetting('chat.models', ['basalt', 'acme/sable-7b*']);
+      await waitForOffered(['basalt-code-1', 'basalt-code-2', 'basalt-code-2.1', 'basalt-code-12', 'acme/sable-7b:q4_k_m', 'acme/sable-7b:fp16'], 'the narrowed list');
+      await setSetting('chat.enabled', false);
+      await waitForOffered([], 'no models when chat is off');
+    } finally {
+      await setSetting('chat.models', undefined);
+      await setSetting('chat.enabled', undefined);
+    }
+    await waitForOffered(chatModelsOf(server, 'acme').map((m) => m.id), 'all chat models again');
+  });
+
+  it("sendRequest streams the service's answer in several fragments, in order, before the end", async () => {
+    const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'aurora-2' });
+    assert.ok(model, 'aurora-2 is offered');
+    const prompt = 'Which models does my organization have?';
+    const expected = generateText('aurora-2', prompt);
+    const started = Date.now();
+    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, new vscode.CancellationTokenSource().token);
+    const fragments: string[] = [];
+    const arrivals: number[] = [];
+    let midway: { text: string; finished: boolean } | undefined;
+    for await (const fragment of response.text) {
+      fragments.push(fragment);
+      arrivals.push(Date.now() - started);
+      if (fragments.length === 3) {
+        // An intermediate state: part of the answer is here while the service is still sending the rest.
+        const request = lastChatRequest(server);
+        midway = { text: fragments.join(''), finished: request.finishedAt !== undefined };
+      }
+    }
+    assert.ok(midway, 'at least three fragments');
+    assert.equal(midway.finished, false, 'the first fragments arrived while the service was still streaming');
+    assert.ok(expected.startsWith(midway.text) && midway.text.length < expected.length, 'the partial text is a prefix of the answer');
+    assert.ok(fragments.length >= 5, `${fragments.length} fragments`);
+    assert.equal(fragments.join(''), expected, "the fragments add up to the service's text, in order");
+    const spread = arrivals[arrivals.length - 1] - arrivals[0];
+    assert.ok(spread >= STREAM_DELAY_MS * 3, `fragments arrived over ${spread} ms, not all at once`);
+    const request = lastChatRequest(server);
+    assert.equal(request.status, 200);
+    assert.equal(request.aborted, false);
+    assert.equal(request.organization, 'acme');
+  });
+
+  it('the request carries the conversation as /v1/chat messages, and countTokens gives an estimate', async () => {
+    const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'basalt-code-2' });
+    assert.ok(model);
+    const messages = [
+      vscode.LanguageModelChatMessage.User('First question'),
+      vscode.LanguageModelChatMessage.Assistant('First answer'),
+      vscode.LanguageModelChatMessage.User('Second question'),
+    ];
+    const response = await model.sendRequest(messages, {}, new vscode.CancellationTokenSource().token);
+    let text = '';
+    for await (const fragment of response.text) {
+      text += fragment;
+    }
+    // The local service answers from the text of every message, joined by newlines.
+    assert.equal(text, generateText('basalt-code-2', 'First question\nFirst answer\nSecond question'));
+    assert.equal(await model.countTokens('abcdefgh'), 2, 'about four characters per token');
+    assert.ok((await model.countTokens(messages[0])) >= 4);
+  });
+
+  it('cancelling mid-stream aborts the request at the service', async () => {
+    const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'kestrel-reasoner-1' });
+    assert.ok(model);
+    const prompt = 'Tell me a long story about model registries.';
+    const expected = generateText('kestrel-reasoner-1', prompt);
+    const source = new vscode.CancellationTokenSource();
+    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, source.token);
+    const fragments: string[] = [];
+    let ended: 'end' | 'error' = 'end';
+    try {
+      for await (const fragment of response.text) {
+        fragments.push(fragment);
+        if (fragments.length === 2) {
+          source.cancel();
+        }
+      }
+    } catch (e) {
+      // VS Code may end a cancelled stream with a CancellationError; either way it must stop.
+      ended = 'error';
+      assert.ok(e instanceof vscode.CancellationError || /cancel/i.test(String(e)), `unexpected error: ${String(e)}`);
+    }
+    const request = lastChatRequest(server);
+    const finished = await server.waitForRequest((r) => r.requestId === request.requestId && r.finishedAt !== undefined, 10_000);
+    assert.equal(finished.aborted, true, 'the service saw the client go away');
+    assert.notEqual(finished.stream, 'completed');
+    assert.ok(fragments.join('').length < expected.length, `only part of the answer arrived (${fragments.length} fragments, stream ${ended})`);
+  });
+
+  it("switching to another organization's key changes the models offered", async () => {
+    await connect(server.keys.globex);
+    const globex = chatModelsOf(server, 'globex');
+    const models = await waitForOffered(globex.map((m) => m.id), "globex's chat models");
+    assert.ok(models.some((m) => m.family === 'meridian'));
+    assert.ok(!models.some((m) => m.id.startsWith('aurora')), "no acme model is left");
+    await connect(server.keys.acme);
+    await waitForOffered(chatModelsOf(server, 'acme').map((m) => m.id), "acme's chat models again");
+  });
+
+  it('a rejected key (401) surfaces as a permission error with a clear message and without the key', async () => {
+    const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'aurora-1' });
+    assert.ok(model);
+    // Same origin and key, but the service no longer accepts it (revoked): the list is still the last good one.
+    const port = server.port;
+    const storedKey = server.keys.acme;
+    await server.close();
+    server = await startServer({ port, registry: demoRegistry(), streamDelayMs: STREAM_DELAY_MS, keys: { acme: 'ma-rotated-key-0001' } });
+    let error: unknown;
+    try {
+      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('Hello?')], {}, new vscode.CancellationTokenSource().token);
+      for await (const fragment of response.text) {
+        assert.fail(`no text expected, got ${fragment}`);
+      }
+    } catch (e) {
+      error = e;
+    }
+    assert.ok(error instanceof Error, `an error (${String(error)})`);
+    const message = error.message;
+    assert.equal(lastChatRequest(server).status, 401, 'the service answered 401');
+    assert.ok(error instanceof vscode.LanguageModelError, `a LanguageModelError, not ${error.constructor.name}: ${message}`);
+    assert.equal(error.code, vscode.LanguageModelError.NoPermissions.name);
+    assert.match(message, /401/);
+    assert.match(message, /Model Access: Set API Key/);
+    assert.ok(!message.includes(storedKey), 'the key is not in the message');
+    // Back to a working service for whatever runs next.
+    await server.close();
+    server = await startServer({ port, registry: demoRegistry(), streamDelayMs: STREAM_DELAY_MS });
+  });
+});
