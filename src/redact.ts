@@ -2,7 +2,7 @@
  * Removes secrets from text before it is logged or shown. Pure, no `vscode` import.
  */
 
-export const REDACTED = '***';
+import { REDACTED, redactor } from './api/redact';
 
 const PATTERNS: [RegExp, string][] = [
   // Authorization headers in any echo of a request.
@@ -13,28 +13,24 @@ const PATTERNS: [RegExp, string][] = [
   [/("(?:api[_-]?key|apikey|token|access[_-]?token|secret|password|authorization)"\s*:\s*")[^"]*(")/gi, `$1${REDACTED}$2`],
 ];
 
-/** Holds the secrets currently in use and scrubs them (and anything that looks like a credential) from text. */
+/**
+ * Holds the secrets currently in use and scrubs them — through the client's own redactor, in every form a
+ * server may echo them — and anything else that looks like a credential from text.
+ */
 export class Redactor {
   private readonly secrets = new Set<string>();
+  private removeSecrets: (text: string) => string = (text) => text;
 
   /** Registers a secret; very short strings are ignored (redacting them would shred ordinary text). */
   add(secret: string | undefined): void {
-    if (secret && secret.length >= 6) {
+    if (secret && secret.length >= 6 && !this.secrets.has(secret)) {
       this.secrets.add(secret);
-      // The same secret as it would appear in a URL or inside a JSON string.
-      this.secrets.add(encodeURIComponent(secret));
-      this.secrets.add(JSON.stringify(secret).slice(1, -1));
+      this.removeSecrets = redactor([...this.secrets]);
     }
   }
 
   redact(text: string): string {
-    let out = text;
-    // Longest first, so a secret that contains another is removed whole.
-    for (const secret of [...this.secrets].sort((a, b) => b.length - a.length)) {
-      if (out.includes(secret)) {
-        out = out.split(secret).join(REDACTED);
-      }
-    }
+    let out = this.removeSecrets(text);
     for (const [re, replacement] of PATTERNS) {
       out = out.replace(re, replacement);
     }

@@ -1,62 +1,35 @@
 /**
- * Validation and normalisation of the service's base URL, and the proxy resolution fed into the client.
+ * Base URL checks as the settings UI needs them, and the proxy resolution fed into the client.
  * Pure, no `vscode` import.
  */
 
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
+import { parseBaseUrl } from './api/baseUrl';
+import { ServiceError } from './api/errors';
+
+export { isLoopbackHost, originOf } from './api/baseUrl';
 
 /**
- * Why `text` is not a usable base URL, or undefined when it is. Plain http is accepted only for loopback
- * hosts unless `allowInsecureHttp`.
+ * Why `text` is not a usable base URL, or undefined when it is: the client's own check (one rule for the
+ * input box and for requests), with an input-box wording for the empty case.
  */
 export function validateBaseUrl(text: string, allowInsecureHttp = false): string | undefined {
-  const value = text.trim();
-  if (!value) {
+  if (!text.trim()) {
     return 'Enter the service URL, e.g. https://models.example.com';
   }
-  let url: URL;
   try {
-    url = new URL(value);
-  } catch {
-    return 'This is not an absolute URL (it should start with https://).';
+    parseBaseUrl(text, allowInsecureHttp);
+    return undefined;
+  } catch (e) {
+    if (e instanceof ServiceError) {
+      return e.kind === 'insecure' ? `${e.message} The setting is modelAccess.allowInsecureHttp.` : e.message;
+    }
+    throw e;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return 'The service URL must start with https:// (or http:// for a local service).';
-  }
-  if (!url.hostname) {
-    return 'The service URL has no host.';
-  }
-  if (url.username || url.password) {
-    return 'Do not put credentials in the URL; use Model Access: Set API Key.';
-  }
-  if (url.search || url.hash) {
-    return 'The service URL cannot carry a query (?…) or fragment (#…).';
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
-    return 'Plain http:// is only allowed for a local service (localhost, 127.0.0.1). Use https://, or enable the setting modelAccess.allowInsecureHttp.';
-  }
-  return undefined;
 }
 
 /** The base URL as stored: trimmed, without trailing slashes. */
 export function normalizeBaseUrl(text: string): string {
   return text.trim().replace(/\/+$/, '');
-}
-
-/** `https://host:port` of a base URL (the key store's key), or undefined when it does not parse. */
-export function originOf(baseUrl: string): string | undefined {
-  try {
-    const url = new URL(baseUrl.trim());
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      return undefined;
-    }
-    return url.origin;
-  } catch {
-    return undefined;
-  }
 }
 
 export interface ProxyInputs {

@@ -127,9 +127,9 @@ describe('redaction', () => {
 
   it('removes bearer tokens and key-like parameters it was not told about', () => {
     const r = new Redactor();
-    assert.equal(r.redact('Authorization: Bearer abc.def-123'), 'Authorization: Bearer ***');
-    assert.equal(r.redact('GET /x?api_key=abc123&y=1'), 'GET /x?api_key=***&y=1');
-    assert.equal(r.redact('{"api_key": "zzz"}'), '{"api_key": "***"}');
+    assert.equal(r.redact('Authorization: Bearer abc.def-123'), 'Authorization: Bearer [redacted]');
+    assert.equal(r.redact('GET /x?api_key=abc123&y=1'), 'GET /x?api_key=[redacted]&y=1');
+    assert.equal(r.redact('{"api_key": "zzz"}'), '{"api_key": "[redacted]"}');
   });
 });
 
