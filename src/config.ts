@@ -101,6 +101,23 @@ export class Config implements vscode.Disposable {
     return Number.isFinite(v) && v > 0 ? Math.min(v, 3600) : 30;
   }
 
+  /** Starter payloads per endpoint path (`/v1/chat` → object) replacing the built-in ones. */
+  get requestTemplates(): Record<string, unknown> {
+    const v = this.section().get<unknown>(Settings.requestTemplates, {});
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  }
+
+  /** The `purpose` offered first when uploading a file. */
+  get defaultFilePurpose(): string {
+    const v = this.section().get<string>(Settings.defaultFilePurpose, 'user_data');
+    return typeof v === 'string' && v.trim() ? v.trim() : 'user_data';
+  }
+
+  /** Open each answer in a new tab instead of reusing the payload's response document. */
+  get responseInNewTab(): boolean {
+    return this.section().get<boolean>(Settings.responseInNewTab, false) === true;
+  }
+
   /** Everything but the key provider that the service client needs, from settings and the environment. */
   clientOptions(baseUrl: string): Omit<ServiceClientOptions, 'apiKey'> {
     const http = vscode.workspace.getConfiguration('http');

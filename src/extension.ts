@@ -14,6 +14,7 @@ import { ModelCatalog } from './models/catalog';
 import { ModelDocuments } from './models/inspect';
 import { ModelsView } from './models/modelsView';
 import type { RequestDeps } from './requests/deps';
+import { registerRequests, type RequestsApi } from './requests';
 import { ServiceConnection } from './service';
 import { ModelsStatusBar } from './statusBar';
 import { createUi, Ui } from './ui';
@@ -32,6 +33,8 @@ export interface ModelAccessApi {
   statusBar: ModelsStatusBar;
   /** Prompts, messages, clipboard and browser: replace members to answer prompts or observe. */
   ui: Ui;
+  /** Scratch requests: scratch files, response documents, history, the sender. */
+  requests: RequestsApi;
   /** Replaces how Model Cards are opened (default `vscode.env.openExternal`); returns a restore function. */
   setOpener(opener: (url: string) => Thenable<boolean>): () => void;
 }
@@ -67,10 +70,9 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
     );
 
     // What the scratch-request features (src/requests/, issue 6) receive.
-    const requestDeps: RequestDeps = { context, getClient: () => connection.getClient(), catalog, log };
-    void requestDeps; // remove once the line below is live
-    // ── Scratch requests (issue 6) register here (it pushes its disposables into context.subscriptions): ──
-    // registerRequests(requestDeps);
+    const requestDeps: RequestDeps = { context, getClient: () => connection.getClient(), catalog, log, config, ui };
+    // ── Feature registrations (each pushes its disposables into context.subscriptions): ──
+    const requests = registerRequests(requestDeps);
     context.subscriptions.push(...registerChatProvider(requestDeps)); // chat models in VS Code's chat (issue 9)
     // ── end of feature registrations ──
 
@@ -92,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
       log,
       statusBar,
       ui,
+      requests,
       setOpener(opener) {
         const previous = ui.openExternal;
         ui.openExternal = opener;

@@ -25,6 +25,20 @@ export const Commands = {
   copyModelId: 'modelAccess.copyModelId',
   /** Registered by the scratch-requests feature (src/requests/); the explorer only points at it. */
   newRequest: 'modelAccess.newRequest',
+  // Scratch requests (src/requests/)
+  sendRequest: 'modelAccess.sendRequest',
+  sendToResponses: 'modelAccess.sendToResponses',
+  sendToChat: 'modelAccess.sendToChat',
+  sendToEmbeddings: 'modelAccess.sendToEmbeddings',
+  changeEndpoint: 'modelAccess.changeEndpoint',
+  copyAsCurl: 'modelAccess.copyAsCurl',
+  openScratchFolder: 'modelAccess.openScratchFolder',
+  uploadFile: 'modelAccess.uploadFile',
+  showHistory: 'modelAccess.showHistory',
+  clearHistory: 'modelAccess.clearHistory',
+  toggleResponseHeaders: 'modelAccess.toggleResponseHeaders',
+  showRawEvents: 'modelAccess.showRawEvents',
+  saveResponseBody: 'modelAccess.saveResponseBody',
   // Status bar and output
   showModels: 'modelAccess.showModels',
   showLog: 'modelAccess.showLog',
@@ -39,6 +53,9 @@ export const Settings = {
   modelClickAction: 'modelClickAction',
   allowInsecureHttp: 'allowInsecureHttp',
   requestTimeoutSeconds: 'requestTimeoutSeconds',
+  requestTemplates: 'requestTemplates',
+  defaultFilePurpose: 'defaultFilePurpose',
+  responseInNewTab: 'responseInNewTab',
   // Language Model Chat Provider (src/chat/)
   chatEnabled: 'chat.enabled',
   chatModels: 'chat.models',

@@ -1,5 +1,7 @@
 import type * as vscode from 'vscode';
 import type { ModelEntry, ModelService } from '../api/types';
+import type { Config } from '../config';
+import type { Ui } from '../ui';
 
 /** The read side of the model catalog that request features (completion, hover, pickers) use. */
 export interface CatalogView {
@@ -18,4 +20,8 @@ export interface RequestDeps {
   catalog: CatalogView;
   /** Redacting log channel shared by the whole extension. */
   log: vscode.LogOutputChannel;
+  /** Typed settings (templates, default file purpose, response tabs). */
+  config: Config;
+  /** Prompts, messages and clipboard, replaceable by tests. */
+  ui: Ui;
 }

@@ -1,0 +1,213 @@
+import * as vscode from 'vscode';
+import type { PostEndpoint } from '../api/types';
+import { Commands } from '../ids';
+import { modelFromArg } from '../models/args';
+import { curlCommand } from './curl';
+import type { RequestDeps } from './deps';
+import { ENDPOINTS, readEndpoint } from './endpointHeader';
+import { RequestHistory } from './history';
+import { describeEntry, type HistoryEntry } from './historyEntries';
+import { parsePayload, wantsStream } from './payload';
+import { ModelCompletion, ModelDiagnostics, ModelHover, PAYLOAD_SELECTOR, PayloadCodeLens } from './payloadEditing';
+import { RESPONSE_SCHEME, ResponseDocuments } from './responseView';
+import { ScratchFiles } from './scratchFiles';
+import { RequestSender, recordEndpoint, type SendOutcome } from './send';
+import { starterPayload } from './templates';
+import { uploadFile } from './upload';
+
+/** What integration tests reach through the extension's test API. */
+export interface RequestsApi {
+  scratch: ScratchFiles;
+  responses: ResponseDocuments;
+  history: RequestHistory;
+  sender: RequestSender;
+}
+
+/** Registers the scratch-request features; everything goes into `deps.context.subscriptions`. */
+export function registerRequests(deps: RequestDeps): RequestsApi {
+  const scratch = new ScratchFiles(deps.context.globalStorageUri);
+  const responses = new ResponseDocuments();
+  const history = new RequestHistory(deps.context.globalState);
+  const sender = new RequestSender(deps, responses, history);
+  const codeLens = new PayloadCodeLens(scratch);
+  const command = (id: string, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, run);
+
+  const editorFor = async (arg: unknown): Promise<vscode.TextEditor | undefined> => {
+    if (arg instanceof vscode.Uri && arg.toString() !== vscode.window.activeTextEditor?.document.uri.toString()) {
+      return vscode.window.showTextDocument(arg, { preview: false });
+    }
+    return vscode.window.activeTextEditor;
+  };
+  const sendTo =
+    (endpoint?: PostEndpoint) =>
+    async (arg?: unknown): Promise<SendOutcome> =>
+      sender.send(await editorFor(arg), endpoint);
+
+  deps.context.subscriptions.push(
+    responses,
+    history,
+    sender,
+    new ModelDiagnostics(deps.catalog, scratch),
+    vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, codeLens),
+    vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, new ModelCompletion(deps.catalog, scratch), '"'),
+    vscode.languages.registerHoverProvider(PAYLOAD_SELECTOR, new ModelHover(deps.catalog, scratch)),
+
+    command(Commands.newRequest, async (arg?: unknown, endpointArg?: unknown) => {
+      const model = modelFromArg(arg, deps.catalog.models) ?? deps.catalog.models[0];
+      const endpoint =
+        ENDPOINTS.find((e) => e.path === endpointArg)?.path ??
+        (
+          await deps.ui.pick(
+            ENDPOINTS.map((e) => ({ label: e.label, description: `POST ${e.path}`, path: e.path })),
+            { title: `New request${model ? ` for ${model.id}` : ''}`, placeHolder: 'Which endpoint?' },
+          )
+        )?.path;
+      if (!endpoint) {
+        return undefined;
+      }
+      return scratch.create(endpoint, starterPayload(endpoint, model?.id ?? '', deps.config.requestTemplates));
+    }),
+    command(Commands.sendRequest, sendTo()),
+    command(Commands.sendToResponses, sendTo('/v1/responses')),
+    command(Commands.sendToChat, sendTo('/v1/chat')),
+    command(Commands.sendToEmbeddings, sendTo('/v1/embeddings')),
+    command(Commands.changeEndpoint, async (arg?: unknown) => {
+      const editor = await editorFor(arg);
+      if (!editor) {
+        return;
+      }
+      const current = readEndpoint(editor.document.lineAt(0).text);
+      const pick = await deps.ui.pick(
+        ENDPOINTS.map((e) => ({ label: `POST ${e.path}`, description: e.path === current ? 'current' : e.label, path: e.path })),
+        { title: 'Send this payload to…' },
+      );
+      if (pick) {
+        await recordEndpoint(editor, pick.path);
+      }
+    }),
+    command(Commands.copyAsCurl, async (arg?: unknown) => {
+      const editor = await editorFor(arg);
+      if (!editor) {
+        return undefined;
+      }
+      const doc = editor.document;
+      const parsed = parsePayload(editor.selection.isEmpty ? doc.getText() : doc.getText(editor.selection));
+      if (!parsed.ok) {
+        void deps.ui.error(`Not valid JSON at line ${parsed.problem.line}, column ${parsed.problem.column} (${parsed.problem.message}); fix it to copy the request.`);
+        return undefined;
+      }
+      const endpoint = readEndpoint(doc.getText()) ?? '/v1/responses';
+      let url: string;
+      try {
+        url = (await deps.getClient()).endpointUrl(endpoint);
+      } catch {
+        url = `$MODEL_ACCESS_BASE_URL${endpoint}`;
+      }
+      const curl = curlCommand(url, parsed.json, { stream: wantsStream(parsed.value) });
+      await deps.ui.copy(curl);
+      void deps.ui.info('Copied the request as a cURL command. It reads the key from $MODEL_ACCESS_API_KEY.');
+      return curl;
+    }),
+    command(Commands.openScratchFolder, async () => {
+      const files = await scratch.list();
+      const items = [
+        ...files.map((uri) => ({ label: `$(json) ${uri.path.split('/').pop()}`, uri })),
+        { label: '$(folder-opened) Open the scratch folder in a new window', uri: undefined },
+      ];
+      const pick = await deps.ui.pick(items, { title: `Scratch payloads (${scratch.folder.fsPath})`, placeHolder: files.length ? 'Open a scratch payload' : 'No scratch payloads yet' });
+      if (pick?.uri) {
+        await vscode.window.showTextDocument(pick.uri, { preview: false });
+      } else if (pick) {
+        await vscode.workspace.fs.createDirectory(scratch.folder);
+        await vscode.commands.executeCommand('vscode.openFolder', scratch.folder, { forceNewWindow: true });
+      }
+    }),
+    command(Commands.uploadFile, (arg?: unknown, purpose?: unknown) => uploadFile(deps, responses, history, arg, typeof purpose === 'string' ? purpose : undefined)),
+    command(Commands.showHistory, async () => showHistory(deps, history, scratch, sender)),
+    command(Commands.clearHistory, async () => {
+      await history.clear();
+      void deps.ui.info('Request history cleared.');
+    }),
+    command(Commands.toggleResponseHeaders, () => {
+      const active = responses.active();
+      if (active) {
+        active.record.showHeaders = !active.record.showHeaders;
+        responses.redrawNow(active.uri);
+      }
+    }),
+    command(Commands.showRawEvents, async () => {
+      const active = responses.active();
+      const raw = active?.record.rawEvents;
+      if (!raw) {
+        void deps.ui.info('The active response is not a stream of events.');
+        return;
+      }
+      const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: raw.join('\n\n') });
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    }),
+    command(Commands.saveResponseBody, async () => {
+      const active = responses.active();
+      const body = active && responses.fullBody(active.uri);
+      if (!active || body === undefined) {
+        void deps.ui.info('Open a response first.');
+        return;
+      }
+      const target = await vscode.window.showSaveDialog({ saveLabel: 'Save response body', filters: { JSON: ['json'], Text: ['txt'] } });
+      if (target) {
+        await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(body));
+      }
+    }),
+  );
+  void vscode.commands.executeCommand('setContext', 'modelAccess.responseScheme', RESPONSE_SCHEME);
+  return { scratch, responses, history, sender };
+}
+
+async function showHistory(deps: RequestDeps, history: RequestHistory, scratch: ScratchFiles, sender: RequestSender): Promise<void> {
+  const entries = history.entries;
+  if (entries.length === 0) {
+    void deps.ui.info('No requests yet.');
+    return;
+  }
+  const pick = await deps.ui.pick(
+    entries.map((e) => ({ label: describeEntry(e), description: new Date(e.at).toLocaleString(), detail: e.summary, entry: e })),
+    { title: 'Request history', matchOnDetail: true },
+  );
+  if (!pick) {
+    return;
+  }
+  const action = await deps.ui.pick(
+    [
+      { label: '$(go-to-file) Re-open the payload', run: 'open' },
+      { label: '$(play) Send it again', run: 'send' },
+      { label: '$(output) Show the response summary', run: 'show' },
+    ],
+    { title: describeEntry(pick.entry) },
+  );
+  if (!action) {
+    return;
+  }
+  if (action.run === 'show') {
+    void deps.ui.info(`${describeEntry(pick.entry)}: ${pick.entry.summary || '(empty answer)'}`);
+    return;
+  }
+  const editor = await reopen(pick.entry, scratch);
+  if (editor && action.run === 'send' && pick.entry.endpoint !== '/v1/files') {
+    await sender.send(editor, pick.entry.endpoint);
+  }
+}
+
+/** The payload's own file when it still exists, else a new scratch file holding what was sent. */
+async function reopen(entry: HistoryEntry, scratch: ScratchFiles): Promise<vscode.TextEditor | undefined> {
+  if (entry.endpoint === '/v1/files') {
+    return entry.source ? vscode.window.showTextDocument(vscode.Uri.parse(entry.source), { preview: false }) : undefined;
+  }
+  if (entry.source) {
+    try {
+      return await vscode.window.showTextDocument(vscode.Uri.parse(entry.source), { preview: false });
+    } catch {
+      // Deleted or moved: fall through to a new scratch file.
+    }
+  }
+  return scratch.create(entry.endpoint, entry.payload);
+}
+

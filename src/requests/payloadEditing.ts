@@ -1,0 +1,153 @@
+import { getLocation, parseTree, findNodeAtLocation } from 'jsonc-parser';
+import * as vscode from 'vscode';
+import type { ModelEntry } from '../api/types';
+import { Commands } from '../ids';
+import type { CatalogView } from './deps';
+import { readEndpoint } from './endpointHeader';
+import type { ScratchFiles } from './scratchFiles';
+
+export const PAYLOAD_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
+
+/** A payload is a scratch file or any JSON document whose first line records an endpoint. */
+export function isPayload(doc: vscode.TextDocument, scratch: ScratchFiles): boolean {
+  return (doc.languageId === 'json' || doc.languageId === 'jsonc') && (scratch.contains(doc.uri) || readEndpoint(doc.lineAt(0).text) !== undefined);
+}
+
+/** Send / Change endpoint / Copy as cURL over a payload. */
+export class PayloadCodeLens implements vscode.CodeLensProvider {
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this._onDidChange.event;
+
+  constructor(private readonly scratch: ScratchFiles) {}
+
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    if (!isPayload(doc, this.scratch)) {
+      return [];
+    }
+    const endpoint = readEndpoint(doc.lineAt(0).text);
+    const range = new vscode.Range(0, 0, 0, 0);
+    return [
+      new vscode.CodeLens(range, { title: endpoint ? `$(play) Send to POST ${endpoint}` : '$(play) Send…', command: Commands.sendRequest, arguments: [doc.uri] }),
+      new vscode.CodeLens(range, { title: 'Change endpoint', command: Commands.changeEndpoint, arguments: [doc.uri] }),
+      new vscode.CodeLens(range, { title: 'Copy as cURL', command: Commands.copyAsCurl, arguments: [doc.uri] }),
+    ];
+  }
+}
+
+/** Where the `"model"` string value is in the document, if the cursor or text has one. */
+function modelValueAt(doc: vscode.TextDocument, position: vscode.Position): { range: vscode.Range; value: string } | undefined {
+  const text = doc.getText();
+  const offset = doc.offsetAt(position);
+  const location = getLocation(text, offset);
+  if (location.isAtPropertyKey || location.path.length !== 1 || location.path[0] !== 'model') {
+    return undefined;
+  }
+  const node = location.previousNode;
+  if (!node || node.type !== 'string') {
+    return undefined;
+  }
+  return { range: new vscode.Range(doc.positionAt(node.offset + 1), doc.positionAt(node.offset + node.length - 1)), value: String(node.value) };
+}
+
+function detail(m: ModelEntry): string {
+  return [m.family, m.version].filter(Boolean).join(' · ');
+}
+
+/** Completion of `"model"` values with the organization's model ids. */
+export class ModelCompletion implements vscode.CompletionItemProvider {
+  constructor(
+    private readonly catalog: CatalogView,
+    private readonly scratch: ScratchFiles,
+  ) {}
+
+  provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] | undefined {
+    if (!isPayload(doc, this.scratch)) {
+      return undefined;
+    }
+    const at = modelValueAt(doc, position);
+    if (!at) {
+      return undefined;
+    }
+    return this.catalog.models.map((m, i) => {
+      const item = new vscode.CompletionItem({ label: m.id, description: detail(m) }, vscode.CompletionItemKind.Value);
+      item.detail = detail(m) || undefined;
+      item.range = at.range;
+      item.insertText = m.id;
+      item.filterText = m.id;
+      item.sortText = String(i).padStart(6, '0');
+      return item;
+    });
+  }
+}
+
+/** Hover over a model id: family, version and card link (plain text, untrusted). */
+export class ModelHover implements vscode.HoverProvider {
+  constructor(
+    private readonly catalog: CatalogView,
+    private readonly scratch: ScratchFiles,
+  ) {}
+
+  provideHover(doc: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    if (!isPayload(doc, this.scratch)) {
+      return undefined;
+    }
+    const at = modelValueAt(doc, position);
+    const model = at && this.catalog.models.find((m) => m.id === at.value);
+    if (!at || !model) {
+      return undefined;
+    }
+    const md = new vscode.MarkdownString();
+    md.isTrusted = false;
+    md.supportHtml = false;
+    md.appendText(model.id);
+    md.appendMarkdown('\n\n');
+    md.appendText(`Family: ${model.family ?? '—'}\nVersion: ${model.version ?? '—'}`);
+    if (model.cardUrl) {
+      md.appendMarkdown('\n\n');
+      md.appendText(`Model Card: ${model.cardUrl}`);
+    }
+    return new vscode.Hover(md, at.range);
+  }
+}
+
+/** A warning when a payload names a model the catalog does not list. */
+export class ModelDiagnostics implements vscode.Disposable {
+  private readonly collection = vscode.languages.createDiagnosticCollection('model-access-models');
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly catalog: CatalogView,
+    private readonly scratch: ScratchFiles,
+  ) {
+    this.subscriptions.push(
+      vscode.workspace.onDidOpenTextDocument((d) => this.check(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.check(e.document)),
+      vscode.workspace.onDidCloseTextDocument((d) => this.collection.delete(d.uri)),
+      catalog.onDidChange(() => vscode.workspace.textDocuments.forEach((d) => this.check(d))),
+    );
+    vscode.workspace.textDocuments.forEach((d) => this.check(d));
+  }
+
+  check(doc: vscode.TextDocument): void {
+    if (!isPayload(doc, this.scratch) || this.catalog.models.length === 0) {
+      this.collection.delete(doc.uri);
+      return;
+    }
+    const tree = parseTree(doc.getText());
+    const node = tree && findNodeAtLocation(tree, ['model']);
+    if (!node || node.type !== 'string' || this.catalog.models.some((m) => m.id === node.value)) {
+      this.collection.delete(doc.uri);
+      return;
+    }
+    const range = new vscode.Range(doc.positionAt(node.offset), doc.positionAt(node.offset + node.length));
+    const d = new vscode.Diagnostic(range, `"${String(node.value).slice(0, 200)}" is not one of your organization's models (the Models view lists them).`, vscode.DiagnosticSeverity.Warning);
+    d.source = 'Model Access';
+    this.collection.set(doc.uri, [d]);
+  }
+
+  dispose(): void {
+    this.subscriptions.forEach((s) => s.dispose());
+    this.collection.dispose();
+  }
+}
+

@@ -1,0 +1,206 @@
+import * as vscode from 'vscode';
+import { isServiceError } from '../api/errors';
+import type { PostEndpoint, PostResult } from '../api/types';
+import type { RequestDeps } from './deps';
+import { ENDPOINTS, readEndpoint, withEndpoint } from './endpointHeader';
+import type { RequestHistory } from './history';
+import { parsePayload, payloadModel, wantsStream } from './payload';
+import type { ResponseRecord } from './responseFormat';
+import type { ResponseDocuments } from './responseView';
+import { addEvent, newStreamState } from './streamText';
+
+export type SendOutcome =
+  | { kind: 'sent'; responseUri: vscode.Uri; record: ResponseRecord }
+  | { kind: 'invalid'; message: string }
+  | { kind: 'notSent'; message: string };
+
+/**
+ * Sends the active payload: parse (nothing is sent when it is not JSON), pick the endpoint, POST with a
+ * cancellable progress notification, and fill the payload's response document — live for streams.
+ */
+export class RequestSender implements vscode.Disposable {
+  /** One request in flight per payload: a new send replaces the previous one. */
+  private readonly inFlight = new Map<string, AbortController>();
+  readonly diagnostics = vscode.languages.createDiagnosticCollection('model-access-payload');
+
+  constructor(
+    private readonly deps: RequestDeps,
+    private readonly responses: ResponseDocuments,
+    private readonly history: RequestHistory,
+  ) {}
+
+  async send(editor: vscode.TextEditor | undefined, fixed?: PostEndpoint): Promise<SendOutcome> {
+    if (!editor) {
+      return this.notSent('Open a JSON payload (or run "Model Access: New Request…") to send it.');
+    }
+    const doc = editor.document;
+    const selection = editor.selection;
+    const useSelection = !selection.isEmpty;
+    const text = useSelection ? doc.getText(selection) : doc.getText();
+    const baseOffset = useSelection ? doc.offsetAt(selection.start) : 0;
+    const parsed = parsePayload(text);
+    if (!parsed.ok) {
+      const p = parsed.problem;
+      const start = doc.positionAt(baseOffset + p.offset);
+      const end = doc.positionAt(baseOffset + p.offset + p.length);
+      const diagnostic = new vscode.Diagnostic(new vscode.Range(start, end), `Not valid JSON: ${p.message}`, vscode.DiagnosticSeverity.Error);
+      diagnostic.source = 'Model Access';
+      this.diagnostics.set(doc.uri, [diagnostic]);
+      const message = `Nothing was sent: the payload is not valid JSON at line ${start.line + 1}, column ${start.character + 1} (${p.message}).`;
+      void this.deps.ui.error(message);
+      return { kind: 'invalid', message };
+    }
+    this.diagnostics.delete(doc.uri);
+
+    const endpoint = fixed ?? readEndpoint(doc.getText()) ?? (await this.askEndpoint(editor));
+    if (!endpoint) {
+      return this.notSent('No endpoint was chosen; nothing was sent.');
+    }
+
+    let client;
+    try {
+      client = await this.deps.getClient();
+    } catch (e) {
+      const message = isServiceError(e) ? e.message : 'The service is not configured.';
+      void this.deps.ui.error(message, 'Set API Key').then((a) => a && vscode.commands.executeCommand('modelAccess.setApiKey'));
+      return this.notSent(message);
+    }
+
+    const key = doc.uri.toString();
+    this.inFlight.get(key)?.abort();
+    const controller = new AbortController();
+    this.inFlight.set(key, controller);
+
+    const stream = wantsStream(parsed.value);
+    const uri = this.responses.uriFor(doc.uri, stream ? 'text' : 'json', this.deps.config.responseInNewTab);
+    const record: ResponseRecord = { method: 'POST', endpoint, startedAt: Date.now() };
+    this.responses.set(uri, record);
+    await this.responses.show(uri, true);
+
+    const started = Date.now();
+    try {
+      await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Model Access: POST ${endpoint}`, cancellable: true },
+        async (progress, token) => {
+          token.onCancellationRequested(() => controller.abort());
+          progress.report({ message: 'waiting for the answer…' });
+          const result = await client.post(endpoint, parsed.json, { stream, signal: controller.signal });
+          this.fillHead(record, result);
+          if (result.events) {
+            progress.report({ message: 'receiving…' });
+            await this.readStream(uri, record, result);
+          } else if (result.body) {
+            record.bodyText = result.body.text;
+            record.bodyJson = result.body.json;
+            record.bytes = result.body.bytes;
+            record.truncatedByClient = result.body.truncated;
+          }
+          record.elapsedMs = Date.now() - started;
+        },
+      );
+    } catch (e) {
+      record.elapsedMs = Date.now() - started;
+      if (isServiceError(e) && e.kind === 'aborted') {
+        record.cancelled = true;
+        record.error = 'The request was cancelled.';
+      } else {
+        record.error = isServiceError(e) ? e.message : 'The request failed unexpectedly.';
+        this.deps.log.error(`POST ${endpoint} failed: ${record.error}`);
+      }
+    } finally {
+      if (this.inFlight.get(key) === controller) {
+        this.inFlight.delete(key);
+      }
+    }
+    this.responses.redrawNow(uri);
+    await this.history.add({
+      id: `${record.startedAt}-${Math.random().toString(36).slice(2, 8)}`,
+      endpoint,
+      model: payloadModel(parsed.value),
+      status: record.status,
+      at: new Date(record.startedAt).toISOString(),
+      elapsedMs: record.elapsedMs,
+      payload: text,
+      source: doc.uri.scheme === 'untitled' ? undefined : doc.uri.toString(),
+      summary: summarize(record),
+    });
+    if (record.error && !record.cancelled) {
+      void this.deps.ui.error(`POST ${endpoint}: ${record.error}`);
+    }
+    return { kind: 'sent', responseUri: uri, record };
+  }
+
+  private fillHead(record: ResponseRecord, result: PostResult): void {
+    record.status = result.status;
+    record.statusText = result.statusText;
+    record.requestId = result.requestId;
+    record.headers = result.headers;
+    record.contentType = result.contentType;
+    if (result.error) {
+      record.error = result.error.message;
+    }
+  }
+
+  private async readStream(uri: vscode.Uri, record: ResponseRecord, result: PostResult): Promise<void> {
+    const state = newStreamState();
+    record.stream = state;
+    record.rawEvents = [];
+    let bytes = 0;
+    for await (const event of result.events ?? []) {
+      addEvent(state, event);
+      const raw = `${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}`;
+      record.rawEvents.push(raw);
+      bytes += raw.length;
+      record.bytes = bytes;
+      this.responses.redrawSoon(uri);
+    }
+    state.done = true;
+  }
+
+  private async askEndpoint(editor: vscode.TextEditor): Promise<PostEndpoint | undefined> {
+    const pick = await this.deps.ui.pick(
+      ENDPOINTS.map((e) => ({ label: `POST ${e.path}`, description: e.label, path: e.path })),
+      { title: 'Send this payload to which endpoint?', placeHolder: 'The choice is recorded as a first-line comment in the file' },
+    );
+    if (!pick) {
+      return undefined;
+    }
+    await recordEndpoint(editor, pick.path);
+    return pick.path;
+  }
+
+  private notSent(message: string): SendOutcome {
+    return { kind: 'notSent', message };
+  }
+
+  dispose(): void {
+    for (const c of this.inFlight.values()) {
+      c.abort();
+    }
+    this.diagnostics.dispose();
+  }
+}
+
+/** Writes (or replaces) the `// POST …` header in the document, as an undoable edit. */
+export async function recordEndpoint(editor: vscode.TextEditor, endpoint: PostEndpoint): Promise<void> {
+  const doc = editor.document;
+  const text = doc.getText();
+  const updated = withEndpoint(text, endpoint);
+  const firstLineEnd = doc.lineAt(0).range.end;
+  const headerNow = updated.slice(0, updated.indexOf('\n') >= 0 ? updated.indexOf('\n') : updated.length);
+  await editor.edit((b) => {
+    if (readEndpoint(text) !== undefined || /^\s*\/\/\s*POST\s/i.test(doc.lineAt(0).text)) {
+      b.replace(new vscode.Range(new vscode.Position(0, 0), firstLineEnd), headerNow);
+    } else {
+      b.insert(new vscode.Position(0, 0), `${headerNow}\n`);
+    }
+  });
+}
+
+function summarize(record: ResponseRecord): string {
+  if (record.error) {
+    return record.error.slice(0, 200);
+  }
+  const text = record.stream ? record.stream.text : record.bodyText ?? '';
+  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
+}

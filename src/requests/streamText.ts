@@ -1,0 +1,65 @@
+/**
+ * Turning a stream of server-sent events into the text a person wants to watch grow, for the event shapes
+ * of OpenAI's Responses and Chat Completions (and a plain `delta`/`text` field for anything similar).
+ * Pure; no `vscode` import.
+ */
+import type { ServerSentEvent } from '../api/types';
+
+export interface StreamState {
+  text: string;
+  events: number;
+  /** The last event that looks like the end of the answer (`response.completed`, a final chunk…). */
+  final?: unknown;
+  /** An error event's message, if the stream reported one. */
+  error?: string;
+  done: boolean;
+}
+
+export function newStreamState(): StreamState {
+  return { text: '', events: 0, done: false };
+}
+
+/** Folds one event into the state (mutates and returns it). */
+export function addEvent(state: StreamState, event: ServerSentEvent): StreamState {
+  state.events++;
+  if (event.data.trim() === '[DONE]') {
+    state.done = true;
+    return state;
+  }
+  const json = event.json as Record<string, unknown> | undefined;
+  if (!json || typeof json !== 'object') {
+    return state;
+  }
+  const type = typeof json.type === 'string' ? json.type : event.event;
+  if (type === 'response.output_text.delta' && typeof json.delta === 'string') {
+    state.text += json.delta;
+  } else if (type === 'response.completed' || type === 'response.failed' || type === 'response.incomplete') {
+    state.final = json;
+    state.done = true;
+  } else if (type === 'error') {
+    const nested = json.error as Record<string, unknown> | undefined;
+    const message = typeof json.message === 'string' ? json.message : typeof nested?.message === 'string' ? nested.message : 'the stream reported an error';
+    state.error = message;
+    state.final = json;
+  } else if (Array.isArray(json.choices)) {
+    for (const choice of json.choices as Record<string, unknown>[]) {
+      const delta = choice?.delta as Record<string, unknown> | undefined;
+      if (typeof delta?.content === 'string') {
+        state.text += delta.content;
+      }
+      if (choice?.finish_reason) {
+        state.final = json;
+      }
+    }
+    if (json.usage && (json.choices as unknown[]).length === 0) {
+      state.final = json;
+    }
+  } else if (typeof type === 'string' && type.startsWith('response.')) {
+    // Other Responses events (created, in_progress, output_item.added…) carry no text of their own.
+  } else if (typeof json.delta === 'string') {
+    state.text += json.delta;
+  } else if (typeof json.text === 'string' && !type?.endsWith('.done')) {
+    state.text += json.text;
+  }
+  return state;
+}

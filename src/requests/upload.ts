@@ -1,0 +1,118 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { isServiceError } from '../api/errors';
+import type { RequestDeps } from './deps';
+import type { RequestHistory } from './history';
+import { formatBytes, type ResponseRecord } from './responseFormat';
+import type { ResponseDocuments } from './responseView';
+
+/** OpenAI's file purposes; the service publishes none, so any other value can be typed. */
+const PURPOSES = ['user_data', 'assistants', 'batch', 'fine-tune', 'vision', 'evals'];
+
+export type UploadOutcome = { kind: 'uploaded'; responseUri: vscode.Uri; record: ResponseRecord; fileId?: string } | { kind: 'notSent'; message: string };
+
+/** Upload to /v1/files: the given file, the active editor's file, or one picked in a dialog. */
+export async function uploadFile(deps: RequestDeps, responses: ResponseDocuments, history: RequestHistory, arg?: unknown, purposeArg?: string): Promise<UploadOutcome> {
+  const uri = (arg instanceof vscode.Uri ? arg : undefined) ?? activeFile() ?? (await pickFile());
+  if (!uri) {
+    return { kind: 'notSent', message: 'No file was chosen.' };
+  }
+  if (uri.scheme !== 'file') {
+    const message = 'Only files on disk can be uploaded; save the document first.';
+    void deps.ui.error(message);
+    return { kind: 'notSent', message };
+  }
+  const purpose = purposeArg ?? (await askPurpose(deps));
+  if (!purpose) {
+    return { kind: 'notSent', message: 'No purpose was chosen.' };
+  }
+  let client;
+  try {
+    client = await deps.getClient();
+  } catch (e) {
+    const message = isServiceError(e) ? e.message : 'The service is not configured.';
+    void deps.ui.error(message);
+    return { kind: 'notSent', message };
+  }
+  const filename = path.basename(uri.fsPath);
+  const responseUri = responses.uriFor(uri, 'json', deps.config.responseInNewTab);
+  const record: ResponseRecord = { method: 'POST', endpoint: '/v1/files', startedAt: Date.now() };
+  responses.set(responseUri, record);
+  const controller = new AbortController();
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Model Access: uploading ${filename}`, cancellable: true },
+      async (progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        let lastPercent = 0;
+        const result = await client.uploadFile(uri.fsPath, {
+          purpose,
+          filename,
+          signal: controller.signal,
+          onProgress: (sent, total) => {
+            const percent = total > 0 ? Math.floor((sent / total) * 100) : 0;
+            if (percent > lastPercent) {
+              progress.report({ increment: percent - lastPercent, message: `${formatBytes(sent)} of ${formatBytes(total)} (${percent}%)` });
+              lastPercent = percent;
+            }
+          },
+        });
+        record.status = result.status;
+        record.statusText = result.statusText;
+        record.requestId = result.requestId;
+        record.headers = result.headers;
+        record.bodyText = result.body?.text;
+        record.bodyJson = result.body?.json;
+        record.bytes = result.body?.bytes;
+        record.error = result.error?.message;
+      },
+    );
+  } catch (e) {
+    record.cancelled = isServiceError(e) && e.kind === 'aborted';
+    record.error = isServiceError(e) ? e.message : 'The upload failed unexpectedly.';
+  }
+  record.elapsedMs = Date.now() - record.startedAt;
+  responses.redrawNow(responseUri);
+  await responses.show(responseUri, true);
+  const fileId = typeof (record.bodyJson as { id?: unknown } | undefined)?.id === 'string' ? (record.bodyJson as { id: string }).id : undefined;
+  await history.add({
+    id: `${record.startedAt}-${Math.random().toString(36).slice(2, 8)}`,
+    endpoint: '/v1/files',
+    status: record.status,
+    at: new Date(record.startedAt).toISOString(),
+    elapsedMs: record.elapsedMs,
+    payload: uri.fsPath,
+    source: uri.toString(),
+    summary: record.error ?? (fileId ? `file id ${fileId}` : ''),
+  });
+  if (fileId) {
+    void deps.ui.info(`Uploaded ${filename}: ${fileId}`, 'Copy File ID').then((a) => {
+      if (a) {
+        void deps.ui.copy(fileId);
+      }
+    });
+  } else if (record.error && !record.cancelled) {
+    void deps.ui.error(`Upload of ${filename} failed: ${record.error}`);
+  }
+  return { kind: 'uploaded', responseUri, record, fileId };
+}
+
+function activeFile(): vscode.Uri | undefined {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  return uri?.scheme === 'file' ? uri : undefined;
+}
+
+async function pickFile(): Promise<vscode.Uri | undefined> {
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Upload to /v1/files' });
+  return picked?.[0];
+}
+
+async function askPurpose(deps: RequestDeps): Promise<string | undefined> {
+  const preferred = deps.config.defaultFilePurpose;
+  const ordered = [preferred, ...PURPOSES.filter((p) => p !== preferred)];
+  const pick = await deps.ui.pick(
+    ordered.map((p) => ({ label: p, description: p === preferred ? 'default (modelAccess.defaultFilePurpose)' : undefined })),
+    { title: 'Purpose of the file', placeHolder: 'The `purpose` field sent with the upload' },
+  );
+  return pick?.label;
+}
