@@ -34,6 +34,8 @@ const common = {
   sourcemap: !production,
   sourcesContent: false,
   external: ['vscode'],
+  // jsonc-parser's `main` is a UMD build whose internal requires esbuild cannot follow; its ESM build bundles.
+  mainFields: ['module', 'main'],
   logLevel: 'silent',
   plugins: [problemMatcherPlugin],
 };

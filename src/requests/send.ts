@@ -130,6 +130,13 @@ export class RequestSender implements vscode.Disposable {
     return { kind: 'sent', responseUri: uri, record };
   }
 
+  /** Cancels the request in flight for a payload (what the notification's Cancel button does). */
+  cancel(payload: vscode.Uri): boolean {
+    const controller = this.inFlight.get(payload.toString());
+    controller?.abort();
+    return controller !== undefined;
+  }
+
   private fillHead(record: ResponseRecord, result: PostResult): void {
     record.status = result.status;
     record.statusText = result.statusText;

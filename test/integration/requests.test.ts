@@ -1,0 +1,199 @@
+// Scratch requests inside a real VS Code (code-server) against the local Model Access Service: new
+// payloads carry the chosen model, answers land in the payload's response document (streams visibly
+// growing), invalid JSON sends nothing, uploads arrive intact, Cancel aborts at the server, the "model"
+// value completes from the catalog, and neither cURL export nor history ever holds the key.
+import * as assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ModelAccessApi } from '../../src/extension';
+import type { SendOutcome } from '../../src/requests/send';
+import { startServer, type RunningServer } from '../server';
+import { generateText, promptText } from '../server/generation';
+import { EXTENSION_ID, activateExtension, eventually } from './helpers';
+
+const SECTION = 'modelAccess';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function demoRegistry(): string {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext);
+  return vscode.Uri.joinPath(ext.extensionUri, 'test', 'server', 'registry.json').fsPath;
+}
+
+async function setSetting(name: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
+}
+
+function documentText(uri: vscode.Uri): string | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.getText();
+}
+
+describe('Scratch requests', function () {
+  this.timeout(60_000);
+  let api: ModelAccessApi;
+  let server: RunningServer;
+  let tmp: string;
+  const shown: string[] = [];
+  const copied: string[] = [];
+  let restoreUi: () => void;
+
+  /** A new scratch payload for `endpoint` and `model`, with `edit` applied to its JSON. */
+  async function newPayload(endpoint: string, model: string, edit?: (payload: Record<string, unknown>) => void): Promise<vscode.TextEditor> {
+    const editor = (await vscode.commands.executeCommand(`${SECTION}.newRequest`, model, endpoint)) as vscode.TextEditor;
+    assert.ok(editor, 'newRequest returned the editor');
+    if (edit) {
+      const doc = editor.document;
+      const header = doc.lineAt(0).text;
+      const payload = JSON.parse(doc.getText().slice(header.length + 1));
+      edit(payload);
+      await editor.edit((b) => b.replace(new vscode.Range(new vscode.Position(1, 0), doc.lineAt(doc.lineCount - 1).range.end), JSON.stringify(payload, null, 2)));
+    }
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    return editor;
+  }
+
+  before(async () => {
+    api = await activateExtension<ModelAccessApi>();
+    server = await startServer({ registry: demoRegistry(), streamDelayMs: 60 });
+    tmp = mkdtempSync(path.join(tmpdir(), 'model-access-requests-'));
+    const { info, error, copy } = api.ui;
+    api.ui.info = async (m) => (shown.push(m), undefined);
+    api.ui.error = async (m) => (shown.push(m), undefined);
+    api.ui.copy = async (t) => void copied.push(t);
+    restoreUi = () => Object.assign(api.ui, { info, error, copy });
+    await setSetting('baseUrl', server.url);
+    await api.keys.store(server.url, server.keys.acme);
+    await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url), 5000, 'the base URL');
+    await sleep(150);
+    await api.catalog.refresh();
+    assert.ok(api.catalog.models.length > 0, 'the catalog loaded');
+  });
+
+  after(async () => {
+    restoreUi?.();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await api.keys.delete(server.url).catch(() => undefined);
+    await setSetting('baseUrl', undefined);
+    await server?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  beforeEach(() => {
+    shown.length = 0;
+    copied.length = 0;
+  });
+
+  it('a new Chat request is a scratch file recording its endpoint, with the chosen model', async () => {
+    const model = api.catalog.models[3].id;
+    const editor = await newPayload('/v1/chat', model);
+    const text = editor.document.getText();
+    assert.equal(editor.document.lineAt(0).text, '// POST /v1/chat');
+    assert.equal(JSON.parse(text.slice(text.indexOf('\n') + 1)).model, model);
+    assert.ok(api.requests.scratch.contains(editor.document.uri), 'it lives in the scratch folder');
+  });
+
+  it('sending shows status 200 and the server’s text in the response document', async () => {
+    const model = api.catalog.models[0].id;
+    const editor = await newPayload('/v1/chat', model);
+    const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    assert.equal(outcome.kind, 'sent');
+    assert.ok(outcome.kind === 'sent');
+    const payload = JSON.parse(editor.document.getText().replace(/^.*\n/, ''));
+    const expected = generateText(model, promptText(payload.messages));
+    const text = await eventually(() => documentText(outcome.responseUri)?.includes(JSON.stringify(expected).slice(1, -1)) && documentText(outcome.responseUri), 5000, 'the answer in the document');
+    assert.match(text.split('\n')[0], /^\/\/ POST \/v1\/chat · 200 OK · \d+ ms · [\d.]+ (B|KB) · request id req_/);
+    assert.equal(outcome.record.status, 200);
+  });
+
+  it('a streamed request shows partial text before the final event', async () => {
+    const model = api.catalog.models[1].id;
+    const editor = await newPayload('/v1/responses', model, (p) => (p.stream = true));
+    const payload = JSON.parse(editor.document.getText().replace(/^.*\n/, ''));
+    const expected = generateText(model, promptText(payload.input));
+    const pending = vscode.commands.executeCommand(`${SECTION}.sendToResponses`) as Thenable<SendOutcome>;
+    const responseUri = api.requests.responses.uriFor(editor.document.uri, 'text', false);
+    // An intermediate state: some of the text is there, the final event is not.
+    const partial = await eventually(() => {
+      const t = documentText(responseUri);
+      const body = t?.split('growing as it arrives) ──\n')[1];
+      return body && body.trim().length > 0 && !t?.includes('── final event ──') ? body.trim() : undefined;
+    }, 10_000, 'partial streamed text');
+    assert.ok(expected.startsWith(partial), `partial text ${JSON.stringify(partial)} is a prefix of the answer`);
+    assert.ok(partial.length < expected.length);
+    const outcome = await pending;
+    assert.ok(outcome.kind === 'sent');
+    const final = await eventually(() => documentText(responseUri)?.includes('── final event ──') && documentText(responseUri), 5000, 'the final event');
+    assert.ok(final.includes(`── output text ──\n${expected}\n`), 'the full text, then the final event');
+    assert.match(final, /"type": "response.completed"/);
+  });
+
+  it('invalid JSON sends nothing and reports the position', async () => {
+    const editor = await newPayload('/v1/chat', api.catalog.models[0].id);
+    const doc = editor.document;
+    await editor.edit((b) => b.insert(doc.lineAt(2).range.end, ' oops'));
+    const before = server.requests.length;
+    const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    assert.equal(outcome.kind, 'invalid');
+    assert.ok(outcome.kind === 'invalid');
+    assert.match(outcome.message, /line 3, column \d+/);
+    assert.equal(server.requests.length, before, 'no request reached the server');
+    const diagnostics = vscode.languages.getDiagnostics(doc.uri).filter((d) => d.source === 'Model Access');
+    assert.equal(diagnostics.length, 1);
+    assert.equal(diagnostics[0].range.start.line, 2);
+    assert.ok(doc.getText().includes(' oops'), 'the text is untouched');
+  });
+
+  it('uploads a file with the right bytes, filename and purpose', async () => {
+    const file = path.join(tmp, 'training data.jsonl');
+    const bytes = randomBytes(512 * 1024);
+    writeFileSync(file, bytes);
+    await vscode.commands.executeCommand(`${SECTION}.uploadFile`, vscode.Uri.file(file), 'batch');
+    const upload = server.uploads.at(-1);
+    assert.ok(upload, 'the server stored an upload');
+    assert.equal(upload.filename, 'training data.jsonl');
+    assert.equal(upload.purpose, 'batch');
+    assert.equal(upload.bytes, bytes.length);
+    assert.equal(upload.sha256, createHash('sha256').update(bytes).digest('hex'));
+    assert.ok(shown.some((m) => m.includes(upload.id)), 'the file id is reported');
+  });
+
+  it('Cancel stops an in-flight request and the server sees the abort', async () => {
+    const editor = await newPayload('/v1/chat', api.catalog.models[0].id, (p) => (p.stream = true));
+    const abortsBefore = server.abortedCount();
+    const pending = vscode.commands.executeCommand(`${SECTION}.sendRequest`) as Thenable<SendOutcome>;
+    const responseUri = api.requests.responses.uriFor(editor.document.uri, 'text', false);
+    await eventually(() => (api.requests.responses.get(responseUri)?.stream?.events ?? 0) > 1, 10_000, 'the stream to start');
+    assert.ok(api.requests.sender.cancel(editor.document.uri));
+    const outcome = await pending;
+    assert.ok(outcome.kind === 'sent');
+    assert.ok(!outcome.record.stream?.final, 'the stream did not finish');
+    await server.waitForAborts(abortsBefore + 1, 5000);
+  });
+
+  it('completion offers the catalog’s ids at "model": "|"', async () => {
+    const editor = await newPayload('/v1/embeddings', api.catalog.models[0].id, (p) => (p.model = ''));
+    const doc = editor.document;
+    const line = doc.getText().split('\n').findIndex((l) => l.includes('"model": ""'));
+    const position = new vscode.Position(line, doc.lineAt(line).text.indexOf('""') + 1);
+    const list = (await vscode.commands.executeCommand('vscode.executeCompletionItemProvider', doc.uri, position)) as vscode.CompletionList;
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    for (const m of api.catalog.models) {
+      assert.ok(labels.includes(m.id), `${m.id} is offered`);
+    }
+  });
+
+  it('cURL export and history never contain the key', async () => {
+    await newPayload('/v1/chat', api.catalog.models[0].id);
+    const curl = (await vscode.commands.executeCommand(`${SECTION}.copyAsCurl`)) as string;
+    assert.equal(copied[0], curl);
+    assert.match(curl, /Authorization: Bearer \$MODEL_ACCESS_API_KEY/);
+    assert.ok(curl.includes(`${server.url}/v1/chat`));
+    const key = server.keys.acme;
+    assert.ok(!curl.includes(key));
+    assert.ok(api.requests.history.entries.length >= 3, 'the requests above are in the history');
+    assert.ok(!JSON.stringify(api.requests.history.entries).includes(key));
+  });
+});
