@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ServiceError } from './errors';
 
 export interface DispatcherOptions {
@@ -28,7 +28,18 @@ export function readCa(caFile: string): string[] {
   return [...rootCertificates, pem];
 }
 
+/**
+ * undici, evaluated on first use rather than when the extension loads: it is most of the bundle (about
+ * 520 KB), and activation must not pay for it before the first request. esbuild still bundles it; a
+ * `require` inside a function only defers running it.
+ */
+function undici(): typeof import('undici') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('undici') as typeof import('undici');
+}
+
 export function createDispatcher(o: DispatcherOptions): Dispatcher {
+  const { Agent, EnvHttpProxyAgent } = undici();
   const strict = o.proxy?.strictSSL ?? true;
   const tls: { ca?: string[]; rejectUnauthorized?: boolean } = {};
   if (o.caFile) {
