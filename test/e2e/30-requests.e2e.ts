@@ -1,0 +1,34 @@
+// A person creates a Chat request from the palette, types a prompt, sends it with the CodeLens above the
+// payload, and reads the answer in the response document that opens beside it.
+import * as assert from 'node:assert/strict';
+import { e2e } from './session';
+import { moveMouseAway, openPalette, pickQuickItem, readActiveEditorText, screenshot } from './helpers';
+
+describe('Scratch requests', () => {
+  it('creates a Chat request, sends it from the CodeLens, and shows the answer beside it', async () => {
+    const page = e2e.page;
+    // An earlier step left the log open in the panel; the picture is about the payload and its answer.
+    await openPalette(page, 'View: Hide Panel');
+    await openPalette(page, 'Model Access: New Request…');
+    await pickQuickItem(page, 'Chat');
+    const payload = await readActiveEditorText(page, { contains: '// POST /v1/chat' });
+    assert.match(payload, /"model": "[^"]+"/, 'the model is filled in');
+    // The prompt placeholder is selected: typing replaces it.
+    await page.keyboard.type('Hi team');
+    await readActiveEditorText(page, { contains: '"content": "Hi team"' });
+
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Send to POST /v1/chat' }).first();
+    await lens.waitFor({ state: 'visible', timeout: 15_000 });
+    await lens.click();
+
+    const responseGroup = page.locator('.editor-group-container').nth(1);
+    await responseGroup.waitFor({ state: 'visible', timeout: 15_000 });
+    await responseGroup.locator('.tab.active').first().click();
+    const response = await readActiveEditorText(page, { contains: /POST \/v1\/chat · 200 OK/ });
+    assert.match(response.split('\n')[0], /^\/\/ POST \/v1\/chat · 200 OK · \d+ ms · [\d.]+ (B|KB) · request id req_/);
+    assert.ok(response.includes('You are a helpful assistant. Hi team'), 'the server answered this prompt');
+    assert.ok(!response.includes(e2e.demoKey), 'no key in the response document');
+    await moveMouseAway(page);
+    await screenshot(page, 'requests');
+  });
+});
