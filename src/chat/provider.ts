@@ -4,7 +4,7 @@ import type { RequestDeps } from '../requests/deps';
 import { classifyChatError } from './errors';
 import { ChatStreamReader, readCompletion, toChatPayload, type OutputPart } from './messages';
 import { chatModels, type ChatModelInfo } from './modelInfo';
-import type { ChatSettings } from './settings';
+import type { ChatSettings } from '../config';
 import { estimateTokens } from './tokenEstimate';
 
 /** A catalog that can also be asked to load (the real ModelCatalog can); the chat view may ask before the tree does. */
