@@ -50,7 +50,79 @@ function compareChunks(a: string, b: string, prerelease: boolean): number {
   if (a === b) {
     return 0;
   }
-  return compareSplit(a, chunks(a), b, chunks(b), prerelease);
+  return quickCompare(a, b) || compareSplit(a, chunks(a), b, chunks(b), prerelease);
+}
+
+const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
+
+/**
+ * The natural-order result decided at the first differing character, without splitting or allocating,
+ * for the common case: an ASCII prefix up to that character, and there either two different letters (after
+ * lower-casing) inside a text run, or two digit runs that differ as numbers. 0 when it cannot tell
+ * (one string is a prefix of the other, case-only or non-ASCII differences, a digit run against text,
+ * numerically equal runs such as `07`/`7`): the caller then compares chunk by chunk, which gives the same
+ * answer wherever this one gives any.
+ */
+function quickCompare(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let p = 0;
+  let x = 0;
+  let y = 0;
+  for (; p < n; p++) {
+    x = a.charCodeAt(p);
+    y = b.charCodeAt(p);
+    if (x >= 128 || y >= 128) {
+      return 0;
+    }
+    if (x !== y) {
+      break;
+    }
+  }
+  if (p === n) {
+    return 0;
+  }
+  const dx = isDigitCode(x);
+  const dy = isDigitCode(y);
+  if (!dx && !dy) {
+    // Inside the same text run (the prefix is identical): the lower-cased letters decide.
+    const lx = x >= 65 && x <= 90 ? x + 32 : x;
+    const ly = y >= 65 && y <= 90 ? y + 32 : y;
+    return lx === ly ? 0 : lx < ly ? -1 : 1;
+  }
+  if (dx !== dy) {
+    return 0;
+  }
+  // Two digit runs that start at the same place: compare them as numbers (leading zeros dropped).
+  let start = p;
+  while (start > 0 && isDigitCode(a.charCodeAt(start - 1))) {
+    start--;
+  }
+  let endA = p;
+  while (endA < a.length && isDigitCode(a.charCodeAt(endA))) {
+    endA++;
+  }
+  let endB = p;
+  while (endB < b.length && isDigitCode(b.charCodeAt(endB))) {
+    endB++;
+  }
+  let sa = start;
+  while (sa < endA - 1 && a.charCodeAt(sa) === 48) {
+    sa++;
+  }
+  let sb = start;
+  while (sb < endB - 1 && b.charCodeAt(sb) === 48) {
+    sb++;
+  }
+  if (endA - sa !== endB - sb) {
+    return endA - sa < endB - sb ? -1 : 1;
+  }
+  for (let i = 0; i < endA - sa; i++) {
+    const c = a.charCodeAt(sa + i) - b.charCodeAt(sb + i);
+    if (c !== 0) {
+      return c < 0 ? -1 : 1;
+    }
+  }
+  return 0;
 }
 
 function compareSplit(a: string, ca: readonly string[], b: string, cb: readonly string[], prerelease: boolean): number {
@@ -109,31 +181,54 @@ export function compareModels(a: ModelEntry, b: ModelEntry): number {
 
 interface SortKey<T> {
   model: T;
-  family: string;
-  familyChunks: string[];
   id: string;
-  idChunks: string[];
+  idChunks?: string[];
   version: string;
-  versionChunks: string[];
+  versionChunks?: string[];
 }
 
 function sortKey<T extends ModelEntry>(model: T): SortKey<T> {
-  const family = familyOf(model);
-  const version = model.version ?? '';
-  return { model, family, familyChunks: chunks(family), id: model.id, idChunks: chunks(model.id), version, versionChunks: chunks(version) };
+  return { model, id: model.id, version: model.version ?? '' };
 }
 
+/** Id, then version; a string is split (once) only when the quick comparison cannot decide. */
 function compareKeys<T>(a: SortKey<T>, b: SortKey<T>): number {
-  let c = 0;
-  if (a.family !== b.family) {
-    c = a.family === OTHER_FAMILY ? 1 : b.family === OTHER_FAMILY ? -1 : compareSplit(a.family, a.familyChunks, b.family, b.familyChunks, false);
+  if (a.id !== b.id) {
+    const c = quickCompare(a.id, b.id) || compareSplit(a.id, (a.idChunks ??= chunks(a.id)), b.id, (b.idChunks ??= chunks(b.id)), false);
+    if (c !== 0) {
+      return c;
+    }
   }
-  return c || compareSplit(a.id, a.idChunks, b.id, b.idChunks, false) || compareSplit(a.version, a.versionChunks, b.version, b.versionChunks, true);
+  if (a.version === b.version) {
+    return 0;
+  }
+  return quickCompare(a.version, b.version) || compareSplit(a.version, (a.versionChunks ??= chunks(a.version)), b.version, (b.versionChunks ??= chunks(b.version)), true);
 }
 
-/** Sorted copy (same order as {@link compareModels}); each string is split once, so 100,000 models sort quickly. */
+/**
+ * Sorted copy (same order as {@link compareModels}). Models are bucketed by family first (a family's
+ * models are contiguous in that order: distinct family strings never compare equal), the few families are
+ * sorted, then each bucket by id and version, so 100,000 models sort quickly.
+ */
 export function sortModels<T extends ModelEntry>(models: readonly T[]): T[] {
-  return models.map(sortKey).sort(compareKeys).map((k) => k.model);
+  const buckets = new Map<string, SortKey<T>[]>();
+  for (const model of models) {
+    const family = familyOf(model);
+    let bucket = buckets.get(family);
+    if (!bucket) {
+      bucket = [];
+      buckets.set(family, bucket);
+    }
+    bucket.push(sortKey(model));
+  }
+  const out: T[] = [];
+  for (const family of [...buckets.keys()].sort(compareFamilies)) {
+    const bucket = (buckets.get(family) as SortKey<T>[]).sort(compareKeys);
+    for (const k of bucket) {
+      out.push(k.model);
+    }
+  }
+  return out;
 }
 
 export interface FamilyGroup<T extends ModelEntry = ModelEntry> {
@@ -141,21 +236,24 @@ export interface FamilyGroup<T extends ModelEntry = ModelEntry> {
   models: T[];
 }
 
-/** Groups sorted models by family; groups in family order, "Other" last. */
+/** Groups models by family, each group sorted; groups in family order, "Other" last. */
 export function groupByFamily<T extends ModelEntry>(models: readonly T[]): FamilyGroup<T>[] {
-  const groups = new Map<string, T[]>();
-  for (const m of sortModels(models)) {
+  return groupSorted(sortModels(models));
+}
+
+/** Groups models already in {@link sortModels} order, in one pass and without sorting again. */
+export function groupSorted<T extends ModelEntry>(sorted: readonly T[]): FamilyGroup<T>[] {
+  const groups: FamilyGroup<T>[] = [];
+  let current: FamilyGroup<T> | undefined;
+  for (const m of sorted) {
     const f = familyOf(m);
-    let list = groups.get(f);
-    if (!list) {
-      list = [];
-      groups.set(f, list);
+    if (current?.family !== f) {
+      current = { family: f, models: [] };
+      groups.push(current);
     }
-    list.push(m);
+    current.models.push(m);
   }
-  return [...groups.entries()]
-    .sort(([a], [b]) => compareFamilies(a, b))
-    .map(([family, list]) => ({ family, models: list }));
+  return groups;
 }
 
 /**

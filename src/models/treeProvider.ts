@@ -4,7 +4,7 @@ import type { FailureAction } from '../failure';
 import { Commands } from '../ids';
 import type { ModelCatalog } from './catalog';
 import { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from './nodes';
-import { FamilyGroup, familyOf, filterModels, groupByFamily, sortModels } from './sorting';
+import { FamilyGroup, familyOf, filterModels, groupSorted, sortModels } from './sorting';
 
 /** How the view presents the catalog; owned by the view controller, read by the provider. */
 export interface ViewOptions {
@@ -96,7 +96,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
     const expanded = models.length < EXPAND_BELOW || Boolean(options.filter);
     const words = this.words(options);
     const memo = this.memo as NonNullable<typeof this.memo>;
-    memo.groups ??= groupByFamily(models);
+    // `models` is already sorted: group it in one pass, no second sort.
+    memo.groups ??= groupSorted(models);
     for (const group of memo.groups) {
       out.push(new FamilyNode(group.family, group.models, { words, expanded }));
     }
