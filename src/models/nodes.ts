@@ -36,7 +36,24 @@ function field(md: vscode.MarkdownString, name: string, value: string): void {
   md.appendMarkdown('  \n');
 }
 
-/** One model: id as label, version as description; a click runs the configured click action. */
+/** A model's tooltip: id, family, version and card link, as plain text. */
+export function modelTooltip(model: ModelEntry): vscode.MarkdownString {
+  const card = checkCardLink(model.cardUrl);
+  const md = plainTooltip();
+  md.appendMarkdown('**');
+  md.appendText(displayText(model.id, 300) || '(no id)');
+  md.appendMarkdown('**\n\n');
+  field(md, 'Family', displayText(model.family, 200) || '—');
+  field(md, 'Version', displayText(model.version, 200) || '—');
+  field(md, 'Model Card', card.ok ? displayText(card.url, 300) : 'none');
+  return md;
+}
+
+/**
+ * One model: id as label, version as description; a click runs the configured click action. The tooltip
+ * is left undefined here and built on hover ({@link ModelNode.resolveTooltip}, through the provider's
+ * `resolveTreeItem`): a list can hold thousands of rows, and only a few are ever hovered.
+ */
 export class ModelNode extends vscode.TreeItem {
   constructor(
     readonly model: ModelEntry,
@@ -45,24 +62,25 @@ export class ModelNode extends vscode.TreeItem {
     const text = displayText(model.id) || '(no id)';
     super(label(text, options.words ?? []), vscode.TreeItemCollapsibleState.None);
     this.id = options.id;
-    this.description = displayText(model.version, 60);
+    const version = displayText(model.version, 60);
+    this.description = version;
     const card = checkCardLink(model.cardUrl);
     this.contextValue = card.ok ? ItemContext.modelWithCard : ItemContext.model;
     this.iconPath = new vscode.ThemeIcon(card.ok ? 'sparkle' : 'circle-outline');
     this.accessibilityInformation = {
-      label: `${text}${model.version ? `, version ${displayText(model.version, 60)}` : ''}${model.family ? `, family ${displayText(model.family, 60)}` : ''}`,
+      label: `${text}${model.version ? `, version ${version}` : ''}${model.family ? `, family ${displayText(model.family, 60)}` : ''}`,
     };
-    const md = plainTooltip();
-    md.appendMarkdown('**');
-    md.appendText(displayText(model.id, 300) || '(no id)');
-    md.appendMarkdown('**\n\n');
-    field(md, 'Family', displayText(model.family, 200) || '—');
-    field(md, 'Version', displayText(model.version, 200) || '—');
-    field(md, 'Model Card', card.ok ? displayText(card.url, 300) : 'none');
-    this.tooltip = md;
     if (options.clickable) {
       this.command = { command: Commands.modelClicked, title: 'Open', arguments: [this] };
     }
+  }
+
+  /** Builds the tooltip if it is not there yet; returns it. */
+  resolveTooltip(): vscode.MarkdownString {
+    if (!(this.tooltip instanceof vscode.MarkdownString)) {
+      this.tooltip = modelTooltip(this.model);
+    }
+    return this.tooltip;
   }
 }
 

@@ -56,6 +56,17 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
     return element;
   }
 
+  /** On hover (or click): the model's tooltip, which rows do not build up front. */
+  resolveTreeItem(item: vscode.TreeItem, element: ModelsTreeNode): vscode.TreeItem {
+    if (element instanceof ModelNode) {
+      element.resolveTooltip();
+      if (item !== element) {
+        item.tooltip = element.tooltip;
+      }
+    }
+    return item;
+  }
+
   getChildren(element?: ModelsTreeNode): ModelsTreeNode[] {
     if (element instanceof FamilyNode) {
       // A group's models are already sorted.

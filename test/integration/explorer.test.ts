@@ -151,6 +151,19 @@ describe('Models explorer', function () {
     assert.match(String(api.view.treeView.description), /127\.0\.0\.1/);
   });
 
+  it('builds a model row\'s tooltip on hover (resolveTreeItem): id, family, version and card', async () => {
+    const node = modelNodes()[0];
+    assert.ok(node, 'a model row');
+    const model = orgModels(server, 'acme').find((m) => m.id === labelOf(node));
+    assert.ok(model);
+    const resolved = await api.view.provider.resolveTreeItem(node, node);
+    const tooltip = String((resolved.tooltip as vscode.MarkdownString | undefined)?.value ?? '');
+    assert.match(tooltip, /Family: /);
+    // appendText escapes Markdown syntax as VS Code does (`2.1` → `2\.1`).
+    assert.ok(tooltip.includes(`Version: ${String(model.version).replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, '\\$&')}`), tooltip);
+    assert.match(tooltip, /Model Card: https:/);
+  });
+
   it('shows a flat list when grouping is off, and filters by text', async () => {
     await setSetting('groupByFamily', false);
     try {
