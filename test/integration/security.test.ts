@@ -1,0 +1,211 @@
+// Keys never leak and concurrent use never mixes answers, inside a real VS Code (code-server): a unique
+// canary key runs through every feature against a server that echoes it back in errors, then everything
+// the extension wrote or showed is searched for it; bursts of refreshes, a key change mid-refresh and a send
+// during a stream keep state consistent.
+import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ModelAccessApi } from '../../src/extension';
+import type { SendOutcome } from '../../src/requests/send';
+import { startServer, type RunningServer } from '../server';
+import { EXTENSION_ID, activateExtension, eventually } from './helpers';
+
+const SECTION = 'modelAccess';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function demoRegistry(): string {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(ext);
+  return vscode.Uri.joinPath(ext.extensionUri, 'test', 'server', 'registry.json').fsPath;
+}
+
+async function setSetting(name: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
+}
+
+/** Every file under `dir` (skipping very large ones), with its text. */
+function filesUnder(dir: string, out: { file: string; text: string }[] = []): { file: string; text: string }[] {
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (!st) {
+      continue;
+    }
+    if (st.isDirectory()) {
+      filesUnder(file, out);
+    } else if (st.isFile() && st.size < 20 * 1024 * 1024) {
+      out.push({ file, text: readFileSync(file).toString('latin1') });
+    }
+  }
+  return out;
+}
+
+describe('Security: keys and concurrency', function () {
+  this.timeout(120_000);
+  let api: ModelAccessApi;
+  let server: RunningServer;
+  let tmp: string;
+  const canary = `ma-canary-${randomBytes(12).toString('hex')}`;
+  const shown: string[] = [];
+  let restoreUi: () => void;
+
+  async function connect(key: string): Promise<void> {
+    await api.keys.store(server.url, key);
+    await sleep(150);
+    await api.catalog.refresh();
+  }
+
+  async function newPayload(endpoint: string, model: string, edit?: (p: Record<string, unknown>) => void): Promise<vscode.TextEditor> {
+    const editor = (await vscode.commands.executeCommand(`${SECTION}.newRequest`, model, endpoint)) as vscode.TextEditor;
+    if (edit) {
+      const doc = editor.document;
+      const payload = JSON.parse(doc.getText().replace(/^.*\n/, ''));
+      edit(payload);
+      await editor.edit((b) => b.replace(new vscode.Range(new vscode.Position(1, 0), doc.lineAt(doc.lineCount - 1).range.end), JSON.stringify(payload, null, 2)));
+    }
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    return editor;
+  }
+
+  before(async () => {
+    api = await activateExtension<ModelAccessApi>();
+    server = await startServer({ registry: demoRegistry(), keys: { acme: canary }, faults: { echoKey: true }, streamDelayMs: 30 });
+    tmp = mkdtempSync(path.join(tmpdir(), 'model-access-security-'));
+    const { info, warn, error, copy } = api.ui;
+    api.ui.info = async (m) => (shown.push(m), undefined);
+    api.ui.warn = async (m) => (shown.push(m), undefined);
+    api.ui.error = async (m) => (shown.push(m), undefined);
+    api.ui.copy = async (t) => void shown.push(t);
+    restoreUi = () => Object.assign(api.ui, { info, warn, error, copy });
+    await setSetting('baseUrl', server.url);
+    await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url), 5000, 'the base URL');
+  });
+
+  after(async () => {
+    restoreUi?.();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await api.keys.delete(server.url).catch(() => undefined);
+    await setSetting('baseUrl', undefined);
+    await server?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('a canary key used everywhere appears nowhere the extension wrote or showed', async () => {
+    await connect(canary);
+    assert.equal(api.catalog.status.kind, 'ready');
+    const model = api.catalog.models[0].id;
+    await vscode.commands.executeCommand(`${SECTION}.inspectModel`, api.catalog.models[0]);
+    await vscode.commands.executeCommand(`${SECTION}.inspectModel`, { id: 'no-such-model', raw: undefined }); // 404 echoing the key
+    for (const endpoint of ['/v1/responses', '/v1/chat', '/v1/embeddings']) {
+      for (const stream of endpoint === '/v1/embeddings' ? [false] : [false, true]) {
+        await newPayload(endpoint, model, (p) => (stream ? (p.stream = true) : undefined));
+        const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+        assert.equal(outcome.kind, 'sent');
+        assert.ok(outcome.kind === 'sent' && outcome.record.status === 200, `${endpoint} stream=${stream} answered 200`);
+      }
+    }
+    // Errors whose bodies repeat the key: an unknown model, and a wrong key.
+    await newPayload('/v1/chat', 'unknown-model-x');
+    const notFound = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    assert.ok(notFound.kind === 'sent' && notFound.record.status === 404);
+    const file = path.join(tmp, 'data.jsonl');
+    writeFileSync(file, '{"a":1}\n');
+    await vscode.commands.executeCommand(`${SECTION}.uploadFile`, vscode.Uri.file(file), 'batch');
+    await vscode.commands.executeCommand(`${SECTION}.copyAsCurl`);
+    await api.keys.store(server.url, `${canary}-wrong`);
+    await sleep(150);
+    await api.catalog.refresh();
+    assert.equal(api.catalog.status.kind, 'error');
+    await api.keys.store(server.url, canary);
+    await sleep(150);
+    await api.catalog.refresh();
+    await sleep(1500); // let the log channel reach its file
+
+    const echoed = server.requests.filter((r) => (r.status ?? 0) >= 400);
+    assert.ok(echoed.length >= 3, 'errors were answered (with the key echoed in their bodies)');
+
+    const places: { where: string; text: string }[] = [
+      ...vscode.workspace.textDocuments.map((d) => ({ where: `document ${d.uri.toString()}`, text: d.getText() })),
+      ...shown.map((text, i) => ({ where: `message/clipboard #${i}`, text })),
+      { where: 'request history', text: JSON.stringify(api.requests.history.entries) },
+      { where: 'view message', text: String(api.view.treeView.message ?? '') },
+    ];
+    // The whole user-data folder of this VS Code: logs (the Model Access channel), settings, global and
+    // workspace storage (scratch files, history, state).
+    const userDataDir = path.resolve(api.requests.scratch.folder.fsPath, '..', '..', '..', '..');
+    const files = filesUnder(userDataDir);
+    places.push(...files.map((f) => ({ where: f.file, text: f.text })));
+    assert.ok(
+      files.some((f) => f.file.includes('Model Access') && f.text.includes('POST /v1/chat')),
+      `the Model Access log was among the ${files.length} files searched`,
+    );
+    assert.ok(shown.some((m) => m.includes('$MODEL_ACCESS_API_KEY')), 'the cURL export was captured');
+    const leaks = places.filter((p) => p.text.includes(canary)).map((p) => p.where);
+    assert.deepEqual(leaks, [], 'the key appears nowhere');
+  });
+
+  it('a burst of 50 refreshes keeps at most one list request in flight', async () => {
+    await connect(canary);
+    server.clearRecords();
+    await Promise.all(Array.from({ length: 50 }, () => vscode.commands.executeCommand(`${SECTION}.refreshModels`)));
+    await api.catalog.settled();
+    const lists = server.requests.filter((r) => r.url.startsWith('/v1/models'));
+    assert.ok(lists.length > 0);
+    const events = lists.flatMap((r) => [
+      { t: r.startedAt, d: 1 },
+      { t: r.finishedAt ?? Number.MAX_SAFE_INTEGER, d: -1 },
+    ]);
+    events.sort((a, b) => a.t - b.t || a.d - b.d);
+    let inFlight = 0;
+    let most = 0;
+    for (const e of events) {
+      inFlight += e.d;
+      most = Math.max(most, inFlight);
+    }
+    assert.equal(most, 1, 'list requests never overlap');
+  });
+
+  it('a key change during a refresh leaves the tree of the final key', async () => {
+    const slow = await startServer({ registry: demoRegistry(), faults: { latencyMs: 300, paths: ['/v1/models'] } });
+    try {
+      await setSetting('baseUrl', slow.url);
+      await api.keys.store(slow.url, slow.keys.acme);
+      await sleep(150);
+      const first = api.catalog.refresh();
+      await sleep(100);
+      await api.keys.store(slow.url, slow.keys.globex);
+      await first.catch(() => undefined);
+      await eventually(async () => {
+        await api.catalog.settled();
+        const ids = api.catalog.models.map((m) => m.id).sort();
+        const globex = slow.registry.models.filter((m) => m.organization === 'globex').map((m) => m.id).sort();
+        return JSON.stringify(ids) === JSON.stringify(globex);
+      }, 20_000, "globex's models after the key change");
+    } finally {
+      await api.keys.delete(slow.url).catch(() => undefined);
+      await setSetting('baseUrl', server.url);
+      await slow.close();
+    }
+  });
+
+  it('sending while another payload streams never shows one answer under the other payload', async () => {
+    await connect(canary);
+    const model = api.catalog.models[0].id;
+    const a = await newPayload('/v1/chat', model, (p) => {
+      p.stream = true;
+      (p.messages as { content: string }[])[1].content = 'payload A';
+    });
+    const pendingA = vscode.commands.executeCommand(`${SECTION}.sendRequest`) as Thenable<SendOutcome>;
+    await eventually(() => (api.requests.responses.get(api.requests.responses.uriFor(a.document.uri, 'text', false))?.stream?.events ?? 0) > 0, 10_000, 'A streaming');
+    await newPayload('/v1/chat', model, (p) => ((p.messages as { content: string }[])[1].content = 'payload B'));
+    const b = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    const resultA = await pendingA;
+    assert.ok(b.kind === 'sent' && resultA.kind === 'sent');
+    assert.notEqual(b.responseUri.toString(), resultA.responseUri.toString());
+    assert.ok(b.record.bodyText?.includes('payload B') && !b.record.bodyText.includes('payload A'));
+    assert.ok(resultA.record.stream?.text.includes('payload A') && !resultA.record.stream.text.includes('payload B'));
+  });
+});
