@@ -7,26 +7,13 @@ import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/extension';
 import { startServer, type RecordedRequest, type RunningServer } from '../server';
 import { generateText } from '../server/generation';
-import { EXTENSION_ID, activateExtension, eventually } from './helpers';
+import { activateExtension, eventually, sleep, demoRegistry, setSetting } from './helpers';
 
 const VENDOR = 'model-access';
-const SECTION = 'modelAccess';
 /** Delay between streamed events: a 20-word answer takes about a second, long enough to watch it arrive. */
 const STREAM_DELAY_MS = 60;
 /** Which registry models are not chat models: the provider leaves out embeddings, rerankers and speech. */
 const NOT_CHAT = /(^|[^a-z])(embed|rerank|tts|asr)([^a-z]|$)/;
-
-function demoRegistry(): string {
-  const ext = vscode.extensions.getExtension(EXTENSION_ID);
-  assert.ok(ext);
-  return vscode.Uri.joinPath(ext.extensionUri, 'test', 'server', 'registry.json').fsPath;
-}
-
-async function setSetting(name: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function chatModelsOf(server: RunningServer, org: string) {
   return server.registry.models.filter((m) => m.organization === org && !NOT_CHAT.test(m.id));

@@ -9,20 +9,7 @@ import type { ModelAccessApi } from '../../src/extension';
 // (no instanceof); nodes are told apart by their contextValue, as menus do.
 import type { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from '../../src/models/nodes';
 import { startServer, type Registry, type RegistryModel, type RunningServer } from '../server';
-import { EXTENSION_ID, activateExtension, eventually } from './helpers';
-
-const SECTION = 'modelAccess';
-
-/** The demo registry from the repository (the suite is bundled, so the server's __dirname is not test/server). */
-function demoRegistry(): string {
-  const ext = vscode.extensions.getExtension(EXTENSION_ID);
-  assert.ok(ext);
-  return vscode.Uri.joinPath(ext.extensionUri, 'test', 'server', 'registry.json').fsPath;
-}
-
-async function setSetting(name: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
-}
+import { activateExtension, eventually, sleep, demoRegistry, setSetting } from './helpers';
 
 function orgModels(server: RunningServer, org: string): RegistryModel[] {
   return server.registry.models.filter((m) => m.organization === org);
@@ -31,8 +18,6 @@ function orgModels(server: RunningServer, org: string): RegistryModel[] {
 const isFamily = (n: ModelsTreeNode): n is FamilyNode => n.contextValue === 'family';
 const isModel = (n: ModelsTreeNode): n is ModelNode => /^model/.test(n.contextValue ?? '');
 const isMessage = (n: ModelsTreeNode | undefined): n is MessageNode => n?.contextValue === 'message';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function labelOf(node: vscode.TreeItem): string {
   const l = node.label;

@@ -34,3 +34,40 @@ export async function eventually<T>(check: () => T | undefined | false | Promise
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+export const SECTION = 'modelAccess';
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The demo registry from the repository (the suite is bundled, so the server's __dirname is not test/server). */
+export function demoRegistry(): string {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!ext) {
+    throw new Error(`${EXTENSION_ID} is not loaded in this VS Code`);
+  }
+  return vscode.Uri.joinPath(ext.extensionUri, 'test', 'server', 'registry.json').fsPath;
+}
+
+/** Sets a `modelAccess.*` user setting (undefined removes it). */
+export async function setSetting(name: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
+}
+
+/**
+ * A new scratch payload from `modelAccess.newRequest` for `endpoint` and `model`, with `edit` applied to its
+ * JSON, the cursor at the start (so a send sends the whole payload).
+ */
+export async function newPayload(endpoint: string, model: string, edit?: (payload: Record<string, unknown>) => void): Promise<vscode.TextEditor> {
+  const editor = (await vscode.commands.executeCommand(`${SECTION}.newRequest`, model, endpoint)) as vscode.TextEditor;
+  if (!editor) {
+    throw new Error('modelAccess.newRequest returned no editor');
+  }
+  if (edit) {
+    const doc = editor.document;
+    const payload = JSON.parse(doc.getText().replace(/^.*\n/, ''));
+    edit(payload);
+    await editor.edit((b) => b.replace(new vscode.Range(new vscode.Position(1, 0), doc.lineAt(doc.lineCount - 1).range.end), JSON.stringify(payload, null, 2)));
+  }
+  editor.selection = new vscode.Selection(0, 0, 0, 0);
+  return editor;
+}

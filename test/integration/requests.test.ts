@@ -12,20 +12,7 @@ import type { ModelAccessApi } from '../../src/extension';
 import type { SendOutcome } from '../../src/requests/send';
 import { startServer, type RunningServer } from '../server';
 import { generateText, promptText } from '../server/generation';
-import { EXTENSION_ID, activateExtension, eventually } from './helpers';
-
-const SECTION = 'modelAccess';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function demoRegistry(): string {
-  const ext = vscode.extensions.getExtension(EXTENSION_ID);
-  assert.ok(ext);
-  return vscode.Uri.joinPath(ext.extensionUri, 'test', 'server', 'registry.json').fsPath;
-}
-
-async function setSetting(name: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
-}
+import { activateExtension, eventually, SECTION, sleep, demoRegistry, setSetting, newPayload } from './helpers';
 
 function documentText(uri: vscode.Uri): string | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.getText();
@@ -39,21 +26,6 @@ describe('Scratch requests', function () {
   const shown: string[] = [];
   const copied: string[] = [];
   let restoreUi: () => void;
-
-  /** A new scratch payload for `endpoint` and `model`, with `edit` applied to its JSON. */
-  async function newPayload(endpoint: string, model: string, edit?: (payload: Record<string, unknown>) => void): Promise<vscode.TextEditor> {
-    const editor = (await vscode.commands.executeCommand(`${SECTION}.newRequest`, model, endpoint)) as vscode.TextEditor;
-    assert.ok(editor, 'newRequest returned the editor');
-    if (edit) {
-      const doc = editor.document;
-      const header = doc.lineAt(0).text;
-      const payload = JSON.parse(doc.getText().slice(header.length + 1));
-      edit(payload);
-      await editor.edit((b) => b.replace(new vscode.Range(new vscode.Position(1, 0), doc.lineAt(doc.lineCount - 1).range.end), JSON.stringify(payload, null, 2)));
-    }
-    editor.selection = new vscode.Selection(0, 0, 0, 0);
-    return editor;
-  }
 
   before(async () => {
     api = await activateExtension<ModelAccessApi>();

@@ -11,20 +11,7 @@ import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/extension';
 import type { SendOutcome } from '../../src/requests/send';
 import { startServer, type RunningServer } from '../server';
-import { EXTENSION_ID, activateExtension, eventually } from './helpers';
-
-const SECTION = 'modelAccess';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function demoRegistry(): string {
-  const ext = vscode.extensions.getExtension(EXTENSION_ID);
-  assert.ok(ext);
-  return vscode.Uri.joinPath(ext.extensionUri, 'test', 'server', 'registry.json').fsPath;
-}
-
-async function setSetting(name: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
-}
+import { activateExtension, eventually, SECTION, sleep, demoRegistry, setSetting, newPayload } from './helpers';
 
 /** Every file under `dir` (skipping very large ones), with its text. */
 function filesUnder(dir: string, out: { file: string; text: string }[] = []): { file: string; text: string }[] {
@@ -56,18 +43,6 @@ describe('Security: keys and concurrency', function () {
     await api.keys.store(server.url, key);
     await sleep(150);
     await api.catalog.refresh();
-  }
-
-  async function newPayload(endpoint: string, model: string, edit?: (p: Record<string, unknown>) => void): Promise<vscode.TextEditor> {
-    const editor = (await vscode.commands.executeCommand(`${SECTION}.newRequest`, model, endpoint)) as vscode.TextEditor;
-    if (edit) {
-      const doc = editor.document;
-      const payload = JSON.parse(doc.getText().replace(/^.*\n/, ''));
-      edit(payload);
-      await editor.edit((b) => b.replace(new vscode.Range(new vscode.Position(1, 0), doc.lineAt(doc.lineCount - 1).range.end), JSON.stringify(payload, null, 2)));
-    }
-    editor.selection = new vscode.Selection(0, 0, 0, 0);
-    return editor;
   }
 
   before(async () => {
