@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/extension';
 import { startServer, type RecordedRequest, type RunningServer } from '../server';
 import { generateText } from '../server/generation';
-import { activateExtension, eventually, sleep, demoRegistry, setSetting } from './helpers';
+import { activateExtension, eventually, sleep, setSetting } from './helpers';
 
 const VENDOR = 'model-access';
 /** Delay between streamed events: a 20-word answer takes about a second, long enough to watch it arrive. */
@@ -62,7 +62,7 @@ describe('Chat models (Language Model Chat Provider)', function () {
   before(async () => {
     api = await activateExtension<ModelAccessApi>();
     assert.ok(api, 'activate() returned the test API');
-    server = await startServer({ registry: demoRegistry(), streamDelayMs: STREAM_DELAY_MS });
+    server = await startServer({ streamDelayMs: STREAM_DELAY_MS });
     await setSetting('chat.models', undefined);
     await setSetting('chat.enabled', undefined);
     await connect(server.keys.acme);
@@ -204,7 +204,7 @@ describe('Chat models (Language Model Chat Provider)', function () {
     const port = server.port;
     const storedKey = server.keys.acme;
     await server.close();
-    server = await startServer({ port, registry: demoRegistry(), streamDelayMs: STREAM_DELAY_MS, keys: { acme: 'ma-rotated-key-0001' } });
+    server = await startServer({ port, streamDelayMs: STREAM_DELAY_MS, keys: { acme: 'ma-rotated-key-0001' } });
     let error: unknown;
     try {
       const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('Hello?')], {}, new vscode.CancellationTokenSource().token);
@@ -224,6 +224,6 @@ describe('Chat models (Language Model Chat Provider)', function () {
     assert.ok(!message.includes(storedKey), 'the key is not in the message');
     // Back to a working service for whatever runs next.
     await server.close();
-    server = await startServer({ port, registry: demoRegistry(), streamDelayMs: STREAM_DELAY_MS });
+    server = await startServer({ port, streamDelayMs: STREAM_DELAY_MS });
   });
 });

@@ -9,7 +9,7 @@ import type { ModelAccessApi } from '../../src/extension';
 // (no instanceof); nodes are told apart by their contextValue, as menus do.
 import type { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from '../../src/models/nodes';
 import { startServer, type Registry, type RegistryModel, type RunningServer } from '../server';
-import { activateExtension, eventually, sleep, demoRegistry, setSetting } from './helpers';
+import { activateExtension, eventually, sleep, setSetting } from './helpers';
 
 function orgModels(server: RunningServer, org: string): RegistryModel[] {
   return server.registry.models.filter((m) => m.organization === org);
@@ -58,7 +58,7 @@ describe('Models explorer', function () {
   before(async () => {
     api = await activateExtension<ModelAccessApi>();
     assert.ok(api, 'activate() returned the test API');
-    server = await startServer({ pageSize: 4, registry: demoRegistry() });
+    server = await startServer({ pageSize: 4 });
     restoreOpener = api.setOpener(async (url) => {
       opened.push(url);
       return true;
@@ -175,7 +175,7 @@ describe('Models explorer', function () {
   });
 
   it('a key stored for one origin is not used for another', async () => {
-    const other = await startServer({ registry: demoRegistry() });
+    const other = await startServer();
     try {
       await connect(other.url);
       assert.equal(api.catalog.status.kind, 'needsKey', 'no key for the second origin');
@@ -303,7 +303,7 @@ describe('Models explorer', function () {
     // Same origin and key, but the service no longer accepts it (the key was revoked).
     const port = server.port;
     await server.close();
-    server = await startServer({ port, pageSize: 4, registry: demoRegistry(), keys: { acme: 'ma-rotated-key-0001' } });
+    server = await startServer({ port, pageSize: 4, keys: { acme: 'ma-rotated-key-0001' } });
     await api.catalog.refresh();
     assert.equal(api.catalog.status.kind, 'error');
     const first = roots()[0];
@@ -318,7 +318,7 @@ describe('Models explorer', function () {
   it('an unreachable service names the host and reason, offers Retry and keeps the previous tree', async () => {
     const port = server.port;
     await server.close();
-    server = await startServer({ port, pageSize: 4, registry: demoRegistry() });
+    server = await startServer({ port, pageSize: 4 });
     await api.catalog.refresh();
     const shown = modelNodes().map(labelOf);
     assert.ok(shown.length > 0);
@@ -333,7 +333,7 @@ describe('Models explorer', function () {
       assert.match(String(api.view.treeView.message), new RegExp(`127\\.0\\.0\\.1:${port}.*(refused|connect)`));
       assert.deepEqual(modelNodes().map(labelOf), shown, 'the previous tree is kept');
     } finally {
-      server = await startServer({ port, pageSize: 4, registry: demoRegistry() });
+      server = await startServer({ port, pageSize: 4 });
     }
     await vscode.commands.executeCommand('modelAccess.refreshModels');
     assert.equal(api.catalog.status.kind, 'ready');

@@ -39,15 +39,6 @@ export const SECTION = 'modelAccess';
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The demo registry from the repository (the suite is bundled, so the server's __dirname is not test/server). */
-export function demoRegistry(): string {
-  const ext = vscode.extensions.getExtension(EXTENSION_ID);
-  if (!ext) {
-    throw new Error(`${EXTENSION_ID} is not loaded in this VS Code`);
-  }
-  return vscode.Uri.joinPath(ext.extensionUri, 'test', 'server', 'registry.json').fsPath;
-}
-
 /** Sets a `modelAccess.*` user setting (undefined removes it). */
 export async function setSetting(name: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);

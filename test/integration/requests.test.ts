@@ -12,7 +12,7 @@ import type { ModelAccessApi } from '../../src/extension';
 import type { SendOutcome } from '../../src/requests/send';
 import { startServer, type RunningServer } from '../server';
 import { generateText, promptText } from '../server/generation';
-import { activateExtension, eventually, SECTION, sleep, demoRegistry, setSetting, newPayload } from './helpers';
+import { activateExtension, eventually, SECTION, sleep, setSetting, newPayload } from './helpers';
 
 function documentText(uri: vscode.Uri): string | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.getText();
@@ -29,7 +29,7 @@ describe('Scratch requests', function () {
 
   before(async () => {
     api = await activateExtension<ModelAccessApi>();
-    server = await startServer({ registry: demoRegistry(), streamDelayMs: 60 });
+    server = await startServer({ streamDelayMs: 60 });
     tmp = mkdtempSync(path.join(tmpdir(), 'model-access-requests-'));
     const { info, error, copy } = api.ui;
     api.ui.info = async (m) => (shown.push(m), undefined);

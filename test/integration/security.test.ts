@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/extension';
 import type { SendOutcome } from '../../src/requests/send';
 import { startServer, type RunningServer } from '../server';
-import { activateExtension, eventually, SECTION, sleep, demoRegistry, setSetting, newPayload } from './helpers';
+import { activateExtension, eventually, SECTION, sleep, setSetting, newPayload } from './helpers';
 
 /** Every file under `dir` (skipping very large ones), with its text. */
 function filesUnder(dir: string, out: { file: string; text: string }[] = []): { file: string; text: string }[] {
@@ -47,7 +47,7 @@ describe('Security: keys and concurrency', function () {
 
   before(async () => {
     api = await activateExtension<ModelAccessApi>();
-    server = await startServer({ registry: demoRegistry(), keys: { acme: canary }, faults: { echoKey: true }, streamDelayMs: 30 });
+    server = await startServer({ keys: { acme: canary }, faults: { echoKey: true }, streamDelayMs: 30 });
     tmp = mkdtempSync(path.join(tmpdir(), 'model-access-security-'));
     const { info, warn, error, copy } = api.ui;
     api.ui.info = async (m) => (shown.push(m), undefined);
@@ -144,7 +144,7 @@ describe('Security: keys and concurrency', function () {
   });
 
   it('a key change during a refresh leaves the tree of the final key', async () => {
-    const slow = await startServer({ registry: demoRegistry(), faults: { latencyMs: 300, paths: ['/v1/models'] } });
+    const slow = await startServer({ faults: { latencyMs: 300, paths: ['/v1/models'] } });
     try {
       await setSetting('baseUrl', slow.url);
       await api.keys.store(slow.url, slow.keys.acme);

@@ -5,6 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
+// Imported (not only read from disk) so the registry travels with the code when a suite is bundled.
+import demoRegistryJson from './registry.json';
 
 export interface RegistryModel {
   id: string;
@@ -40,9 +42,9 @@ export const DEMO_KEYS: Readonly<Record<string, string>> = Object.freeze({
   initech: 'ma-demo-initech-0003',
 });
 
-export function loadRegistry(file: string = DEFAULT_REGISTRY_PATH): Registry {
-  const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
-  return validateRegistry(parsed, file);
+export function loadRegistry(file?: string): Registry {
+  const parsed: unknown = file === undefined ? structuredClone(demoRegistryJson) : JSON.parse(readFileSync(file, 'utf8'));
+  return validateRegistry(parsed, file ?? DEFAULT_REGISTRY_PATH);
 }
 
 function validateRegistry(value: unknown, source: string): Registry {
