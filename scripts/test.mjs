@@ -123,13 +123,13 @@ const ALLOWED = [
   /^\[Content_Types\]\.xml$/,
   /^extension\.vsixmanifest$/,
   /^extension\/package\.json$/,
-  /^extension\/dist\/extension\.js$/,
+  /^extension\/dist\/(extension|undici)\.js$/,
   /^extension\/media\/.+/,
   /^extension\/readme\.md$/i,
   /^extension\/changelog\.md$/i,
   /^extension\/license(\.txt|\.md)?$/i,
 ];
-const REQUIRED = ['extension/package.json', 'extension/dist/extension.js'];
+const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/undici.js'];
 
 async function packageLayer() {
   fs.rmSync(VSIX, { force: true });
@@ -152,7 +152,7 @@ async function packageLayer() {
     console.log(`packaging check failed: ${why}`);
     return { ok: false, note: why };
   }
-  return { ok: true, note: `${entries.length} files, only dist/extension.js, media/ and docs` };
+  return { ok: true, note: `${entries.length} files, only dist/extension.js + dist/undici.js, media/ and docs` };
 }
 
 // ---- layers ----------------------------------------------------------------------------------------

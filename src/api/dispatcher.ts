@@ -29,9 +29,9 @@ export function readCa(caFile: string): string[] {
 }
 
 /**
- * undici, evaluated on first use rather than when the extension loads: it is most of the bundle (about
- * 520 KB), and activation must not pay for it before the first request. esbuild still bundles it; a
- * `require` inside a function only defers running it.
+ * undici, loaded on first use rather than when the extension loads: it is most of the code (about
+ * 520 KB), and activation must not pay for it before the first request. esbuild.js puts it in its own
+ * file, `dist/undici.js`, so it is neither parsed nor run until this is called.
  */
 function undici(): typeof import('undici') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
