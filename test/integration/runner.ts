@@ -1,11 +1,13 @@
 // Offline integration runner (`npm run test:integration`): builds the extension and the suite, starts
-// code-server (a real VS Code 1.139) with the smoke-test driver, opens the workbench in headless Chromium
+// code-server (a real VS Code: 1.139 by default, or an older one we claim to support) with the smoke-test driver, opens the workbench in headless Chromium
 // with a payload that loads this repo as the extension under development and out/integration/index.js as
 // the test entry, then waits for the results JSON written by that entry.
 // Exits non-zero on any failure, on zero tests executed, or without a result before the deadline.
 // Every process group it starts is stopped in all cases (also on Ctrl+C).
 //
-// Options: --grep <regex>   only tests whose full title matches
+// Options: --vscode <ver>   VS Code version: 1.139 (default), 1.104 (the oldest in package.json engines),
+//                           newest, oldest (see scripts/setup-vscode.js); or env MODEL_ACCESS_VSCODE
+//          --grep <regex>   only tests whose full title matches
 //          --no-build       skip `node esbuild.js --tests`
 //          --keep           keep the scratch folder (profile, logs) for inspection
 //          --headed         show the browser (needs a display)
@@ -14,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
+import { resolveVSCodeVersion, VSCODE_VERSIONS } from '../../scripts/setup-vscode';
 import { REPO_ROOT, launchChromium, makeScratchDirs, startCodeServer, type CodeServer } from '../harness/codeServer';
 import { onInterrupt, stopAllGroups, waitFor } from '../harness/processes';
 import type { IntegrationResults } from './index';
@@ -26,7 +29,8 @@ const option = (name: string) => {
 };
 
 const DEADLINE_S = Number(process.env.MODEL_ACCESS_IT_DEADLINE_S) || 300;
-const RESULTS_COPY = path.join(REPO_ROOT, 'test-results', 'integration-results.json');
+const VSCODE = resolveVSCodeVersion(option('--vscode'));
+const RESULTS_COPY = path.join(REPO_ROOT, 'test-results', `integration-results-${VSCODE}.json`);
 
 function log(msg: string): void {
   console.log(`[integration] ${msg}`);
@@ -63,8 +67,10 @@ async function main(): Promise<number> {
   let exitCode = 1;
   let extensionHostExitedAt: number | undefined;
   try {
+    log(`VS Code ${VSCODE} (code-server ${VSCODE_VERSIONS[VSCODE].codeServer})`);
     codeServer = await startCodeServer({
       dirs,
+      vscodeVersion: VSCODE,
       smokeTestDriver: true,
       trustedDomains: ['https://cards.example'],
       env: {
@@ -124,7 +130,7 @@ async function main(): Promise<number> {
     fs.copyFileSync(resultsFile, RESULTS_COPY);
 
     const executed = results.passes + results.failures;
-    log(`integration: ${results.passes} passed, ${results.failures} failed, ${results.pending} pending in ${secondsSince(started)} s`);
+    log(`integration: ${results.passes} passed, ${results.failures} failed, ${results.pending} pending in ${secondsSince(started)} s (VS Code ${VSCODE})`);
     if (results.failures > 0) {
       for (const f of results.failed) {
         log(`FAILED: ${f.title}\n${f.error}`);
