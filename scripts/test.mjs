@@ -1,21 +1,39 @@
 #!/usr/bin/env node
-// `npm test`: every layer, in order — lint, type check, unit tests, packaging check, the integration
-// suite inside a real VS Code (code-server), and the end-to-end UI tests (Chromium driving code-server
-// with the packaged VSIX). Later layers still run when an earlier one fails (except those that need its
-// output), and a summary with counts and times is printed at the end. Exit code 1 if anything failed.
+// `npm test`: installs what it needs, then every layer, in order — lint, type check, unit tests,
+// packaging check, the integration suite inside a real VS Code (code-server) on every VS Code version we
+// claim (newest and oldest), the end-to-end UI tests (Chromium driving code-server with the packaged
+// VSIX) and the demo smoke test (`npm run demo` started, checked and stopped with Ctrl+C). Later layers
+// still run when an earlier one fails (except those that need its output), and a summary with counts
+// and times is printed at the end. Exit code 1 if anything failed.
+//
+// What it installs, from a fresh clone with an empty HOME:
+//   - `npm ci` when node_modules is missing or does not match package-lock.json;
+//   - in the background while lint/typecheck/unit run: `node scripts/setup-vscode.js` (Chromium, and
+//     per VS Code version its Node + code-server, cached in ~/.cache/model-access or $MODEL_ACCESS_CACHE).
+// With CI=true (or MODEL_ACCESS_FRESH_SETUP=1) the newest code-server is installed again from nothing,
+// into a throwaway HOME, the way a newcomer's first `npm test` does it (nested npm installs started
+// from inside `npm test`), and the integration, e2e and demo layers use that install. This costs ~2-3 min
+// (in parallel with the first layers) and turns CI red whenever a first run would break.
+// MODEL_ACCESS_FRESH_SETUP=0 turns it off.
 //
 //   npm test                     all layers
 //   npm test -- --unit           only the fast layer (unit tests); same as `npm run test:unit`
-//   npm test -- --only lint,unit  a subset: lint, typecheck, unit, package, integration, e2e
+//   npm test -- --only lint,unit  a subset: lint, typecheck, unit, package, integration, e2e, demo
 //   npm test -- --skip e2e        everything but some layers
+//   npm test -- --vscode 1.139   the integration layer on these VS Code versions only (default: all:
+//                                1.139,1.104)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import nestedNpm from './nested-npm.js';
+import setup from './setup-vscode.js';
 
+const { childEnv, dependenciesStale } = nestedNpm;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
-const LAYERS = ['lint', 'typecheck', 'unit', 'package', 'integration', 'e2e'];
+const LAYERS = ['lint', 'typecheck', 'unit', 'package', 'integration', 'e2e', 'demo'];
 
 const args = process.argv.slice(2);
 function listArg(name) {
@@ -36,44 +54,98 @@ for (const name of [...selected, ...skip]) {
   }
 }
 selected = selected.filter((l) => !skip.includes(l));
+let vscodeVersions;
+try {
+  vscodeVersions = setup.resolveVSCodeVersions(listArg('--vscode')?.join(',') ?? 'all');
+} catch (e) {
+  console.error(e.message);
+  process.exit(2);
+}
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const VSIX = path.join(ROOT, `${pkg.name}-${pkg.version}.vsix`);
 
-/** Runs a command with live output; resolves with its exit code and captured output. */
-let current;
-function run(cmd, cmdArgs, { env = {} } = {}) {
+const freshSetup = process.env.MODEL_ACCESS_FRESH_SETUP
+  ? !/^(0|false|no)$/i.test(process.env.MODEL_ACCESS_FRESH_SETUP)
+  : /^(1|true)$/i.test(process.env.CI ?? '');
+
+const NOISE = /^npm warn Unknown (user|env|cli) config "(nodedir|unsafe-perm)"/;
+
+/** Live output, or output held back until `live()` (for the background setup). */
+function makeSink(held = false) {
+  let buffer = held ? [] : undefined;
+  return {
+    write(stream, text) {
+      if (buffer) {
+        buffer.push([stream, text]);
+      } else {
+        stream.write(text);
+      }
+    },
+    live() {
+      for (const [stream, text] of buffer ?? []) {
+        stream.write(text);
+      }
+      buffer = undefined;
+    },
+  };
+}
+
+/**
+ * Runs a command (stdin closed) with its output shown; resolves with its exit code and captured output.
+ * The child gets childEnv() — nothing of the outer `npm test` — unless `rawEnv` is set.
+ */
+const children = new Set();
+function run(cmd, cmdArgs, { env = {}, rawEnv = false, sink = makeSink() } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, cmdArgs, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    current = child;
+    const child = spawn(cmd, cmdArgs, {
+      cwd: ROOT,
+      env: rawEnv ? { ...process.env, ...env } : childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
     let output = '';
     child.stdout.on('data', (d) => {
       output += d;
-      process.stdout.write(d);
+      sink.write(process.stdout, String(d));
     });
     child.stderr.on('data', (d) => {
       const text = String(d);
       output += text;
       // npm's warnings about the machine's npmrc are noise here.
-      const kept = text.split('\n').filter((l) => !/^npm warn Unknown (user|env) config "nodedir"/.test(l)).join('\n');
-      process.stderr.write(kept);
+      const kept = text.split('\n').filter((l) => !NOISE.test(l)).join('\n');
+      sink.write(process.stderr, kept);
     });
     child.on('error', (e) => {
       output += String(e);
+      children.delete(child);
       resolve({ code: 1, output });
     });
     child.on('close', (code) => {
-      current = undefined;
+      children.delete(child);
       resolve({ code: code ?? 1, output });
     });
   });
 }
 
+let freshRoot;
+function removeFreshRoot() {
+  if (freshRoot) {
+    fs.rmSync(freshRoot, { recursive: true, force: true });
+    freshRoot = undefined;
+  }
+}
+
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     // The runners stop their own process groups on the signal they receive from the terminal too.
-    current?.kill(signal);
-    setTimeout(() => process.exit(130), 15000).unref();
+    for (const child of children) {
+      child.kill(signal);
+    }
+    setTimeout(() => {
+      removeFreshRoot();
+      process.exit(130);
+    }, 15000).unref();
   });
 }
 
@@ -155,12 +227,105 @@ async function packageLayer() {
   return { ok: true, note: `${entries.length} files, only dist/extension.js + dist/undici.js, media/ and docs` };
 }
 
+// ---- setup: dependencies, then Chromium + code-server in the background ---------------------------
+
+const results = {};
+const times = {};
+const started = Date.now();
+
+function header(name) {
+  console.log(`\n━━━━ ${name} ${'━'.repeat(Math.max(0, 70 - name.length))}`);
+}
+
+header('install');
+{
+  const t = Date.now();
+  const why = dependenciesStale(ROOT);
+  if (why) {
+    console.log(`npm ci (${why})`);
+    const r = await run('npm', ['ci', '--no-audit', '--no-fund']);
+    results.install = { ok: r.code === 0, note: r.code === 0 ? `npm ci: ${why}` : 'npm ci failed' };
+  } else {
+    console.log('node_modules matches package-lock.json');
+    results.install = { ok: true, note: 'node_modules up to date' };
+  }
+  times.install = (Date.now() - t) / 1000;
+  if (!results.install.ok) {
+    console.log('\nFAILED: npm ci; nothing else can run');
+    process.exit(1);
+  }
+}
+
+// VS Code versions the layers need, and the cache each one comes from.
+const newest = setup.NEWEST_VSCODE;
+const itVersions = selected.includes('integration') ? vscodeVersions : [];
+const needVersions = [...new Set([...itVersions, ...(selected.some((l) => l === 'e2e' || l === 'demo') ? [newest] : [])])];
+const useFresh = freshSetup && needVersions.includes(newest);
+/** Environment for the layers that run VS Code `version`. */
+const vscodeEnv = (version) => ({
+  MODEL_ACCESS_VSCODE: version,
+  ...(useFresh && version === newest ? { MODEL_ACCESS_CACHE: path.join(freshRoot, 'home', '.cache', 'model-access') } : {}),
+});
+const setupSink = makeSink(true);
+const setupReady = {};
+let setupStarted;
+let setupEnded;
+if (needVersions.length > 0) {
+  setupStarted = Date.now();
+  // The setup gets the raw environment of `npm test`, as on a newcomer's first run: it must clean it
+  // itself before its nested npm installs (scripts/nested-npm.js), or code-server's install fails.
+  const runSetup = (versions, env = {}) =>
+    run(process.execPath, [path.join(ROOT, 'scripts', 'setup-vscode.js'), '--vscode', versions.join(',')], { rawEnv: true, env, sink: setupSink })
+      .then((r) => {
+        setupEnded = Date.now();
+        return r.code === 0;
+      });
+  const cached = needVersions.filter((v) => !(useFresh && v === newest));
+  let chain = Promise.resolve(true);
+  if (cached.length > 0) {
+    chain = runSetup(cached);
+    for (const v of cached) {
+      setupReady[v] = chain;
+    }
+  }
+  if (useFresh) {
+    freshRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'model-access-fresh-'));
+    const home = path.join(freshRoot, 'home');
+    fs.mkdirSync(home);
+    // A newcomer: empty HOME (no ~/.npmrc, no npm cache, no code-server cache), default cache folder.
+    const env = { HOME: home, MODEL_ACCESS_CACHE: '', XDG_CACHE_HOME: '', XDG_CONFIG_HOME: '', npm_config_cache: path.join(home, '.npm') };
+    setupReady[newest] = chain.then(() => runSetup([newest], env));
+  }
+  const what = needVersions.map((v) => `VS Code ${v}${useFresh && v === newest ? ' (fresh install into an empty HOME, CI)' : ''}`).join(', ');
+  console.log(`\nsetup of Chromium and code-server started in the background: ${what}`);
+}
+
+/** Waits for the setup of `version`; shows its output from then on. */
+async function ensureVSCode(version) {
+  const ready = setupReady[version];
+  if (!ready) {
+    return false;
+  }
+  setupSink.live();
+  const ok = await ready;
+  if (!results.setup || results.setup.ok) {
+    times.setup = (setupEnded - setupStarted) / 1000;
+    const what = needVersions.map((v) => `${v}${useFresh && v === newest ? ' fresh into an empty HOME' : ''}`).join(', ');
+    results.setup = { ok, note: ok ? `VS Code ${what}` : `failed for VS Code ${version}` };
+  }
+  return ok;
+}
+
 // ---- layers ----------------------------------------------------------------------------------------
 
-let vscodeReady;
-async function ensureVSCode() {
-  vscodeReady ??= run(process.execPath, [path.join(ROOT, 'scripts', 'setup-vscode.js')]).then((r) => r.code === 0);
-  return vscodeReady;
+async function integrationLayer(version) {
+  if (!(await ensureVSCode(version))) {
+    return { ok: false, note: 'setup of code-server/Chromium failed' };
+  }
+  const r = await run(path.join(BIN, 'tsx'), ['test/integration/runner.ts', '--vscode', version], { env: vscodeEnv(version) });
+  const m = /integration: (\d+) passed, (\d+) failed, (\d+) pending/.exec(stripAnsi(r.output));
+  const counts = m ? { passed: Number(m[1]), failed: Number(m[2]), pending: Number(m[3]) } : undefined;
+  return { ok: r.code === 0 && !!counts && counts.passed > 0, counts, note: counts ? undefined : 'no results' };
 }
 
 const layers = {
@@ -179,59 +344,71 @@ const layers = {
     return { ok, counts, note: counts.passed === 0 ? 'no unit tests ran' : undefined };
   },
   package: packageLayer,
-  integration: async () => {
-    if (!(await ensureVSCode())) {
-      return { ok: false, note: 'setup of code-server/Chromium failed' };
-    }
-    const r = await run(path.join(BIN, 'tsx'), ['test/integration/runner.ts']);
-    const m = /integration: (\d+) passed, (\d+) failed, (\d+) pending/.exec(stripAnsi(r.output));
-    const counts = m ? { passed: Number(m[1]), failed: Number(m[2]), pending: Number(m[3]) } : undefined;
-    return { ok: r.code === 0 && !!counts && counts.passed > 0, counts, note: counts ? undefined : 'no results' };
-  },
   e2e: async () => {
-    if (!fs.existsSync(VSIX) || results.package?.ok === false) {
-      return { ok: false, note: 'needs the packaging layer (VSIX)' };
-    }
-    if (!(await ensureVSCode())) {
+    if (!(await ensureVSCode(newest))) {
       return { ok: false, note: 'setup of code-server/Chromium failed' };
     }
-    const r = await run(path.join(BIN, 'mocha'), ['--config', 'test/e2e/.mocharc.json'], { env: { MODEL_ACCESS_VSIX: VSIX } });
+    const env = vscodeEnv(newest);
+    if (selected.includes('package')) {
+      if (!fs.existsSync(VSIX) || results.package?.ok === false) {
+        return { ok: false, note: 'needs the packaging layer (VSIX)' };
+      }
+      env.MODEL_ACCESS_VSIX = VSIX;
+    } // else: e2e alone, its session packages the VSIX itself.
+    const r = await run(path.join(BIN, 'mocha'), ['--config', 'test/e2e/.mocharc.json'], { env });
     const counts = mochaCounts(r.output);
     return { ok: r.code === 0 && counts.passed > 0, counts, note: counts.passed === 0 ? 'no e2e steps ran' : undefined };
   },
+  demo: async () => {
+    if (!(await ensureVSCode(newest))) {
+      return { ok: false, note: 'setup of code-server/Chromium failed' };
+    }
+    const r = await run(path.join(BIN, 'tsx'), ['test/demo/smoke.ts'], { env: vscodeEnv(newest) });
+    const m = /demo smoke: (.*)$/m.exec(stripAnsi(r.output));
+    return { ok: r.code === 0, note: m ? m[1] : undefined };
+  },
 };
 
-const results = {};
-const times = {};
-const started = Date.now();
+// Integration runs first on versions whose setup is cached, last on the one being installed fresh.
+const plan = [];
 for (const name of LAYERS) {
   if (!selected.includes(name)) {
     continue;
   }
-  console.log(`\n━━━━ ${name} ${'━'.repeat(Math.max(0, 70 - name.length))}`);
-  const t = Date.now();
-  if (name === 'e2e' && !selected.includes('package')) {
-    // e2e alone: let its session package the VSIX itself.
-    const r = await run(path.join(BIN, 'mocha'), ['--config', 'test/e2e/.mocharc.json']);
-    const counts = mochaCounts(r.output);
-    results[name] = { ok: r.code === 0 && counts.passed > 0, counts };
-  } else {
-    try {
-      results[name] = await layers[name]();
-    } catch (e) {
-      results[name] = { ok: false, note: e instanceof Error ? e.message : String(e) };
+  if (name === 'integration') {
+    const ordered = [...itVersions.filter((v) => !(useFresh && v === newest)), ...itVersions.filter((v) => useFresh && v === newest)];
+    for (const v of ordered) {
+      plan.push([`integration ${v}`, () => integrationLayer(v)]);
     }
+  } else {
+    plan.push([name, layers[name]]);
+  }
+}
+for (const [name, layer] of plan) {
+  header(name);
+  const t = Date.now();
+  try {
+    results[name] = await layer();
+  } catch (e) {
+    results[name] = { ok: false, note: e instanceof Error ? e.message : String(e) };
   }
   times[name] = (Date.now() - t) / 1000;
 }
+if (setupStarted && !results.setup) {
+  // Nothing waited for it (all layers needing it were skipped): still report how it went.
+  await ensureVSCode(needVersions[0]);
+}
+removeFreshRoot();
 
 console.log(`\n━━━━ summary ${'━'.repeat(63)}`);
-for (const name of Object.keys(results)) {
+const order = ['install', 'setup', ...plan.map(([n]) => n)];
+for (const name of order.filter((n) => results[n])) {
   const r = results[name];
   const counts = r.counts ? ` ${r.counts.passed} passed, ${r.counts.failed} failed${r.counts.pending ? `, ${r.counts.pending} pending` : ''}` : '';
   const note = r.note ? ` (${r.note})` : '';
-  console.log(`${r.ok ? '✔' : '✘'} ${name.padEnd(12)} ${times[name].toFixed(1).padStart(6)} s ${counts}${note}`);
+  const when = name === 'setup' ? ' (background)' : '';
+  console.log(`${r.ok ? '✔' : '✘'} ${name.padEnd(17)} ${times[name].toFixed(1).padStart(6)} s${when}${counts}${note}`);
 }
-const failed = Object.keys(results).filter((n) => !results[n].ok);
+const failed = order.filter((n) => results[n] && !results[n].ok);
 console.log(`\n${failed.length ? `FAILED: ${failed.join(', ')}` : 'all layers passed'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 process.exit(failed.length ? 1 : 0);
