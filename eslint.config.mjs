@@ -22,6 +22,21 @@ export default tseslint.config(
     },
   },
   {
+    // Notifications run `[x](command:…)` links and the status bar renders `$(icon)`: every message goes
+    // through src/ui.ts, whose functions take only DisplayText (made by displayText/msg in src/text.ts).
+    files: ['src/**/*.ts'],
+    ignores: ['src/ui.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^(show(Information|Warning|Error)Message|setStatusBarMessage)$/]',
+          message: 'Show messages through the Ui in src/ui.ts (ui.info/warn/error/ask, flash): they take only DisplayText.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     rules: {
       '@typescript-eslint/no-require-imports': 'off',

@@ -37,6 +37,7 @@ export class Config implements vscode.Disposable {
         e.affectsConfiguration(key(Settings.baseUrl)) ||
         e.affectsConfiguration(key(Settings.allowInsecureHttp)) ||
         e.affectsConfiguration(key(Settings.requestTimeoutSeconds)) ||
+        e.affectsConfiguration(`${Settings.section}.limits`) ||
         e.affectsConfiguration('http.proxy') ||
         e.affectsConfiguration('http.noProxy') ||
         e.affectsConfiguration('http.proxyStrictSSL');
@@ -114,6 +115,20 @@ export class Config implements vscode.Disposable {
     return typeof v === 'string' && v.trim() ? v.trim() : 'user_data';
   }
 
+  /** What one answer may hold in memory (streamed text + raw events, or a body), in bytes. */
+  get maxResponseBytes(): number {
+    return megabytes(this.section().get<number>(Settings.maxResponseMegabytes, 32), 32);
+  }
+
+  get maxModels(): number {
+    const v = this.section().get<number>(Settings.maxModels, 100_000);
+    return typeof v === 'number' && Number.isFinite(v) && v >= 1 ? Math.floor(v) : 100_000;
+  }
+
+  get maxListBytes(): number {
+    return megabytes(this.section().get<number>(Settings.maxListMegabytes, 256), 256);
+  }
+
   /** Open each answer in a new tab instead of reusing the payload's response document. */
   get responseInNewTab(): boolean {
     return this.section().get<boolean>(Settings.responseInNewTab, false) === true;
@@ -126,6 +141,9 @@ export class Config implements vscode.Disposable {
     return {
       baseUrl,
       allowInsecureHttp: this.allowInsecureHttp,
+      maxBodyBytes: this.maxResponseBytes,
+      maxModels: this.maxModels,
+      maxListBytes: this.maxListBytes,
       timeouts: { headersMs: timeoutMs, bodyIdleMs: timeoutMs },
       proxy: resolveProxy(baseUrl, {
         setting: http.get<string>('proxy'),
@@ -186,4 +204,9 @@ export class ChatSettings implements vscode.Disposable {
 
 function positive(v: unknown, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v >= 1 ? Math.floor(v) : fallback;
+}
+
+function megabytes(v: unknown, fallback: number): number {
+  const mb = typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
+  return Math.floor(mb * 1024 * 1024);
 }

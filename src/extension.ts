@@ -17,11 +17,13 @@ import type { RequestDeps } from './requests/deps';
 import { registerRequests, type RequestsApi } from './requests';
 import { ServiceConnection } from './service';
 import { ModelsStatusBar } from './statusBar';
-import { createUi, Ui } from './ui';
+import { activationFailed, createUi, Ui } from './ui';
+import { msg } from './text';
 
 /**
- * What `activate()` returns: the objects integration tests observe and drive. Not a public API for other
- * extensions — it may change with any release.
+ * The objects integration tests observe and drive. `activate()` returns it only when the extension runs
+ * under a test runner (`ExtensionMode.Test`): it holds the key store and replaceable prompts, and any
+ * installed extension can call `getExtension(…).activate()`, so an installed copy exports nothing.
  */
 export interface ModelAccessApi {
   catalog: ModelCatalog;
@@ -48,6 +50,7 @@ function configError(message: string): Error {
 }
 
 export function activate(context: vscode.ExtensionContext): ModelAccessApi | undefined {
+  const testMode = context.extensionMode === vscode.ExtensionMode.Test;
   let log: RedactingLog | undefined;
   try {
     log = new RedactingLog();
@@ -70,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
     );
 
     // What the scratch-request features (src/requests/, issue 6) receive.
-    const requestDeps: RequestDeps = { context, getClient: () => connection.getClient(), catalog, log, config, ui };
+    const requestDeps: RequestDeps = { context, getClient: () => connection.getClient(), catalog, log, config, ui, redact: (text) => requestLog.redactor.redact(text) };
     // ── Feature registrations (each pushes its disposables into context.subscriptions): ──
     const requests = registerRequests(requestDeps);
     context.subscriptions.push(...registerChatProvider(requestDeps)); // chat models in VS Code's chat (issue 9)
@@ -85,6 +88,9 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
     // Not the full list: the status bar needs the setup state (URL/key) without loading models.
     void catalog.refreshSetup();
 
+    if (!testMode) {
+      return undefined;
+    }
     return {
       catalog,
       view,
@@ -107,7 +113,7 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
     // VS Code does not tell the user about a failed activation; say what broke.
     const message = e instanceof Error ? e.message : String(e);
     log?.error(`Activation failed: ${message}`);
-    void vscode.window.showErrorMessage(`Model Access could not start: ${message}`);
+    activationFailed(msg`Model Access could not start: ${log?.redactor.redact(message) ?? message}`);
     return undefined;
   }
 }

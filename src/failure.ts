@@ -2,6 +2,7 @@
  * Turning a failure (a ServiceError from src/api/, or anything else thrown) into text a person can act on,
  * plus the one action that helps. Pure, no `vscode` import; the UI decides where the text goes.
  */
+import { displayText, hostOf } from './text';
 
 export type FailureAction = 'setApiKey' | 'setBaseUrl' | 'retry' | 'showLog';
 
@@ -39,16 +40,7 @@ function num(v: unknown): number | undefined {
 }
 
 function oneLine(text: string, max = 300): string {
-  const s = text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
-  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
-}
-
-function hostOnly(where: string): string {
-  try {
-    return new URL(where).host;
-  } catch {
-    return where;
-  }
+  return displayText(text.replace(/\s+/g, ' ').trim(), max);
 }
 
 /**
@@ -76,7 +68,7 @@ export function describeFailure(error: unknown, host?: string): Failure {
     const where = str(e.host) ?? host ?? 'the service';
     const reason = message ?? (kind === 'timeout' ? 'the request timed out' : 'the connection failed');
     // The client's messages already name the host ("Could not connect to https://h: connection refused.").
-    return { ...base, message: reason.includes(hostOnly(where)) ? reason : `Cannot reach ${where}: ${reason}`, action: 'retry' };
+    return { ...base, message: reason.includes(hostOf(where)) ? reason : `Cannot reach ${where}: ${reason}`, action: 'retry' };
   }
   if (kind === 'config') {
     return { ...base, message: message ?? 'The service is not configured.', action: 'setBaseUrl' };

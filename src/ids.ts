@@ -56,6 +56,10 @@ export const Settings = {
   requestTemplates: 'requestTemplates',
   defaultFilePurpose: 'defaultFilePurpose',
   responseInNewTab: 'responseInNewTab',
+  // Limits on what accumulates (streams, lists)
+  maxResponseMegabytes: 'limits.maxResponseMegabytes',
+  maxModels: 'limits.maxModels',
+  maxListMegabytes: 'limits.maxListMegabytes',
   // Language Model Chat Provider (src/chat/)
   chatEnabled: 'chat.enabled',
   chatModels: 'chat.models',

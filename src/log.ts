@@ -1,6 +1,10 @@
 import * as vscode from 'vscode';
 import type { RequestLogEntry } from './api/types';
 import { Redactor } from './redact';
+import { displayText } from './text';
+
+/** Longest log line kept; one line each, so text from a server can never forge a second entry. */
+const MAX_LOG_LINE = 4000;
 
 /**
  * The "Model Access" log channel. Every message goes through a {@link Redactor} first, so a key echoed
@@ -25,21 +29,26 @@ export class RedactingLog implements vscode.LogOutputChannel {
     return this.channel.onDidChangeLogLevel;
   }
 
+  /** Redacted, then one line of display text: server text in a message cannot start a forged log entry. */
+  private line(text: string): string {
+    return displayText(this.redactor.redact(text), MAX_LOG_LINE);
+  }
+
   private clean(message: string, args: unknown[]): [string, ...unknown[]] {
-    return [this.redactor.redact(String(message)), ...args.map((a) => this.cleanArg(a))];
+    return [this.line(String(message)), ...args.map((a) => this.cleanArg(a))];
   }
 
   private cleanArg(arg: unknown): unknown {
     if (arg instanceof Error) {
-      const e = new Error(this.redactor.redact(arg.message));
+      const e = new Error(this.line(arg.message));
       e.name = arg.name;
       return e;
     }
     if (typeof arg === 'string') {
-      return this.redactor.redact(arg);
+      return this.line(arg);
     }
     try {
-      return this.redactor.redact(JSON.stringify(arg) ?? String(arg));
+      return this.line(JSON.stringify(arg) ?? String(arg));
     } catch {
       return '[unserializable]';
     }
@@ -65,7 +74,7 @@ export class RedactingLog implements vscode.LogOutputChannel {
     this.channel.append(this.redactor.redact(value));
   }
   appendLine(value: string): void {
-    this.channel.appendLine(this.redactor.redact(value));
+    this.channel.appendLine(this.line(value));
   }
   replace(value: string): void {
     this.channel.replace(this.redactor.redact(value));

@@ -1,32 +1,71 @@
 /**
- * Making server-supplied strings safe to show as plain text. Pure, no `vscode` import.
+ * The one place where untrusted text (from the registry, the service, settings a workspace wrote, file
+ * names) becomes text for people. Every surface takes its text from here: notifications, quick picks,
+ * tree labels, descriptions and tooltips, the status bar, log lines and document titles. Pure, no
+ * `vscode` import.
+ *
+ * What it neutralises, and why:
+ * - `[label](command:…)` — notifications render Markdown-style links and run `command:` links on click;
+ *   the `](` pair is split so no link can form.
+ * - `$(icon)` — quick picks and the status bar render codicon syntax; a word joiner after `$` stops it.
+ * - newlines and other control characters — they forge log lines and multi-line labels.
+ * - bidi overrides and zero-width characters — they make text read differently than it is.
  */
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-/** Bidi overrides/isolates and zero-width characters: they can make a label read differently than it is. */
-const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+/** Text that went through {@link displayText} (or {@link msg}); the UI's message functions take only this. */
+export type DisplayText = string & { readonly __displayText: true };
+
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/g;
+const LINE_BREAKS = /[\t\n\r]+/g;
+/** Bidi overrides/isolates/marks and zero-width characters (the one copy of this class in src/). */
+export const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const LINK_JOIN = /\]\s*\(/g;
+const ICON = /\$\(/g;
 
 /**
- * One line of plain text of at most `max` characters: control characters become U+FFFD, bidi and
- * zero-width marks are dropped, long text ends with an ellipsis.
+ * One line of plain text of at most `max` characters that no surface turns into a link, an icon or a
+ * second line. Long text ends with an ellipsis. `undefined`/non-strings give an empty string.
  */
-export function displayText(value: string | undefined, max = 200): string {
-  if (!value) {
-    return '';
+export function displayText(value: unknown, max = 200): DisplayText {
+  if (value === undefined || value === null) {
+    return '' as DisplayText;
   }
-  let s = value.length > max * 4 ? value.slice(0, max * 4) : value;
-  s = s.replace(INVISIBLE, '').replace(CONTROL, '\ufffd');
+  const text = typeof value === 'string' ? value : String(value);
+  let s = text.length > max * 4 + 16 ? text.slice(0, max * 4 + 16) : text;
+  s = s.replace(INVISIBLE, '').replace(LINE_BREAKS, ' ').replace(CONTROL, '\ufffd');
   if (s.length > max) {
     s = `${s.slice(0, Math.max(0, max - 1))}…`;
   }
-  return s;
+  // After truncation, so the inserted characters never push a real character out.
+  s = s.replace(LINK_JOIN, '] (').replace(ICON, '$\u2060(');
+  return s as DisplayText;
 }
 
-/** The host (and port) of a URL for display, or the text itself when it does not parse. */
-export function hostOf(url: string): string {
+/**
+ * A message for people from a template: the literal parts are ours and kept as written, every value is
+ * untrusted and goes through {@link displayText} (values up to 300 characters each).
+ *
+ *     ui.info(msg`Uploaded ${filename}: ${fileId}`)
+ */
+export function msg(strings: TemplateStringsArray, ...values: unknown[]): DisplayText {
+  let out = strings[0];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    out += (typeof v === 'number' ? String(v) : displayText(v, 300)) + strings[i + 1];
+  }
+  return out as DisplayText;
+}
+
+/** The host (and port) of a URL for display, or the (neutralised) text itself when it does not parse. */
+export function hostOf(url: string): DisplayText {
   try {
-    return new URL(url).host;
+    return displayText(new URL(url).host, 120);
   } catch {
     return displayText(url, 80);
   }
+}
+
+/** `1 model`, `2 models`: the count with the right form of the noun. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
 }

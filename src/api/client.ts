@@ -24,6 +24,8 @@ const DEFAULT_MAX_PAGES = 5000;
 /** One page of a list, or one model, larger than this is refused (a runaway or hostile server). */
 const MAX_JSON_PAGE_BYTES = 128 * 1024 * 1024;
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_MODELS = 100_000;
+const DEFAULT_MAX_LIST_BYTES = 256 * 1024 * 1024;
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
 
 interface Call {
@@ -48,17 +50,21 @@ export class ServiceClient implements ModelService {
   private readonly retry: RetryPolicy;
   private readonly maxPages: number;
   private readonly maxBodyBytes: number;
+  private readonly maxModels: number;
+  private readonly maxListBytes: number;
   private disposed = false;
 
   constructor(private readonly options: ServiceClientOptions) {
     this.retry = retryPolicy(options.retries);
     this.maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES));
     this.maxBodyBytes = Math.max(1, Math.floor(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+    this.maxModels = Math.max(1, Math.floor(options.maxModels ?? DEFAULT_MAX_MODELS));
+    this.maxListBytes = Math.max(1, Math.floor(options.maxListBytes ?? DEFAULT_MAX_LIST_BYTES));
     try {
       this.base = parseBaseUrl(options.baseUrl, options.allowInsecureHttp ?? false);
       const t = options.timeouts ?? {};
       const connectMs = t.connectMs ?? 10_000;
-      this.dispatcher = createDispatcher({ connectMs, proxy: options.proxy, caFile: options.caFile });
+      this.dispatcher = createDispatcher({ connectMs, proxy: options.proxy, caFile: options.caFile, targetHost: new URL(this.base.origin).hostname });
       this.transport = new Transport(this.base, this.dispatcher, {
         userAgent: options.userAgent ?? USER_AGENT,
         connectMs,
@@ -205,12 +211,14 @@ export class ServiceClient implements ModelService {
     const warnings: string[] = [];
     let skipped = 0;
     let pages = 0;
+    let bytes = 0;
     let url = joinUrl(t.base, '/v1/models');
     const seen = new Set<string>([url]);
     for (;;) {
       const what = pages === 0 ? 'The model list' : `Page ${pages + 1} of the model list`;
       const { text, ex } = await this.getText(t, call, url, what);
       pages++;
+      bytes += text.length;
       const page = readListPage(text, { url: ex.url, link: ex.headers.link, what, host: t.base.origin, requestId: ex.requestId }, models);
       skipped += page.skipped;
       const next = page.next;
@@ -231,8 +239,23 @@ export class ServiceClient implements ModelService {
         warnings.push(`Stopped after ${pages} pages (the page limit); the list may be incomplete.`);
         break;
       }
+      if (models.length >= this.maxModels) {
+        warnings.push(`Stopped after ${models.length} models (the limit set by modelAccess.limits.maxModels); the list may be incomplete.`);
+        break;
+      }
+      if (bytes >= this.maxListBytes) {
+        const mb = Math.round(this.maxListBytes / 1024 / 1024);
+        warnings.push(`Stopped after ${pages} pages: the list passed ${mb} MB (the limit set by modelAccess.limits.maxListMegabytes); it may be incomplete.`);
+        break;
+      }
       seen.add(nextUrl);
       url = nextUrl;
+    }
+    if (models.length > this.maxModels) {
+      if (!warnings.some((w) => w.includes('maxModels'))) {
+        warnings.push(`Showing the first ${this.maxModels} of ${models.length} models (the limit set by modelAccess.limits.maxModels).`);
+      }
+      models.length = this.maxModels;
     }
     return { models, skipped, warnings, pages };
   }

@@ -5,10 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
+import { isLoopbackHost } from './baseUrl';
 import { ServiceError } from './errors';
 
 export interface DispatcherOptions {
   connectMs?: number;
+  /** The service's host name: a loopback service is never reached through a proxy (it would see the key). */
+  targetHost?: string;
   proxy?: { url?: string; noProxy?: string[]; strictSSL?: boolean; fromEnvironment?: boolean };
   caFile?: string;
 }
@@ -50,6 +53,10 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
   }
   const connect = { timeout: o.connectMs ?? 10_000, ...tls };
   const common = { connect, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 16 };
+  if (o.targetHost !== undefined && isLoopbackHost(o.targetHost)) {
+    // This machine's own service: a proxy has no business there, and over plain http it would read the key.
+    return new Agent(common);
+  }
   const proxyUrl = o.proxy?.url?.trim();
   if (proxyUrl) {
     try {

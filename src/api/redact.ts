@@ -17,6 +17,26 @@ function formsOf(secret: string): string[] {
   return [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
 }
 
+/** `c` as a regex fragment matching the character itself or any JSON escape of it (`\u00XX`, `\/`…). */
+function escapedChar(c: string): string {
+  const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+  const unicode = `\\\\u${[...hex].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('')}`;
+  const short: Record<string, string> = { '/': '\\\\/', '"': '\\\\"', '\\': '\\\\\\\\' };
+  const literal = c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+  return `(?:${[literal, unicode, short[c]].filter(Boolean).join('|')})`;
+}
+
+/**
+ * A pattern for a secret written with JSON escapes in any of its characters (`sk\/a`, `\u0073k-…`):
+ * servers echo keys inside JSON strings, and decoding them later must not bring the key back.
+ */
+function escapedPattern(secret: string): RegExp | undefined {
+  if (secret.length === 0 || secret.length > 512) {
+    return undefined;
+  }
+  return new RegExp([...secret].map((c) => (c.length === 1 ? escapedChar(c) : c)).join(''), 'g');
+}
+
 /**
  * A function that removes every given secret from a string. Empty secrets are ignored; every other secret
  * is removed whatever its length (a short key makes messages uglier, never leakier).
@@ -26,11 +46,18 @@ export function redactor(secrets: readonly (string | undefined)[]): (text: strin
   if (forms.length === 0) {
     return (text) => text;
   }
+  const patterns = secrets.flatMap((s) => (s ? [escapedPattern(s)].filter((p): p is RegExp => p !== undefined) : []));
   return (text) => {
     let out = text;
     for (const form of forms) {
       if (out.includes(form)) {
         out = out.split(form).join(REDACTED);
+      }
+    }
+    // Every escaped form has a backslash: text without one is already clean.
+    if (out.includes('\\')) {
+      for (const re of patterns) {
+        out = out.replace(re, REDACTED);
       }
     }
     return out;

@@ -113,6 +113,10 @@ export interface ServiceClientOptions {
   retries?: { max?: number; maxDelayMs?: number; baseDelayMs?: number; maxTotalMs?: number };
   /** Bodies larger than this are cut (with `truncated: true`). */
   maxBodyBytes?: number;
+  /** Stop following pages once the list holds this many models (a warning says so). Default 100,000. */
+  maxModels?: number;
+  /** Stop following pages once the pages read add up to this many bytes (a warning says so). Default 256 MiB. */
+  maxListBytes?: number;
   onRequest?: (entry: RequestLogEntry) => void;
 }
 

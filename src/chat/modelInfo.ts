@@ -3,6 +3,7 @@
  * (`LanguageModelChatInformation`). Pure: no `vscode` import, so plain mocha tests it.
  */
 import type { ModelEntry } from '../api/types';
+import { displayText } from '../text';
 
 export interface ChatModelDefaults {
   maxInputTokens: number;
@@ -246,14 +247,15 @@ export function chatModelInfo(entry: ModelEntry, defaults: ChatModelDefaults = D
   const limits = tokenLimits(entry.raw, defaults);
   const family = entry.family ?? entry.id;
   const version = entry.version ?? '';
-  const tooltip = [entry.family ?? 'no family', entry.version ? `version ${entry.version}` : 'no version', entry.cardUrl].filter(Boolean).join(' · ');
+  // Shown in VS Code's model picker: display text, never raw registry text.
+  const tooltip = [displayText(entry.family, 120) || 'no family', entry.version ? `version ${displayText(entry.version, 60)}` : 'no version', displayText(entry.cardUrl, 300)].filter(Boolean).join(' · ');
   return {
     id: entry.id,
-    name: entry.id,
+    name: displayText(entry.id, 120),
     family,
     version,
     tooltip,
-    detail: entry.version ? `v${entry.version}` : undefined,
+    detail: entry.version ? `v${displayText(entry.version, 60)}` : undefined,
     maxInputTokens: limits.maxInputTokens,
     maxOutputTokens: limits.maxOutputTokens,
     capabilities: { toolCalling: supportsTools(entry.raw), imageInput: supportsImages(entry.raw) },

@@ -6,10 +6,11 @@ import { checkCardLink } from '../models/linkSafety';
 import { CardOutcome, openModelCard } from '../models/modelCard';
 import { InspectOutcome } from '../models/inspect';
 import { familyOf, sortModels } from '../models/sorting';
-import { displayText } from '../text';
+import { displayText, msg, type DisplayText } from '../text';
+import { flash, type SafePickItem } from '../ui';
 import type { CommandDeps } from './deps';
 
-type ModelPickItem = vscode.QuickPickItem & { model?: ModelEntry; run?: string };
+type ModelPickItem = SafePickItem & { model?: ModelEntry; run?: string };
 
 /** Refresh, filter, grouping, and the per-model commands (card, inspect, copy id, quick pick). */
 export function register(deps: CommandDeps): vscode.Disposable[] {
@@ -32,7 +33,7 @@ export function register(deps: CommandDeps): vscode.Disposable[] {
       const model = await modelOrPick(deps, arg, 'Copy the id of…');
       if (model) {
         await deps.ui.copy(model.id);
-        vscode.window.setStatusBarMessage(`$(copy) Copied ${displayText(model.id, 60)}`, 3000);
+        flash('copy', msg`Copied ${displayText(model.id, 60)}`);
       }
       return model?.id;
     }),
@@ -78,17 +79,17 @@ async function modelOrPick(deps: CommandDeps, arg: unknown, title: string): Prom
   return picked?.model;
 }
 
-function describeEmpty(deps: CommandDeps): string {
+function describeEmpty(deps: CommandDeps): DisplayText {
   const status = deps.catalog.status;
   switch (status.kind) {
     case 'needsUrl':
-      return 'No service URL is set. Run "Model Access: Set Service URL".';
+      return msg`No service URL is set. Run "Model Access: Set Service URL".`;
     case 'needsKey':
-      return 'No API key is set. Run "Model Access: Set API Key".';
+      return msg`No API key is set. Run "Model Access: Set API Key".`;
     case 'error':
-      return status.failure.message;
+      return displayText(status.failure.message, 500);
     default:
-      return 'No models are available to your organization.';
+      return msg`No models are available to your organization.`;
   }
 }
 
@@ -103,7 +104,7 @@ function pickItems(models: readonly ModelEntry[]): ModelPickItem[] {
     }
     items.push({
       label: displayText(model.id, 200),
-      description: [displayText(model.version, 60), displayText(model.family, 60)].filter(Boolean).join(' · '),
+      description: [displayText(model.version, 60), displayText(model.family, 60)].filter(Boolean).join(' · ') as DisplayText,
       model,
     });
   }
@@ -132,7 +133,7 @@ async function showModels(deps: CommandDeps): Promise<void> {
   }
   const items: ModelPickItem[] = [];
   if (status.kind === 'error') {
-    items.push({ label: '$(refresh) Retry', detail: status.failure.message, run: Commands.refreshModels, alwaysShow: true });
+    items.push({ label: msg`$(refresh) Retry`, detail: displayText(status.failure.message, 500), run: Commands.refreshModels, alwaysShow: true });
   }
   items.push(...pickItems(deps.catalog.models));
   if (items.length === 0) {
@@ -140,7 +141,7 @@ async function showModels(deps: CommandDeps): Promise<void> {
     return;
   }
   const picked = await deps.ui.pick(items, {
-    title: `Models on ${deps.catalog.serviceState.host ?? 'the service'}`,
+    title: msg`Models on ${deps.catalog.serviceState.host ?? 'the service'}`,
     placeHolder: 'Type to search by id, family or version',
     matchOnDescription: true,
   });
@@ -154,10 +155,10 @@ async function showModels(deps: CommandDeps): Promise<void> {
   }
   const hasCard = checkCardLink(model.cardUrl).ok;
   const actions: ModelPickItem[] = [
-    { label: '$(link-external) Open Model Card', run: Commands.openModelCard, description: hasCard ? undefined : 'no card link' },
-    { label: '$(json) Inspect Model', run: Commands.inspectModel },
-    { label: '$(copy) Copy Model ID', run: Commands.copyModelId },
-    { label: '$(new-file) New Request with this Model', run: Commands.newRequest },
+    { label: msg`$(link-external) Open Model Card`, run: Commands.openModelCard, description: hasCard ? undefined : msg`no card link` },
+    { label: msg`$(json) Inspect Model`, run: Commands.inspectModel },
+    { label: msg`$(copy) Copy Model ID`, run: Commands.copyModelId },
+    { label: msg`$(new-file) New Request with this Model`, run: Commands.newRequest },
   ];
   const action = await deps.ui.pick(actions, { title: displayText(model.id, 120) });
   if (action?.run) {

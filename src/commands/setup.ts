@@ -3,7 +3,7 @@ import { describeKeySource } from '../auth/apiKeys';
 import { describeFailure } from '../failure';
 import { Commands } from '../ids';
 import { originOf, validateBaseUrl } from '../serviceUrl';
-import { hostOf } from '../text';
+import { displayText, hostOf, msg } from '../text';
 import type { CommandDeps } from './deps';
 
 /** What Set API Key did, for tests. */
@@ -36,10 +36,10 @@ async function setBaseUrl(deps: CommandDeps): Promise<string | undefined> {
   await config.setBaseUrl(value);
   const url = config.baseUrl;
   if (url && url.source === 'workspace') {
-    void ui.warn('Saved to your user settings, but this workspace sets modelAccess.baseUrl, which takes precedence.');
+    void ui.warn(msg`Saved to your user settings, but this workspace sets modelAccess.baseUrl, which takes precedence.`);
   }
   if (url && !(await deps.keys.get(url.url, url.source))) {
-    void ui.info(`Service URL set to ${hostOf(value)}. Now set the API key for it.`, 'Set API Key').then((a) =>
+    void ui.info(msg`Service URL set to ${hostOf(value)}. Now set the API key for it.`, 'Set API Key').then((a) =>
       a ? vscode.commands.executeCommand(Commands.setApiKey) : undefined,
     );
   }
@@ -54,7 +54,7 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
   const { config, ui, keys, connection } = deps;
   const baseUrl = config.baseUrl;
   if (!baseUrl || !originOf(baseUrl.url)) {
-    void ui.warn('Set the service URL first: the key is stored for that service only.', 'Set Service URL').then((a) =>
+    void ui.warn(msg`Set the service URL first: the key is stored for that service only.`, 'Set Service URL').then((a) =>
       a ? vscode.commands.executeCommand(Commands.setBaseUrl) : undefined,
     );
     return 'noUrl';
@@ -95,7 +95,7 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
     if (check.ok) {
       await keys.store(baseUrl.url, value);
       deps.log.info(`API key saved for ${origin}; it sees ${check.count} models.`);
-      void ui.info(`API key saved for ${host}: it sees ${check.count} ${check.count === 1 ? 'model' : 'models'}.`);
+      void ui.info(msg`API key saved for ${host}: it sees ${check.count} ${check.count === 1 ? 'model' : 'models'}.`);
       return 'saved';
     }
     if (check.cancelled) {
@@ -105,7 +105,7 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
     const question = rejected
       ? `${host} rejected this API key (${check.failure.status ?? 401}). Save it anyway?`
       : `Could not check the API key: ${check.failure.message} Save it anyway?`;
-    const answer = await ui.warn(deps.log.redactor.redact(question), 'Enter Again', 'Save Anyway');
+    const answer = await ui.warn(displayText(deps.log.redactor.redact(question), 600), 'Enter Again', 'Save Anyway');
     if (answer === 'Save Anyway') {
       await keys.store(baseUrl.url, value);
       deps.log.info(`API key saved for ${origin} without a successful check.`);
@@ -121,7 +121,7 @@ async function clearApiKey(deps: CommandDeps): Promise<boolean> {
   const { config, ui, keys } = deps;
   const baseUrl = config.baseUrl;
   if (!baseUrl || !originOf(baseUrl.url)) {
-    void ui.info('No service URL is set, so there is no API key to clear.');
+    void ui.info(msg`No service URL is set, so there is no API key to clear.`);
     return false;
   }
   const host = hostOf(baseUrl.url);
@@ -129,13 +129,13 @@ async function clearApiKey(deps: CommandDeps): Promise<boolean> {
     const current = await keys.get(baseUrl.url, baseUrl.source);
     void ui.info(
       current
-        ? `No API key is stored for ${host}; the key in use is ${describeKeySource(current.source)}.`
-        : `No API key is stored for ${host}.`,
+        ? msg`No API key is stored for ${host}; the key in use is ${describeKeySource(current.source)}.`
+        : msg`No API key is stored for ${host}.`,
     );
     return false;
   }
   await keys.delete(baseUrl.url);
   deps.log.info(`API key removed for ${originOf(baseUrl.url)}.`);
-  void ui.info(`API key for ${host} removed.`);
+  void ui.info(msg`API key for ${host} removed.`);
   return true;
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
 import { describeFailure } from '../failure';
 import type { RedactingLog } from '../log';
+import { prettyJson } from '../prettyJson';
 import { displayText } from '../text';
 import type { Ui } from '../ui';
 
@@ -57,12 +58,14 @@ export class ModelDocuments implements vscode.TextDocumentContentProvider, vscod
           : `Could not inspect “${name}”: ${failure.message}`;
       const full = failure.requestId ? `${message} (request id ${failure.requestId})` : message;
       this.log.warn(full);
-      void ui.warn(this.log.redactor.redact(full));
+      void ui.warn(displayText(this.log.redactor.redact(full), 600));
       return { message: full };
     }
     const uri = ModelDocuments.uriFor(model.id);
     const body = entry.raw !== undefined ? entry.raw : { id: entry.id, family: entry.family, version: entry.version, model_card_url: entry.cardUrl };
-    this.contents.set(uri.toString(), this.log.redactor.redact(`${JSON.stringify(body, null, 2)}\n`));
+    const json = prettyJson(body);
+    const text = `${json.flat ? '// Nested too deeply to indent: shown as one line.\n' : ''}${json.text}\n`;
+    this.contents.set(uri.toString(), this.log.redactor.redact(text));
     this._onDidChange.fire(uri);
     const document = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(document, { preview: false });

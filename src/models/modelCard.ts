@@ -1,6 +1,6 @@
 import type { ModelEntry } from '../api/types';
 import type { RedactingLog } from '../log';
-import { displayText } from '../text';
+import { msg, type DisplayText } from '../text';
 import type { Ui } from '../ui';
 import { checkCardLink, describeLink, rawCardLink } from './linkSafety';
 
@@ -14,23 +14,23 @@ export async function openModelCard(
   model: ModelEntry,
   deps: { ui: Ui; log: RedactingLog; inspect: (model: ModelEntry) => Promise<void> },
 ): Promise<CardOutcome> {
-  const name = displayText(model.id, 80);
+  const name = model.id;
   // The client only keeps safe links in `cardUrl`; look at the raw entry to explain a dropped one.
   const link = model.cardUrl ?? rawCardLink(model.raw);
   const check = checkCardLink(link);
   let outcome: CardOutcome;
-  let message: string;
+  let message: DisplayText;
   if (check.ok) {
-    deps.log.info(`Opening the Model Card of ${name}: ${check.url}`);
+    deps.log.info(msg`Opening the Model Card of ${name}: ${check.url}`);
     const opened = await deps.ui.openExternal(check.url);
     return opened ? 'opened' : 'notOpened';
   } else if (link === undefined || link.trim() === '') {
     outcome = 'noCard';
-    message = `“${name}” has no Model Card link.`;
+    message = msg`“${name}” has no Model Card link.`;
   } else {
     outcome = 'refused';
-    message = `The Model Card of “${name}” was not opened. ${check.reason}`;
-    deps.log.warn(`Refused the Model Card link of ${name} (${describeLink(link)}): ${check.reason}`);
+    message = msg`The Model Card of “${name}” was not opened. ${check.reason}`;
+    deps.log.warn(msg`Refused the Model Card link of ${name} (${describeLink(link)}): ${check.reason}`);
   }
   // Not awaited: a notification settles only when dismissed, and the command should not wait for that.
   const shown = outcome === 'noCard' ? deps.ui.info(message, 'Inspect Model') : deps.ui.warn(message, 'Inspect Model');

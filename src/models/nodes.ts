@@ -3,6 +3,7 @@ import type { ModelEntry } from '../api/types';
 import { checkCardLink } from './linkSafety';
 import { Commands, ItemContext } from '../ids';
 import { displayText } from '../text';
+import { treeItemId } from './treeItemId';
 
 /** Highlight ranges of the filter's words in a label, for `TreeItemLabel.highlights`. */
 function highlights(label: string, words: readonly string[]): [number, number][] {
@@ -93,7 +94,7 @@ export class FamilyNode extends vscode.TreeItem {
   ) {
     const text = displayText(family, 120);
     super(label(text, options.words ?? []), options.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
-    this.id = `family:${family}`;
+    this.id = treeItemId(['f', family]);
     this.description = models.length === 1 ? '1 model' : `${models.length} models`;
     this.contextValue = ItemContext.family;
     this.iconPath = new vscode.ThemeIcon('layers');

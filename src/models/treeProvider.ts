@@ -5,6 +5,7 @@ import { Commands } from '../ids';
 import type { ModelCatalog } from './catalog';
 import { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from './nodes';
 import { FamilyGroup, familyOf, filterModels, groupSorted, sortModels } from './sorting';
+import { treeItemId } from './treeItemId';
 
 /** How the view presents the catalog; owned by the view controller, read by the provider. */
 export interface ViewOptions {
@@ -70,7 +71,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
   getChildren(element?: ModelsTreeNode): ModelsTreeNode[] {
     if (element instanceof FamilyNode) {
       // A group's models are already sorted.
-      return this.modelNodes(element.models, this.options(), `m:${element.family}:`);
+      return this.modelNodes(element.models, this.options(), ['m', element.family]);
     }
     if (element) {
       return [];
@@ -102,7 +103,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
       return out;
     }
     if (!options.grouped) {
-      return out.concat(this.modelNodes(models, options, 'm:'));
+      return out.concat(this.modelNodes(models, options, ['m']));
     }
     const expanded = models.length < EXPAND_BELOW || Boolean(options.filter);
     const words = this.words(options);
@@ -127,16 +128,17 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
   }
 
   /** `sorted` must already be in display order. */
-  private modelNodes(sorted: readonly ModelEntry[], options: ViewOptions, idPrefix: string): ModelsTreeNode[] {
+  private modelNodes(sorted: readonly ModelEntry[], options: ViewOptions, idPrefix: readonly string[]): ModelsTreeNode[] {
     const shown = sorted.slice(0, MAX_CHILDREN);
     const words = this.words(options);
-    // Registries may repeat an id; tree item ids must be unique, so later duplicates get a suffix.
+    // Registries may repeat an id; tree item ids must be unique, so later duplicates get a counter. The
+    // parts are JSON-encoded, never joined with a separator that an id could itself contain.
     const seen = new Map<string, number>();
     const nodes: ModelsTreeNode[] = shown.map((model) => {
-      const key = `${idPrefix}${familyOf(model)}\u0000${model.id}`;
+      const key = treeItemId([...idPrefix, familyOf(model), model.id]);
       const n = seen.get(key) ?? 0;
       seen.set(key, n + 1);
-      return new ModelNode(model, { words, clickable: options.clickable, id: n === 0 ? key : `${key}\u0000${n}` });
+      return new ModelNode(model, { words, clickable: options.clickable, id: treeItemId([...idPrefix, familyOf(model), model.id, n]) });
     });
     if (sorted.length > shown.length) {
       nodes.push(

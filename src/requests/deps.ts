@@ -22,6 +22,8 @@ export interface RequestDeps {
   log: vscode.LogOutputChannel;
   /** Typed settings (templates, default file purpose, response tabs). */
   config: Config;
+  /** Removes every key in use (in every echoed form) from text about to be shown, saved or kept. */
+  redact: (text: string) => string;
   /** Prompts, messages and clipboard, replaceable by tests. */
   ui: Ui;
 }

@@ -12,6 +12,8 @@ export interface HistoryEntry {
   model?: string;
   /** HTTP status, or undefined when no answer came (network error, cancelled). */
   status?: number;
+  /** How the answer ended when it did not complete: a cancelled or size-limited stream keeps its 200. */
+  ended?: 'cancelled' | 'limit' | 'failed';
   /** ISO time the request was sent. */
   at: string;
   elapsedMs?: number;
@@ -31,6 +33,7 @@ export function addToHistory(entries: readonly HistoryEntry[], entry: HistoryEnt
 
 /** One line for a quick pick. */
 export function describeEntry(e: HistoryEntry): string {
-  const status = e.status === undefined ? 'no answer' : String(e.status);
+  const ended = e.ended === 'cancelled' ? ' (cancelled)' : e.ended === 'limit' ? ' (stopped at the size limit)' : e.ended === 'failed' ? ' (failed)' : '';
+  const status = (e.status === undefined ? (e.ended === 'cancelled' ? 'cancelled' : 'no answer') : String(e.status)) + (e.status === undefined ? '' : ended);
   return `${e.endpoint}${e.model ? ` · ${e.model}` : ''} · ${status}`;
 }

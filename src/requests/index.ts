@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { PostEndpoint } from '../api/types';
 import { Commands } from '../ids';
 import { modelFromArg } from '../models/args';
-import { curlCommand } from './curl';
+import { curlCommand, type CurlTarget } from './curl';
 import type { RequestDeps } from './deps';
 import { ENDPOINTS, readEndpoint } from './endpointHeader';
 import { RequestHistory } from './history';
@@ -14,6 +14,7 @@ import { ScratchFiles } from './scratchFiles';
 import { RequestSender, recordEndpoint, type SendOutcome } from './send';
 import { starterPayload } from './templates';
 import { uploadFile } from './upload';
+import { displayText, msg } from '../text';
 
 /** What integration tests reach through the extension's test API. */
 export interface RequestsApi {
@@ -26,7 +27,7 @@ export interface RequestsApi {
 /** Registers the scratch-request features; everything goes into `deps.context.subscriptions`. */
 export function registerRequests(deps: RequestDeps): RequestsApi {
   const scratch = new ScratchFiles(deps.context.globalStorageUri);
-  const responses = new ResponseDocuments();
+  const responses = new ResponseDocuments(deps.redact);
   const history = new RequestHistory(deps.context.globalState);
   const sender = new RequestSender(deps, responses, history);
   const codeLens = new PayloadCodeLens(scratch);
@@ -58,8 +59,8 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
         ENDPOINTS.find((e) => e.path === endpointArg)?.path ??
         (
           await deps.ui.pick(
-            ENDPOINTS.map((e) => ({ label: e.label, description: `POST ${e.path}`, path: e.path })),
-            { title: `New request${model ? ` for ${model.id}` : ''}`, placeHolder: 'Which endpoint?' },
+            ENDPOINTS.map((e) => ({ label: msg`${e.label}`, description: msg`POST ${e.path}`, path: e.path })),
+            { title: model ? msg`New request for ${model.id}` : 'New request', placeHolder: 'Which endpoint?' },
           )
         )?.path;
       if (!endpoint) {
@@ -78,7 +79,7 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
       }
       const current = readEndpoint(editor.document.lineAt(0).text);
       const pick = await deps.ui.pick(
-        ENDPOINTS.map((e) => ({ label: `POST ${e.path}`, description: e.path === current ? 'current' : e.label, path: e.path })),
+        ENDPOINTS.map((e) => ({ label: msg`POST ${e.path}`, description: e.path === current ? msg`current` : msg`${e.label}`, path: e.path })),
         { title: 'Send this payload to…' },
       );
       if (pick) {
@@ -93,28 +94,33 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
       const doc = editor.document;
       const parsed = parsePayload(editor.selection.isEmpty ? doc.getText() : doc.getText(editor.selection));
       if (!parsed.ok) {
-        void deps.ui.error(`Not valid JSON at line ${parsed.problem.line}, column ${parsed.problem.column} (${parsed.problem.message}); fix it to copy the request.`);
+        void deps.ui.error(msg`Not valid JSON at line ${parsed.problem.line}, column ${parsed.problem.column} (${parsed.problem.message}); fix it to copy the request.`);
         return undefined;
       }
       const endpoint = readEndpoint(doc.getText()) ?? '/v1/responses';
-      let url: string;
+      let target: CurlTarget;
       try {
-        url = (await deps.getClient()).endpointUrl(endpoint);
+        target = { url: (await deps.getClient()).endpointUrl(endpoint) };
       } catch {
-        url = `$MODEL_ACCESS_BASE_URL${endpoint}`;
+        // No service configured here: the command reads the base URL from the environment, like the key.
+        target = { baseUrlVariable: 'MODEL_ACCESS_BASE_URL', path: endpoint };
       }
-      const curl = curlCommand(url, parsed.json, { stream: wantsStream(parsed.value) });
+      const curl = curlCommand(target, parsed.json, { stream: wantsStream(parsed.value) });
       await deps.ui.copy(curl);
-      void deps.ui.info('Copied the request as a cURL command. It reads the key from $MODEL_ACCESS_API_KEY.');
+      void deps.ui.info(
+        'baseUrlVariable' in target
+          ? msg`Copied the request as a cURL command for a POSIX shell (bash, zsh). It reads the service URL from $MODEL_ACCESS_BASE_URL and the key from $MODEL_ACCESS_API_KEY.`
+          : msg`Copied the request as a cURL command for a POSIX shell (bash, zsh). It reads the key from $MODEL_ACCESS_API_KEY.`,
+      );
       return curl;
     }),
     command(Commands.openScratchFolder, async () => {
       const files = await scratch.list();
       const items = [
-        ...files.map((uri) => ({ label: `$(json) ${uri.path.split('/').pop()}`, uri })),
-        { label: '$(folder-opened) Open the scratch folder in a new window', uri: undefined },
+        ...files.map((uri) => ({ label: msg`$(json) ${uri.path.split('/').pop()}`, uri })),
+        { label: msg`$(folder-opened) Open the scratch folder in a new window`, uri: undefined },
       ];
-      const pick = await deps.ui.pick(items, { title: `Scratch payloads (${scratch.folder.fsPath})`, placeHolder: files.length ? 'Open a scratch payload' : 'No scratch payloads yet' });
+      const pick = await deps.ui.pick(items, { title: msg`Scratch payloads (${scratch.folder.fsPath})`, placeHolder: files.length ? 'Open a scratch payload' : 'No scratch payloads yet' });
       if (pick?.uri) {
         await vscode.window.showTextDocument(pick.uri, { preview: false });
       } else if (pick) {
@@ -126,7 +132,7 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
     command(Commands.showHistory, async () => showHistory(deps, history, scratch, sender)),
     command(Commands.clearHistory, async () => {
       await history.clear();
-      void deps.ui.info('Request history cleared.');
+      void deps.ui.info(msg`Request history cleared.`);
     }),
     command(Commands.toggleResponseHeaders, () => {
       const active = responses.active();
@@ -139,7 +145,7 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
       const active = responses.active();
       const raw = active?.record.rawEvents;
       if (!raw) {
-        void deps.ui.info('The active response is not a stream of events.');
+        void deps.ui.info(msg`The active response is not a stream of events.`);
         return;
       }
       const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: raw.join('\n\n') });
@@ -149,7 +155,7 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
       const active = responses.active();
       const body = active && responses.fullBody(active.uri);
       if (!active || body === undefined) {
-        void deps.ui.info('Open a response first.');
+        void deps.ui.info(msg`Open a response first.`);
         return;
       }
       const target = await vscode.window.showSaveDialog({ saveLabel: 'Save response body', filters: { JSON: ['json'], Text: ['txt'] } });
@@ -165,11 +171,11 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
 async function showHistory(deps: RequestDeps, history: RequestHistory, scratch: ScratchFiles, sender: RequestSender): Promise<void> {
   const entries = history.entries;
   if (entries.length === 0) {
-    void deps.ui.info('No requests yet.');
+    void deps.ui.info(msg`No requests yet.`);
     return;
   }
   const pick = await deps.ui.pick(
-    entries.map((e) => ({ label: describeEntry(e), description: new Date(e.at).toLocaleString(), detail: e.summary, entry: e })),
+    entries.map((e) => ({ label: displayText(describeEntry(e)), description: displayText(new Date(e.at).toLocaleString()), detail: displayText(e.summary, 300), entry: e })),
     { title: 'Request history', matchOnDetail: true },
   );
   if (!pick) {
@@ -177,17 +183,17 @@ async function showHistory(deps: RequestDeps, history: RequestHistory, scratch: 
   }
   const action = await deps.ui.pick(
     [
-      { label: '$(go-to-file) Re-open the payload', run: 'open' },
-      { label: '$(play) Send it again', run: 'send' },
-      { label: '$(output) Show the response summary', run: 'show' },
+      { label: msg`$(go-to-file) Re-open the payload`, run: 'open' },
+      { label: msg`$(play) Send it again`, run: 'send' },
+      { label: msg`$(output) Show the response summary`, run: 'show' },
     ],
-    { title: describeEntry(pick.entry) },
+    { title: displayText(describeEntry(pick.entry)) },
   );
   if (!action) {
     return;
   }
   if (action.run === 'show') {
-    void deps.ui.info(`${describeEntry(pick.entry)}: ${pick.entry.summary || '(empty answer)'}`);
+    void deps.ui.info(msg`${describeEntry(pick.entry)}: ${pick.entry.summary || '(empty answer)'}`);
     return;
   }
   const editor = await reopen(pick.entry, scratch);

@@ -4,6 +4,8 @@ import type { ModelEntry } from '../api/types';
 import { Commands } from '../ids';
 import type { CatalogView } from './deps';
 import { readEndpoint } from './endpointHeader';
+import { jsonStringContent } from './payload';
+import { displayText } from '../text';
 import type { ScratchFiles } from './scratchFiles';
 
 export const PAYLOAD_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
@@ -69,11 +71,12 @@ export class ModelCompletion implements vscode.CompletionItemProvider {
       return undefined;
     }
     return this.catalog.models.map((m, i) => {
-      const item = new vscode.CompletionItem({ label: m.id, description: detail(m) }, vscode.CompletionItemKind.Value);
-      item.detail = detail(m) || undefined;
+      const item = new vscode.CompletionItem({ label: displayText(m.id, 200), description: displayText(detail(m), 120) }, vscode.CompletionItemKind.Value);
+      item.detail = displayText(detail(m), 120) || undefined;
       item.range = at.range;
-      item.insertText = m.id;
-      item.filterText = m.id;
+      // Inside the quotes: escaped, so an id with `"` or `\` stays one string.
+      item.insertText = jsonStringContent(m.id);
+      item.filterText = jsonStringContent(m.id);
       item.sortText = String(i).padStart(6, '0');
       return item;
     });
@@ -99,12 +102,14 @@ export class ModelHover implements vscode.HoverProvider {
     const md = new vscode.MarkdownString();
     md.isTrusted = false;
     md.supportHtml = false;
-    md.appendText(model.id);
+    md.appendText(displayText(model.id, 300));
     md.appendMarkdown('\n\n');
-    md.appendText(`Family: ${model.family ?? '—'}\nVersion: ${model.version ?? '—'}`);
+    md.appendText(`Family: ${displayText(model.family, 200) || '—'}`);
+    md.appendMarkdown('  \n');
+    md.appendText(`Version: ${displayText(model.version, 200) || '—'}`);
     if (model.cardUrl) {
       md.appendMarkdown('\n\n');
-      md.appendText(`Model Card: ${model.cardUrl}`);
+      md.appendText(`Model Card: ${displayText(model.cardUrl, 300)}`);
     }
     return new vscode.Hover(md, at.range);
   }
@@ -140,7 +145,7 @@ export class ModelDiagnostics implements vscode.Disposable {
       return;
     }
     const range = new vscode.Range(doc.positionAt(node.offset), doc.positionAt(node.offset + node.length));
-    const d = new vscode.Diagnostic(range, `"${String(node.value).slice(0, 200)}" is not one of your organization's models (the Models view lists them).`, vscode.DiagnosticSeverity.Warning);
+    const d = new vscode.Diagnostic(range, `"${displayText(node.value, 200)}" is not one of your organization's models (the Models view lists them).`, vscode.DiagnosticSeverity.Warning);
     d.source = 'Model Access';
     this.collection.set(doc.uri, [d]);
   }

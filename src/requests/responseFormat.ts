@@ -3,10 +3,19 @@
  * then pretty JSON (or the text), headers on demand, and for streams the text as it grows followed by the
  * final event. Pure; no `vscode` import.
  */
+import { prettyJson } from '../prettyJson';
 import type { StreamState } from './streamText';
 
-/** Beyond this many characters the document shows the start of the body and offers to save it all. */
+/**
+ * Beyond this many characters the document shows the start of a body (the end of a growing stream) and
+ * offers to save it all: every redraw costs at most this much, however long the answer.
+ */
 export const DISPLAY_LIMIT = 256 * 1024;
+/** Characters dropped from the start of a stream's visible tail after redaction, so a key cut by the window never shows in part. */
+const REDACTION_MARGIN = 4096;
+
+/** Removes the key (in every form) from text about to be shown or saved. */
+export type Redact = (text: string) => string;
 
 export type ResponseRecord = {
   method: 'POST';
@@ -30,6 +39,14 @@ export type ResponseRecord = {
   /** A readable failure (already free of the key). */
   error?: string;
   cancelled?: boolean;
+  /** The answer passed `modelAccess.limits.maxResponseMegabytes` and was stopped there. */
+  limitReached?: boolean;
+  /** The whole stream text, redacted, once the stream ended (for saving, history and the last redraw). */
+  finalText?: string;
+  /** The redacted display form of a non-stream body, made once. */
+  bodyDisplay?: { text: string; flat: boolean };
+  /** Raw events were dropped: the decoded answer held the key across events, so they cannot be shown safely. */
+  rawEventsWithheld?: boolean;
   showHeaders?: boolean;
 };
 
@@ -47,6 +64,14 @@ export function headerLine(r: ResponseRecord): string {
   const parts = [`${r.method} ${r.endpoint}`];
   if (r.status !== undefined) {
     parts.push(`${r.status}${r.statusText ? ` ${r.statusText}` : ''}`);
+    // A 200 whose stream was cut short is not a complete answer: say how it ended.
+    if (r.cancelled) {
+      parts.push('cancelled');
+    } else if (r.limitReached) {
+      parts.push('stopped at the size limit');
+    } else if (r.error && r.stream) {
+      parts.push('failed');
+    }
   } else if (r.cancelled) {
     parts.push('cancelled');
   } else if (r.error) {
@@ -69,8 +94,33 @@ export function headerLine(r: ResponseRecord): string {
   return `// ${parts.join(' · ')}`;
 }
 
-/** The whole document text for a record. */
-export function renderResponse(r: ResponseRecord): string {
+/** The last DISPLAY_LIMIT characters of a growing text, redacted, never starting inside a key. */
+function visibleTail(text: string, redact: Redact): { shown: string; hidden: number } {
+  if (text.length <= DISPLAY_LIMIT) {
+    return { shown: redact(text), hidden: 0 };
+  }
+  const from = text.length - DISPLAY_LIMIT - REDACTION_MARGIN;
+  const shown = redact(text.slice(from)).slice(REDACTION_MARGIN);
+  return { shown, hidden: text.length - shown.length };
+}
+
+/**
+ * The body as shown and saved, redacted as a whole once (so no window can cut a key in two): pretty JSON
+ * when it is JSON (one line when nested too deeply), else the text.
+ */
+export function bodyForDisplay(r: ResponseRecord, redact: Redact): { text: string; flat: boolean } | undefined {
+  if (r.bodyDisplay === undefined) {
+    const body = r.bodyJson !== undefined ? prettyJson(r.bodyJson) : r.bodyText === undefined ? undefined : { text: r.bodyText, flat: false };
+    if (!body) {
+      return undefined;
+    }
+    r.bodyDisplay = { text: redact(body.text), flat: body.flat };
+  }
+  return r.bodyDisplay;
+}
+
+/** The whole document text for a record, with the key removed; at most about DISPLAY_LIMIT of body. */
+export function renderResponse(r: ResponseRecord, redact: Redact): string {
   const lines = [headerLine(r)];
   if (r.error) {
     lines.push(`// ${r.error.replace(/\r?\n/g, ' ')}`);
@@ -78,41 +128,55 @@ export function renderResponse(r: ResponseRecord): string {
   if (r.showHeaders && r.headers) {
     lines.push('// ── response headers ──');
     for (const [name, value] of Object.entries(r.headers)) {
-      lines.push(`// ${name}: ${value}`);
+      lines.push(`// ${name}: ${value.replace(/\r?\n/g, ' ')}`);
     }
   }
   if (r.stream) {
-    lines.push(r.stream.done || r.status !== undefined && r.elapsedMs !== undefined ? '// ── output text ──' : '// ── output text (growing as it arrives) ──');
-    lines.push(r.stream.text);
+    const finished = r.stream.done || (r.status !== undefined && r.elapsedMs !== undefined);
+    lines.push(finished ? '// ── output text ──' : '// ── output text (growing as it arrives) ──');
+    const { shown, hidden } = r.finalText !== undefined && r.finalText.length <= DISPLAY_LIMIT ? { shown: r.finalText, hidden: 0 } : visibleTail(r.stream.text, redact);
+    if (hidden > 0) {
+      lines.push(`// Shown: the last ${formatBytes(shown.length)} of ${formatBytes(r.stream.text.length)}. Run "Model Access: Save Response Body" to save all of it.`);
+    }
+    lines.push(shown);
     if (r.stream.error) {
-      lines.push(`// the stream reported an error: ${r.stream.error}`);
+      lines.push(`// the stream reported an error: ${r.stream.error.replace(/\r?\n/g, ' ')}`);
     }
     if (r.stream.final !== undefined) {
       lines.push('// ── final event ──');
-      lines.push(JSON.stringify(r.stream.final, null, 2));
+      lines.push(prettyJson(r.stream.final).text.slice(0, DISPLAY_LIMIT));
     }
-  } else if (r.bodyText !== undefined) {
-    const pretty = r.bodyJson !== undefined ? JSON.stringify(r.bodyJson, null, 2) : r.bodyText;
-    if (pretty.length > DISPLAY_LIMIT) {
-      lines.push(`// Shown: the first ${formatBytes(DISPLAY_LIMIT)} of ${formatBytes(pretty.length)}. Run "Model Access: Save Response Body" to save all of it.`);
-      lines.push(pretty.slice(0, DISPLAY_LIMIT));
-    } else {
-      lines.push(pretty);
+  } else {
+    const body = bodyForDisplay(r, redact);
+    if (body) {
+      if (body.flat) {
+        lines.push('// Nested too deeply to indent: shown as one line.');
+      }
+      if (body.text.length > DISPLAY_LIMIT) {
+        lines.push(`// Shown: the first ${formatBytes(DISPLAY_LIMIT)} of ${formatBytes(body.text.length)}. Run "Model Access: Save Response Body" to save all of it.`);
+        lines.push(body.text.slice(0, DISPLAY_LIMIT));
+      } else {
+        lines.push(body.text);
+      }
     }
     if (r.truncatedByClient) {
-      lines.push('// The body was larger than the client reads; it was cut at that limit.');
+      lines.push('// The body was larger than modelAccess.limits.maxResponseMegabytes; it was cut at that limit.');
     }
   }
-  return `${lines.join('\n')}\n`;
+  const text = redact(`${lines.join('\n')}\n`);
+  return text;
 }
 
-/** The full body for "save whole body": pretty JSON when it is JSON, else the text. */
-export function fullBody(r: ResponseRecord): string | undefined {
+/**
+ * The full body for "Save Response Body", with the key removed: the raw events of a stream (or, when they
+ * were withheld, its text), else the pretty JSON or the text.
+ */
+export function fullBody(r: ResponseRecord, redact: Redact): string | undefined {
   if (r.stream) {
-    return r.rawEvents?.join('\n\n');
+    if (r.rawEvents && !r.rawEventsWithheld) {
+      return redact(r.rawEvents.join('\n\n'));
+    }
+    return r.finalText ?? redact(r.stream.text);
   }
-  if (r.bodyJson !== undefined) {
-    return JSON.stringify(r.bodyJson, null, 2);
-  }
-  return r.bodyText;
+  return bodyForDisplay(r, redact)?.text;
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { fullBody, renderResponse, type ResponseRecord } from './responseFormat';
+import { fullBody, renderResponse, type Redact, type ResponseRecord } from './responseFormat';
 
 export const RESPONSE_SCHEME = 'model-access-response';
 
@@ -18,13 +18,14 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   private tabCounter = 0;
   private readonly registration: vscode.Disposable;
 
-  constructor() {
+  /** @param redact removes the key from everything this shows or saves (after decoding, over whole texts). */
+  constructor(private readonly redact: Redact) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, this);
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const record = this.records.get(uri.toString());
-    return record ? renderResponse(record) : '// This response is no longer available; send the request again.\n';
+    return record ? renderResponse(record, this.redact) : '// This response is no longer available; send the request again.\n';
   }
 
   /** The document URI for an answer to `source`, reused per payload unless `newTab`. */
@@ -93,7 +94,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
 
   fullBody(uri: vscode.Uri): string | undefined {
     const record = this.records.get(uri.toString());
-    return record ? fullBody(record) : undefined;
+    return record ? fullBody(record, this.redact) : undefined;
   }
 
   dispose(): void {

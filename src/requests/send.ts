@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
 import { isServiceError } from '../api/errors';
-import type { PostEndpoint, PostResult } from '../api/types';
+import type { PostEndpoint, PostResult, ServerSentEvent } from '../api/types';
 import type { RequestDeps } from './deps';
 import { ENDPOINTS, readEndpoint, withEndpoint } from './endpointHeader';
 import type { RequestHistory } from './history';
 import { parsePayload, payloadModel, wantsStream } from './payload';
 import type { ResponseRecord } from './responseFormat';
 import type { ResponseDocuments } from './responseView';
-import { addEvent, newStreamState } from './streamText';
+import { newStreamState, readStream } from './streamText';
+import { formatBytes } from './responseFormat';
+import { displayText, msg } from '../text';
+import type { SafePickItem } from '../ui';
 
 export type SendOutcome =
   | { kind: 'sent'; responseUri: vscode.Uri; record: ResponseRecord }
@@ -46,7 +49,7 @@ export class RequestSender implements vscode.Disposable {
       const diagnostic = new vscode.Diagnostic(new vscode.Range(start, end), `Not valid JSON: ${p.message}`, vscode.DiagnosticSeverity.Error);
       diagnostic.source = 'Model Access';
       this.diagnostics.set(doc.uri, [diagnostic]);
-      const message = `Nothing was sent: the payload is not valid JSON at line ${start.line + 1}, column ${start.character + 1} (${p.message}).`;
+      const message = msg`Nothing was sent: the payload is not valid JSON at line ${start.line + 1}, column ${start.character + 1} (${p.message}).`;
       void this.deps.ui.error(message);
       return { kind: 'invalid', message };
     }
@@ -61,7 +64,7 @@ export class RequestSender implements vscode.Disposable {
     try {
       client = await this.deps.getClient();
     } catch (e) {
-      const message = isServiceError(e) ? e.message : 'The service is not configured.';
+      const message = displayText(isServiceError(e) ? e.message : 'The service is not configured.', 500);
       void this.deps.ui.error(message, 'Set API Key').then((a) => a && vscode.commands.executeCommand('modelAccess.setApiKey'));
       return this.notSent(message);
     }
@@ -88,7 +91,7 @@ export class RequestSender implements vscode.Disposable {
           this.fillHead(record, result);
           if (result.events) {
             progress.report({ message: 'receiving…' });
-            await this.readStream(uri, record, result);
+            await this.readStream(uri, record, result.events, controller);
           } else if (result.body) {
             record.bodyText = result.body.text;
             record.bodyJson = result.body.json;
@@ -100,7 +103,9 @@ export class RequestSender implements vscode.Disposable {
       );
     } catch (e) {
       record.elapsedMs = Date.now() - started;
-      if (isServiceError(e) && e.kind === 'aborted') {
+      if (record.limitReached) {
+        // Our own abort at the size limit: the message was set where the limit was met.
+      } else if (isServiceError(e) && e.kind === 'aborted') {
         record.cancelled = true;
         record.error = 'The request was cancelled.';
       } else {
@@ -112,20 +117,33 @@ export class RequestSender implements vscode.Disposable {
         this.inFlight.delete(key);
       }
     }
+    if (record.stream) {
+      // Once, over the whole decoded text: a key split across events is whole here.
+      record.finalText = this.deps.redact(record.stream.text);
+      record.rawEventsWithheld = record.finalText !== record.stream.text;
+      if (record.rawEventsWithheld) {
+        record.rawEvents = undefined;
+      }
+    }
     this.responses.redrawNow(uri);
     await this.history.add({
       id: `${record.startedAt}-${Math.random().toString(36).slice(2, 8)}`,
       endpoint,
       model: payloadModel(parsed.value),
       status: record.status,
+      ended: record.cancelled ? 'cancelled' : record.limitReached ? 'limit' : record.error && record.status !== undefined && record.stream ? 'failed' : undefined,
       at: new Date(record.startedAt).toISOString(),
       elapsedMs: record.elapsedMs,
       payload: text,
       source: doc.uri.scheme === 'untitled' ? undefined : doc.uri.toString(),
-      summary: summarize(record),
+      summary: summarize(record, this.deps.redact),
     });
-    if (record.error && !record.cancelled) {
-      void this.deps.ui.error(`POST ${endpoint}: ${record.error}`);
+    if (record.limitReached) {
+      void this.deps.ui.warn(msg`POST ${endpoint}: ${record.error}`, 'Open Settings').then((a) =>
+        a ? vscode.commands.executeCommand('workbench.action.openSettings', 'modelAccess.limits.maxResponseMegabytes') : undefined,
+      );
+    } else if (record.error && !record.cancelled) {
+      void this.deps.ui.error(msg`POST ${endpoint}: ${record.error}`);
     }
     return { kind: 'sent', responseUri: uri, record };
   }
@@ -148,25 +166,31 @@ export class RequestSender implements vscode.Disposable {
     }
   }
 
-  private async readStream(uri: vscode.Uri, record: ResponseRecord, result: PostResult): Promise<void> {
+  /**
+   * Reads a stream into the record. What it keeps (text + raw events) is bounded by
+   * `modelAccess.limits.maxResponseMegabytes`: at the limit the request is aborted with a message that
+   * says how to raise it, so an endless stream cannot exhaust the extension host's memory.
+   */
+  private async readStream(uri: vscode.Uri, record: ResponseRecord, events: AsyncIterable<ServerSentEvent>, controller: AbortController): Promise<void> {
     const state = newStreamState();
+    const rawEvents: string[] = [];
     record.stream = state;
-    record.rawEvents = [];
-    let bytes = 0;
-    for await (const event of result.events ?? []) {
-      addEvent(state, event);
-      const raw = `${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}`;
-      record.rawEvents.push(raw);
-      bytes += raw.length;
-      record.bytes = bytes;
+    record.rawEvents = rawEvents;
+    const limit = this.deps.config.maxResponseBytes;
+    const end = await readStream(events, state, rawEvents, limit, (rawChars) => {
+      record.bytes = rawChars;
       this.responses.redrawSoon(uri);
+    });
+    if (end === 'limit') {
+      record.limitReached = true;
+      record.error = `The answer passed ${formatBytes(limit)} (modelAccess.limits.maxResponseMegabytes) and was stopped there. Raise the setting to receive longer answers.`;
+      controller.abort();
     }
-    state.done = true;
   }
 
   private async askEndpoint(editor: vscode.TextEditor): Promise<PostEndpoint | undefined> {
-    const pick = await this.deps.ui.pick(
-      ENDPOINTS.map((e) => ({ label: `POST ${e.path}`, description: e.label, path: e.path })),
+    const pick = await this.deps.ui.pick<SafePickItem & { path: PostEndpoint }>(
+      ENDPOINTS.map((e) => ({ label: msg`POST ${e.path}`, description: msg`${e.label}`, path: e.path })),
       { title: 'Send this payload to which endpoint?', placeHolder: 'The choice is recorded as a first-line comment in the file' },
     );
     if (!pick) {
@@ -204,10 +228,8 @@ export async function recordEndpoint(editor: vscode.TextEditor, endpoint: PostEn
   });
 }
 
-function summarize(record: ResponseRecord): string {
-  if (record.error) {
-    return record.error.slice(0, 200);
-  }
-  const text = record.stream ? record.stream.text : record.bodyText ?? '';
+/** The history's one-line summary, cut only after the key was removed from the whole text. */
+function summarize(record: ResponseRecord, redact: (text: string) => string): string {
+  const text = record.error ?? (record.stream ? record.finalText ?? redact(record.stream.text) : redact(record.bodyText ?? ''));
   return text.replace(/\s+/g, ' ').trim().slice(0, 200);
 }

@@ -63,3 +63,35 @@ export function addEvent(state: StreamState, event: ServerSentEvent): StreamStat
   }
   return state;
 }
+
+export type StreamEnd = 'ended' | 'limit';
+
+/**
+ * Folds every event of a stream into `state`, keeping each raw event in `rawEvents`, until the stream
+ * ends or what is kept (text + raw events, in characters) passes `limitChars`; then it stops reading
+ * (which closes the response) and says so. `onEvent` runs after each event (to schedule a redraw).
+ */
+export async function readStream(
+  events: AsyncIterable<ServerSentEvent>,
+  state: StreamState,
+  rawEvents: string[],
+  limitChars: number,
+  onEvent: (rawChars: number) => void = () => undefined,
+): Promise<StreamEnd> {
+  let rawChars = 0;
+  try {
+    for await (const event of events) {
+      addEvent(state, event);
+      const raw = `${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}`;
+      rawEvents.push(raw);
+      rawChars += raw.length;
+      if (rawChars + state.text.length > limitChars) {
+        return 'limit';
+      }
+      onEvent(rawChars);
+    }
+    return 'ended';
+  } finally {
+    state.done = true;
+  }
+}

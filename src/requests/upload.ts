@@ -5,6 +5,7 @@ import type { RequestDeps } from './deps';
 import type { RequestHistory } from './history';
 import { formatBytes, type ResponseRecord } from './responseFormat';
 import type { ResponseDocuments } from './responseView';
+import { displayText, msg } from '../text';
 
 /** OpenAI's file purposes; the service publishes none, so any other value can be typed. */
 const PURPOSES = ['user_data', 'assistants', 'batch', 'fine-tune', 'vision', 'evals'];
@@ -18,7 +19,7 @@ export async function uploadFile(deps: RequestDeps, responses: ResponseDocuments
     return { kind: 'notSent', message: 'No file was chosen.' };
   }
   if (uri.scheme !== 'file') {
-    const message = 'Only files on disk can be uploaded; save the document first.';
+    const message = msg`Only files on disk can be uploaded; save the document first.`;
     void deps.ui.error(message);
     return { kind: 'notSent', message };
   }
@@ -30,7 +31,7 @@ export async function uploadFile(deps: RequestDeps, responses: ResponseDocuments
   try {
     client = await deps.getClient();
   } catch (e) {
-    const message = isServiceError(e) ? e.message : 'The service is not configured.';
+    const message = displayText(isServiceError(e) ? e.message : 'The service is not configured.', 500);
     void deps.ui.error(message);
     return { kind: 'notSent', message };
   }
@@ -86,13 +87,13 @@ export async function uploadFile(deps: RequestDeps, responses: ResponseDocuments
     summary: record.error ?? (fileId ? `file id ${fileId}` : ''),
   });
   if (fileId) {
-    void deps.ui.info(`Uploaded ${filename}: ${fileId}`, 'Copy File ID').then((a) => {
+    void deps.ui.info(msg`Uploaded ${filename}: ${fileId}`, 'Copy File ID').then((a) => {
       if (a) {
         void deps.ui.copy(fileId);
       }
     });
   } else if (record.error && !record.cancelled) {
-    void deps.ui.error(`Upload of ${filename} failed: ${record.error}`);
+    void deps.ui.error(msg`Upload of ${filename} failed: ${record.error}`);
   }
   return { kind: 'uploaded', responseUri, record, fileId };
 }
@@ -111,8 +112,8 @@ async function askPurpose(deps: RequestDeps): Promise<string | undefined> {
   const preferred = deps.config.defaultFilePurpose;
   const ordered = [preferred, ...PURPOSES.filter((p) => p !== preferred)];
   const pick = await deps.ui.pick(
-    ordered.map((p) => ({ label: p, description: p === preferred ? 'default (modelAccess.defaultFilePurpose)' : undefined })),
+    ordered.map((p) => ({ label: displayText(p), purpose: p, description: p === preferred ? msg`default (modelAccess.defaultFilePurpose)` : undefined })),
     { title: 'Purpose of the file', placeHolder: 'The `purpose` field sent with the upload' },
   );
-  return pick?.label;
+  return pick?.purpose;
 }

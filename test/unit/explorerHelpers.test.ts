@@ -104,7 +104,7 @@ describe('Model Card link safety', () => {
 
 describe('display text', () => {
   it('neutralises control, bidi and zero-width characters and truncates', () => {
-    assert.equal(displayText('a\u0000b\nc'), 'a\ufffdb\ufffdc');
+    assert.equal(displayText('a\u0000b\nc'), 'a\ufffdb c');
     assert.equal(displayText('evil\u202Egnp.exe\u200b'), 'evilgnp.exe');
     const long = displayText('x'.repeat(10_000), 50);
     assert.equal(long.length, 50);

@@ -73,11 +73,20 @@ describe('requests: starter payloads', () => {
 describe('requests: cURL export', () => {
   it('names the key as $MODEL_ACCESS_API_KEY and quotes the body for the shell', () => {
     const body = JSON.stringify({ model: "it's", input: 'a "b" $HOME `x`' });
-    const cmd = curlCommand('http://127.0.0.1:1/v1/chat', body);
+    const cmd = curlCommand({ url: 'http://127.0.0.1:1/v1/chat' }, body);
     assert.match(cmd, /Authorization: Bearer \$MODEL_ACCESS_API_KEY/);
+    assert.match(cmd.split('\n')[0], /^# POSIX shell/);
     // The shell gives back exactly the body: nothing expanded, nothing lost.
     const echoed = execFileSync('sh', ['-c', `printf %s ${shellQuote(body)}`]).toString();
     assert.equal(echoed, body);
+  });
+
+  it('without a configured service, the URL expands from $MODEL_ACCESS_BASE_URL in the shell', () => {
+    const cmd = curlCommand({ baseUrlVariable: 'MODEL_ACCESS_BASE_URL', path: '/v1/chat' }, '{}');
+    // Run the command with `curl` replaced by a function that prints its arguments, one per line.
+    const script = `curl() { printf '%s\\n' "$@"; }\n${cmd}`;
+    const out = execFileSync('sh', ['-c', script], { env: { ...process.env, MODEL_ACCESS_BASE_URL: 'https://gw.example/api', MODEL_ACCESS_API_KEY: 'k' } }).toString();
+    assert.ok(out.split('\n').includes('https://gw.example/api/v1/chat'), out);
   });
 });
 
@@ -112,9 +121,11 @@ describe('requests: stream text', () => {
   });
 });
 
+const same = (text: string) => text;
+
 describe('requests: response document', () => {
   it('starts with endpoint, status, time, size and request id, then pretty JSON', () => {
-    const text = renderResponse({ method: 'POST', endpoint: '/v1/chat', startedAt: 0, status: 200, statusText: 'OK', elapsedMs: 12.4, bytes: 2048, requestId: 'req_1', bodyText: '{"a":1}', bodyJson: { a: 1 } });
+    const text = renderResponse({ method: 'POST', endpoint: '/v1/chat', startedAt: 0, status: 200, statusText: 'OK', elapsedMs: 12.4, bytes: 2048, requestId: 'req_1', bodyText: '{"a":1}', bodyJson: { a: 1 } }, same);
     const [head, ...rest] = text.split('\n');
     assert.equal(head, '// POST /v1/chat · 200 OK · 12 ms · 2.0 KB · request id req_1');
     assert.equal(rest.join('\n'), '{\n  "a": 1\n}\n');
@@ -122,7 +133,7 @@ describe('requests: response document', () => {
 
   it('cuts a huge body for display and says how to save all of it', () => {
     const big = 'x'.repeat(300 * 1024);
-    const text = renderResponse({ method: 'POST', endpoint: '/v1/chat', startedAt: 0, status: 200, bodyText: big });
+    const text = renderResponse({ method: 'POST', endpoint: '/v1/chat', startedAt: 0, status: 200, bodyText: big }, same);
     assert.ok(text.length < big.length);
     assert.match(text, /Save Response Body/);
   });
