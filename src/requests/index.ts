@@ -143,12 +143,16 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
     }),
     command(Commands.showRawEvents, async () => {
       const active = responses.active();
+      if (active?.record.rawEventsWithheld) {
+        void deps.ui.info(msg`The raw events of this answer are not shown: the answer held your API key, split across events. The output text (with the key removed) is in the response document.`);
+        return;
+      }
       const raw = active?.record.rawEvents;
       if (!raw) {
         void deps.ui.info(msg`The active response is not a stream of events.`);
         return;
       }
-      const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: raw.join('\n\n') });
+      const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: deps.redact(raw.join('\n\n')) });
       await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
     }),
     command(Commands.saveResponseBody, async () => {

@@ -180,3 +180,25 @@ export function fullBody(r: ResponseRecord, redact: Redact): string | undefined 
   }
   return bodyForDisplay(r, redact)?.text;
 }
+
+/**
+ * Once a stream has ended: its whole text, redacted once (a key split across events is whole here).
+ * When that text held a key, the raw events are dropped — each may hold a piece of it — and Save
+ * Response Body saves the redacted text instead.
+ */
+export function finishStream(record: ResponseRecord, redact: Redact): void {
+  if (!record.stream) {
+    return;
+  }
+  record.finalText = redact(record.stream.text);
+  record.rawEventsWithheld = record.finalText !== record.stream.text;
+  if (record.rawEventsWithheld) {
+    record.rawEvents = undefined;
+  }
+}
+
+/** The history's one-line summary, cut only after the key was removed from the whole text. */
+export function summarize(record: ResponseRecord, redact: (text: string) => string): string {
+  const text = record.error ?? (record.stream ? record.finalText ?? redact(record.stream.text) : redact(record.bodyText ?? ''));
+  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
+}

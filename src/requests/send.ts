@@ -8,7 +8,7 @@ import { parsePayload, payloadModel, wantsStream } from './payload';
 import type { ResponseRecord } from './responseFormat';
 import type { ResponseDocuments } from './responseView';
 import { newStreamState, readStream } from './streamText';
-import { formatBytes } from './responseFormat';
+import { finishStream, formatBytes, summarize } from './responseFormat';
 import { displayText, msg } from '../text';
 import type { SafePickItem } from '../ui';
 
@@ -117,14 +117,7 @@ export class RequestSender implements vscode.Disposable {
         this.inFlight.delete(key);
       }
     }
-    if (record.stream) {
-      // Once, over the whole decoded text: a key split across events is whole here.
-      record.finalText = this.deps.redact(record.stream.text);
-      record.rawEventsWithheld = record.finalText !== record.stream.text;
-      if (record.rawEventsWithheld) {
-        record.rawEvents = undefined;
-      }
-    }
+    finishStream(record, this.deps.redact);
     this.responses.redrawNow(uri);
     await this.history.add({
       id: `${record.startedAt}-${Math.random().toString(36).slice(2, 8)}`,
@@ -226,10 +219,4 @@ export async function recordEndpoint(editor: vscode.TextEditor, endpoint: PostEn
       b.insert(new vscode.Position(0, 0), `${headerNow}\n`);
     }
   });
-}
-
-/** The history's one-line summary, cut only after the key was removed from the whole text. */
-function summarize(record: ResponseRecord, redact: (text: string) => string): string {
-  const text = record.error ?? (record.stream ? record.finalText ?? redact(record.stream.text) : redact(record.bodyText ?? ''));
-  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
 }
