@@ -73,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
     );
 
     // What the scratch-request features (src/requests/, issue 6) receive.
-    const requestDeps: RequestDeps = { context, getClient: () => connection.getClient(), catalog, log, config, ui, redact: (text) => requestLog.redactor.redact(text) };
+    const requestDeps: RequestDeps = { context, getClient: () => connection.getClient(), catalog, log, config, ui, redact: (text) => requestLog.redactor.removeSecrets(text) };
     // ── Feature registrations (each pushes its disposables into context.subscriptions): ──
     const requests = registerRequests(requestDeps);
     context.subscriptions.push(...registerChatProvider(requestDeps)); // chat models in VS Code's chat (issue 9)

@@ -19,18 +19,26 @@ const PATTERNS: [RegExp, string][] = [
  */
 export class Redactor {
   private readonly secrets = new Set<string>();
-  private removeSecrets: (text: string) => string = (text) => text;
+  private removeSecretsFn: (text: string) => string = (text) => text;
 
   /** Registers a secret; very short strings are ignored (redacting them would shred ordinary text). */
   add(secret: string | undefined): void {
     if (secret && secret.length >= 6 && !this.secrets.has(secret)) {
       this.secrets.add(secret);
-      this.removeSecrets = redactor([...this.secrets]);
+      this.removeSecretsFn = redactor([...this.secrets]);
     }
   }
 
+  /**
+   * Only the registered secrets, in every echoed form: for answers people read and save, where the
+   * credential-looking patterns below would mangle ordinary text ("token budget", "key=value").
+   */
+  removeSecrets(text: string): string {
+    return this.removeSecretsFn(text);
+  }
+
   redact(text: string): string {
-    let out = this.removeSecrets(text);
+    let out = this.removeSecretsFn(text);
     for (const [re, replacement] of PATTERNS) {
       out = out.replace(re, replacement);
     }
