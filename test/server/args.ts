@@ -23,6 +23,10 @@ export const USAGE = `Usage: npm run serve -- [options]
   --stream-delay MS        delay between streamed events (default 0)
   --max-upload-bytes N     upload size cap; larger uploads get 413 (default 2 GiB)
   --upload-dir DIR         where uploads are stored (default a temp dir removed on exit)
+  --hostile                hostile mode: organization "hostile" gets a registry, errors and answers
+                           full of command links, $(icons), forged log lines, bidi and HTML, echoing
+                           its key escaped; model "endless" streams forever; organization "endless"
+                           lists forever (keys in the first stdout line; see test/README.md)
   --quiet                  no request log on stderr
 
 Faults (SPEC is a probability like 0.2, or first:N for the first N matching requests):
@@ -61,6 +65,7 @@ export function parseServeArgs(argv: string[]): ServerOptions & { quiet: boolean
       'stream-delay': { type: 'string' },
       'max-upload-bytes': { type: 'string' },
       'upload-dir': { type: 'string' },
+      hostile: { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       latency: { type: 'string' },
@@ -110,6 +115,7 @@ export function parseServeArgs(argv: string[]): ServerOptions & { quiet: boolean
     streamDelayMs: int('stream-delay', values['stream-delay'], 0),
     maxUploadBytes: int('max-upload-bytes', values['max-upload-bytes'], 0),
     uploadDir: values['upload-dir'],
+    hostile: values.hostile,
     faults: {
       latencyMs: int('latency', values.latency, 0),
       rateLimit: rateLimit && { ...rateLimit, retryAfterSeconds: int('retry-after', values['retry-after'], 0) },

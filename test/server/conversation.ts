@@ -24,13 +24,14 @@ export function wantsStream(body: Record<string, unknown>): boolean {
   return body.stream === true;
 }
 
-export function responsesAnswer(model: string, body: Record<string, unknown>): Answer {
+/** `pieces` (hostile mode) replaces the generated text: the answer is their concatenation, streamed one piece per delta. */
+export function responsesAnswer(model: string, body: Record<string, unknown>, pieces?: readonly string[]): Answer {
   const { input, instructions } = body;
   if (input === undefined || input === null || (typeof input !== 'string' && !Array.isArray(input))) {
     throw badRequest('Missing required parameter: "input" (a string or an array of input items).', 'missing_required_parameter', 'input');
   }
   const prompt = promptText(input);
-  const text = generateText(model, prompt);
+  const text = pieces === undefined ? generateText(model, prompt) : pieces.join('');
   const created = now();
   const responseId = newId('resp_');
   const itemId = newId('msg_');
@@ -75,7 +76,7 @@ export function responsesAnswer(model: string, body: Record<string, unknown>): A
   emit('response.in_progress', { response: inProgress });
   emit('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', content: [] } });
   emit('response.content_part.added', { ...at, part: { ...part, text: '' } });
-  for (const delta of deltas(text)) {
+  for (const delta of pieces ?? deltas(text)) {
     emit('response.output_text.delta', { ...at, delta, logprobs: [] });
   }
   emit('response.output_text.done', { ...at, text, logprobs: [] });
@@ -85,7 +86,7 @@ export function responsesAnswer(model: string, body: Record<string, unknown>): A
   return { json: completed, events };
 }
 
-export function chatAnswer(model: string, body: Record<string, unknown>): Answer {
+export function chatAnswer(model: string, body: Record<string, unknown>, pieces?: readonly string[]): Answer {
   const { messages } = body;
   if (!Array.isArray(messages) || messages.length === 0) {
     throw badRequest('Missing required parameter: "messages" (a non-empty array of {role, content}).', 'missing_required_parameter', 'messages');
@@ -97,7 +98,7 @@ export function chatAnswer(model: string, body: Record<string, unknown>): Answer
     }
   });
   const prompt = promptText(messages);
-  const text = generateText(model, prompt);
+  const text = pieces === undefined ? generateText(model, prompt) : pieces.join('');
   const id = newId('chatcmpl-');
   const created = now();
   const usage = { prompt_tokens: tokens(prompt), completion_tokens: tokens(text), total_tokens: tokens(prompt) + tokens(text) };
@@ -114,7 +115,7 @@ export function chatAnswer(model: string, body: Record<string, unknown>): Answer
     data: JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices, ...extra }),
   });
   const events: SseEvent[] = [chunk([{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }])];
-  for (const delta of deltas(text)) {
+  for (const delta of pieces ?? deltas(text)) {
     events.push(chunk([{ index: 0, delta: { content: delta }, logprobs: null, finish_reason: null }]));
   }
   events.push(chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }]));

@@ -38,6 +38,7 @@ export interface Rendered {
   headers: Record<string, string>;
 }
 
+/** One entry as the dialect writes it. An empty `model_card_url` (hostile mode only) is left out; `extra` fields come last. */
 export function renderEntry(dialect: Dialect, model: RegistryModel): unknown {
   if (dialect === 'models') {
     return {
@@ -45,9 +46,10 @@ export function renderEntry(dialect: Dialect, model: RegistryModel): unknown {
       modelId: model.id,
       modelFamily: model.family,
       modelVersion: model.version,
-      modelCardUrl: model.model_card_url,
+      ...(model.model_card_url === '' ? {} : { modelCardUrl: model.model_card_url }),
       organization: model.organization,
       createTime: new Date(model.created * 1000).toISOString(),
+      ...model.extra,
     };
   }
   return {
@@ -55,9 +57,10 @@ export function renderEntry(dialect: Dialect, model: RegistryModel): unknown {
     object: 'model',
     family: model.family,
     version: model.version,
-    model_card_url: model.model_card_url,
+    ...(model.model_card_url === '' ? {} : { model_card_url: model.model_card_url }),
     owned_by: model.organization,
     created: model.created,
+    ...model.extra,
   };
 }
 

@@ -13,6 +13,8 @@ import * as path from 'node:path';
 import { presentedKey } from './auth';
 import type { Dialect } from './dialects';
 import { FaultPlan, faultyWriter, sendEarlyFault, type FaultOptions } from './faults';
+import { HostileRuntime, hostileKeys, modelPieces, resolveHostile, type HostileInfo, type HostileOptions } from './hostile';
+import { encodeJson, withHostileModels } from './hostileData';
 import { ApiError, errorBody, plainWriter } from './http';
 import { indexByOrganization, keysFor, loadRegistry, withGeneratedModels, type Registry } from './registry';
 import { dispatch, type ServerContext } from './routes';
@@ -23,6 +25,28 @@ export { DEMO_KEYS, DEFAULT_REGISTRY_PATH, loadRegistry, withGeneratedModels, ty
 export { DIALECTS, isDialect, type Dialect } from './dialects';
 export type { FaultOptions, FaultSpec, RetryingFaultSpec } from './faults';
 export type { UploadedFile } from './upload';
+export {
+  ALL_HOSTILE_PIECES,
+  hostileAnswerPieces,
+  hostileErrorMessage,
+  splitKey,
+  type EndlessWrite,
+  type HostileInfo,
+  type HostileOptions,
+  type HostilePieces,
+} from './hostile';
+export {
+  ENDLESS_ORG,
+  HOSTILE,
+  HOSTILE_COMMANDS,
+  HOSTILE_DEEP_DEPTH,
+  HOSTILE_IDS,
+  HOSTILE_ORG,
+  HOSTILE_STRINGS,
+  RawJson,
+  jsonEscapeAll,
+  jsonEscapeLikeOthers,
+} from './hostileData';
 
 export interface ServerOptions {
   /** Default 127.0.0.1. */
@@ -54,6 +78,12 @@ export interface ServerOptions {
   /** Where uploads are stored. Default a fresh temp directory, removed on close. */
   uploadDir?: string;
   faults?: FaultOptions;
+  /**
+   * Hostile mode (issue 19): adds organization `hostile` (hostile registry, error bodies and answers) and,
+   * with `endlessList`, organization `endless`. `true` turns every piece on; an object only the pieces set to
+   * `true`. Other organizations are served as without it. See hostile.ts and test/README.md.
+   */
+  hostile?: boolean | HostileOptions;
   /** One line per finished request (method, path, status, time). Never includes keys or bodies. */
   log?: (line: string) => void;
 }
@@ -94,6 +124,8 @@ export interface RunningServer {
   /** Every accepted upload, with the SHA-256 of what was stored. */
   uploads: UploadedFile[];
   uploadDir: string;
+  /** Hostile mode's organization, key and live counters; absent without hostile mode. */
+  hostile?: HostileInfo;
   /** Number of requests the client aborted before the answer was complete. */
   abortedCount(): number;
   /** Resolves with the first recorded request matching `predicate` once it is finished or aborted. */
@@ -113,7 +145,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (options.models !== undefined) {
     registry = withGeneratedModels(registry, options.models);
   }
-  const keys = keysFor(registry, options.keys);
+  const hostile = resolveHostile(options.hostile);
+  if (hostile !== undefined) {
+    registry = withHostileModels(registry, modelPieces(hostile));
+  }
+  const keys = keysFor(registry, hostile === undefined ? options.keys : { ...hostileKeys(hostile), ...options.keys });
+  const hostileRuntime = hostile === undefined ? undefined : new HostileRuntime(hostile, keys);
   const orgByKey = new Map(Object.entries(keys).map(([org, key]) => [key, org] as const));
   const pathPrefix = normalizePrefix(options.pathPrefix);
   const ownUploadDir = options.uploadDir === undefined;
@@ -137,6 +174,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 ** 3,
     uploadDir,
     onUpload: (file) => uploads.push(file),
+    encodeJson: hostileRuntime === undefined ? (value) => JSON.stringify(value) : encodeJson,
+    hostile: hostileRuntime,
   };
 
   const server = createServer((req, res) => {
@@ -271,6 +310,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     requests,
     uploads,
     uploadDir,
+    ...(hostileRuntime === undefined ? {} : { hostile: hostileRuntime.info }),
     abortedCount: () => requests.filter((r) => r.aborted).length,
     async waitForRequest(predicate, timeoutMs = 5000) {
       const done = (): RecordedRequest | undefined => requests.find((r) => r.finishedAt !== undefined && predicate(r));

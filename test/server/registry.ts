@@ -16,6 +16,8 @@ export interface RegistryModel {
   model_card_url: string;
   /** Unix seconds. */
   created: number;
+  /** Further raw fields sent with the entry (hostile mode: descriptions, deep nesting). Never in the demo registry. */
+  extra?: Record<string, unknown>;
 }
 
 export interface Registry {
@@ -127,7 +129,10 @@ export function indexByOrganization(registry: Registry): Map<string, OrgCatalog>
       catalog = { models: [], indexById: new Map() };
       byOrg.set(model.organization, catalog);
     }
-    catalog.indexById.set(model.id, catalog.models.length);
+    // A registry file cannot repeat an id, but hostile mode does: the first occurrence answers by id.
+    if (!catalog.indexById.has(model.id)) {
+      catalog.indexById.set(model.id, catalog.models.length);
+    }
     catalog.models.push(model);
   }
   return byOrg;

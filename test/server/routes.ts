@@ -27,6 +27,16 @@ export interface ServerContext {
   maxUploadBytes: number;
   uploadDir: string;
   onUpload(file: UploadedFile): void;
+  /** How list and entry bodies are written: JSON.stringify, or hostile mode's encoder (raw JSON nested deeper than it can write). */
+  encodeJson(value: unknown): string;
+  /** Hostile mode (hostile.ts); absent otherwise. */
+  hostile?: HostileHooks;
+}
+
+/** What hostile mode plugs into the dispatcher. */
+export interface HostileHooks {
+  /** Answers the request when hostile mode has its own answer for it; false lets the normal endpoint answer. */
+  handle(ctx: ServerContext, ex: Exchange, caller: Caller, catalog: OrgCatalog): Promise<boolean>;
 }
 
 /** Per-request state the dispatcher shares with the handlers. */
@@ -53,6 +63,9 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
   const catalog = ctx.catalogs.get(caller.organization) ?? { models: [], indexById: new Map() };
   const method = ex.req.method ?? 'GET';
   const { path } = ex;
+  if (ctx.hostile !== undefined && (await ctx.hostile.handle(ctx, ex, caller, catalog))) {
+    return;
+  }
 
   if (path === MODELS || path.startsWith(`${MODELS}/`)) {
     if (method !== 'GET' && method !== 'HEAD') {
@@ -69,11 +82,11 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
         maxPageSize: ctx.maxPageSize,
         loop: ctx.pagingLoop,
       });
-      sendJson(ex, 200, body, headers);
+      sendJson(ex, 200, body, headers, ctx.encodeJson);
       return;
     }
     const id = decodeId(path.slice(MODELS.length + 1));
-    sendJson(ex, 200, renderEntry(ctx.dialect, visibleModel(catalog, id)));
+    sendJson(ex, 200, renderEntry(ctx.dialect, visibleModel(catalog, id)), {}, ctx.encodeJson);
     return;
   }
 
@@ -125,11 +138,11 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
   throw new ApiError(404, 'invalid_request_error', 'unknown_url', `Invalid URL (${method} ${ctx.pathPrefix}${path}).`);
 }
 
-function sendJson(ex: Exchange, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  ex.write(ex.res, status, 'application/json', JSON.stringify(body), { ...ex.headers, ...headers });
+export function sendJson(ex: Exchange, status: number, body: unknown, headers: Record<string, string> = {}, encode: (value: unknown) => string = JSON.stringify): void {
+  ex.write(ex.res, status, 'application/json', encode(body), { ...ex.headers, ...headers });
 }
 
-function decodeId(raw: string): string {
+export function decodeId(raw: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {
@@ -145,7 +158,7 @@ function visibleModel(catalog: OrgCatalog, id: string): RegistryModel {
   return catalog.models[index];
 }
 
-function requestedModel(catalog: OrgCatalog, body: Record<string, unknown>): RegistryModel {
+export function requestedModel(catalog: OrgCatalog, body: Record<string, unknown>): RegistryModel {
   const { model } = body;
   if (model === undefined || model === null || model === '') {
     throw badRequest('Missing required parameter: "model".', 'missing_required_parameter', 'model');
