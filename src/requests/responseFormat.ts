@@ -94,14 +94,19 @@ export function headerLine(r: ResponseRecord): string {
   return `// ${parts.join(' · ')}`;
 }
 
-/** The last DISPLAY_LIMIT characters of a growing text, redacted, never starting inside a key. */
-function visibleTail(text: string, redact: Redact): { shown: string; hidden: number } {
-  if (text.length <= DISPLAY_LIMIT) {
-    return { shown: redact(text), hidden: 0 };
+/**
+ * The last DISPLAY_LIMIT characters of a growing stream, redacted, never starting inside a key. Reads the
+ * stream's bounded `tail`, so a redraw costs the same at 1 KB and at 30 MB.
+ */
+function visibleTail(stream: StreamState, redact: Redact): { shown: string; hidden: number } {
+  const total = stream.text.length;
+  if (total <= DISPLAY_LIMIT) {
+    return { shown: redact(stream.text), hidden: 0 };
   }
-  const from = text.length - DISPLAY_LIMIT - REDACTION_MARGIN;
-  const shown = redact(text.slice(from)).slice(REDACTION_MARGIN);
-  return { shown, hidden: text.length - shown.length };
+  const tail = stream.tail.length >= DISPLAY_LIMIT + REDACTION_MARGIN ? stream.tail : stream.text;
+  const window = tail.slice(tail.length - DISPLAY_LIMIT - REDACTION_MARGIN);
+  const shown = redact(window).slice(REDACTION_MARGIN);
+  return { shown, hidden: total - shown.length };
 }
 
 /**
@@ -134,7 +139,7 @@ export function renderResponse(r: ResponseRecord, redact: Redact): string {
   if (r.stream) {
     const finished = r.stream.done || (r.status !== undefined && r.elapsedMs !== undefined);
     lines.push(finished ? '// ── output text ──' : '// ── output text (growing as it arrives) ──');
-    const { shown, hidden } = r.finalText !== undefined && r.finalText.length <= DISPLAY_LIMIT ? { shown: r.finalText, hidden: 0 } : visibleTail(r.stream.text, redact);
+    const { shown, hidden } = r.finalText !== undefined && r.finalText.length <= DISPLAY_LIMIT ? { shown: r.finalText, hidden: 0 } : visibleTail(r.stream, redact);
     if (hidden > 0) {
       lines.push(`// Shown: the last ${formatBytes(shown.length)} of ${formatBytes(r.stream.text.length)}. Run "Model Access: Save Response Body" to save all of it.`);
     }

@@ -7,6 +7,11 @@ import type { ServerSentEvent } from '../api/types';
 
 export interface StreamState {
   text: string;
+  /**
+   * The end of `text`, at most about 2 × TAIL_CHARS, kept as its own flat string: redrawing a growing
+   * answer reads this, never `text`, whose slicing would copy the whole answer on every redraw.
+   */
+  tail: string;
   events: number;
   /** The last event that looks like the end of the answer (`response.completed`, a final chunk…). */
   final?: unknown;
@@ -15,8 +20,19 @@ export interface StreamState {
   done: boolean;
 }
 
+/** How much of the end of a stream `tail` keeps (enough for one redraw plus a redaction margin). */
+export const TAIL_CHARS = 256 * 1024 + 4096;
+
 export function newStreamState(): StreamState {
-  return { text: '', events: 0, done: false };
+  return { text: '', tail: '', events: 0, done: false };
+}
+
+function grow(state: StreamState, piece: string): void {
+  state.text += piece;
+  state.tail += piece;
+  if (state.tail.length > 2 * TAIL_CHARS) {
+    state.tail = state.tail.slice(-TAIL_CHARS);
+  }
 }
 
 /** Folds one event into the state (mutates and returns it). */
@@ -32,7 +48,7 @@ export function addEvent(state: StreamState, event: ServerSentEvent): StreamStat
   }
   const type = typeof json.type === 'string' ? json.type : event.event;
   if (type === 'response.output_text.delta' && typeof json.delta === 'string') {
-    state.text += json.delta;
+    grow(state, json.delta);
   } else if (type === 'response.completed' || type === 'response.failed' || type === 'response.incomplete') {
     state.final = json;
     state.done = true;
@@ -45,7 +61,7 @@ export function addEvent(state: StreamState, event: ServerSentEvent): StreamStat
     for (const choice of json.choices as Record<string, unknown>[]) {
       const delta = choice?.delta as Record<string, unknown> | undefined;
       if (typeof delta?.content === 'string') {
-        state.text += delta.content;
+        grow(state, delta.content);
       }
       if (choice?.finish_reason) {
         state.final = json;
@@ -57,9 +73,9 @@ export function addEvent(state: StreamState, event: ServerSentEvent): StreamStat
   } else if (typeof type === 'string' && type.startsWith('response.')) {
     // Other Responses events (created, in_progress, output_item.added…) carry no text of their own.
   } else if (typeof json.delta === 'string') {
-    state.text += json.delta;
+    grow(state, json.delta);
   } else if (typeof json.text === 'string' && !type?.endsWith('.done')) {
-    state.text += json.text;
+    grow(state, json.text);
   }
   return state;
 }

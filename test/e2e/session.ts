@@ -66,6 +66,20 @@ function packageVsix(): string {
   return vsix;
 }
 
+/** Packages the exports-probe fixture (another extension that asks Model Access for its exports). */
+function packageProbe(dirs: ScratchDirs): string {
+  const src = path.join(REPO_ROOT, 'test', 'e2e', 'fixtures', 'exports-probe');
+  const work = path.join(dirs.root, 'exports-probe');
+  fs.cpSync(src, work, { recursive: true });
+  const out = path.join(dirs.root, 'exports-probe.vsix');
+  const vsce = path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce');
+  const r = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  if (r.status !== 0 || !fs.existsSync(out)) {
+    throw new Error(`packaging the exports probe failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  }
+  return out;
+}
+
 before(async function () {
   this.timeout(600_000);
   const t0 = Date.now();
@@ -78,7 +92,7 @@ before(async function () {
   started.service = service;
   const demoKey = Object.values(service.keys)[0];
   const dirs = makeScratchDirs('model-access-e2e');
-  installExtensions(dirs, [vsix]);
+  installExtensions(dirs, [vsix, packageProbe(dirs)]);
   const codeServer = await startCodeServer({
     dirs,
     userSettings: { 'modelAccess.baseUrl': service.url },

@@ -9,7 +9,7 @@ import { redactor } from '../../src/api/redact';
 import type { ServerSentEvent } from '../../src/api/types';
 import { describeEntry } from '../../src/requests/historyEntries';
 import { DISPLAY_LIMIT, finishStream, fullBody, headerLine, renderResponse, summarize, type ResponseRecord } from '../../src/requests/responseFormat';
-import { newStreamState, readStream } from '../../src/requests/streamText';
+import { newStreamState, readStream, TAIL_CHARS } from '../../src/requests/streamText';
 import { startServer, type RunningServer } from '../server';
 import { clientFor } from './apiHelpers';
 
@@ -82,11 +82,14 @@ describe('security: the key is removed after decoding', () => {
       // Put the key where the visible tail begins, at every offset around the edge.
       const before = filler.slice(0, filler.length - DISPLAY_LIMIT + shift);
       const text = `${before}${KEY}${'z'.repeat(DISPLAY_LIMIT - shift)}`;
-      const record: ResponseRecord = { method: 'POST', endpoint: '/v1/chat', startedAt: 0, stream: { ...newStreamState(), text } };
-      const doc = renderResponse(record, redact);
-      assertNoKey(doc, `the tail window (shift ${shift})`);
-      assert.ok(doc.length < DISPLAY_LIMIT + 2000, 'one redraw renders about DISPLAY_LIMIT, not the whole text');
-      assert.match(doc, /Shown: the last/);
+      // As the reader leaves it (a bounded tail beside the whole text), and with the whole text only.
+      for (const tail of [text.slice(-TAIL_CHARS - 1000), '']) {
+        const record: ResponseRecord = { method: 'POST', endpoint: '/v1/chat', startedAt: 0, stream: { ...newStreamState(), text, tail } };
+        const doc = renderResponse(record, redact);
+        assertNoKey(doc, `the tail window (shift ${shift})`);
+        assert.ok(doc.length < DISPLAY_LIMIT + 2000, 'one redraw renders about DISPLAY_LIMIT, not the whole text');
+        assert.match(doc, /Shown: the last/);
+      }
     }
   });
 });
@@ -102,6 +105,8 @@ describe('security: what accumulates is bounded', () => {
     const raw: string[] = [];
     const end = await readStream(endless(), state, raw, 2 * 1024 * 1024);
     assert.equal(end, 'limit');
+    assert.ok(state.tail.length <= 2 * TAIL_CHARS, 'the redraw tail stays bounded');
+    assert.ok(state.text.endsWith(state.tail), 'the tail is the end of the text');
     const kept = state.text.length + raw.reduce((n, r) => n + r.length, 0);
     assert.ok(kept <= 2 * 1024 * 1024 + 5000, `kept ${kept} characters: at most one event past the limit`);
   });

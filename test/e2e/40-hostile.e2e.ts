@@ -1,0 +1,102 @@
+// Issue 19 as a person meets it: the service's registry is hostile. Its ids are command links, icons,
+// forged log lines and colliding ids. The person points the extension at it, clicks the model whose id is a
+// command link (it has no card, so a notification explains that), then clicks whatever the notification
+// shows — and nothing runs: no new untitled editor appears. Every model stays listed. Last, another
+// installed extension asks Model Access for its exports and gets nothing.
+import * as assert from 'node:assert/strict';
+import { HOSTILE_IDS, startServer, type RunningServer } from '../server';
+import { e2e } from './session';
+import {
+  clearNotifications,
+  clickTreeRow,
+  openPalette,
+  openViewContainer,
+  readTreeRows,
+  screenshot,
+  typeInQuickInput,
+  waitForNotification,
+} from './helpers';
+
+describe('Hostile registry', () => {
+  let hostile: RunningServer;
+
+  before(async () => {
+    hostile = await startServer({ hostile: { models: true } });
+  });
+
+  after(async () => {
+    // Later steps expect the demo service again.
+    await openPalette(e2e.page, 'Model Access: Set Service URL').catch(() => undefined);
+    await typeInQuickInput(e2e.page, e2e.service.url).catch(() => undefined);
+    await clearNotifications(e2e.page).catch(() => undefined);
+    await hostile?.close();
+  });
+
+  /** Labels of the editor tabs, as a person reads them. */
+  async function tabLabels(): Promise<string[]> {
+    return e2e.page.locator('.tabs-container .tab .label-name').allInnerTexts();
+  }
+
+  it('connects to the hostile service from the palette', async () => {
+    const page = e2e.page;
+    await openPalette(page, 'View: Hide Panel');
+    await openPalette(page, 'View: Close All Editors');
+    await clearNotifications(page);
+    await openPalette(page, 'Model Access: Set Service URL');
+    await typeInQuickInput(page, hostile.url);
+    await openPalette(page, 'Model Access: Set API Key');
+    await typeInQuickInput(page, hostile.keys.hostile);
+    const count = hostile.registry.models.filter((m) => m.organization === hostile.hostile?.organization).length;
+    const note = await waitForNotification(page, /API key saved/);
+    assert.match(note, new RegExp(`sees ${count} models`));
+  });
+
+  it('lists every model, the colliding ids included', async () => {
+    const page = e2e.page;
+    await openViewContainer(page);
+    await openPalette(page, 'Model Access: Filter Models…');
+    await typeInQuickInput(page, 'x');
+    let rows = await readTreeRows(page);
+    for (let i = 0; i < 50 && rows.filter((r) => r.level === 2 && /^x/.test(r.label)).length < 3; i++) {
+      await page.waitForTimeout(200);
+      rows = await readTreeRows(page);
+    }
+    const collide = rows.filter((r) => r.level === 2 && /^x/.test(r.label));
+    assert.equal(collide.length, HOSTILE_IDS.collisions.length, `rows: ${JSON.stringify(rows.map((r) => r.label))}`);
+    await openPalette(page, 'Model Access: Clear Models Filter');
+    // The status bar counts what the view lists.
+    const count = hostile.registry.models.filter((m) => m.organization === hostile.hostile?.organization).length;
+    const status = await page.locator('.statusbar-item', { hasText: `${count} models` }).first().innerText({ timeout: 15_000 });
+    assert.match(status, new RegExp(`${count} models`));
+  });
+
+  it('clicking a model whose id is a command link shows an inert notification: clicking it runs nothing', async () => {
+    const page = e2e.page;
+    await clearNotifications(page);
+    await openPalette(page, 'Model Access: Filter Models…');
+    await typeInQuickInput(page, 'Open file');
+    await clickTreeRow(page, '[Open file]');
+    const toast = page.locator('.notification-toast', { hasText: 'has no Model Card link' }).first();
+    await toast.waitFor({ state: 'visible', timeout: 15_000 });
+    await screenshot(page, 'hostile-notification');
+    const links = toast.locator('.notification-list-item-message a');
+    assert.equal(await links.count(), 0, 'the message holds no link');
+    // Click whatever the message shows, as a curious person would.
+    await toast.locator('.notification-list-item-message').click();
+    for (let i = 0; i < (await links.count()); i++) {
+      await links.nth(i).click().catch(() => undefined);
+    }
+    await page.waitForTimeout(1000);
+    assert.deepEqual((await tabLabels()).filter((t) => /^Untitled/.test(t)), [], 'no command ran (no new untitled editor)');
+    await clearNotifications(page);
+    await openPalette(page, 'Model Access: Clear Models Filter');
+  });
+
+  it('another installed extension gets no key store and no UI from Model Access', async () => {
+    const page = e2e.page;
+    await openPalette(page, 'Exports Probe: Inspect Model Access Exports');
+    const note = await waitForNotification(page, /Model Access exports:/);
+    assert.match(note, /Model Access exports: undefined/);
+    await clearNotifications(page);
+  });
+});
