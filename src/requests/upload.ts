@@ -42,7 +42,7 @@ export async function uploadFile(deps: RequestDeps, responses: ResponseDocuments
   const controller = new AbortController();
   try {
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Model Access: uploading ${filename}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: msg`Model Access: uploading ${filename}`, cancellable: true },
       async (progress, token) => {
         token.onCancellationRequested(() => controller.abort());
         let lastPercent = 0;

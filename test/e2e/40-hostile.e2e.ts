@@ -39,7 +39,7 @@ describe('Hostile registry', () => {
 
   it('connects to the hostile service from the palette', async () => {
     const page = e2e.page;
-    await openPalette(page, 'View: Hide Panel');
+    await openViewContainer(page);
     await openPalette(page, 'View: Close All Editors');
     await clearNotifications(page);
     await openPalette(page, 'Model Access: Set Service URL');
