@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ModelService, ServiceClientOptions } from './api/types';
 import { ApiKeyStore, KeySource } from './auth/apiKeys';
+import { scopeOf } from './auth/keyScope';
 import type { BaseUrl, Config } from './config';
 import { originOf } from './serviceUrl';
 import { hostOf } from './text';
@@ -14,8 +15,10 @@ export interface ServiceState {
   baseUrl?: BaseUrl;
   host?: string;
   keySource?: KeySource;
+  /** What the key in use is bound to: the scope it was stored for (`https://gw/team-a`), or an origin. */
+  keyScope?: string;
   /**
-   * Changes when the origin or the key changes (a hash, not the key): a model list loaded under one
+   * Changes when the URL's scope or the key changes (a hash, not the key): a model list loaded under one
    * identity is not shown as "the last good list" under another.
    */
   identity?: string;
@@ -76,8 +79,8 @@ export class ServiceConnection implements vscode.Disposable {
     if (!key) {
       return { setup: 'needsKey', baseUrl, host };
     }
-    const identity = `${key.origin} ${createHash('sha256').update(key.key).digest('hex').slice(0, 16)}`;
-    return { setup: 'ready', baseUrl, host, keySource: key.source, identity };
+    const identity = `${scopeOf(baseUrl.url)} ${key.scope} ${createHash('sha256').update(key.key).digest('hex').slice(0, 16)}`;
+    return { setup: 'ready', baseUrl, host, keySource: key.source, keyScope: key.scope, identity };
   }
 
   /** The client for the configured service. Rejects with a `config` error when the URL or key is missing. */
@@ -93,8 +96,8 @@ export class ServiceConnection implements vscode.Disposable {
   }
 
   /**
-   * A client for `baseUrl` whose key is looked up per request for that URL's origin, so a client never
-   * sends one origin's key to another. `keyOverride` is for checking a key before saving it.
+   * A client for `baseUrl` whose key is looked up per request for that URL's scope, so a client never
+   * sends one scope's key to another. `keyOverride` is for checking a key before saving it.
    */
   clientFor(baseUrl: BaseUrl, keyOverride?: string): ModelService {
     const options = this.config.clientOptions(baseUrl.url);

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { describeKeySource } from '../auth/apiKeys';
+import { isOriginScope, scopeOf } from '../auth/keyScope';
+import { KeyMessages } from '../auth/messages';
 import { describeFailure } from '../failure';
 import { Commands } from '../ids';
 import { originOf, validateBaseUrl } from '../serviceUrl';
@@ -48,7 +50,8 @@ async function setBaseUrl(deps: CommandDeps): Promise<string | undefined> {
 
 /**
  * Asks for the key (password input), checks it with `GET /v1/models` against the configured service and
- * saves it in SecretStorage for that origin. A rejected or uncheckable key is saved only when asked to.
+ * saves it in SecretStorage for that URL's scope: its origin when the URL has no path, else origin + path
+ * prefix. A rejected or uncheckable key is saved only when asked to.
  */
 async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
   const { config, ui, keys, connection } = deps;
@@ -60,11 +63,11 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
     return 'noUrl';
   }
   const host = hostOf(baseUrl.url);
-  const origin = originOf(baseUrl.url) as string;
+  const scope = scopeOf(baseUrl.url) as string;
   for (;;) {
     const key = await ui.input({
-      title: `Model Access: API Key for ${host}`,
-      prompt: `Stored in VS Code's SecretStorage and sent only to ${origin}.`,
+      title: KeyMessages.setKeyTitle(scope),
+      prompt: KeyMessages.setKeyPrompt(scope, isOriginScope(scope)),
       placeHolder: 'Paste your API key',
       password: true,
       ignoreFocusOut: true,
@@ -94,8 +97,8 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
     );
     if (check.ok) {
       await keys.store(baseUrl.url, value);
-      deps.log.info(`API key saved for ${origin}; it sees ${check.count} models.`);
-      void ui.info(msg`API key saved for ${host}: it sees ${check.count} ${check.count === 1 ? 'model' : 'models'}.`);
+      deps.log.info(KeyMessages.keySavedLog(scope, check.count));
+      void ui.info(KeyMessages.keySaved(scope, check.count));
       return 'saved';
     }
     if (check.cancelled) {
@@ -108,7 +111,7 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
     const answer = await ui.warn(displayText(deps.log.redactor.redact(question), 600), 'Enter Again', 'Save Anyway');
     if (answer === 'Save Anyway') {
       await keys.store(baseUrl.url, value);
-      deps.log.info(`API key saved for ${origin} without a successful check.`);
+      deps.log.info(KeyMessages.keySavedUncheckedLog(scope));
       return 'saved';
     }
     if (answer !== 'Enter Again') {
@@ -125,7 +128,9 @@ async function clearApiKey(deps: CommandDeps): Promise<boolean> {
     return false;
   }
   const host = hostOf(baseUrl.url);
-  if (!(await keys.hasStored(baseUrl.url))) {
+  // The key that serves this URL: stored for its own prefix, a shorter one, or the origin.
+  const scope = await keys.storedScope(baseUrl.url);
+  if (!scope) {
     const current = await keys.get(baseUrl.url, baseUrl.source);
     void ui.info(
       current
@@ -134,8 +139,8 @@ async function clearApiKey(deps: CommandDeps): Promise<boolean> {
     );
     return false;
   }
-  await keys.delete(baseUrl.url);
-  deps.log.info(`API key removed for ${originOf(baseUrl.url)}.`);
-  void ui.info(msg`API key for ${host} removed.`);
+  await keys.delete(scope);
+  deps.log.info(KeyMessages.keyRemovedLog(scope));
+  void ui.info(KeyMessages.keyRemoved(scope));
   return true;
 }
