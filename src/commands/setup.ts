@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { describeKeySource } from '../auth/apiKeys';
-import { isOriginScope, scopeOf } from '../auth/keyScope';
+import { displayUrl, isOriginScope, scopeOf } from '../auth/keyScope';
 import { KeyMessages } from '../auth/messages';
 import { describeFailure } from '../failure';
 import { Commands } from '../ids';
@@ -11,12 +11,13 @@ import type { CommandDeps } from './deps';
 /** What Set API Key did, for tests. */
 export type SetKeyOutcome = 'saved' | 'cancelled' | 'noUrl';
 
-/** Set Service URL, Set API Key, Clear API Key, Show Log. */
+/** Set Service URL, Set API Key, Clear API Key, Allow Stored Key for Workspace URL, Show Log. */
 export function register(deps: CommandDeps): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.setBaseUrl, () => setBaseUrl(deps)),
     vscode.commands.registerCommand(Commands.setApiKey, () => setApiKey(deps)),
     vscode.commands.registerCommand(Commands.clearApiKey, () => clearApiKey(deps)),
+    vscode.commands.registerCommand(Commands.allowStoredKey, () => allowStoredKey(deps)),
     vscode.commands.registerCommand(Commands.showLog, () => deps.log.show()),
   ];
 }
@@ -51,7 +52,8 @@ async function setBaseUrl(deps: CommandDeps): Promise<string | undefined> {
 /**
  * Asks for the key (password input), checks it with `GET /v1/models` against the configured service and
  * saves it in SecretStorage for that URL's scope: its origin when the URL has no path, else origin + path
- * prefix. A rejected or uncheckable key is saved only when asked to.
+ * prefix. A rejected or uncheckable key is saved only when asked to. For a URL from workspace settings the
+ * prompt says so, and entering the key there counts as allowing it for that workspace and URL.
  */
 async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
   const { config, ui, keys, connection } = deps;
@@ -64,10 +66,17 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
   }
   const host = hostOf(baseUrl.url);
   const scope = scopeOf(baseUrl.url) as string;
+  const fromWorkspace = baseUrl.source === 'workspace';
+  const save = async (value: string) => {
+    if (fromWorkspace) {
+      await connection.consent.allow(baseUrl.url);
+    }
+    await keys.store(baseUrl.url, value);
+  };
   for (;;) {
     const key = await ui.input({
       title: KeyMessages.setKeyTitle(scope),
-      prompt: KeyMessages.setKeyPrompt(scope, isOriginScope(scope)),
+      prompt: KeyMessages.setKeyPrompt(scope, isOriginScope(scope), fromWorkspace),
       placeHolder: 'Paste your API key',
       password: true,
       ignoreFocusOut: true,
@@ -96,7 +105,7 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
       },
     );
     if (check.ok) {
-      await keys.store(baseUrl.url, value);
+      await save(value);
       deps.log.info(KeyMessages.keySavedLog(scope, check.count));
       void ui.info(KeyMessages.keySaved(scope, check.count));
       return 'saved';
@@ -110,7 +119,7 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
       : `Could not check the API key: ${check.failure.message} Save it anyway?`;
     const answer = await ui.warn(displayText(deps.log.redactor.redact(question), 600), 'Enter Again', 'Save Anyway');
     if (answer === 'Save Anyway') {
-      await keys.store(baseUrl.url, value);
+      await save(value);
       deps.log.info(KeyMessages.keySavedUncheckedLog(scope));
       return 'saved';
     }
@@ -143,4 +152,35 @@ async function clearApiKey(deps: CommandDeps): Promise<boolean> {
   deps.log.info(KeyMessages.keyRemovedLog(scope));
   void ui.info(KeyMessages.keyRemoved(scope));
   return true;
+}
+
+/**
+ * Asks again whether the stored key may go to the URL the workspace's settings chose (after "Not now",
+ * or before the first request). Resolves true when it may.
+ */
+async function allowStoredKey(deps: CommandDeps): Promise<boolean> {
+  const { config, ui, keys, connection, catalog } = deps;
+  const baseUrl = config.baseUrl;
+  if (!baseUrl || !originOf(baseUrl.url)) {
+    void ui.info(KeyMessages.allowNoUrl());
+    return false;
+  }
+  const url = displayUrl(baseUrl.url);
+  if (baseUrl.source !== 'workspace') {
+    void ui.info(KeyMessages.allowNothingToAsk(url));
+    return true;
+  }
+  if (!(await keys.get(baseUrl.url, baseUrl.source))) {
+    void ui.info(KeyMessages.allowNoKey(url));
+    return false;
+  }
+  if (connection.consent.isAllowed(baseUrl.url)) {
+    void ui.info(KeyMessages.allowAlready(url));
+    return true;
+  }
+  const allowed = await connection.allowKey(true);
+  if (allowed) {
+    void catalog.reload();
+  }
+  return allowed;
 }
