@@ -52,16 +52,22 @@ export class Config implements vscode.Disposable {
     return vscode.workspace.getConfiguration(Settings.section);
   }
 
-  /** The configured base URL: the setting, else `MODEL_ACCESS_BASE_URL`; undefined when neither is set. */
+  /**
+   * The configured base URL: the setting, else `MODEL_ACCESS_BASE_URL`; undefined when neither is set.
+   * Read level by level (`inspect()`): a value in folder or workspace settings is the workspace's choice
+   * (`source: 'workspace'`) unless the user's own settings hold the same URL.
+   */
   get baseUrl(): BaseUrl | undefined {
     const inspected = this.section().inspect<string>(Settings.baseUrl);
     const workspace = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
-    if (typeof workspace === 'string' && workspace.trim()) {
-      return { url: normalizeBaseUrl(workspace), source: 'workspace' };
-    }
     const user = inspected?.globalValue;
-    if (typeof user === 'string' && user.trim()) {
-      return { url: normalizeBaseUrl(user), source: 'user' };
+    const userUrl = typeof user === 'string' && user.trim() ? normalizeBaseUrl(user) : undefined;
+    if (typeof workspace === 'string' && workspace.trim()) {
+      const url = normalizeBaseUrl(workspace);
+      return { url, source: url === userUrl ? 'user' : 'workspace' };
+    }
+    if (userUrl) {
+      return { url: userUrl, source: 'user' };
     }
     const fromEnv = this.env[ENV_BASE_URL]?.trim();
     if (fromEnv) {

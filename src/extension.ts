@@ -3,6 +3,7 @@ import { ServiceClient } from './api/client';
 import { ServiceError } from './api/errors';
 import type { ModelService, ServiceClientOptions } from './api/types';
 import { ApiKeyStore } from './auth/apiKeys';
+import { askWith, KeyConsent } from './auth/keyConsent';
 import * as modelCommands from './commands/models';
 import * as setupCommands from './commands/setup';
 import { registerChatProvider } from './chat';
@@ -45,8 +46,8 @@ function createClient(options: ServiceClientOptions): ModelService {
   return new ServiceClient(options);
 }
 
-function configError(message: string): Error {
-  return new ServiceError({ kind: 'config', message });
+function configError(message: string, code?: string): Error {
+  return new ServiceError({ kind: 'config', message, code });
 }
 
 export function activate(context: vscode.ExtensionContext): ModelAccessApi | undefined {
@@ -57,12 +58,14 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
     const config = new Config();
     const keys = new ApiKeyStore(context.secrets, { environmentBaseUrl: () => config.environmentBaseUrl, redactor: log.redactor });
     const requestLog = log;
-    const connection = new ServiceConnection(config, keys, createClient, configError, (entry) => requestLog.request(entry));
+    const ui = createUi();
+    // Allowances for service URLs from workspace settings, kept in workspace state (never synced).
+    const consent = new KeyConsent(context.workspaceState, askWith((message, detail, ...actions) => ui.ask(message, detail, ...actions)));
+    const connection = new ServiceConnection(config, keys, createClient, configError, (entry) => requestLog.request(entry), consent);
     const catalog = new ModelCatalog(connection, (task) => vscode.window.withProgress({ location: { viewId: Views.models } }, task));
     const view = new ModelsView(catalog, config);
     const documents = new ModelDocuments(log);
     const statusBar = new ModelsStatusBar(catalog);
-    const ui = createUi();
     context.subscriptions.push(log, config, keys, connection, catalog, view, documents, statusBar);
 
     const deps: CommandDeps = { config, connection, keys, catalog, view, documents, log, ui };

@@ -2,9 +2,10 @@
  * Turning a failure (a ServiceError from src/api/, or anything else thrown) into text a person can act on,
  * plus the one action that helps. Pure, no `vscode` import; the UI decides where the text goes.
  */
+import { KEY_NOT_ALLOWED } from './auth/keyConsent';
 import { displayText, hostOf } from './text';
 
-export type FailureAction = 'setApiKey' | 'setBaseUrl' | 'retry' | 'showLog';
+export type FailureAction = 'setApiKey' | 'setBaseUrl' | 'retry' | 'showLog' | 'allowKey';
 
 export interface Failure {
   /** One line for the view message, notification or tree item. */
@@ -69,6 +70,9 @@ export function describeFailure(error: unknown, host?: string): Failure {
     const reason = message ?? (kind === 'timeout' ? 'the request timed out' : 'the connection failed');
     // The client's messages already name the host ("Could not connect to https://h: connection refused.").
     return { ...base, message: reason.includes(hostOf(where)) ? reason : `Cannot reach ${where}: ${reason}`, action: 'retry' };
+  }
+  if (kind === 'config' && str(e.code) === KEY_NOT_ALLOWED) {
+    return { ...base, message: message ?? 'The key is not allowed for this workspace\'s service URL yet.', action: 'allowKey' };
   }
   if (kind === 'config') {
     return { ...base, message: message ?? 'The service is not configured.', action: 'setBaseUrl' };

@@ -13,6 +13,8 @@ export const Commands = {
   setBaseUrl: 'modelAccess.setBaseUrl',
   setApiKey: 'modelAccess.setApiKey',
   clearApiKey: 'modelAccess.clearApiKey',
+  /** Allows the stored key for a service URL that the workspace's settings chose (asked once per workspace and URL). */
+  allowStoredKey: 'modelAccess.allowStoredKey',
   // Models view title bar
   refreshModels: 'modelAccess.refreshModels',
   filterModels: 'modelAccess.filterModels',

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { describeKeySource } from '../auth/apiKeys';
+import { displayUrl, isOriginScope, scopeOf } from '../auth/keyScope';
+import { KeyMessages } from '../auth/messages';
 import { describeFailure } from '../failure';
 import { Commands } from '../ids';
 import { originOf, validateBaseUrl } from '../serviceUrl';
@@ -9,12 +11,13 @@ import type { CommandDeps } from './deps';
 /** What Set API Key did, for tests. */
 export type SetKeyOutcome = 'saved' | 'cancelled' | 'noUrl';
 
-/** Set Service URL, Set API Key, Clear API Key, Show Log. */
+/** Set Service URL, Set API Key, Clear API Key, Allow Stored Key for Workspace URL, Show Log. */
 export function register(deps: CommandDeps): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.setBaseUrl, () => setBaseUrl(deps)),
     vscode.commands.registerCommand(Commands.setApiKey, () => setApiKey(deps)),
     vscode.commands.registerCommand(Commands.clearApiKey, () => clearApiKey(deps)),
+    vscode.commands.registerCommand(Commands.allowStoredKey, () => allowStoredKey(deps)),
     vscode.commands.registerCommand(Commands.showLog, () => deps.log.show()),
   ];
 }
@@ -48,7 +51,9 @@ async function setBaseUrl(deps: CommandDeps): Promise<string | undefined> {
 
 /**
  * Asks for the key (password input), checks it with `GET /v1/models` against the configured service and
- * saves it in SecretStorage for that origin. A rejected or uncheckable key is saved only when asked to.
+ * saves it in SecretStorage for that URL's scope: its origin when the URL has no path, else origin + path
+ * prefix. A rejected or uncheckable key is saved only when asked to. For a URL from workspace settings the
+ * prompt says so, and entering the key there counts as allowing it for that workspace and URL.
  */
 async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
   const { config, ui, keys, connection } = deps;
@@ -60,11 +65,18 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
     return 'noUrl';
   }
   const host = hostOf(baseUrl.url);
-  const origin = originOf(baseUrl.url) as string;
+  const scope = scopeOf(baseUrl.url) as string;
+  const fromWorkspace = baseUrl.source === 'workspace';
+  const save = async (value: string) => {
+    if (fromWorkspace) {
+      await connection.consent.allow(baseUrl.url);
+    }
+    await keys.store(baseUrl.url, value);
+  };
   for (;;) {
     const key = await ui.input({
-      title: `Model Access: API Key for ${host}`,
-      prompt: `Stored in VS Code's SecretStorage and sent only to ${origin}.`,
+      title: KeyMessages.setKeyTitle(scope),
+      prompt: KeyMessages.setKeyPrompt(scope, isOriginScope(scope), fromWorkspace),
       placeHolder: 'Paste your API key',
       password: true,
       ignoreFocusOut: true,
@@ -93,9 +105,9 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
       },
     );
     if (check.ok) {
-      await keys.store(baseUrl.url, value);
-      deps.log.info(`API key saved for ${origin}; it sees ${check.count} models.`);
-      void ui.info(msg`API key saved for ${host}: it sees ${check.count} ${check.count === 1 ? 'model' : 'models'}.`);
+      await save(value);
+      deps.log.info(KeyMessages.keySavedLog(scope, check.count));
+      void ui.info(KeyMessages.keySaved(scope, check.count));
       return 'saved';
     }
     if (check.cancelled) {
@@ -107,8 +119,8 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
       : `Could not check the API key: ${check.failure.message} Save it anyway?`;
     const answer = await ui.warn(displayText(deps.log.redactor.redact(question), 600), 'Enter Again', 'Save Anyway');
     if (answer === 'Save Anyway') {
-      await keys.store(baseUrl.url, value);
-      deps.log.info(`API key saved for ${origin} without a successful check.`);
+      await save(value);
+      deps.log.info(KeyMessages.keySavedUncheckedLog(scope));
       return 'saved';
     }
     if (answer !== 'Enter Again') {
@@ -125,7 +137,9 @@ async function clearApiKey(deps: CommandDeps): Promise<boolean> {
     return false;
   }
   const host = hostOf(baseUrl.url);
-  if (!(await keys.hasStored(baseUrl.url))) {
+  // The key that serves this URL: stored for its own prefix, a shorter one, or the origin.
+  const scope = await keys.storedScope(baseUrl.url);
+  if (!scope) {
     const current = await keys.get(baseUrl.url, baseUrl.source);
     void ui.info(
       current
@@ -134,8 +148,39 @@ async function clearApiKey(deps: CommandDeps): Promise<boolean> {
     );
     return false;
   }
-  await keys.delete(baseUrl.url);
-  deps.log.info(`API key removed for ${originOf(baseUrl.url)}.`);
-  void ui.info(msg`API key for ${host} removed.`);
+  await keys.delete(scope);
+  deps.log.info(KeyMessages.keyRemovedLog(scope));
+  void ui.info(KeyMessages.keyRemoved(scope));
   return true;
+}
+
+/**
+ * Asks again whether the stored key may go to the URL the workspace's settings chose (after "Not now",
+ * or before the first request). Resolves true when it may.
+ */
+async function allowStoredKey(deps: CommandDeps): Promise<boolean> {
+  const { config, ui, keys, connection, catalog } = deps;
+  const baseUrl = config.baseUrl;
+  if (!baseUrl || !originOf(baseUrl.url)) {
+    void ui.info(KeyMessages.allowNoUrl());
+    return false;
+  }
+  const url = displayUrl(baseUrl.url);
+  if (baseUrl.source !== 'workspace') {
+    void ui.info(KeyMessages.allowNothingToAsk(url));
+    return true;
+  }
+  if (!(await keys.get(baseUrl.url, baseUrl.source))) {
+    void ui.info(KeyMessages.allowNoKey(url));
+    return false;
+  }
+  if (connection.consent.isAllowed(baseUrl.url)) {
+    void ui.info(KeyMessages.allowAlready(url));
+    return true;
+  }
+  const allowed = await connection.allowKey(true);
+  if (allowed) {
+    void catalog.reload();
+  }
+  return allowed;
 }

@@ -26,6 +26,7 @@ const ACTIONS: Record<FailureAction, { command: string; title: string; icon: str
   setBaseUrl: { command: Commands.setBaseUrl, title: 'Set Service URL…', icon: 'link' },
   retry: { command: Commands.refreshModels, title: 'Retry', icon: 'refresh' },
   showLog: { command: Commands.showLog, title: 'Show Log', icon: 'output' },
+  allowKey: { command: Commands.allowStoredKey, title: 'Allow Stored Key…', icon: 'unlock' },
 };
 
 /**

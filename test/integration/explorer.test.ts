@@ -354,6 +354,7 @@ describe('Models explorer', function () {
       key: 'env-key-123456',
       source: 'environment',
       origin: 'https://models.example.com',
+      scope: 'https://models.example.com',
     });
     assert.equal(await bound.get('https://elsewhere.example.com', 'user'), undefined, 'not for another origin');
     await bound.store('https://models.example.com', 'stored-key-123456');

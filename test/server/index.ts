@@ -67,8 +67,12 @@ export interface ServerOptions {
   maxPageSize?: number;
   /** Adversarial paging: from page 2 on, every next cursor/link points at page 2 again (a client must notice the repeat). */
   pagingLoop?: boolean;
-  /** Path prefix before `/v1`, e.g. `/api`, to test base URLs that carry a path. Default none. */
-  pathPrefix?: string;
+  /**
+   * Path prefix before `/v1`, e.g. `/api`, to test base URLs that carry a path. Default none. Several
+   * prefixes (two teams on one gateway: `['/team-a', '/team-b']`) serve the same registry and keys under
+   * each; `url` carries the first.
+   */
+  pathPrefix?: string | readonly string[];
   /** Origin put in absolute `Link` URLs (array dialect). Default the server's own; set another to test cross-origin refusal. */
   linkOrigin?: string;
   /** Delay between streamed events. Default 0. */
@@ -152,7 +156,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const keys = keysFor(registry, hostile === undefined ? options.keys : { ...hostileKeys(hostile), ...options.keys });
   const hostileRuntime = hostile === undefined ? undefined : new HostileRuntime(hostile, keys);
   const orgByKey = new Map(Object.entries(keys).map(([org, key]) => [key, org] as const));
-  const pathPrefix = normalizePrefix(options.pathPrefix);
+  const prefixes = (typeof options.pathPrefix === 'string' || options.pathPrefix === undefined ? [options.pathPrefix] : options.pathPrefix).map(normalizePrefix);
+  const pathPrefix = prefixes[0] ?? '';
+  // Longest first, so `/a/b` wins over `/a` for `/a/b/v1/…`.
+  const byLength = [...prefixes].sort((a, b) => b.length - a.length);
   const ownUploadDir = options.uploadDir === undefined;
   const uploadDir = options.uploadDir ?? mkdtempSync(path.join(tmpdir(), 'model-access-uploads-'));
   const plan = new FaultPlan(options.faults);
@@ -214,12 +221,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
     // `pathname` keeps percent-encoding, so a model id may contain an encoded `/`.
     const target = new URL(record.url, 'http://localhost');
-    if (pathPrefix !== '' && target.pathname !== pathPrefix && !target.pathname.startsWith(`${pathPrefix}/`)) {
+    const prefix = byLength.find((p) => p === '' || target.pathname === p || target.pathname.startsWith(`${p}/`));
+    if (prefix === undefined) {
       plainWriter(res, 404, 'application/json', errorBody(new ApiError(404, 'invalid_request_error', 'unknown_url', `Invalid URL (${record.method} ${target.pathname}).`)));
       req.resume();
       return;
     }
-    const apiPath = target.pathname.slice(pathPrefix.length) || '/';
+    const apiPath = target.pathname.slice(prefix.length) || '/';
 
     const faults = plan.decide(safeDecode(apiPath));
     resetIsOurs = faults.resetMidBody;
@@ -236,7 +244,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return;
     }
     try {
-      await dispatch(ctx, {
+      await dispatch(prefix === ctx.pathPrefix ? ctx : { ...ctx, pathPrefix: prefix }, {
         req,
         res,
         path: apiPath,

@@ -344,6 +344,24 @@ describe('local Model Access Service', () => {
       });
     });
 
+    it('several path prefixes (two teams on one gateway) serve the same registry; others get 404', async () => {
+      await withServer({ pathPrefix: ['/team-a', '/team-b/'] }, async (d) => {
+        const origin = d.url.replace(/\/team-a$/, '');
+        assert.equal(d.url, `${origin}/team-a`);
+        for (const team of ['/team-a', '/team-b']) {
+          const res = await fetch(`${origin}${team}/v1/models`, { headers: auth(d.keys.acme) });
+          assert.equal(res.status, 200, team);
+        }
+        for (const other of ['/team-ab', '/team-c', '']) {
+          assert.equal((await fetch(`${origin}${other}/v1/models`, { headers: auth(d.keys.acme) })).status, 404, other || '/');
+        }
+        assert.deepEqual(
+          d.requests.map((r) => [r.url, r.authorization]),
+          ['/team-a', '/team-b', '/team-ab', '/team-c', ''].map((p) => [`${p}/v1/models`, true]),
+        );
+      });
+    });
+
     it('generates a large registry quickly and pages through it by cursor', async () => {
       const started = Date.now();
       await withServer({ models: 100_000, pageSize: 1000 }, async (big) => {
