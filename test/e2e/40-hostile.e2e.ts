@@ -44,6 +44,8 @@ describe('Hostile registry', () => {
     await clearNotifications(page);
     await openPalette(page, 'Model Access: Set Service URL');
     await typeInQuickInput(page, hostile.url);
+    // The status bar follows the new service before the key is entered for it.
+    await page.locator('.statusbar-item', { hasText: new URL(hostile.url).host }).first().waitFor({ timeout: 15_000 });
     await openPalette(page, 'Model Access: Set API Key');
     await typeInQuickInput(page, hostile.keys.hostile);
     const count = hostile.registry.models.filter((m) => m.organization === hostile.hostile?.organization).length;
@@ -55,14 +57,20 @@ describe('Hostile registry', () => {
     const page = e2e.page;
     await openViewContainer(page);
     await openPalette(page, 'Model Access: Filter Models…');
-    await typeInQuickInput(page, 'x');
-    let rows = await readTreeRows(page);
-    for (let i = 0; i < 50 && rows.filter((r) => r.level === 2 && /^x/.test(r.label)).length < 3; i++) {
+    await typeInQuickInput(page, 'collide');
+    // The rows under the family `collide`: `x`, `x` and `x\u00001` (shown with U+FFFD for the NUL).
+    const collideRows = async () => {
+      const rows = await readTreeRows(page);
+      const start = rows.findIndex((r) => r.level === 1 && r.label === 'collide');
+      const end = rows.findIndex((r, i) => i > start && r.level === 1);
+      return start < 0 ? [] : rows.slice(start + 1, end < 0 ? undefined : end).filter((r) => r.level === 2 && r.label.startsWith('x'));
+    };
+    let collide = await collideRows();
+    for (let i = 0; i < 50 && collide.length < HOSTILE_IDS.collisions.length; i++) {
       await page.waitForTimeout(200);
-      rows = await readTreeRows(page);
+      collide = await collideRows();
     }
-    const collide = rows.filter((r) => r.level === 2 && /^x/.test(r.label));
-    assert.equal(collide.length, HOSTILE_IDS.collisions.length, `rows: ${JSON.stringify(rows.map((r) => r.label))}`);
+    assert.deepEqual(collide.map((r) => r.label).sort(), ['x', 'x', 'x\ufffd1'], `rows: ${JSON.stringify(collide)}`);
     await openPalette(page, 'Model Access: Clear Models Filter');
     // The status bar counts what the view lists.
     const count = hostile.registry.models.filter((m) => m.organization === hostile.hostile?.organization).length;
