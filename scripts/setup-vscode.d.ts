@@ -19,6 +19,7 @@ export interface VSCodePaths {
 export const VSCODE_VERSIONS: Record<string, { codeServer: string; nodeMajor: string }>;
 export const NEWEST_VSCODE: string;
 export const OLDEST_VSCODE: string;
+export const TESTED_VSCODE: string[];
 export const CODE_SERVER_VERSION: string;
 export const NODE_MAJOR: string;
 export const CHROMIUM: string;
