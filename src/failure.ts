@@ -3,9 +3,22 @@
  * plus the one action that helps. Pure, no `vscode` import; the UI decides where the text goes.
  */
 import { KEY_NOT_ALLOWED } from './auth/keyConsent';
+import { Commands } from './ids';
 import { displayText, hostOf } from './text';
 
 export type FailureAction = 'setApiKey' | 'setBaseUrl' | 'retry' | 'showLog' | 'allowKey';
+
+/** The command that helps with each failure, and how a button or tree row names it. */
+export const FAILURE_ACTIONS: Record<FailureAction, { command: string; title: string; icon: string }> = {
+  setApiKey: { command: Commands.setApiKey, title: 'Set API Key…', icon: 'key' },
+  setBaseUrl: { command: Commands.setBaseUrl, title: 'Set Service URL…', icon: 'link' },
+  retry: { command: Commands.refreshModels, title: 'Retry', icon: 'refresh' },
+  showLog: { command: Commands.showLog, title: 'Show Log', icon: 'output' },
+  allowKey: { command: Commands.allowStoredKey, title: 'Allow Stored Key…', icon: 'unlock' },
+};
+
+/** The `code` of the config error a connection throws when the URL is set but no key is. */
+export const NO_KEY = 'noKey';
 
 export interface Failure {
   /** One line for the view message, notification or tree item. */
@@ -73,6 +86,9 @@ export function describeFailure(error: unknown, host?: string): Failure {
   }
   if (kind === 'config' && str(e.code) === KEY_NOT_ALLOWED) {
     return { ...base, message: message ?? 'The key is not allowed for this workspace\'s service URL yet.', action: 'allowKey' };
+  }
+  if (kind === 'config' && str(e.code) === NO_KEY) {
+    return { ...base, message: message ?? 'No API key is set for this service.', action: 'setApiKey' };
   }
   if (kind === 'config') {
     return { ...base, message: message ?? 'The service is not configured.', action: 'setBaseUrl' };

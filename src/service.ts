@@ -7,6 +7,7 @@ import { displayUrl, scopeOf } from './auth/keyScope';
 import { KeyMessages } from './auth/messages';
 import type { BaseUrl, Config } from './config';
 import { originOf } from './serviceUrl';
+import { NO_KEY } from './failure';
 import { hostOf } from './text';
 
 export type SetupState = 'needsUrl' | 'needsKey' | 'ready';
@@ -141,7 +142,7 @@ export class ServiceConnection implements vscode.Disposable {
       throw this.configError('No service URL is set. Run "Model Access: Set Service URL".');
     }
     if (state.setup === 'needsKey') {
-      throw this.configError(`No API key is set for ${state.host}. Run "Model Access: Set API Key".`);
+      throw this.configError(`No API key is set for ${state.host}. Run "Model Access: Set API Key".`, NO_KEY);
     }
     if (state.needsConsent && !(await this.askConsent(state, false))) {
       const message = KeyMessages.notAllowed(displayUrl(state.baseUrl.url), state.keyScope ?? '', state.keySource === 'environment');

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { DisplayText } from './text';
+import { describeFailure, FAILURE_ACTIONS } from './failure';
+import { displayText, type DisplayText } from './text';
 
 /** A quick-pick item whose visible text went through the display function (labels render `$(icon)`). */
 export interface SafePickItem extends vscode.QuickPickItem {
@@ -49,4 +50,16 @@ export function flash(icon: string, text: DisplayText, ms = 3000): vscode.Dispos
 /** Shown when activation itself fails (before a Ui exists). */
 export function activationFailed(message: DisplayText): void {
   void vscode.window.showErrorMessage(message);
+}
+
+/**
+ * Says why a request could not start (no URL, no key, a key not yet allowed for this workspace's URL)
+ * with the one button that helps; returns the message.
+ */
+export function reportNotReady(ui: Ui, error: unknown): DisplayText {
+  const failure = describeFailure(error);
+  const action = FAILURE_ACTIONS[failure.action];
+  const message = displayText(failure.message, 500);
+  void Promise.resolve(ui.error(message, action.title)).then((a) => (a ? vscode.commands.executeCommand(action.command) : undefined));
+  return message;
 }

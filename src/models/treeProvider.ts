@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
-import type { FailureAction } from '../failure';
+import { FAILURE_ACTIONS } from '../failure';
 import { Commands } from '../ids';
 import type { ModelCatalog } from './catalog';
 import { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from './nodes';
@@ -20,14 +20,6 @@ export const MAX_CHILDREN = 2000;
 /** Families start expanded while the whole list stays below this size. */
 const EXPAND_BELOW = 300;
 
-/** The row offered under a failure; the failure itself is the view's message. */
-const ACTIONS: Record<FailureAction, { command: string; title: string; icon: string }> = {
-  setApiKey: { command: Commands.setApiKey, title: 'Set API Key…', icon: 'key' },
-  setBaseUrl: { command: Commands.setBaseUrl, title: 'Set Service URL…', icon: 'link' },
-  retry: { command: Commands.refreshModels, title: 'Retry', icon: 'refresh' },
-  showLog: { command: Commands.showLog, title: 'Show Log', icon: 'output' },
-  allowKey: { command: Commands.allowStoredKey, title: 'Allow Stored Key…', icon: 'unlock' },
-};
 
 /**
  * Renders the catalog as a tree. It never fetches: it reads `catalog.models` and `catalog.status` and
@@ -87,7 +79,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
     }
     const out: ModelsTreeNode[] = [];
     if (status.kind === 'error') {
-      const action = ACTIONS[status.failure.action];
+      const action = FAILURE_ACTIONS[status.failure.action];
       const tooltip = [status.failure.message, status.failure.detail].filter(Boolean).join('\n');
       out.push(new MessageNode(action.title, action.icon, { command: action.command, title: action.title }, tooltip));
     }

@@ -9,8 +9,8 @@ import type { ResponseRecord } from './responseFormat';
 import type { ResponseDocuments } from './responseView';
 import { newStreamState, readStream } from './streamText';
 import { finishStream, formatBytes, summarize } from './responseFormat';
-import { displayText, msg } from '../text';
-import type { SafePickItem } from '../ui';
+import { msg } from '../text';
+import { reportNotReady, type SafePickItem } from '../ui';
 
 export type SendOutcome =
   | { kind: 'sent'; responseUri: vscode.Uri; record: ResponseRecord }
@@ -64,9 +64,7 @@ export class RequestSender implements vscode.Disposable {
     try {
       client = await this.deps.getClient();
     } catch (e) {
-      const message = displayText(isServiceError(e) ? e.message : 'The service is not configured.', 500);
-      void this.deps.ui.error(message, 'Set API Key').then((a) => a && vscode.commands.executeCommand('modelAccess.setApiKey'));
-      return this.notSent(message);
+      return this.notSent(reportNotReady(this.deps.ui, e));
     }
 
     const key = doc.uri.toString();

@@ -5,6 +5,7 @@ import type { RequestDeps } from './deps';
 import type { RequestHistory } from './history';
 import { formatBytes, type ResponseRecord } from './responseFormat';
 import type { ResponseDocuments } from './responseView';
+import { reportNotReady } from '../ui';
 import { displayText, msg } from '../text';
 
 /** OpenAI's file purposes; the service publishes none, so any other value can be typed. */
@@ -31,9 +32,7 @@ export async function uploadFile(deps: RequestDeps, responses: ResponseDocuments
   try {
     client = await deps.getClient();
   } catch (e) {
-    const message = displayText(isServiceError(e) ? e.message : 'The service is not configured.', 500);
-    void deps.ui.error(message);
-    return { kind: 'notSent', message };
+    return { kind: 'notSent', message: reportNotReady(deps.ui, e) };
   }
   const filename = path.basename(uri.fsPath);
   const responseUri = responses.uriFor(uri, 'json', deps.config.responseInNewTab);
