@@ -104,7 +104,7 @@ export class ModelsView implements vscode.Disposable {
     }
     if (status.kind === 'error') {
       const kept = models.length > 0 && this.catalog.loadedAt ? ` Showing the list from ${this.catalog.loadedAt.toLocaleTimeString()}.` : '';
-      lines.push(`${status.failure.message}${kept}`);
+      lines.push(`${displayText(status.failure.message, 400)}${kept}`);
     } else if (status.kind === 'ready') {
       if (this.catalog.skipped > 0) {
         lines.push(`${this.catalog.skipped} entries without an identifier were skipped.`);
