@@ -3,6 +3,7 @@
  * error from the verdict. Messages are the client's (already free of the key) plus what to do next.
  */
 import { ChatStreamError } from './messages';
+import { displayText } from '../text';
 
 export type ChatErrorKind = 'noPermissions' | 'notFound' | 'blocked' | 'cancelled' | 'other';
 
@@ -37,10 +38,11 @@ function withHint(message: string, hint: string): string {
  */
 export function classifyChatError(error: unknown, model?: string): ChatErrorVerdict {
   if (error instanceof ChatStreamError) {
-    return { kind: error.kind === 'blocked' ? 'blocked' : 'other', message: error.message };
+    return { kind: error.kind === 'blocked' ? 'blocked' : 'other', message: displayText(error.message, 500) };
   }
   const e = (typeof error === 'object' && error !== null ? error : {}) as ServiceErrorLike;
-  const message = str(e.message) ?? (typeof error === 'string' ? error : 'The chat request failed.');
+  // The chat view renders error text: it goes through the display function like every other surface.
+  const message = displayText(str(e.message) ?? (typeof error === 'string' ? error : 'The chat request failed.'), 500);
   const status = typeof e.status === 'number' ? e.status : undefined;
   const kind = str(e.kind);
   const codes = [str(e.code), str(e.type)].filter((c): c is string => c !== undefined);
@@ -52,7 +54,7 @@ export function classifyChatError(error: unknown, model?: string): ChatErrorVerd
     return { kind: 'noPermissions', message: withHint(message, 'Check the API key with "Model Access: Set API Key".') };
   }
   if (status === 403) {
-    return { kind: 'noPermissions', message: withHint(message, `Your organization's key may not use ${model ? `"${model}"` : 'this model'}.`) };
+    return { kind: 'noPermissions', message: withHint(message, `Your organization's key may not use ${model ? `"${displayText(model, 120)}"` : 'this model'}.`) };
   }
   if (status === 404 || kind === 'notFound') {
     return { kind: 'notFound', message: withHint(message, 'Refresh the models ("Model Access: Refresh Models").') };
