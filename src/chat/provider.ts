@@ -92,12 +92,20 @@ export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider
       }
       if (result.events) {
         const reader = new ChatStreamReader();
+        // An endless answer must not grow the chat view (and this host) without bound.
+        const limit = this.deps.config.maxResponseBytes;
+        let received = 0;
         for await (const event of result.events) {
           if (token.isCancellationRequested) {
             break;
           }
           if (event.data === '[DONE]') {
             break;
+          }
+          received += event.data.length;
+          if (received > limit) {
+            abort.abort();
+            throw new Error(`The answer passed ${Math.round(limit / 1024 / 1024)} MB (modelAccess.limits.maxResponseMegabytes) and was stopped there.`);
           }
           for (const part of reader.push(event.json)) {
             report(part);

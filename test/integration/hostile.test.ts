@@ -225,6 +225,26 @@ describe('Hostile service: registry and service text is data', function () {
     assert.match(api.requests.history.entries[0].summary, /maxResponseMegabytes/);
   });
 
+  it('an endless chat answer in VS Code chat stops at the limit with a message naming the setting', async () => {
+    await setSetting('limits.maxResponseMegabytes', 1);
+    const [model] = await eventually(async () => {
+      const found = await vscode.lm.selectChatModels({ vendor: 'model-access', id: HOSTILE_IDS.endless });
+      return found.length ? found : undefined;
+    }, 10_000, 'the endless chat model');
+    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('go')], {}, new vscode.CancellationTokenSource().token);
+    let chars = 0;
+    await assert.rejects(
+      (async () => {
+        for await (const part of response.text) {
+          chars += part.length;
+        }
+      })(),
+      /maxResponseMegabytes/,
+    );
+    assert.ok(chars <= 1024 * 1024 + 64 * 1024, `received ${chars} characters`);
+    await eventually(() => server.hostile?.endlessWrites.filter((w) => w.path === '/v1/chat').every((w) => w.endedAt !== undefined), 5000, 'the server to see the close');
+  });
+
   it('log lines from hostile text stay one line each: no forged entry', async () => {
     const userDataDir = path.resolve(api.requests.scratch.folder.fsPath, '..', '..', '..', '..');
     const logs = filesUnder(userDataDir).filter((f) => /Model Access\.log$/.test(f));
