@@ -281,12 +281,12 @@ if (needVersions.length > 0) {
         return r.code === 0;
       });
   const cached = needVersions.filter((v) => !(useFresh && v === newest));
+  // One version after the other (two native builds at once would only compete for the cores); the
+  // integration layer of a version starts as soon as that version is ready.
   let chain = Promise.resolve(true);
-  if (cached.length > 0) {
-    chain = runSetup(cached);
-    for (const v of cached) {
-      setupReady[v] = chain;
-    }
+  for (const v of cached) {
+    chain = chain.then(() => runSetup([v]));
+    setupReady[v] = chain;
   }
   if (useFresh) {
     freshRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'model-access-fresh-'));
