@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame } from 'playwright-core';
 import { e2e } from './session';
-import { moveMouseAway, screenshot } from './helpers';
+import { moveMouseAway, openPalette, screenshot } from './helpers';
 
 const ROOT = path.join(__dirname, '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { repository: { url: string } };
@@ -53,13 +53,15 @@ describe('Extension details page', () => {
       await route.fulfill({ status: 200, contentType: 'image/png', body: fs.readFileSync(file) });
     });
     try {
-      await page.keyboard.press('Escape');
+      // The whole editor area for the page (earlier steps left payloads and answers open).
+      await openPalette(page, 'View: Close All Editors');
       await page.locator('.activitybar [aria-label^="Extensions"]').first().click();
       const search = page.locator('.extensions-viewlet .suggest-input-container .monaco-editor').first();
       await search.waitFor({ state: 'visible', timeout: 30_000 });
       await search.click();
       await page.keyboard.type('@installed Model Access');
-      const row = page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Model Access' }).first();
+      // By its name: another installed extension (the e2e probe) mentions Model Access in its description.
+      const row = page.locator('.extensions-viewlet .monaco-list-row').filter({ has: page.locator('.name', { hasText: /^Model Access$/ }) }).first();
       await row.waitFor({ state: 'visible', timeout: 30_000 });
       await row.click();
       let pictures: Picture[] = [];
