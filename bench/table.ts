@@ -1,4 +1,4 @@
-/** The result rows and their two renderings: an aligned console table and a Markdown table (README). */
+/** The result rows and their two renderings: an aligned console table and a Markdown table (docs/benchmarks.md). */
 
 export type Verdict = 'met' | 'missed' | 'info' | 'n/a';
 

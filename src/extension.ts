@@ -20,6 +20,7 @@ import { ServiceConnection } from './service';
 import { ModelsStatusBar } from './statusBar';
 import { activationFailed, createUi, Ui } from './ui';
 import { msg } from './text';
+import { registerWalkthrough } from './walkthrough';
 
 /**
  * The objects integration tests observe and drive. `activate()` returns it only when the extension runs
@@ -80,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
     // ── Feature registrations (each pushes its disposables into context.subscriptions): ──
     const requests = registerRequests(requestDeps);
     context.subscriptions.push(...registerChatProvider(requestDeps)); // chat models in VS Code's chat (issue 9)
+    context.subscriptions.push(...registerWalkthrough(context)); // "Get Started" reopens the walkthrough (issue 12)
     // ── end of feature registrations ──
 
     // First load once activation has returned (no network inside activate): the view asked for it.

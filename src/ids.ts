@@ -46,6 +46,17 @@ export const Commands = {
   showLog: 'modelAccess.showLog',
   /** Item click: runs the action chosen by `modelAccess.modelClickAction`. Hidden from the palette. */
   modelClicked: 'modelAccess.modelClicked',
+  // Walkthrough (src/walkthrough.ts)
+  openWalkthrough: 'modelAccess.openWalkthrough',
+} as const;
+
+/**
+ * The walkthrough contributed in package.json (`contributes.walkthroughs`). VS Code knows it as
+ * `<publisher>.<name>#<id>`; its steps are completed by the commands and context keys they name.
+ */
+export const Walkthrough = {
+  id: 'gettingStarted',
+  steps: ['setServiceUrl', 'setApiKey', 'browseModels', 'openModelCard', 'sendRequest', 'useInChat'],
 } as const;
 
 export const Settings = {

@@ -1,5 +1,5 @@
 /**
- * Reading the error bodies real services send (SHAPES.md lists 6+ shapes) into a message, a code and a
+ * Reading the error bodies real services send (docs/service-shapes.md lists 6+ shapes) into a message, a code and a
  * type. Never throws, whatever the body is.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Tolerant reading of model entries and list wrappers, whatever names the server used (SHAPES.md).
+ * Tolerant reading of model entries and list wrappers, whatever names the server used (docs/service-shapes.md).
  * Hot path: called once per model (100,000+ per list), so it only reads a few properties and never
  * allocates a URL object.
  */

@@ -1,5 +1,5 @@
 /**
- * Finding the next page of a list, in every paging style of SHAPES.md: a `Link` header, cursor tokens
+ * Finding the next page of a list, in every paging style of docs/service-shapes.md: a `Link` header, cursor tokens
  * in the body, `next` URLs, and OpenAI/Anthropic `has_more` + `last_id`. Pure; no `vscode` import.
  */
 

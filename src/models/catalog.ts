@@ -22,6 +22,7 @@ export class ModelCatalog implements vscode.Disposable {
   private _models: readonly ModelEntry[] = [];
   private _status: CatalogStatus = { kind: 'idle' };
   private _state: ServiceState = { setup: 'needsUrl' };
+  private _setupKnown = false;
   private _warnings: string[] = [];
   private _skipped = 0;
   private _loadedAt: Date | undefined;
@@ -53,6 +54,10 @@ export class ModelCatalog implements vscode.Disposable {
   /** The service state seen by the last load (host, key source — never the key). */
   get serviceState(): ServiceState {
     return this._state;
+  }
+  /** False until a setup check or a load has read the URL and key (until then `serviceState` is a guess). */
+  get setupKnown(): boolean {
+    return this._setupKnown;
   }
   get warnings(): readonly string[] {
     return this._warnings;
@@ -117,6 +122,7 @@ export class ModelCatalog implements vscode.Disposable {
         return;
       }
       this._state = state;
+      this._setupKnown = true;
       if (state.setup !== 'ready') {
         this.setModels([], undefined);
         this.setStatus({ kind: state.setup });
@@ -167,6 +173,7 @@ export class ModelCatalog implements vscode.Disposable {
       return;
     }
     this._state = state;
+    this._setupKnown = true;
     if (state.setup !== 'ready') {
       this._warnings = [];
       this._skipped = 0;

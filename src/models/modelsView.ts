@@ -86,7 +86,20 @@ export class ModelsView implements vscode.Disposable {
     const status = this.catalog.status;
     const models = this.catalog.models;
     const state = this.catalog.serviceState;
-    this.setContext(ContextKeys.setup, status.kind === 'needsUrl' || status.kind === 'needsKey' ? status.kind : 'ready');
+    // While idle the status says nothing about the setup: the service state does, once it has been read.
+    // A passing "ready" (before the URL and key were read, or while a load is about to report them
+    // missing) would tick the walkthrough's setup steps.
+    const setup =
+      status.kind === 'needsUrl' || status.kind === 'needsKey'
+        ? status.kind
+        : status.kind !== 'idle'
+          ? 'ready'
+          : this.catalog.setupKnown
+            ? state.setup
+            : undefined;
+    if (setup) {
+      this.setContext(ContextKeys.setup, setup);
+    }
     let catalogState: string = status.kind;
     if (status.kind === 'ready' && models.length === 0) {
       catalogState = 'empty';

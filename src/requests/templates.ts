@@ -1,6 +1,6 @@
 /**
  * Starter payloads for new scratch requests. They follow the OpenAI shapes the service most resembles
- * (SHAPES.md); the service publishes none, so a setting can replace each one. Pure; no `vscode` import.
+ * (docs/service-shapes.md); the service publishes none, so a setting can replace each one. Pure; no `vscode` import.
  */
 import type { PostEndpoint } from '../api/types';
 

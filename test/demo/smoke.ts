@@ -1,4 +1,4 @@
-// Demo smoke test (`npm test` layer "demo"; alone: `npx tsx test/demo/smoke.ts`): starts the README's
+// Demo smoke test (`npm test` layer "demo"; alone: `npx tsx test/demo/smoke.ts`): starts CONTRIBUTING.md's
 // `npm run demo` the way a person does in a terminal (its own process group, nothing on stdin), waits for
 // the URL it prints, checks that the URL answers, that the packaged extension is installed in that
 // code-server and shows its activity-bar entry in Chromium, then presses Ctrl+C (SIGINT to the process

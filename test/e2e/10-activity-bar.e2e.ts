@@ -1,5 +1,6 @@
 // A person opens VS Code with the VSIX installed: the Model Access entry is in the activity bar, and its
-// Models view explains what to do next (the service URL is already configured, so: set an API key).
+// Models view explains what to do next (the walkthrough step before set the service URL and left no key,
+// so: set an API key).
 import * as assert from 'node:assert/strict';
 import { e2e } from './session';
 import { activityBarEntry, openViewContainer, readViewText, screenshot, viewPane } from './helpers';

@@ -134,12 +134,15 @@ export async function waitForNotification(page: Page, text: string | RegExp, tim
   return normalize(await toast.innerText());
 }
 
-/** Closes every visible notification toast. */
+/** Closes every visible notification toast (its close button only shows while the toast is hovered). */
 export async function clearNotifications(page: Page): Promise<void> {
-  const close = page.locator('.notification-toast .codicon-notifications-clear');
-  for (let i = (await close.count()) - 1; i >= 0; i--) {
-    await close.nth(i).click().catch(() => undefined);
+  const toasts = page.locator('.notification-toast');
+  for (let i = (await toasts.count()) - 1; i >= 0; i--) {
+    const toast = toasts.nth(i);
+    await toast.hover({ timeout: 2000 }).catch(() => undefined);
+    await toast.locator('.codicon-notifications-clear').click({ timeout: 2000 }).catch(() => undefined);
   }
+  await moveMouseAway(page);
 }
 
 export interface TreeRow {

@@ -1,7 +1,8 @@
 // One shared UI session for every e2e step file (loaded first through .mocharc.json `file`):
 // packages the VSIX (or takes $MODEL_ACCESS_VSIX), starts the local Model Access Service, installs the VSIX
-// into a fresh code-server whose user settings point `modelAccess.baseUrl` at the service, and opens the
-// workbench in headless Chromium (1280×800). Step files import `e2e` and drive `e2e.page` as a person would.
+// into a fresh code-server (a newcomer's profile: no service URL, no key) and opens the workbench in
+// headless Chromium (1280×800). Step files import `e2e` and drive `e2e.page` as a person would; the first
+// one (05-walkthrough) sets the service URL through the walkthrough, and later ones rely on it.
 // Root hooks: a screenshot of every failed step goes to test-results/, and everything is stopped at the end.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -93,11 +94,7 @@ before(async function () {
   const demoKey = Object.values(service.keys)[0];
   const dirs = makeScratchDirs('model-access-e2e');
   installExtensions(dirs, [vsix, packageProbe(dirs)]);
-  const codeServer = await startCodeServer({
-    dirs,
-    userSettings: { 'modelAccess.baseUrl': service.url },
-    trustedDomains: [CARDS_ORIGIN],
-  });
+  const codeServer = await startCodeServer({ dirs, trustedDomains: [CARDS_ORIGIN] });
   log(`service ${service.url}, code-server ${codeServer.url} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 
   const browser = await launchChromium(dirs);

@@ -1,6 +1,6 @@
 /**
  * `POST /v1/responses` and `POST /v1/chat`: request validation and the answer bodies and event sequences,
- * following the OpenAI Responses and Chat Completions shapes (see shared/reference/openai-openapi.yaml).
+ * following the OpenAI Responses and Chat Completions shapes (docs/service-shapes.md).
  */
 import { randomBytes } from 'node:crypto';
 import { badRequest } from './http';

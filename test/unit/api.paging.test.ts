@@ -15,7 +15,7 @@ describe('api/paging', () => {
     assert.equal(parseLinkNext(undefined, BASE), undefined);
   });
 
-  it('reads every cursor style of SHAPES.md', () => {
+  it('reads every cursor style of docs/service-shapes.md', () => {
     assert.deepEqual(findNextPage({ data: [], has_more: true, last_id: 'm9' }, undefined, BASE), { kind: 'param', name: 'after', value: 'm9', source: 'has_more' });
     assert.deepEqual(findNextPage({ data: [{ type: 'model', id: 'c' }], has_more: true, last_id: 'c' }, undefined, BASE, [{ type: 'model', id: 'c' }]), {
       kind: 'param', name: 'after_id', value: 'c', source: 'has_more',

@@ -1,0 +1,133 @@
+// The README ships in the VSIX: it is what a person who installs the extension reads. It documents every
+// setting and command of package.json, shows pictures the extension details page can display, and leaves
+// development to CONTRIBUTING.md and docs/. No document of the project points outside the repository.
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+
+const ROOT = path.join(__dirname, '..', '..');
+const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
+
+interface Manifest {
+  engines: { vscode: string };
+  contributes: {
+    commands: { command: string; title: string }[];
+    menus: { commandPalette?: { command: string; when?: string }[] };
+    configuration: { properties: Record<string, unknown> };
+  };
+}
+const manifest = JSON.parse(read('package.json')) as Manifest;
+const readme = read('README.md');
+
+/** The rows of the Markdown table under the heading `## <title>`: each row's cells. */
+function tableUnder(title: string): string[][] {
+  const start = readme.indexOf(`\n## ${title}\n`);
+  assert.ok(start >= 0, `README has a "## ${title}" section`);
+  const end = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  return section
+    .split('\n')
+    .filter((line) => line.startsWith('|') && !/^\|[-| ]+\|$/.test(line))
+    .slice(1)
+    .map((line) => line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim()));
+}
+
+/**
+ * Relative link targets of a Markdown file (`[..](target)`), without anchors; external and anchor-only links
+ * skipped, and so is anything inside code (fenced blocks and inline spans are examples, not links).
+ */
+function relativeLinks(markdown: string): string[] {
+  const prose = markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+  return [...prose.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)]
+    .map(([, target]) => target)
+    .filter((t) => !/^[a-z][\w+.-]*:/i.test(t) && !t.startsWith('#'))
+    .map((t) => t.split('#')[0]);
+}
+
+describe('README for users', () => {
+  it('has a row in the Settings table for every modelAccess.* setting in package.json', () => {
+    const documented = new Set(tableUnder('Settings').map(([name]) => name.replace(/`/g, '')));
+    const settings = Object.keys(manifest.contributes.configuration.properties);
+    assert.ok(settings.length > 0);
+    const missing = settings.filter((s) => !documented.has(s));
+    assert.deepEqual(missing, [], `settings missing from the README's Settings table: ${missing.join(', ')}`);
+    const unknown = [...documented].filter((s) => !settings.includes(s));
+    assert.deepEqual(unknown, [], `the README documents settings that do not exist: ${unknown.join(', ')}`);
+  });
+
+  it('names every command of the command palette in the Commands table', () => {
+    const hidden = new Set((manifest.contributes.menus.commandPalette ?? []).filter((m) => m.when === 'false').map((m) => m.command));
+    const rows = tableUnder('Commands').map(([titles]) => titles);
+    for (const c of manifest.contributes.commands.filter((c) => !hidden.has(c.command))) {
+      assert.ok(
+        rows.some((cell) => cell.split(/\s+[/·]\s+/).includes(c.title)),
+        `"${c.title}" (${c.command}) is not in the README's Commands table`,
+      );
+    }
+  });
+
+  it('states the VS Code version the manifest requires', () => {
+    const min = /(\d+\.\d+)/.exec(manifest.engines.vscode)?.[1];
+    assert.ok(min && readme.includes(`VS Code ${min} or newer`), `Requirements says "VS Code ${min} or newer"`);
+  });
+
+  it('shows pictures the extension details page can display: PNGs in the repository, by relative path', () => {
+    const images = [...readme.matchAll(/!\[([^\]]*)\]\(([^)\s]+)\)/g)].map(([, alt, src]) => ({ alt, src }));
+    assert.ok(images.length >= 2, 'the README has pictures');
+    for (const { alt, src } of images) {
+      // vsce turns relative links into https URLs under the repository; the details page shows only https
+      // images, and vsce refuses SVGs. See CONTRIBUTING.md, "README pictures".
+      assert.match(src, /^media\/screenshots\/[\w-]+\.png$/, `${src}: a PNG under media/screenshots/`);
+      assert.ok(existsSync(path.join(ROOT, src)), `${src} exists`);
+      assert.ok(alt.length > 20, `${src} has alt text that says what it shows`);
+    }
+    assert.ok(!/<img\b|<svg\b/i.test(readme), 'no raw <img> or <svg>');
+  });
+
+  it('leaves development, benchmarks and internal notes to CONTRIBUTING.md and docs/', () => {
+    for (const word of [/\bMISSED\b/, /npm run (demo|bench|serve|test)/, /\bnpm test\b/, /test\/(unit|integration|e2e|server)\//, /\bTODO\b/]) {
+      assert.doesNotMatch(readme, word);
+    }
+    assert.match(readme, /\[CONTRIBUTING\.md\]\(CONTRIBUTING\.md\)/);
+    assert.match(readme, /\[SECURITY\.md\]\(SECURITY\.md\)/);
+  });
+});
+
+describe('documents refer only to files inside the repository', () => {
+  const docs = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', 'CHANGELOG.md', 'test/README.md', ...readdirSync(path.join(ROOT, 'docs')).map((f) => `docs/${f}`)];
+
+  it('every relative link of the Markdown documents resolves to a file or folder of the repository', () => {
+    for (const doc of docs) {
+      for (const target of relativeLinks(read(doc))) {
+        const resolved = path.resolve(path.dirname(path.join(ROOT, doc)), target);
+        assert.ok(resolved.startsWith(ROOT + path.sep), `${doc} links outside the repository: ${target}`);
+        assert.ok(existsSync(resolved), `${doc} links to ${target}, which does not exist`);
+      }
+    }
+  });
+
+  it('no document, source file or test names a path outside the repository', () => {
+    // test/harness/ and scripts/ are checked by hand for now (being reworked elsewhere).
+    const roots = ['src', 'bench', 'test/unit', 'test/integration', 'test/e2e', 'test/server', 'docs', 'media'];
+    const files = [...docs, 'package.json', '.vscodeignore', ...roots.flatMap((r) => walk(path.join(ROOT, r)))];
+    const outside = /\.\.\/shared\b|\bshared\/(docs|reference)\b|\/work\/|\b(SHAPES|ENVIRONMENT|ARCHITECTURE)\.md\b/;
+    for (const file of files) {
+      const rel = path.relative(ROOT, path.resolve(ROOT, file));
+      if (!/\.(ts|js|mjs|md|json|svg)$/.test(rel) && !rel.endsWith('.vscodeignore')) {
+        continue;
+      }
+      const text = readFileSync(path.join(ROOT, rel), 'utf8');
+      assert.doesNotMatch(text, outside, `${rel} refers to a path outside the repository`);
+    }
+  });
+});
+
+function walk(dir: string): string[] {
+  if (!existsSync(dir)) {
+    return [];
+  }
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? walk(full) : [path.relative(ROOT, full)];
+  });
+}
