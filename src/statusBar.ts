@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { describeKeySource } from './auth/apiKeys';
 import { Commands } from './ids';
 import type { ModelCatalog } from './models/catalog';
-import { displayText } from './text';
+import { displayText, plural } from './text';
 
 /** Service host and model count (or what is wrong) in the status bar; a click opens the models picker. */
 export class ModelsStatusBar implements vscode.Disposable {
@@ -53,8 +53,8 @@ export class ModelsStatusBar implements vscode.Disposable {
         this.item.command = Commands.showModels;
         break;
       case 'ready':
-        this.item.text = `$(hubot) ${host} · ${count} ${count === 1 ? 'model' : 'models'}`;
-        md.appendText(`${count} ${count === 1 ? 'model' : 'models'} on ${host}.`);
+        this.item.text = `$(hubot) ${host} · ${plural(count, 'model')}`;
+        md.appendText(`${plural(count, 'model')} on ${host}.`);
         this.item.command = Commands.showModels;
         break;
       case 'error':
@@ -62,7 +62,7 @@ export class ModelsStatusBar implements vscode.Disposable {
         this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         md.appendText(displayText(status.failure.message, 300));
         if (count > 0) {
-          md.appendText(` Showing the last list (${count} models).`);
+          md.appendText(` Showing the last list (${plural(count, 'model')}).`);
         }
         this.item.command = Commands.showModels;
         break;

@@ -16,6 +16,7 @@ import { header, Transport, type Exchange } from './transport';
 import type { CallOptions, ListModelsResult, ModelEntry, ModelService, PostResult, ServiceClientOptions, UploadOptions } from './types';
 import { multipartFromFile } from './upload';
 import type { Dispatcher } from 'undici';
+import { plural } from '../text';
 
 export const USER_AGENT = `model-access-vscode/${version}`;
 
@@ -236,16 +237,16 @@ export class ServiceClient implements ModelService {
         break;
       }
       if (pages >= this.maxPages) {
-        warnings.push(`Stopped after ${pages} pages (the page limit); the list may be incomplete.`);
+        warnings.push(`Stopped after ${plural(pages, 'page')} (the page limit); the list may be incomplete.`);
         break;
       }
       if (models.length >= this.maxModels) {
-        warnings.push(`Stopped after ${models.length} models (the limit set by modelAccess.limits.maxModels); the list may be incomplete.`);
+        warnings.push(`Stopped after ${plural(models.length, 'model')} (the limit set by modelAccess.limits.maxModels); the list may be incomplete.`);
         break;
       }
       if (bytes >= this.maxListBytes) {
         const mb = Math.round(this.maxListBytes / 1024 / 1024);
-        warnings.push(`Stopped after ${pages} pages: the list passed ${mb} MB (the limit set by modelAccess.limits.maxListMegabytes); it may be incomplete.`);
+        warnings.push(`Stopped after ${plural(pages, 'page')}: the list passed ${mb} MB (the limit set by modelAccess.limits.maxListMegabytes); it may be incomplete.`);
         break;
       }
       seen.add(nextUrl);
@@ -253,7 +254,7 @@ export class ServiceClient implements ModelService {
     }
     if (models.length > this.maxModels) {
       if (!warnings.some((w) => w.includes('maxModels'))) {
-        warnings.push(`Showing the first ${this.maxModels} of ${models.length} models (the limit set by modelAccess.limits.maxModels).`);
+        warnings.push(`Showing the first ${this.maxModels} of ${plural(models.length, 'model')} (the limit set by modelAccess.limits.maxModels).`);
       }
       models.length = this.maxModels;
     }

@@ -40,7 +40,7 @@ export const KeyMessages = {
     return fromWorkspace ? msg`${where} This URL was set by this workspace's settings (modelAccess.baseUrl), not by you.` : where;
   },
   keySaved: (scope: string, count: number): DisplayText => msg`API key saved for ${scope}: it sees ${plural(count, 'model')}.`,
-  keySavedLog: (scope: string, count: number): string => `API key saved for ${scope}; it sees ${count} models.`,
+  keySavedLog: (scope: string, count: number): string => `API key saved for ${scope}; it sees ${plural(count, 'model')}.`,
   keySavedUncheckedLog: (scope: string): string => `API key saved for ${scope} without a successful check.`,
 
   // Model Access: Clear API Key

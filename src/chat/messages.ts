@@ -6,6 +6,7 @@
  * `mimeType`/`data`), the way VS Code's own classes look, so plain objects work in tests and nothing here
  * imports `vscode`. The provider turns the results into `LanguageModelTextPart`/`LanguageModelToolCallPart`.
  */
+import { plural } from '../text';
 
 /** `vscode.LanguageModelChatMessageRole` values (System is 3 in the proposed API; Copilot sends it). */
 export const MessageRole = { User: 1, Assistant: 2, System: 3 } as const;
@@ -56,7 +57,7 @@ function resultText(content: unknown): string {
     if (part.kind === 'text') {
       out.push(part.text);
     } else if (part.kind === 'data') {
-      out.push(isTextual(part.mimeType) ? utf8.decode(part.data) : `[${part.mimeType} data, ${part.data.byteLength} bytes]`);
+      out.push(isTextual(part.mimeType) ? utf8.decode(part.data) : `[${part.mimeType} data, ${plural(part.data.byteLength, 'byte')}]`);
     } else if (isObj(item) && 'value' in item) {
       // LanguageModelPromptTsxPart: an opaque tree; its JSON is the best plain-text rendering we have.
       out.push(safeJson(item.value));

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Config } from '../config';
 import { ContextKeys, Views } from '../ids';
-import { displayText } from '../text';
+import { displayText, plural } from '../text';
 import type { ModelCatalog } from './catalog';
 import type { ModelsTreeNode } from './nodes';
 import { ModelsTreeProvider, ViewOptions } from './treeProvider';
@@ -113,14 +113,14 @@ export class ModelsView implements vscode.Disposable {
     const lines: string[] = [];
     if (this._filter !== undefined) {
       const shown = filterModels(models, this._filter).length;
-      lines.push(`Filter “${displayText(this._filter, 60)}”: ${shown} of ${models.length} models.`);
+      lines.push(`Filter “${displayText(this._filter, 60)}”: ${shown} of ${plural(models.length, 'model')}.`);
     }
     if (status.kind === 'error') {
       const kept = models.length > 0 && this.catalog.loadedAt ? ` Showing the list from ${this.catalog.loadedAt.toLocaleTimeString()}.` : '';
       lines.push(`${displayText(status.failure.message, 400)}${kept}`);
     } else if (status.kind === 'ready') {
       if (this.catalog.skipped > 0) {
-        lines.push(`${this.catalog.skipped} entries without an identifier were skipped.`);
+        lines.push(`${plural(this.catalog.skipped, 'entry', 'entries')} without an identifier ${this.catalog.skipped === 1 ? 'was' : 'were'} skipped.`);
       }
       lines.push(...this.catalog.warnings.map((w) => displayText(w, 200)));
     }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
 import { checkCardLink } from './linkSafety';
 import { Commands, ItemContext } from '../ids';
-import { displayText } from '../text';
+import { displayText, plural } from '../text';
 import { treeItemId } from './treeItemId';
 
 /** Highlight ranges of the filter's words in a label, for `TreeItemLabel.highlights`. */
@@ -95,13 +95,13 @@ export class FamilyNode extends vscode.TreeItem {
     const text = displayText(family, 120);
     super(label(text, options.words ?? []), options.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
     this.id = treeItemId(['f', family]);
-    this.description = models.length === 1 ? '1 model' : `${models.length} models`;
+    this.description = plural(models.length, 'model');
     this.contextValue = ItemContext.family;
     this.iconPath = new vscode.ThemeIcon('layers');
     const md = plainTooltip();
     md.appendMarkdown('Family **');
     md.appendText(displayText(family, 300));
-    md.appendMarkdown(`**: ${models.length} ${models.length === 1 ? 'model' : 'models'}`);
+    md.appendMarkdown(`**: ${plural(models.length, 'model')}`);
     this.tooltip = md;
   }
 }

@@ -6,6 +6,7 @@ import type { ModelCatalog } from './catalog';
 import { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from './nodes';
 import { FamilyGroup, familyOf, filterModels, groupSorted, sortModels } from './sorting';
 import { treeItemId } from './treeItemId';
+import { plural } from '../text';
 
 /** How the view presents the catalog; owned by the view controller, read by the provider. */
 export interface ViewOptions {
@@ -135,7 +136,7 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
     });
     if (sorted.length > shown.length) {
       nodes.push(
-        new MessageNode(`${sorted.length - shown.length} more models: use Filter to narrow the list`, 'ellipsis', {
+        new MessageNode(`${plural(sorted.length - shown.length, 'more model', 'more models')}: use Filter to narrow the list`, 'ellipsis', {
           command: Commands.filterModels,
           title: 'Filter',
         }),

@@ -5,6 +5,7 @@
  */
 import { prettyJson } from '../prettyJson';
 import type { StreamState } from './streamText';
+import { plural } from '../text';
 
 /**
  * Beyond this many characters the document shows the start of a body (the end of a growing stream) and
@@ -86,7 +87,7 @@ export function headerLine(r: ResponseRecord): string {
     parts.push(formatBytes(r.bytes));
   }
   if (r.stream) {
-    parts.push(`${r.stream.events} events`);
+    parts.push(plural(r.stream.events, 'event'));
   }
   if (r.requestId) {
     parts.push(`request id ${r.requestId}`);
