@@ -93,6 +93,8 @@ export const ContextKeys = {
   grouped: 'modelAccess.grouped',
   /** true while a text filter narrows the Models view. */
   filtered: 'modelAccess.filtered',
+  /** `resourcePath` of every open payload (src/requests/payloadKind.ts): `resourcePath in modelAccess.payloads`. */
+  payloads: 'modelAccess.payloads',
 } as const;
 
 /** `contextValue`s of tree items; menus match them with `viewItem =~ /^model/` etc. */

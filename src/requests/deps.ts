@@ -7,6 +7,8 @@ import type { Ui } from '../ui';
 export interface CatalogView {
   readonly models: readonly ModelEntry[];
   readonly onDidChange: vscode.Event<void>;
+  /** Loads the list unless it was loaded (or is loading); never throws, failures go to the catalog's status. */
+  ensureLoaded(): Promise<void>;
 }
 
 /** What the composition root (extension.ts) hands to the scratch-request features. */

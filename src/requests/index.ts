@@ -8,10 +8,12 @@ import { ENDPOINTS, readEndpoint } from './endpointHeader';
 import { RequestHistory } from './history';
 import { describeEntry, type HistoryEntry } from './historyEntries';
 import { parsePayload, wantsStream } from './payload';
+import { PayloadDocuments } from './payloadDocuments';
 import { ModelCompletion, ModelDiagnostics, ModelHover, PAYLOAD_SELECTOR, PayloadCodeLens } from './payloadEditing';
 import { RESPONSE_SCHEME, ResponseDocuments } from './responseView';
 import { ScratchFiles } from './scratchFiles';
 import { RequestSender, recordEndpoint, type SendOutcome } from './send';
+import { textToSend } from './sendText';
 import { starterPayload } from './templates';
 import { uploadFile } from './upload';
 import { displayText, msg } from '../text';
@@ -22,6 +24,7 @@ export interface RequestsApi {
   responses: ResponseDocuments;
   history: RequestHistory;
   sender: RequestSender;
+  payloads: PayloadDocuments;
 }
 
 /** Registers the scratch-request features; everything goes into `deps.context.subscriptions`. */
@@ -31,6 +34,7 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
   const history = new RequestHistory(deps.context.globalState);
   const sender = new RequestSender(deps, responses, history);
   const codeLens = new PayloadCodeLens(scratch);
+  const payloads = new PayloadDocuments(scratch, () => void deps.catalog.ensureLoaded());
   const command = (id: string, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, run);
 
   const editorFor = async (arg: unknown): Promise<vscode.TextEditor | undefined> => {
@@ -39,21 +43,27 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
     }
     return vscode.window.activeTextEditor;
   };
+  /** Only payloads are sent (and may get a `// POST` line); any other document is offered a copy instead. */
+  const sendPayload = async (editor: vscode.TextEditor | undefined, endpoint?: PostEndpoint): Promise<SendOutcome> =>
+    editor && !payloads.isPayload(editor.document) ? offerNewPayload(deps, scratch, editor, endpoint) : sender.send(editor, endpoint);
   const sendTo =
     (endpoint?: PostEndpoint) =>
     async (arg?: unknown): Promise<SendOutcome> =>
-      sender.send(await editorFor(arg), endpoint);
+      sendPayload(await editorFor(arg), endpoint);
 
   deps.context.subscriptions.push(
     responses,
     history,
     sender,
+    payloads,
     new ModelDiagnostics(deps.catalog, scratch),
     vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, codeLens),
     vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, new ModelCompletion(deps.catalog, scratch), '"'),
     vscode.languages.registerHoverProvider(PAYLOAD_SELECTOR, new ModelHover(deps.catalog, scratch)),
 
     command(Commands.newRequest, async (arg?: unknown, endpointArg?: unknown) => {
+      // A newcomer may get here before anything loaded the list: load it once, so the template names a model.
+      await deps.catalog.ensureLoaded();
       const model = modelFromArg(arg, deps.catalog.models) ?? deps.catalog.models[0];
       const endpoint =
         ENDPOINTS.find((e) => e.path === endpointArg)?.path ??
@@ -77,6 +87,10 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
       if (!editor) {
         return;
       }
+      if (!payloads.isPayload(editor.document)) {
+        await offerNewPayload(deps, scratch, editor);
+        return;
+      }
       const current = readEndpoint(editor.document.lineAt(0).text);
       const pick = await deps.ui.pick(
         ENDPOINTS.map((e) => ({ label: msg`POST ${e.path}`, description: e.path === current ? msg`current` : msg`${e.label}`, path: e.path })),
@@ -92,7 +106,8 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
         return undefined;
       }
       const doc = editor.document;
-      const parsed = parsePayload(editor.selection.isEmpty ? doc.getText() : doc.getText(editor.selection));
+      const selection = editor.selection.isEmpty ? undefined : { start: doc.offsetAt(editor.selection.start), end: doc.offsetAt(editor.selection.end) };
+      const parsed = parsePayload(textToSend(doc.getText(), selection).text);
       if (!parsed.ok) {
         void deps.ui.error(msg`Not valid JSON at line ${parsed.problem.line}, column ${parsed.problem.column} (${parsed.problem.message}); fix it to copy the request.`);
         return undefined;
@@ -129,7 +144,7 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
       }
     }),
     command(Commands.uploadFile, (arg?: unknown, purpose?: unknown) => uploadFile(deps, responses, history, arg, typeof purpose === 'string' ? purpose : undefined)),
-    command(Commands.showHistory, async () => showHistory(deps, history, scratch, sender)),
+    command(Commands.showHistory, async () => showHistory(deps, history, scratch, sendPayload)),
     command(Commands.clearHistory, async () => {
       await history.clear();
       void deps.ui.info(msg`Request history cleared.`);
@@ -169,10 +184,36 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
     }),
   );
   void vscode.commands.executeCommand('setContext', 'modelAccess.responseScheme', RESPONSE_SCHEME);
-  return { scratch, responses, history, sender };
+  return { scratch, responses, history, sender, payloads };
 }
 
-async function showHistory(deps: RequestDeps, history: RequestHistory, scratch: ScratchFiles, sender: RequestSender): Promise<void> {
+/**
+ * Send on a document that is not a payload (a project's package.json, say). It is never written to: the
+ * person may copy its JSON (the selected object or array, else all of it) into a new scratch payload, which
+ * opens for review. Nothing is sent.
+ */
+async function offerNewPayload(deps: RequestDeps, scratch: ScratchFiles, editor: vscode.TextEditor, endpoint?: PostEndpoint): Promise<SendOutcome> {
+  const doc = editor.document;
+  const name = doc.uri.path.split('/').pop() || doc.uri.path;
+  const order = [...ENDPOINTS].sort((a, b) => Number(b.path === endpoint) - Number(a.path === endpoint));
+  const pick = await deps.ui.pick(
+    order.map((e) => ({ label: msg`POST ${e.path}`, description: msg`${e.label} — new payload from this JSON`, path: e.path })),
+    { title: msg`${name} is not a Model Access payload; it will not be changed`, placeHolder: 'Copy its JSON into a new payload for which endpoint? (Escape: do nothing)' },
+  );
+  if (!pick) {
+    return { kind: 'notSent', message: msg`${name} is not a payload; nothing was sent and it was not changed.` };
+  }
+  const selection = editor.selection.isEmpty ? undefined : { start: doc.offsetAt(editor.selection.start), end: doc.offsetAt(editor.selection.end) };
+  const created = await scratch.create(pick.path, textToSend(doc.getText(), selection).text);
+  return { kind: 'notSent', message: msg`Copied the JSON of ${name} into a new payload (${created.document.uri.path.split('/').pop()}); send it from there.` };
+}
+
+async function showHistory(
+  deps: RequestDeps,
+  history: RequestHistory,
+  scratch: ScratchFiles,
+  sendPayload: (editor: vscode.TextEditor | undefined, endpoint?: PostEndpoint) => Promise<SendOutcome>,
+): Promise<void> {
   const entries = history.entries;
   if (entries.length === 0) {
     void deps.ui.info(msg`No requests yet.`);
@@ -202,7 +243,7 @@ async function showHistory(deps: RequestDeps, history: RequestHistory, scratch: 
   }
   const editor = await reopen(pick.entry, scratch);
   if (editor && action.run === 'send' && pick.entry.endpoint !== '/v1/files') {
-    await sender.send(editor, pick.entry.endpoint);
+    await sendPayload(editor, pick.entry.endpoint);
   }
 }
 

@@ -5,14 +5,18 @@ import { Commands } from '../ids';
 import type { CatalogView } from './deps';
 import { readEndpoint } from './endpointHeader';
 import { jsonStringContent } from './payload';
+import { isPayloadDocument } from './payloadKind';
 import { displayText } from '../text';
 import type { ScratchFiles } from './scratchFiles';
 
 export const PAYLOAD_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
 
-/** A payload is a scratch file or any JSON document whose first line records an endpoint. */
+/**
+ * A payload is a scratch file or any JSON document whose first line records an endpoint (payloadKind.ts).
+ * The selector only narrows to JSON; every provider checks this before doing anything.
+ */
 export function isPayload(doc: vscode.TextDocument, scratch: ScratchFiles): boolean {
-  return (doc.languageId === 'json' || doc.languageId === 'jsonc') && (scratch.contains(doc.uri) || readEndpoint(doc.lineAt(0).text) !== undefined);
+  return isPayloadDocument({ languageId: doc.languageId, uri: doc.uri, firstLine: doc.lineCount > 0 ? doc.lineAt(0).text : '' }, scratch.folder);
 }
 
 /** Send / Change endpoint / Copy as cURL over a payload. */
@@ -62,13 +66,16 @@ export class ModelCompletion implements vscode.CompletionItemProvider {
     private readonly scratch: ScratchFiles,
   ) {}
 
-  provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] | undefined {
+  async provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[] | undefined> {
     if (!isPayload(doc, this.scratch)) {
       return undefined;
     }
     const at = modelValueAt(doc, position);
     if (!at) {
       return undefined;
+    }
+    if (this.catalog.models.length === 0) {
+      await this.catalog.ensureLoaded(); // The first completion may come before the Models view ever loaded.
     }
     return this.catalog.models.map((m, i) => {
       const item = new vscode.CompletionItem({ label: displayText(m.id, 200), description: displayText(detail(m), 120) }, vscode.CompletionItemKind.Value);

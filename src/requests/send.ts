@@ -7,6 +7,7 @@ import type { RequestHistory } from './history';
 import { parsePayload, payloadModel, wantsStream } from './payload';
 import type { ResponseRecord } from './responseFormat';
 import type { ResponseDocuments } from './responseView';
+import { textToSend } from './sendText';
 import { newStreamState, readStream } from './streamText';
 import { finishStream, formatBytes, summarize } from './responseFormat';
 import { msg } from '../text';
@@ -37,10 +38,9 @@ export class RequestSender implements vscode.Disposable {
       return this.notSent('Open a JSON payload (or run "Model Access: New Request…") to send it.');
     }
     const doc = editor.document;
-    const selection = editor.selection;
-    const useSelection = !selection.isEmpty;
-    const text = useSelection ? doc.getText(selection) : doc.getText();
-    const baseOffset = useSelection ? doc.offsetAt(selection.start) : 0;
+    // The selection only when it is a whole JSON object or array; New Request's selected placeholder is not.
+    const selection = editor.selection.isEmpty ? undefined : { start: doc.offsetAt(editor.selection.start), end: doc.offsetAt(editor.selection.end) };
+    const { text, offset: baseOffset } = textToSend(doc.getText(), selection);
     const parsed = parsePayload(text);
     if (!parsed.ok) {
       const p = parsed.problem;

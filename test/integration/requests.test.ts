@@ -4,13 +4,14 @@
 // value completes from the catalog, and neither cURL export nor history ever holds the key.
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/extension';
 import type { SendOutcome } from '../../src/requests/send';
 import { startServer, type RunningServer } from '../server';
+import { INPUT_PLACEHOLDER } from '../../src/requests/templates';
 import { generateText, promptText } from '../server/generation';
 import { activateExtension, eventually, SECTION, sleep, setSetting, newPayload } from './helpers';
 
@@ -100,6 +101,45 @@ describe('Scratch requests', function () {
     const final = await eventually(() => documentText(responseUri)?.includes('── final event ──') && documentText(responseUri), 5000, 'the final event');
     assert.ok(final.includes(`── output text ──\n${expected}\n`), 'the full text, then the final event');
     assert.match(final, /"type": "response.completed"/);
+  });
+
+  it('New Request, then Send at once: the selected placeholder is not the payload, the template is sent', async () => {
+    const model = api.catalog.models[0].id;
+    const editor = (await vscode.commands.executeCommand(`${SECTION}.newRequest`, model, '/v1/chat')) as vscode.TextEditor;
+    assert.equal(editor.document.getText(editor.selection), INPUT_PLACEHOLDER, 'the prompt is selected to type over');
+    const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    assert.equal(outcome.kind, 'sent');
+    assert.ok(outcome.kind === 'sent');
+    assert.equal(outcome.record.status, 200);
+    assert.equal(api.requests.history.entries[0].payload, editor.document.getText(), 'the whole payload was sent');
+  });
+
+  it('Send on a JSON file that is not a payload never changes it; it offers a new payload with its JSON', async () => {
+    const file = path.join(tmp, 'package.json');
+    const original = '{\n  "name": "demo",\n  "version": "1.0.0"\n}\n';
+    writeFileSync(file, original);
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+    const offered: string[] = [];
+    const { pick } = api.ui;
+    try {
+      const before = server.requests.length;
+      api.ui.pick = async (_items, options) => (offered.push(options.title ?? ''), undefined); // Escape.
+      let outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+      assert.equal(outcome.kind, 'notSent');
+      assert.match(offered[0], /package\.json is not a Model Access payload/);
+      api.ui.pick = async (items) => items.find((i) => (i as { path?: string }).path === '/v1/chat');
+      outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`, editor.document.uri)) as SendOutcome;
+      await vscode.commands.executeCommand(`${SECTION}.changeEndpoint`, editor.document.uri);
+      assert.equal(server.requests.length, before, 'nothing was sent');
+      assert.equal(editor.document.getText(), original, 'the editor text is unchanged');
+      assert.equal(editor.document.isDirty, false);
+      assert.equal(readFileSync(file, 'utf8'), original, 'the file on disk is unchanged');
+      const copy = vscode.window.activeTextEditor?.document;
+      assert.ok(copy && api.requests.scratch.contains(copy.uri), 'a new scratch payload opened');
+      assert.equal(copy.getText(), `// POST /v1/chat\n${original}`);
+    } finally {
+      api.ui.pick = pick;
+    }
   });
 
   it('invalid JSON sends nothing and reports the position', async () => {

@@ -13,6 +13,7 @@ interface Manifest {
     viewsWelcome?: { view: string; when?: string; contents: string }[];
     menus?: Record<string, { command: string; when?: string; group?: string }[]>;
     configuration?: { properties: Record<string, { enum?: string[] }> };
+    keybindings?: { command: string; key: string; when?: string }[];
   };
 }
 
@@ -109,3 +110,35 @@ describe('ids match package.json', () => {
     }
   });
 });
+
+describe('payload features stay on payloads (package.json)', () => {
+  const payloadOnly = 'resourcePath in modelAccess.payloads';
+  const payloadCommands = [Commands.sendRequest, Commands.sendToResponses, Commands.sendToChat, Commands.sendToEmbeddings, Commands.changeEndpoint, Commands.copyAsCurl];
+
+  it('Send, Send to…, Change endpoint and Copy as cURL show in the palette only for payloads', () => {
+    const palette = manifest.contributes.menus?.commandPalette ?? [];
+    for (const id of payloadCommands) {
+      assert.equal(palette.find((p) => p.command === id)?.when, payloadOnly, `${id} in the palette`);
+    }
+    assert.ok(payloadOnly.includes(ContextKeys.payloads));
+  });
+
+  it('the Send button and the Send keybinding are there only for payloads', () => {
+    for (const [menu, items] of Object.entries(manifest.contributes.menus ?? {})) {
+      for (const item of items.filter((i) => payloadCommands.includes(i.command as (typeof payloadCommands)[number]) && menu !== 'commandPalette')) {
+        assert.equal(item.when, payloadOnly, `${item.command} in ${menu}`);
+      }
+    }
+    const bindings = (manifest.contributes.keybindings ?? []).filter((k) => payloadCommands.includes(k.command as (typeof payloadCommands)[number]));
+    assert.ok(bindings.length > 0);
+    for (const k of bindings) {
+      assert.equal(k.when, `editorTextFocus && ${payloadOnly}`, `${k.command} on ${k.key}`);
+    }
+  });
+
+  it('a payload opened (or restored) in a JSON editor activates the extension', () => {
+    assert.ok(manifest.activationEvents?.includes('onLanguage:jsonc'), 'scratch payloads are .jsonc');
+    assert.ok(manifest.activationEvents?.includes('onLanguage:json'), 'a .json file with a // POST line');
+  });
+});
+

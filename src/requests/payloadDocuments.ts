@@ -1,0 +1,67 @@
+import * as vscode from 'vscode';
+import { ContextKeys } from '../ids';
+import { isPayloadDocument } from './payloadKind';
+import type { ScratchFiles } from './scratchFiles';
+
+/**
+ * Which open documents are payloads (see payloadKind.ts), published as the context key
+ * `modelAccess.payloads`: the `resourcePath` of each, so menus and the Send keybinding can say
+ * `resourcePath in modelAccess.payloads`. Opening a payload also loads the model list once (deferred),
+ * so completion, hover and diagnostics have it without the Models view.
+ */
+export class PayloadDocuments implements vscode.Disposable {
+  private readonly open = new Map<string, string>();
+  private published: string | undefined;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly scratch: ScratchFiles,
+    private readonly onPayloadOpened: () => void,
+  ) {
+    this.subscriptions = [
+      vscode.workspace.onDidOpenTextDocument((d) => this.update(d)),
+      vscode.workspace.onDidChangeTextDocument((e) => this.update(e.document)),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        this.open.delete(d.uri.toString());
+        this.publish();
+      }),
+    ];
+    vscode.workspace.textDocuments.forEach((d) => this.update(d));
+  }
+
+  isPayload(doc: vscode.TextDocument): boolean {
+    return isPayloadDocument({ languageId: doc.languageId, uri: doc.uri, firstLine: doc.lineCount > 0 ? doc.lineAt(0).text : '' }, this.scratch.folder);
+  }
+
+  private update(doc: vscode.TextDocument): void {
+    const key = doc.uri.toString();
+    const was = this.open.has(key);
+    if (this.isPayload(doc)) {
+      this.open.set(key, contextPath(doc.uri));
+      if (!was) {
+        setTimeout(this.onPayloadOpened, 0);
+      }
+    } else {
+      this.open.delete(key);
+    }
+    this.publish();
+  }
+
+  private publish(): void {
+    const paths = [...new Set(this.open.values())].sort();
+    const serialized = JSON.stringify(paths);
+    if (serialized !== this.published) {
+      this.published = serialized;
+      void vscode.commands.executeCommand('setContext', ContextKeys.payloads, paths);
+    }
+  }
+
+  dispose(): void {
+    this.subscriptions.forEach((s) => s.dispose());
+  }
+}
+
+/** What VS Code puts in the `resourcePath` context key for a URI (the file system path for `file:`, else the path). */
+function contextPath(uri: vscode.Uri): string {
+  return uri.scheme === 'file' ? uri.fsPath : uri.path;
+}

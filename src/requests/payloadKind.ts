@@ -1,0 +1,39 @@
+/**
+ * What a payload is. Pure; no `vscode` import.
+ *
+ * A payload is a JSON or JSON-with-comments document that is either
+ *  - a scratch file: a file in the extension's scratch folder (*New Request…* creates them), or
+ *  - any document whose first line records one of the endpoints: `// POST /v1/responses`, `// POST /v1/chat`,
+ *    `// POST /v1/embeddings`.
+ * Everything else (a project's package.json, settings, any other JSON) is not a payload: it gets no CodeLens,
+ * completion, hover, diagnostics, Send keybinding or palette entries, and the extension never writes into it.
+ */
+import { readEndpoint } from './endpointHeader';
+
+export const PAYLOAD_LANGUAGES: readonly string[] = ['json', 'jsonc'];
+
+/** A URI as far as these checks need it (`vscode.Uri` fits). */
+export interface UriParts {
+  scheme: string;
+  path: string;
+}
+
+export interface DocumentFacts {
+  languageId: string;
+  uri: UriParts;
+  /** The document's first line (or all of it: only the first line is read). */
+  firstLine: string;
+}
+
+/** Whether `uri` is inside `folder` (same scheme, path below it). */
+export function isInside(uri: UriParts, folder: UriParts): boolean {
+  const base = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
+  return uri.scheme === folder.scheme && uri.path.startsWith(base);
+}
+
+export function isPayloadDocument(doc: DocumentFacts, scratchFolder: UriParts): boolean {
+  if (!PAYLOAD_LANGUAGES.includes(doc.languageId)) {
+    return false;
+  }
+  return isInside(doc.uri, scratchFolder) || readEndpoint(doc.firstLine) !== undefined;
+}

@@ -1,0 +1,89 @@
+// "Which text is sent" and "is this a payload" (src/requests/sendText.ts, payloadKind.ts).
+import * as assert from 'node:assert/strict';
+import { isInside, isPayloadDocument } from '../../src/requests/payloadKind';
+import { isJsonObjectOrArray, textToSend } from '../../src/requests/sendText';
+import { INPUT_PLACEHOLDER, starterPayload } from '../../src/requests/templates';
+import { withEndpoint } from '../../src/requests/endpointHeader';
+
+/** The selection [start, end) of `needle` in `text`. */
+function select(text: string, needle: string): { start: number; end: number } {
+  const start = text.indexOf(needle);
+  assert.ok(start >= 0, `${needle} is in the text`);
+  return { start, end: start + needle.length };
+}
+
+describe('requests: which text is sent', () => {
+  const newChat = `${withEndpoint(starterPayload('/v1/chat', 'aurora-2'), '/v1/chat')}\n`;
+
+  it('a new request with its prompt placeholder still selected sends the whole template', () => {
+    const sent = textToSend(newChat, select(newChat, INPUT_PLACEHOLDER));
+    assert.equal(sent.text, newChat);
+    assert.equal(sent.offset, 0);
+    assert.equal(sent.fromSelection, false);
+  });
+
+  it('nothing selected sends the whole payload', () => {
+    assert.deepEqual(textToSend(newChat), { text: newChat, offset: 0, fromSelection: false });
+    assert.deepEqual(textToSend(newChat, { start: 5, end: 5 }), { text: newChat, offset: 0, fromSelection: false });
+  });
+
+  it('a selected complete JSON object or array is sent alone, with its offset', () => {
+    const text = '// POST /v1/chat\n{"model": "a", "input": "one"}\n\n{"model": "b", "input": "two"}\n';
+    const second = '{"model": "b", "input": "two"}';
+    assert.deepEqual(textToSend(text, select(text, second)), { text: second, offset: text.indexOf(second), fromSelection: true });
+    const withLines = `\n${second}\n`;
+    const padded = `// POST /v1/chat\n${withLines}`;
+    assert.equal(textToSend(padded, select(padded, withLines)).text, withLines, 'white space around it is fine');
+    const arr = '[{"role": "user", "content": "x"}]';
+    assert.equal(textToSend(`{"messages": ${arr}}`, select(`{"messages": ${arr}}`, arr)).fromSelection, true);
+  });
+
+  it('part of a value, a lone string or number, or broken JSON selected sends the whole payload', () => {
+    for (const part of ['"aurora-2"', 'aurora', '"model": "aurora-2"', '{\n  "model": "aurora-2"', 'false']) {
+      const sent = textToSend(newChat, select(newChat, part));
+      assert.equal(sent.fromSelection, false, part);
+      assert.equal(sent.text, newChat, part);
+    }
+  });
+
+  it('isJsonObjectOrArray: objects and arrays, with comments allowed; nothing else', () => {
+    assert.ok(isJsonObjectOrArray('{}'));
+    assert.ok(isJsonObjectOrArray(' // note\n[1, 2]\n'));
+    assert.ok(!isJsonObjectOrArray('"x"'));
+    assert.ok(!isJsonObjectOrArray('12'));
+    assert.ok(!isJsonObjectOrArray('null'));
+    assert.ok(!isJsonObjectOrArray('{} {}'));
+    assert.ok(!isJsonObjectOrArray('{"a": 1,}'));
+    assert.ok(!isJsonObjectOrArray(INPUT_PLACEHOLDER));
+  });
+});
+
+describe('requests: what a payload is', () => {
+  const scratch = { scheme: 'file', path: '/home/u/.config/Code/User/globalStorage/model-access-team.model-access/scratch' };
+  const doc = (languageId: string, p: string, firstLine: string, scheme = 'file') => ({ languageId, uri: { scheme, path: p }, firstLine });
+
+  it('scratch files are payloads, with or without the header', () => {
+    assert.ok(isPayloadDocument(doc('jsonc', `${scratch.path}/chat-20250101-120000.jsonc`, '{'), scratch));
+    assert.ok(isPayloadDocument(doc('jsonc', `${scratch.path}/chat-20250101-120000.jsonc`, '// POST /v1/chat'), scratch));
+  });
+
+  it('any JSON document whose first line records one of the endpoints is a payload', () => {
+    assert.ok(isPayloadDocument(doc('json', '/home/u/project/request.json', '// POST /v1/responses'), scratch));
+    assert.ok(isPayloadDocument(doc('jsonc', 'Untitled-1', '//post v1/embeddings', 'untitled'), scratch));
+  });
+
+  it("a project's package.json, settings and other JSON are not payloads", () => {
+    assert.ok(!isPayloadDocument(doc('json', '/home/u/project/package.json', '{'), scratch));
+    assert.ok(!isPayloadDocument(doc('jsonc', '/home/u/.config/Code/User/settings.json', '// POST is not a header here'), scratch));
+    assert.ok(!isPayloadDocument(doc('json', '/home/u/project/a.json', '// POST /v1/files'), scratch), 'not an endpoint payloads are sent to');
+    assert.ok(!isPayloadDocument(doc('json', '/home/u/project/a.json', '{ "x": 1 } // POST /v1/chat'), scratch));
+  });
+
+  it('only JSON languages, and only inside the scratch folder itself', () => {
+    assert.ok(!isPayloadDocument(doc('plaintext', '/home/u/project/notes.txt', '// POST /v1/chat'), scratch));
+    assert.ok(!isPayloadDocument(doc('jsonc', `${scratch.path}-old/chat.jsonc`, '{'), scratch), 'a sibling folder with the same prefix');
+    assert.ok(!isPayloadDocument(doc('jsonc', `${scratch.path}/chat.jsonc`, '{', 'vscode-remote'), scratch), 'another scheme');
+    assert.ok(isInside({ scheme: 'file', path: '/a/b/c' }, { scheme: 'file', path: '/a/b/' }));
+    assert.ok(!isInside({ scheme: 'file', path: '/a/b' }, { scheme: 'file', path: '/a/b' }));
+  });
+});
