@@ -59,7 +59,8 @@ export class Config implements vscode.Disposable {
    */
   get baseUrl(): BaseUrl | undefined {
     const inspected = this.section().inspect<string>(Settings.baseUrl);
-    const workspace = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+    // Restricted Mode: VS Code already hides workspace values of restricted settings; never read them anyway.
+    const workspace = vscode.workspace.isTrusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined;
     const user = inspected?.globalValue;
     const userUrl = typeof user === 'string' && user.trim() ? normalizeBaseUrl(user) : undefined;
     if (typeof workspace === 'string' && workspace.trim()) {

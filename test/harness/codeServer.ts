@@ -31,6 +31,13 @@ export const QUIET_USER_SETTINGS: Record<string, unknown> = {
   'window.commandCenter': false,
 };
 
+/** Workspace trust on and no prompt: a folder nobody trusted opens in Restricted Mode. */
+const RESTRICTED_MODE_SETTINGS: Record<string, unknown> = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.emptyWindow': false,
+};
+
 /** Scratch folders for one code-server: HOME, profile, extensions and a workspace, all under `root`. */
 export interface ScratchDirs {
   root: string;
@@ -67,6 +74,11 @@ export interface CodeServerOptions {
   smokeTestDriver?: boolean;
   /** Domains `openExternal` may open without a confirmation dialog (test mode refuses the dialog). */
   trustedDomains?: string[];
+  /**
+   * Workspace trust on, with the folder untrusted (Restricted Mode, no startup prompt). Off by default: the
+   * window is trusted (`--disable-workspace-trust`).
+   */
+  untrustedWorkspace?: boolean;
   /** Fixed port; a random free one on 127.0.0.1 by default. */
   port?: number;
   /** Called with each line code-server prints. */
@@ -135,7 +147,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   fs.mkdirSync(userDir, { recursive: true });
   fs.writeFileSync(
     path.join(userDir, 'settings.json'),
-    JSON.stringify({ ...QUIET_USER_SETTINGS, ...options.userSettings }, null, 2),
+    JSON.stringify({ ...QUIET_USER_SETTINGS, ...(options.untrustedWorkspace ? RESTRICTED_MODE_SETTINGS : {}), ...options.userSettings }, null, 2),
   );
   const configFile = path.join(dirs.root, 'config.yaml');
   fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
@@ -148,7 +160,7 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     '--config', configFile,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(options.untrustedWorkspace ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--ignore-last-opened',
   ];

@@ -2,6 +2,9 @@
 // code-server (a real VS Code: 1.139 by default, or an older one we claim to support) with the smoke-test driver, opens the workbench in headless Chromium
 // with a payload that loads this repo as the extension under development and out/integration/index.js as
 // the test entry, then waits for the results JSON written by that entry.
+// Two windows, one after the other: a trusted one for the whole suite, then one with workspace trust on and
+// the folder untrusted (Restricted Mode) for the suites titled "Restricted Mode" (they skip themselves in a
+// trusted window). The second is left out when --grep cannot match "Restricted Mode".
 // Exits non-zero on any failure, on zero tests executed, or without a result before the deadline.
 // Every process group it starts is stopped in all cases (also on Ctrl+C).
 //
@@ -36,8 +39,12 @@ function log(msg: string): void {
   console.log(`[integration] ${msg}`);
 }
 
+/** The suites that need an untrusted window (see test/integration/restricted.test.ts). */
+const RESTRICTED_SUITE = 'Restricted Mode';
+
 async function main(): Promise<number> {
   const started = Date.now();
+  const grep = option('--grep');
   if (!flag('--no-build')) {
     const build = spawnSync(process.execPath, ['esbuild.js', '--tests'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     if (build.status !== 0) {
@@ -50,6 +57,42 @@ async function main(): Promise<number> {
     log(`${entry} is missing (build with: node esbuild.js --tests)`);
     return 1;
   }
+  const passes: Array<{ untrusted: boolean; grep?: string }> = [{ untrusted: false, grep }];
+  if (!grep || new RegExp(grep).test(RESTRICTED_SUITE)) {
+    passes.push({ untrusted: true, grep: grep ?? RESTRICTED_SUITE });
+  }
+  const total: IntegrationResults = { passes: 0, failures: 0, pending: 0, total: 0, durationMs: 0, passed: [], failed: [] };
+  for (const pass of passes) {
+    const results = await runWindow(entry, pass.untrusted, pass.grep);
+    if (!results) {
+      return 1;
+    }
+    for (const key of ['passes', 'failures', 'pending', 'total', 'durationMs'] as const) {
+      total[key] += results[key];
+    }
+    total.passed.push(...results.passed);
+    total.failed.push(...results.failed);
+  }
+  fs.mkdirSync(path.dirname(RESULTS_COPY), { recursive: true });
+  fs.writeFileSync(RESULTS_COPY, JSON.stringify(total, null, 2));
+  log(`integration: ${total.passes} passed, ${total.failures} failed, ${total.pending} pending in ${secondsSince(started)} s (VS Code ${VSCODE}${passes.length > 1 ? `, ${passes.length} windows` : ''})`);
+  if (total.failures > 0) {
+    return 1;
+  }
+  if (total.passes === 0) {
+    log('FAILED: zero integration tests were executed');
+    return 1;
+  }
+  return 0;
+}
+
+/**
+ * One code-server + one workbench window running the suite; its results, or undefined when the window
+ * failed (its failures are printed, with the logs, before it is closed).
+ */
+async function runWindow(entry: string, untrusted: boolean, grep: string | undefined): Promise<IntegrationResults | undefined> {
+  const started = Date.now();
+  const window = untrusted ? 'untrusted window (Restricted Mode)' : 'trusted window';
 
   const dirs = makeScratchDirs('model-access-it');
   const resultsFile = path.join(dirs.root, 'results.json');
@@ -65,6 +108,7 @@ async function main(): Promise<number> {
   onInterrupt(cleanup);
 
   let exitCode = 1;
+  let outcome: IntegrationResults | undefined;
   let extensionHostExitedAt: number | undefined;
   try {
     log(`VS Code ${VSCODE} (code-server ${VSCODE_VERSIONS[VSCODE].codeServer})`);
@@ -72,10 +116,11 @@ async function main(): Promise<number> {
       dirs,
       vscodeVersion: VSCODE,
       smokeTestDriver: true,
+      untrustedWorkspace: untrusted,
       trustedDomains: ['https://cards.example'],
       env: {
         MODEL_ACCESS_TEST_RESULTS: resultsFile,
-        ...(option('--grep') ? { MODEL_ACCESS_TEST_GREP: option('--grep') as string } : {}),
+        ...(grep ? { MODEL_ACCESS_TEST_GREP: grep } : {}),
       },
       onLine: (line) => {
         serverLines.push(line);
@@ -84,7 +129,7 @@ async function main(): Promise<number> {
         }
       },
     });
-    log(`code-server ${codeServer.url} ready after ${secondsSince(started)} s`);
+    log(`${window}: code-server ${codeServer.url} ready after ${secondsSince(started)} s`);
 
     browser = await launchChromium(dirs, { headless: !flag('--headed') });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -126,18 +171,12 @@ async function main(): Promise<number> {
       }
     }, 500);
     pump();
-    fs.mkdirSync(path.dirname(RESULTS_COPY), { recursive: true });
-    fs.copyFileSync(resultsFile, RESULTS_COPY);
-
-    const executed = results.passes + results.failures;
-    log(`integration: ${results.passes} passed, ${results.failures} failed, ${results.pending} pending in ${secondsSince(started)} s (VS Code ${VSCODE})`);
-    if (results.failures > 0) {
-      for (const f of results.failed) {
-        log(`FAILED: ${f.title}\n${f.error}`);
-      }
-    } else if (executed === 0) {
-      log('FAILED: zero integration tests were executed');
-    } else {
+    log(`${window}: ${results.passes} passed, ${results.failures} failed, ${results.pending} pending in ${secondsSince(started)} s (VS Code ${VSCODE})`);
+    for (const f of results.failed) {
+      log(`FAILED: ${f.title}\n${f.error}`);
+    }
+    outcome = results;
+    if (results.failures === 0) {
       exitCode = 0;
     }
   } catch (e) {
@@ -153,7 +192,7 @@ async function main(): Promise<number> {
       log(`scratch folder (profile, logs) kept: ${dirs.root}`);
     }
   }
-  return exitCode;
+  return outcome;
 }
 
 /** On failure: what the workbench console, code-server and the extension host said. */

@@ -4,15 +4,29 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Commands, ContextKeys, ItemContext, ModelClickActions, Settings, Views } from '../../src/ids';
 
+interface Setting {
+  type?: string | string[];
+  format?: string;
+  default?: unknown;
+  scope?: string;
+  enum?: string[];
+  description?: string;
+  markdownDescription?: string;
+}
+
 interface Manifest {
   activationEvents?: string[];
+  capabilities?: {
+    untrustedWorkspaces?: { supported: boolean | 'limited'; description?: string; restrictedConfigurations?: string[] };
+    virtualWorkspaces?: boolean | { supported: boolean | 'limited'; description?: string };
+  };
   contributes: {
     commands?: { command: string; title: string; category?: string; icon?: string }[];
     viewsContainers?: { activitybar?: { id: string }[] };
     views?: Record<string, { id: string }[]>;
     viewsWelcome?: { view: string; when?: string; contents: string }[];
     menus?: Record<string, { command: string; when?: string; group?: string }[]>;
-    configuration?: { properties: Record<string, { enum?: string[] }> };
+    configuration?: { properties: Record<string, Setting> };
     keybindings?: { command: string; key: string; when?: string }[];
   };
 }
@@ -142,3 +156,71 @@ describe('payload features stay on payloads (package.json)', () => {
   });
 });
 
+describe('Restricted Mode and virtual workspaces (package.json)', () => {
+  const settings = manifest.contributes.configuration?.properties ?? {};
+  const untrusted = manifest.capabilities?.untrustedWorkspaces;
+  const restricted = new Set(untrusted?.restrictedConfigurations ?? []);
+
+  /**
+   * Settings a workspace may set in Restricted Mode, each with why that is harmless. Anything not listed must
+   * be restricted: a new setting fails this test until someone decides.
+   */
+  const SAFE_FROM_A_WORKSPACE: Record<string, string> = {
+    'modelAccess.groupByFamily': 'how the Models view is drawn',
+    'modelAccess.modelClickAction': 'what a click does; card links are checked whatever the setting',
+    'modelAccess.requestTimeoutSeconds': 'how long to wait; not where requests go or what they carry',
+    'modelAccess.responseInNewTab': 'where answers are shown',
+  };
+
+  /** What makes a setting able to redirect the key or requests, whatever the list above says. */
+  function looksRedirecting(name: string, s: Setting): string | undefined {
+    const short = name.replace(/^modelAccess\./, '');
+    if (/url|uri|host|origin|endpoint|proxy|server|address|redirect|apikey|secret|header|template|cert|tls|ssl/i.test(short)) {
+      return `its name (${short})`;
+    }
+    if (s.format === 'uri' || s.format === 'uri-reference') {
+      return `format ${s.format}`;
+    }
+    if (typeof s.default === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(s.default)) {
+      return 'a URL default';
+    }
+    const text = `${s.markdownDescription ?? ''} ${s.description ?? ''}`;
+    if (/\bURL\b|https?:\/\/|\bproxy\b|\bcertificate\b|\bAPI key\b/i.test(text)) {
+      return 'its description (URL, proxy, certificate or API key)';
+    }
+    return undefined;
+  }
+
+  it('declares limited support for untrusted workspaces, and virtual workspaces', () => {
+    assert.equal(untrusted?.supported, 'limited');
+    assert.ok(untrusted?.description);
+    const virtual = manifest.capabilities?.virtualWorkspaces;
+    assert.ok(virtual !== undefined && virtual !== false, 'virtualWorkspaces is declared');
+  });
+
+  it('every setting that could redirect the key or requests is restricted (a new one fails until it is classified)', () => {
+    const problems: string[] = [];
+    for (const [name, s] of Object.entries(settings)) {
+      const why = looksRedirecting(name, s);
+      if (why && !restricted.has(name)) {
+        problems.push(`${name} looks like it redirects the key or requests (${why}) but is not in capabilities.untrustedWorkspaces.restrictedConfigurations`);
+      } else if (!restricted.has(name) && !(name in SAFE_FROM_A_WORKSPACE)) {
+        problems.push(`${name} is neither restricted nor listed as safe from a workspace in this test: decide which`);
+      }
+    }
+    assert.deepEqual(problems, []);
+    for (const name of ['modelAccess.baseUrl', 'modelAccess.requestTemplates', 'modelAccess.chat.models', 'modelAccess.chat.enabled']) {
+      assert.ok(restricted.has(name), `${name} is restricted`);
+    }
+  });
+
+  it('the restricted list names only contributed settings, and the safe list only unrestricted ones', () => {
+    for (const name of restricted) {
+      assert.ok(settings[name], `${name} is restricted but not contributed`);
+    }
+    for (const name of Object.keys(SAFE_FROM_A_WORKSPACE)) {
+      assert.ok(settings[name], `${name} is listed as safe but not contributed`);
+      assert.ok(!restricted.has(name), `${name} is both restricted and listed as safe`);
+    }
+  });
+});
