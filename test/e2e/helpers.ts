@@ -18,6 +18,30 @@ export async function waitForWorkbench(page: Page, timeoutMs = 120_000): Promise
   await page.waitForTimeout(1500);
 }
 
+/**
+ * *Developer: Reload Window* from the palette, and waits for the new workbench. (Unlike reloading the browser
+ * tab, the window shuts down properly first, so the layout and editors it restores are the ones it had.)
+ */
+export async function reloadWorkbench(page: Page): Promise<void> {
+  const loaded = page.waitForEvent('load', { timeout: 60_000 });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = quickInput(page).locator('input');
+  await input.waitFor({ state: 'visible', timeout: 15_000 });
+  await input.fill('>Developer: Reload Window');
+  await quickInput(page).locator('.monaco-list-row', { hasText: 'Developer: Reload Window' }).first().click();
+  await loaded;
+  await waitForWorkbench(page);
+}
+
+/** Opens a file of the workspace by name with *Go to File…* (Ctrl+P), as a person does. */
+export async function openFileByName(page: Page, name: string): Promise<void> {
+  await openPalette(page, 'Go to File');
+  await typeInQuickInput(page, name, { submit: false });
+  await pickQuickItem(page, name, { timeoutMs: 30_000 }); // File search can be slow on a busy machine.
+  await page.locator('.editor-group-container.active .tab.active', { hasText: name }).first().waitFor({ state: 'visible', timeout: 15_000 });
+}
+
 /** Saves a 1280×800 PNG of the page as test-results/<name>.png and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -80,16 +104,27 @@ export function quickInput(page: Page): Locator {
  * Runs a command from the command palette (F1) by its title as shown there, e.g.
  * `openPalette(page, 'Model Access: Set API Key')`. Waits for the matching entry and presses Enter.
  */
-export async function openPalette(page: Page, command: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
-  const input = quickInput(page).locator('input');
-  await input.waitFor({ state: 'visible', timeout: 15_000 });
-  await input.fill(`>${command}`);
-  const row = quickInput(page).locator('.monaco-list-row', { hasText: command }).first();
-  await row.waitFor({ state: 'visible', timeout: 15_000 });
-  // Enter runs the first (focused) entry; make sure it is ours.
-  await row.click();
+export async function openPalette(page: Page, command: string, { timeoutMs = 15_000 }: { timeoutMs?: number } = {}): Promise<void> {
+  // An editor that takes the focus just after the palette opened (a document a command is still showing)
+  // closes it again: open it anew then, a few times.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('F1');
+    const input = quickInput(page).locator('input');
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    await input.fill(`>${command}`);
+    const row = quickInput(page).locator('.monaco-list-row', { hasText: command }).first();
+    await row.waitFor({ state: 'visible', timeout: timeoutMs });
+    try {
+      // Enter runs the first (focused) entry; make sure it is ours.
+      await row.click({ timeout: attempt < 3 ? 3000 : 15_000 });
+      break;
+    } catch (e) {
+      if (attempt >= 3) {
+        throw e;
+      }
+    }
+  }
   // The palette closes, or the command replaces it with its own input box / picker: wait for either, so
   // the next step does not read or type into the palette.
   const typed = `>${command}`;
@@ -121,9 +156,9 @@ export async function typeInQuickInput(page: Page, text: string, { submit = true
 }
 
 /** Picks an entry of an open quick pick by (part of) its label. */
-export async function pickQuickItem(page: Page, label: string): Promise<void> {
+export async function pickQuickItem(page: Page, label: string, { timeoutMs = 15_000 }: { timeoutMs?: number } = {}): Promise<void> {
   const row = quickInput(page).locator('.monaco-list-row', { hasText: label }).first();
-  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  await row.waitFor({ state: 'visible', timeout: timeoutMs });
   await row.click();
 }
 
