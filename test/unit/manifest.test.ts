@@ -209,7 +209,7 @@ describe('Restricted Mode and virtual workspaces (package.json)', () => {
       }
     }
     assert.deepEqual(problems, []);
-    for (const name of ['modelAccess.baseUrl', 'modelAccess.requestTemplates', 'modelAccess.chat.models', 'modelAccess.chat.enabled']) {
+    for (const name of ['modelAccess.baseUrl', 'modelAccess.requestTemplates', 'modelAccess.chat.models', 'modelAccess.chat.enabled', 'modelAccess.limits.maxResponseMegabytes']) {
       assert.ok(restricted.has(name), `${name} is restricted`);
     }
   });
