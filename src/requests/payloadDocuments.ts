@@ -10,7 +10,7 @@ import type { ScratchFiles } from './scratchFiles';
  * so completion, hover and diagnostics have it without the Models view.
  */
 export class PayloadDocuments implements vscode.Disposable {
-  private readonly open = new Map<string, string>();
+  private readonly open = new Map<string, readonly string[]>();
   private published: string | undefined;
   private readonly subscriptions: vscode.Disposable[];
 
@@ -37,7 +37,7 @@ export class PayloadDocuments implements vscode.Disposable {
     const key = doc.uri.toString();
     const was = this.open.has(key);
     if (this.isPayload(doc)) {
-      this.open.set(key, contextPath(doc.uri));
+      this.open.set(key, contextPaths(doc.uri));
       if (!was) {
         setTimeout(this.onPayloadOpened, 0);
       }
@@ -48,7 +48,7 @@ export class PayloadDocuments implements vscode.Disposable {
   }
 
   private publish(): void {
-    const paths = [...new Set(this.open.values())].sort();
+    const paths = [...new Set([...this.open.values()].flat())].sort();
     const serialized = JSON.stringify(paths);
     if (serialized !== this.published) {
       this.published = serialized;
@@ -61,7 +61,11 @@ export class PayloadDocuments implements vscode.Disposable {
   }
 }
 
-/** What VS Code puts in the `resourcePath` context key for a URI (the file system path for `file:`, else the path). */
-function contextPath(uri: vscode.Uri): string {
-  return uri.scheme === 'file' ? uri.fsPath : uri.path;
+/**
+ * What VS Code puts in the `resourcePath` context key for this document: the file system path for `file:`,
+ * else the path. Both forms for files: in a remote window the workbench sees `vscode-remote:` URIs (their
+ * path) for what the extension host sees as `file:` ones.
+ */
+function contextPaths(uri: vscode.Uri): readonly string[] {
+  return uri.scheme === 'file' && uri.fsPath !== uri.path ? [uri.fsPath, uri.path] : [uri.path];
 }
