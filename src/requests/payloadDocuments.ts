@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ContextKeys } from '../ids';
-import { isPayloadDocument } from './payloadKind';
+import { isPayload } from './payloadEditing';
 import type { ScratchFiles } from './scratchFiles';
 
 /**
@@ -30,7 +30,7 @@ export class PayloadDocuments implements vscode.Disposable {
   }
 
   isPayload(doc: vscode.TextDocument): boolean {
-    return isPayloadDocument({ languageId: doc.languageId, uri: doc.uri, firstLine: doc.lineCount > 0 ? doc.lineAt(0).text : '' }, this.scratch.folder);
+    return isPayload(doc, this.scratch);
   }
 
   private update(doc: vscode.TextDocument): void {
