@@ -52,7 +52,8 @@ describe('First run, as a newcomer', () => {
     fs.writeFileSync(path.join(e2e.dirs.workspace, 'package.json'), PACKAGE_JSON);
   });
 
-  it('New Request → Send with no edit (the keybinding) sends the template and shows the answer', async () => {
+  it('New Request → Send with no edit (the keybinding) sends the template and shows the answer', async function () {
+    this.timeout(180_000); // A window reload: the extension host starts again (slow on a busy machine).
     const page = e2e.page;
     await freshWindow(page);
     // Extension commands are listed once the extension host has started (slow on a busy machine).
@@ -112,7 +113,8 @@ describe('First run, as a newcomer', () => {
     assert.ok(!offered.some((t) => /Send Request|Send to \/v1|Copy Request as cURL|Change Request Endpoint/.test(t)), `offered: ${offered.join(' | ')}`);
   });
 
-  it("after a reload the payload has its CodeLens and model completion, without the Models view", async () => {
+  it("after a reload the payload has its CodeLens and model completion, without the Models view", async function () {
+    this.timeout(180_000); // A window reload: the extension host starts again (slow on a busy machine).
     const page = e2e.page;
     await openPalette(page, 'View: Close All Editor Groups');
     await openPalette(page, 'Model Access: Open Scratch Folder');
