@@ -8,7 +8,6 @@
  * `endless` (a model list that never ends). Other organizations are served exactly as without hostile mode.
  */
 import { randomBytes } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { Caller } from './auth';
 import { chatAnswer, responsesAnswer, wantsStream } from './conversation';
 import { renderEntry, type Dialect } from './dialects';
@@ -24,7 +23,7 @@ import {
 } from './hostileData';
 import type { OrgCatalog, RegistryModel } from './registry';
 import { decodeId, requestedModel, sendJson, type Exchange, type HostileHooks, type ServerContext } from './routes';
-import { formatEvent, writeEventStream, type StreamOutcome } from './streaming';
+import { drainOrClose, formatEvent, writeEventStream, type StreamOutcome } from './streaming';
 
 /**
  * Which pieces of hostile mode are on. `hostile: true` turns every piece on; an object turns on only the
@@ -381,17 +380,6 @@ export class HostileRuntime implements HostileHooks {
   }
 }
 
-function drainOrClose(res: ServerResponse): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
 
 function endlessId(page: number, i: number): string {
   return `endless/${page}/${i}`;

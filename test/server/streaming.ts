@@ -50,15 +50,7 @@ export async function writeEventStream(res: ServerResponse, events: SseEvent[], 
     }
     const flushed = res.write(formatEvent(event));
     if (!flushed) {
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          res.off('drain', done);
-          res.off('close', done);
-          resolve();
-        };
-        res.on('drain', done);
-        res.on('close', done);
-      });
+      await drainOrClose(res);
     }
     if (options.delayMs > 0 && i < events.length - 1) {
       await sleepUnlessClosed(res, options.delayMs);
@@ -81,5 +73,18 @@ export function sleepUnlessClosed(res: ServerResponse, ms: number): Promise<void
       resolve();
     }
     res.on('close', finish);
+  });
+}
+
+/** Resolves when a response that stopped accepting writes drains again, or closes (the client went away). */
+export function drainOrClose(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
   });
 }

@@ -26,6 +26,7 @@ import {
   type RunningServer,
   type ServerOptions,
 } from '../server/index';
+import { parseSse } from './apiHelpers';
 
 interface Entry {
   id: string;
@@ -46,18 +47,6 @@ function post(s: RunningServer, p: string, body: unknown, key: string, signal?: 
   return fetch(`${s.url}${p}`, { method: 'POST', headers: { ...auth(key), 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
 }
 
-function parseSse(text: string): { event?: string; data: string }[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      return {
-        event: lines.find((l) => l.startsWith('event: '))?.slice('event: '.length),
-        data: lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice('data: '.length)).join('\n'),
-      };
-    });
-}
 
 async function withServer<T>(options: ServerOptions, fn: (s: RunningServer) => Promise<T>): Promise<T> {
   const s = await startServer(options);

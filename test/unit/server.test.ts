@@ -13,6 +13,7 @@ import { request } from 'undici';
 import { parseServeArgs } from '../server/args';
 import { DEMO_KEYS, DIALECTS, loadRegistry, startServer, type Dialect, type RunningServer, type ServerOptions } from '../server/index';
 import { MultipartParser } from '../server/upload';
+import { parseSse } from './apiHelpers';
 
 const registry = loadRegistry();
 const idsOf = (org: string): string[] => registry.models.filter((m) => m.organization === org).map((m) => m.id);
@@ -49,17 +50,6 @@ async function expectError(res: Response, status: number, code: string | null): 
   return body;
 }
 
-function parseSse(text: string): { event?: string; data: string }[] {
-  return text
-    .split('\n\n')
-    .filter((block) => block.trim() !== '')
-    .map((block) => {
-      const lines = block.split('\n');
-      const event = lines.find((l) => l.startsWith('event: '))?.slice('event: '.length);
-      const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice('data: '.length)).join('\n');
-      return { event, data };
-    });
-}
 
 /** Follows a dialect's paging to the end; returns the ids and how many pages it took. */
 async function listAll(s: RunningServer, dialect: Dialect, key = s.keys.acme): Promise<{ ids: string[]; pages: number; repeated: boolean }> {
