@@ -150,7 +150,8 @@ export function renderResponse(r: ResponseRecord, redact: Redact): string {
     }
     if (r.stream.final !== undefined) {
       lines.push('// ── final event ──');
-      lines.push(prettyJson(r.stream.final).text.slice(0, DISPLAY_LIMIT));
+      // Redacted whole before it is cut: the final event of a Responses stream repeats the whole text.
+      lines.push(redact(prettyJson(r.stream.final).text).slice(0, DISPLAY_LIMIT));
     }
   } else {
     const body = bodyForDisplay(r, redact);
@@ -169,8 +170,7 @@ export function renderResponse(r: ResponseRecord, redact: Redact): string {
       lines.push('// The body was larger than modelAccess.limits.maxResponseMegabytes; it was cut at that limit.');
     }
   }
-  const text = redact(`${lines.join('\n')}\n`);
-  return text;
+  return redact(`${lines.join('\n')}\n`);
 }
 
 /**

@@ -94,6 +94,17 @@ describe('security: the key is removed after decoding', () => {
   });
 });
 
+describe('security: a long final event is cut only after the key was removed', () => {
+  it('a key at the display limit of the final event never shows in part', () => {
+    for (let shift = -KEY.length; shift <= KEY.length; shift += 5) {
+      // prettyJson indents: `{\n  "text": "` is 13 characters before the text starts.
+      const text = `${'y'.repeat(DISPLAY_LIMIT - 13 + shift)}${KEY}${'y'.repeat(100)}`;
+      const record: ResponseRecord = { method: 'POST', endpoint: '/v1/responses', startedAt: 0, status: 200, stream: { ...newStreamState(), final: { text } } };
+      assertNoKey(renderResponse(record, redact), `the final event (shift ${shift})`);
+    }
+  });
+});
+
 describe('security: what accumulates is bounded', () => {
   it('an endless stream stops at the limit, keeping about the limit', async () => {
     async function* endless(): AsyncGenerator<ServerSentEvent> {
