@@ -7,61 +7,83 @@ import type { ModelEntry } from '../api/types';
 /** Label of the group for models that name no family. */
 export const OTHER_FAMILY = 'Other';
 
-const CHUNK = /(\d+)|(\D+)/g;
+/**
+ * Letters and numbers compare as the `en` collation does at base strength with numeric digit runs:
+ * accents and case do not separate letters (`Émeraude` sits next to `emeraude`, before `zeta`), and
+ * `v2` < `v10`. A fixed locale, not the host's, so the order (and the tests that pin it) does not change
+ * with the machine: some locales move plain ASCII letters (Lithuanian puts `y` after `i`).
+ */
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+const collate = collator.compare;
 
-function chunks(s: string): string[] {
-  return s.match(CHUNK) ?? [];
-}
-
-function isDigits(s: string): boolean {
-  return s.length > 0 && s.charCodeAt(0) >= 48 && s.charCodeAt(0) <= 57;
-}
-
-function compareDigits(a: string, b: string): number {
-  // Compare as unbounded integers without parsing: fewer significant digits is smaller.
-  const x = a.replace(/^0+(?=\d)/, '');
-  const y = b.replace(/^0+(?=\d)/, '');
-  if (x.length !== y.length) {
-    return x.length < y.length ? -1 : 1;
-  }
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-function compareText(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  return x < y ? -1 : x > y ? 1 : 0;
+/** Plain code-unit order: the last tie-break, so strings the collation calls equal still have one order. */
+function codeUnitOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
- * Natural order: digit runs compare as numbers (`v2` < `v10`, `1.9` < `1.10`), text case-insensitively.
- * Total and deterministic: strings equal under these rules fall back to plain code-unit order.
+ * Natural order: the collation above (digit runs as numbers, `1.9` < `1.10`; accents and case ignored),
+ * then plain code-unit order, so the order is total and deterministic.
  */
 export function naturalCompare(a: string, b: string): number {
-  return compareChunks(a, b, false);
+  if (a === b) {
+    return 0;
+  }
+  return quickCompare(a, b) || collate(a, b) || codeUnitOrder(a, b);
 }
 
 /** Natural order for versions: additionally a pre-release sorts before its release (`1.0.0-rc1` < `1.0.0`). */
 export function compareVersions(a: string, b: string): number {
-  return compareChunks(a, b, true);
-}
-
-function compareChunks(a: string, b: string, prerelease: boolean): number {
   if (a === b) {
     return 0;
   }
-  return quickCompare(a, b) || compareSplit(a, chunks(a), b, chunks(b), prerelease);
+  return quickCompare(a, b) || compareVersionParts(a, b);
+}
+
+/** Where a version's pre-release tag starts: the first `-` followed by a letter (`1.0.0-rc1`, `2-beta`, `3-été`), or -1. */
+function tagStart(version: string): number {
+  const m = /-\p{L}/u.exec(version);
+  return m ? m.index : -1;
+}
+
+/**
+ * The version order in full: the release part (before the tag) in natural order; for equal releases the one
+ * with a tag first, two tags in natural order; then code-unit order.
+ */
+function compareVersionParts(a: string, b: string): number {
+  const ta = tagStart(a);
+  const tb = tagStart(b);
+  const c = collate(ta < 0 ? a : a.slice(0, ta), tb < 0 ? b : b.slice(0, tb));
+  if (c !== 0) {
+    return c;
+  }
+  if (ta < 0 || tb < 0) {
+    if (ta !== tb) {
+      return ta < 0 ? 1 : -1;
+    }
+  } else {
+    const t = collate(a.slice(ta + 1), b.slice(tb + 1));
+    if (t !== 0) {
+      return t;
+    }
+  }
+  return codeUnitOrder(a, b);
 }
 
 const isDigitCode = (c: number): boolean => c >= 48 && c <= 57;
+const isLetterCode = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/** Digit runs this long or longer are left to the collation (which splits very long runs). */
+const QUICK_DIGITS = 100;
 
 /**
- * The natural-order result decided at the first differing character, without splitting or allocating,
- * for the common case: an ASCII prefix up to that character, and there either two different letters (after
- * lower-casing) inside a text run, or two digit runs that differ as numbers. 0 when it cannot tell
- * (one string is a prefix of the other, case-only or non-ASCII differences, a digit run against text,
- * numerically equal runs such as `07`/`7`): the caller then compares chunk by chunk, which gives the same
- * answer wherever this one gives any.
+ * The result decided at the first differing character, without the collator, for the common case: an
+ * ASCII prefix up to that character, and there two ASCII letters that differ after lower-casing, two digit
+ * runs that differ as numbers, or a digit against a letter where no digit run or `-` comes before (digits
+ * sort before letters). 0 when it cannot tell (one string is a prefix of the other, case-only, punctuation
+ * or non-ASCII differences, numerically equal runs such as `07`/`7`): the caller then asks the collator,
+ * which gives the same answer wherever this one gives any — for names and for versions alike (after a `-`
+ * a letter may open a pre-release tag, so a digit against a letter there is left to the caller).
  */
 function quickCompare(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
@@ -84,13 +106,20 @@ function quickCompare(a: string, b: string): number {
   const dx = isDigitCode(x);
   const dy = isDigitCode(y);
   if (!dx && !dy) {
-    // Inside the same text run (the prefix is identical): the lower-cased letters decide.
-    const lx = x >= 65 && x <= 90 ? x + 32 : x;
-    const ly = y >= 65 && y <= 90 ? y + 32 : y;
+    if (!isLetterCode(x) || !isLetterCode(y)) {
+      return 0;
+    }
+    // Inside the same text (the prefix is identical): the lower-cased letters decide.
+    const lx = x | 32;
+    const ly = y | 32;
     return lx === ly ? 0 : lx < ly ? -1 : 1;
   }
   if (dx !== dy) {
-    return 0;
+    const before = p > 0 ? a.charCodeAt(p - 1) : 0;
+    if (isDigitCode(before) || before === 45 || !isLetterCode(dx ? y : x)) {
+      return 0;
+    }
+    return dx ? -1 : 1;
   }
   // Two digit runs that start at the same place: compare them as numbers (leading zeros dropped).
   let start = p;
@@ -104,6 +133,9 @@ function quickCompare(a: string, b: string): number {
   let endB = p;
   while (endB < b.length && isDigitCode(b.charCodeAt(endB))) {
     endB++;
+  }
+  if (endA - start >= QUICK_DIGITS || endB - start >= QUICK_DIGITS) {
+    return 0;
   }
   let sa = start;
   while (sa < endA - 1 && a.charCodeAt(sa) === 48) {
@@ -123,31 +155,6 @@ function quickCompare(a: string, b: string): number {
     }
   }
   return 0;
-}
-
-function compareSplit(a: string, ca: readonly string[], b: string, cb: readonly string[], prerelease: boolean): number {
-  if (a === b) {
-    return 0;
-  }
-  const n = Math.min(ca.length, cb.length);
-  for (let i = 0; i < n; i++) {
-    const x = ca[i];
-    const y = cb[i];
-    const dx = isDigits(x);
-    const dy = isDigits(y);
-    const c = dx && dy ? compareDigits(x, y) : dx !== dy ? (dx ? -1 : 1) : compareText(x, y);
-    if (c !== 0) {
-      return c;
-    }
-  }
-  if (ca.length !== cb.length) {
-    const aLonger = ca.length > cb.length;
-    const rest = aLonger ? ca[n] : cb[n];
-    // A version that continues with a pre-release tag (`-rc1`, `-beta`) comes before the release.
-    const longerFirst = prerelease && /^-[a-z]/i.test(rest);
-    return aLonger === longerFirst ? -1 : 1;
-  }
-  return a < b ? -1 : 1;
 }
 
 /** The family a model is shown under. */
@@ -182,27 +189,15 @@ export function compareModels(a: ModelEntry, b: ModelEntry): number {
 interface SortKey<T> {
   model: T;
   id: string;
-  idChunks?: string[];
   version: string;
-  versionChunks?: string[];
 }
 
 function sortKey<T extends ModelEntry>(model: T): SortKey<T> {
   return { model, id: model.id, version: model.version ?? '' };
 }
 
-/** Id, then version; a string is split (once) only when the quick comparison cannot decide. */
 function compareKeys<T>(a: SortKey<T>, b: SortKey<T>): number {
-  if (a.id !== b.id) {
-    const c = quickCompare(a.id, b.id) || compareSplit(a.id, (a.idChunks ??= chunks(a.id)), b.id, (b.idChunks ??= chunks(b.id)), false);
-    if (c !== 0) {
-      return c;
-    }
-  }
-  if (a.version === b.version) {
-    return 0;
-  }
-  return quickCompare(a.version, b.version) || compareSplit(a.version, (a.versionChunks ??= chunks(a.version)), b.version, (b.versionChunks ??= chunks(b.version)), true);
+  return naturalCompare(a.id, b.id) || compareVersions(a.version, b.version);
 }
 
 /**

@@ -30,6 +30,29 @@ describe('natural order', () => {
     assert.ok(naturalCompare('v007', 'v7') !== 0, 'leading zeros still break ties deterministically');
   });
 
+  it('sorts accented letters among their base letters', () => {
+    assert.deepEqual(['zeta-1', 'Émeraude-1', 'eagle-1', 'ezra-1'].sort(naturalCompare), ['eagle-1', 'Émeraude-1', 'ezra-1', 'zeta-1']);
+    assert.ok(naturalCompare('Émeraude-1', 'zeta-1') < 0);
+    // Equal under the collation: next to each other, in a fixed order.
+    const sorted = ['zeta', 'émeraude', 'ezra', 'emeraude', 'Emeraude', 'eagle'].sort(naturalCompare);
+    assert.deepEqual(sorted.slice(1, 4).sort(), ['Emeraude', 'emeraude', 'émeraude']);
+    assert.deepEqual([sorted[0], sorted[4], sorted[5]], ['eagle', 'ezra', 'zeta']);
+  });
+
+  it('is case-insensitive for letters and numeric for digit runs', () => {
+    assert.deepEqual(['Model-B', 'model-a', 'MODEL-C'].sort(naturalCompare), ['model-a', 'Model-B', 'MODEL-C']);
+    assert.ok(naturalCompare('model-2', 'model-10') < 0);
+    assert.ok(naturalCompare('Model-2', 'model-10') < 0);
+  });
+
+  it('puts a pre-release before its release, also with accents or capitals in the tag', () => {
+    assert.ok(compareVersions('1.0.0-rc1', '1.0.0') < 0);
+    assert.ok(compareVersions('1.0.0-RC1', '1.0.0') < 0);
+    assert.ok(compareVersions('1.0.0-rc2', '1.0.0-rc10') < 0);
+    assert.ok(compareVersions('1.0.0-Été', '1.0.0-zeta') < 0);
+    assert.ok(compareVersions('1.0.0', '1.0.1-beta') < 0);
+  });
+
   it('handles digit runs longer than any number type', () => {
     assert.ok(naturalCompare('m-99999999999999999999999', 'm-100000000000000000000000') < 0);
   });

@@ -1,49 +1,42 @@
-// The natural order's quick path (no splitting) must agree with the plain chunk-by-chunk definition, and
-// sortModels (bucketed by family) with sorting by compareModels.
+// The natural order's quick path (no collator) must agree with the plain definition over Intl.Collator, the
+// orders must be total (antisymmetric, transitive, deterministic), and sortModels (bucketed by family) must
+// equal sorting by compareModels.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ModelEntry } from '../../src/api/types';
-import { compareModels, compareVersions, groupByFamily, groupSorted, naturalCompare, sortModels } from '../../src/models/sorting';
+import { compareModels, compareVersions, familyOf, groupByFamily, groupSorted, naturalCompare, sortModels } from '../../src/models/sorting';
 
-/** The definition, written plainly: digit runs as numbers, text runs lower-cased, then the fallbacks. */
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+const codeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The definition, written plainly: the `en` collation (numeric, base strength), then code units; for versions
+ * the release part first, a pre-release tag (from the first `-` + letter) before no tag, then the tags.
+ */
 function reference(a: string, b: string, prerelease: boolean): number {
   if (a === b) {
     return 0;
   }
-  const ca = a.match(/(\d+)|(\D+)/g) ?? [];
-  const cb = b.match(/(\d+)|(\D+)/g) ?? [];
-  const n = Math.min(ca.length, cb.length);
-  for (let i = 0; i < n; i++) {
-    const x = ca[i];
-    const y = cb[i];
-    const dx = /^\d/.test(x);
-    const dy = /^\d/.test(y);
-    let c: number;
-    if (dx && dy) {
-      const sx = x.replace(/^0+(?=\d)/, '');
-      const sy = y.replace(/^0+(?=\d)/, '');
-      c = sx.length !== sy.length ? (sx.length < sy.length ? -1 : 1) : sx < sy ? -1 : sx > sy ? 1 : 0;
-    } else if (dx !== dy) {
-      c = dx ? -1 : 1;
-    } else {
-      const lx = x.toLowerCase();
-      const ly = y.toLowerCase();
-      c = lx < ly ? -1 : lx > ly ? 1 : 0;
-    }
-    if (c !== 0) {
-      return c;
-    }
+  if (!prerelease) {
+    return collator.compare(a, b) || codeUnits(a, b);
   }
-  if (ca.length !== cb.length) {
-    const aLonger = ca.length > cb.length;
-    const rest = aLonger ? ca[n] : cb[n];
-    const longerFirst = prerelease && /^-[a-z]/i.test(rest);
-    return aLonger === longerFirst ? -1 : 1;
+  const split = (v: string): [string, string | undefined] => {
+    const i = v.search(/-\p{L}/u);
+    return i < 0 ? [v, undefined] : [v.slice(0, i), v.slice(i + 1)];
+  };
+  const [ra, ta] = split(a);
+  const [rb, tb] = split(b);
+  const release = collator.compare(ra, rb);
+  if (release !== 0) {
+    return release;
   }
-  return a < b ? -1 : 1;
+  if ((ta === undefined) !== (tb === undefined)) {
+    return ta === undefined ? 1 : -1;
+  }
+  return collator.compare(ta ?? '', tb ?? '') || codeUnits(a, b);
 }
 
-const chars = fc.constantFrom(...'0012789aAbBzZ-._/: ΣσςİıÄä\u200b'.split(''));
+const chars = fc.constantFrom(...'0012789aAbBeEzZ-._/: \u0001\tΣσςİıÄäéÉ\u0301\u200b'.split(''));
 const str = fc.array(chars, { maxLength: 12 }).map((a) => a.join(''));
 const near = fc.tuple(str, str, str).map(([prefix, x, y]) => [prefix + x, prefix + y] as const);
 
@@ -68,6 +61,56 @@ describe('natural order: quick path agrees with the definition', () => {
         assert.deepEqual(groupSorted(sorted), groupByFamily(models));
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe('natural order: a total order', () => {
+  const sign = (n: number): number => Math.sign(n);
+  const orders = [
+    ['naturalCompare', naturalCompare],
+    ['compareVersions', compareVersions],
+  ] as const;
+
+  for (const [name, compare] of orders) {
+    it(`${name} is antisymmetric, deterministic, and 0 only for equal strings`, () => {
+      fc.assert(
+        fc.property(fc.oneof(fc.tuple(str, str), near), ([a, b]) => {
+          const ab = compare(a, b);
+          assert.equal(sign(ab) + sign(compare(b, a)), 0);
+          assert.equal(compare(a, b), ab);
+          assert.equal(ab === 0, a === b);
+        }),
+        { numRuns: 5000 },
+      );
+    });
+
+    it(`${name} is transitive`, () => {
+      fc.assert(
+        fc.property(fc.array(fc.oneof(str, near.map(([a]) => a)), { minLength: 3, maxLength: 12 }), (xs) => {
+          const sorted = [...xs].sort(compare);
+          // Every pair of a sorted list is in order: a violation of transitivity would leave one out of order.
+          for (let i = 0; i < sorted.length; i++) {
+            for (let j = i + 1; j < sorted.length; j++) {
+              assert.ok(compare(sorted[i], sorted[j]) <= 0, `${JSON.stringify(sorted[i])} before ${JSON.stringify(sorted[j])}`);
+            }
+          }
+        }),
+        { numRuns: 3000 },
+      );
+    });
+  }
+
+  it('sortModels is deterministic: any input order gives the same result', () => {
+    const model = fc.record({ id: str, family: fc.option(fc.constantFrom('émeraude', 'Emeraude', 'zeta', 'Other'), { nil: undefined }), version: fc.option(str, { nil: undefined }) });
+    fc.assert(
+      fc.property(fc.array(model, { maxLength: 30 }).chain((raw) => fc.tuple(fc.constant(raw), fc.shuffledSubarray(raw, { minLength: raw.length, maxLength: raw.length }))), ([raw, shuffled]) => {
+        // Models equal in what is compared (shown family, id, version) keep their input order, so compare those.
+        const key = (m: { id: string; family?: string; version?: string }): string => JSON.stringify([familyOf(m), m.id, m.version ?? '']);
+        const sortedKeys = (xs: typeof raw): string[] => sortModels(xs.map((m) => ({ ...m, raw: m }))).map(key);
+        assert.deepEqual(sortedKeys(shuffled), sortedKeys(raw));
+      }),
+      { numRuns: 1000 },
     );
   });
 });
