@@ -27,6 +27,8 @@ export interface Ui {
   /** Opens an already-checked http(s) URL in the browser. */
   openExternal(url: string): Thenable<boolean>;
   copy(text: string): Thenable<void>;
+  /** Where to save a file (the Save As dialog); undefined when cancelled. */
+  saveDialog(options: vscode.SaveDialogOptions): Thenable<vscode.Uri | undefined>;
 }
 
 export function createUi(): Ui {
@@ -39,6 +41,7 @@ export function createUi(): Ui {
     ask: (message, detail, ...actions) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...actions),
     openExternal: (url) => vscode.env.openExternal(vscode.Uri.parse(url, true)),
     copy: (text) => vscode.env.clipboard.writeText(text),
+    saveDialog: (options) => vscode.window.showSaveDialog(options),
   };
 }
 

@@ -177,7 +177,7 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
         void deps.ui.info(msg`Open a response first.`);
         return;
       }
-      const target = await vscode.window.showSaveDialog({ saveLabel: 'Save response body', filters: { JSON: ['json'], Text: ['txt'] } });
+      const target = await deps.ui.saveDialog({ saveLabel: 'Save response body', filters: { JSON: ['json'], Text: ['txt'] } });
       if (target) {
         await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(body));
       }

@@ -1,5 +1,6 @@
 // Shared helpers for integration tests (they run inside the extension host, with the real `vscode` API).
 import * as vscode from 'vscode';
+import type { Ui } from '../../src/ui'; // types only: the suite is bundled apart
 
 export const EXTENSION_ID = 'model-access-team.model-access';
 
@@ -61,4 +62,36 @@ export async function newPayload(endpoint: string, model: string, edit?: (payloa
   }
   editor.selection = new vscode.Selection(0, 0, 0, 0);
   return editor;
+}
+
+/** What {@link stubUi} saw: every message shown (info, warn, error, in order) and every text copied. */
+export interface UiStub {
+  messages: string[];
+  copied: string[];
+  /** Puts every member of the Ui back as it was before `stubUi`. */
+  restore(): void;
+}
+
+/**
+ * Replaces the extension's Ui (`api.ui`) so a command runs as from the palette with its prompts answered:
+ * messages are recorded instead of shown (answered with undefined: no button), copies are recorded instead
+ * of reaching the clipboard, and `answers` replace any member (`input`, `pick`, `ask`, `saveDialog`, …).
+ * Members may also be replaced later (`api.ui.pick = …`); `restore()` puts all of them back.
+ */
+export function stubUi(ui: Ui, answers: Partial<Ui> = {}): UiStub {
+  const original = { ...ui };
+  const stub: UiStub = {
+    messages: [],
+    copied: [],
+    restore: () => void Object.assign(ui, original),
+  };
+  const record = async (message: string) => (stub.messages.push(message), undefined);
+  Object.assign(ui, {
+    info: record,
+    warn: record,
+    error: record,
+    copy: async (text: string) => void stub.copied.push(text),
+    ...answers,
+  } satisfies Partial<Ui>);
+  return stub;
 }
