@@ -11,7 +11,7 @@ import type { ModelAccessApi } from '../../src/extension';
 import type { FamilyNode, ModelNode, ModelsTreeNode } from '../../src/models/nodes';
 import type { SendOutcome } from '../../src/requests/send';
 import { HOSTILE, HOSTILE_IDS, startServer, type RunningServer } from '../server';
-import { activateExtension, eventually, newPayload, SECTION, setSetting, sleep } from './helpers';
+import { activateExtension, eventually, newPayload, SECTION, setSetting, sleep, stubUi, type UiStub } from './helpers';
 
 // What VS Code turns into a clickable link in a notification, and into an icon in a label.
 const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
@@ -53,20 +53,14 @@ describe('Hostile service: registry and service text is data', function () {
   let api: ModelAccessApi;
   let server: RunningServer;
   let key: string;
-  const messages: string[] = [];
   const picks: vscode.QuickPickItem[][] = [];
-  let restoreUi: () => void;
+  let ui: UiStub;
 
   before(async () => {
     api = await activateExtension<ModelAccessApi>();
     server = await startServer({ hostile: { models: true, deepEntry: true, errors: true, answers: true, endlessStream: true } });
     key = server.keys.hostile;
-    const { info, warn, error, pick } = api.ui;
-    api.ui.info = async (m) => (messages.push(m), undefined);
-    api.ui.warn = async (m) => (messages.push(m), undefined);
-    api.ui.error = async (m) => (messages.push(m), undefined);
-    api.ui.pick = async (items) => (picks.push([...items]), undefined);
-    restoreUi = () => Object.assign(api.ui, { info, warn, error, pick });
+    ui = stubUi(api.ui, { pick: async (items) => (picks.push([...items]), undefined) });
     await setSetting('baseUrl', server.url);
     await api.keys.store(server.url, key);
     await sleep(150);
@@ -75,7 +69,7 @@ describe('Hostile service: registry and service text is data', function () {
   });
 
   after(async () => {
-    restoreUi?.();
+    ui?.restore();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await setSetting('limits.maxResponseMegabytes', undefined);
     await api.keys.delete(server.url).catch(() => undefined);
@@ -117,27 +111,27 @@ describe('Hostile service: registry and service text is data', function () {
   });
 
   it('clicking a model whose id is a command link and that has no card gives an inert message', async () => {
-    messages.length = 0;
+    ui.messages.length = 0;
     const model = api.catalog.models.find((m) => m.id === HOSTILE_IDS.commandLinkNoCard);
     assert.ok(model);
     await setSetting('modelClickAction', 'openModelCard');
     const outcome = await vscode.commands.executeCommand(`${SECTION}.modelClicked`, model);
     assert.equal(outcome, 'noCard');
-    await eventually(() => messages.length > 0, 5000, 'the message');
-    assert.match(messages[0], /has no Model Card link/);
-    messages.forEach((m) => assertInert(m, 'the notification'));
+    await eventually(() => ui.messages.length > 0, 5000, 'the message');
+    assert.match(ui.messages[0], /has no Model Card link/);
+    ui.messages.forEach((m) => assertInert(m, 'the notification'));
   });
 
   it('errors from the service (404/500 with command links and forged lines) become inert messages', async () => {
-    messages.length = 0;
+    ui.messages.length = 0;
     for (const id of [HOSTILE_IDS.inspect404, HOSTILE_IDS.inspect500, HOSTILE_IDS.commandLink]) {
       const model = api.catalog.models.find((m) => m.id === id);
       assert.ok(model, id);
       await vscode.commands.executeCommand(`${SECTION}.inspectModel`, model);
     }
-    await eventually(() => messages.length >= 2, 5000, 'two error messages');
-    messages.forEach((m) => assertInert(m, 'an error notification'));
-    assert.ok(messages.every((m) => !m.includes(key)), 'the key is not in a message');
+    await eventually(() => ui.messages.length >= 2, 5000, 'two error messages');
+    ui.messages.forEach((m) => assertInert(m, 'an error notification'));
+    assert.ok(ui.messages.every((m) => !m.includes(key)), 'the key is not in a message');
   });
 
   it('the model pickers show inert labels, descriptions and separators', async () => {
@@ -181,7 +175,7 @@ describe('Hostile service: registry and service text is data', function () {
 
   for (const stream of [false, true]) {
     it(`an answer echoing the key ${stream ? 'split across two stream events' : 'with every character \\u-escaped'} shows, saves and records no key`, async () => {
-      messages.length = 0;
+      ui.messages.length = 0;
       await newPayload('/v1/chat', 'plain-1', (p) => (p.stream = stream));
       const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
       assert.equal(outcome.kind, 'sent');
@@ -208,14 +202,14 @@ describe('Hostile service: registry and service text is data', function () {
 
   it('an endless stream ends at the limit with a message naming the setting; the document stays bounded', async () => {
     await setSetting('limits.maxResponseMegabytes', 2);
-    messages.length = 0;
+    ui.messages.length = 0;
     await newPayload('/v1/chat', HOSTILE_IDS.endless, (p) => (p.stream = true));
     const started = Date.now();
     const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
     assert.ok(outcome.kind === 'sent');
     assert.equal(outcome.record.limitReached, true);
     assert.ok(Date.now() - started < 30_000);
-    await eventually(() => messages.some((m) => m.includes('modelAccess.limits.maxResponseMegabytes')), 5000, 'the limit message');
+    await eventually(() => ui.messages.some((m) => m.includes('modelAccess.limits.maxResponseMegabytes')), 5000, 'the limit message');
     const doc = await vscode.workspace.openTextDocument(outcome.responseUri);
     const text = await eventually(() => /stopped at the size limit/.test(doc.lineAt(0).text) && doc.getText(), 5000, 'the final redraw');
     assert.ok(text.length < 300 * 1024, `the document renders ${text.length} characters`);
