@@ -9,7 +9,7 @@ import type { ModelAccessApi } from '../../src/extension';
 // (no instanceof); nodes are told apart by their contextValue, as menus do.
 import type { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from '../../src/models/nodes';
 import { startServer, type Registry, type RegistryModel, type RunningServer } from '../server';
-import { activateExtension, eventually, sleep, setSetting } from './helpers';
+import { activateExtension, eventually, sleep, setSetting, memorySecrets } from './helpers';
 
 function orgModels(server: RunningServer, org: string): RegistryModel[] {
   return server.registry.models.filter((m) => m.organization === org);
@@ -341,14 +341,7 @@ describe('Models explorer', function () {
 
   it('the MODEL_ACCESS_API_KEY fallback follows MODEL_ACCESS_BASE_URL and never a workspace-chosen URL', async () => {
     // A private store over an in-memory SecretStorage, with a chosen environment.
-    const stored = new Map<string, string>();
-    const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
-    const secrets: vscode.SecretStorage = {
-      get: async (k) => stored.get(k),
-      store: async (k, v) => void stored.set(k, v),
-      delete: async (k) => void stored.delete(k),
-      onDidChange: changed.event,
-    };
+    const { secrets, dispose: disposeSecrets } = memorySecrets();
     const bound = new ApiKeyStore(secrets, { env: { MODEL_ACCESS_API_KEY: 'env-key-123456' }, environmentBaseUrl: () => 'https://models.example.com/api' });
     assert.deepEqual(await bound.get('https://models.example.com/other', 'environment'), {
       key: 'env-key-123456',
@@ -365,6 +358,6 @@ describe('Models explorer', function () {
     assert.equal(await unbound.get('https://a.example.com', 'workspace'), undefined, 'a workspace URL never gets the environment key');
     bound.dispose();
     unbound.dispose();
-    changed.dispose();
+    disposeSecrets();
   });
 });

@@ -95,3 +95,16 @@ export function stubUi(ui: Ui, answers: Partial<Ui> = {}): UiStub {
   } satisfies Partial<Ui>);
   return stub;
 }
+
+/** An in-memory SecretStorage (for a private key store in a test); `dispose()` ends its change event. */
+export function memorySecrets(initial: [string, string][] = []): { secrets: vscode.SecretStorage; stored: Map<string, string>; dispose(): void } {
+  const stored = new Map<string, string>(initial);
+  const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
+  const secrets: vscode.SecretStorage = {
+    get: async (k) => stored.get(k),
+    store: async (k, v) => void stored.set(k, v),
+    delete: async (k) => void stored.delete(k),
+    onDidChange: changed.event,
+  };
+  return { secrets, stored, dispose: () => changed.dispose() };
+}

@@ -7,7 +7,7 @@ import { ApiKeyStore } from '../../src/auth/apiKeys';
 import type { ModelAccessApi } from '../../src/extension';
 import type { MessageNode, ModelsTreeNode } from '../../src/models/nodes';
 import { startServer, type RunningServer } from '../server';
-import { activateExtension, eventually, SECTION, setSetting, sleep } from './helpers';
+import { activateExtension, eventually, SECTION, setSetting, sleep, memorySecrets } from './helpers';
 
 type Level = 'user' | 'workspace';
 
@@ -240,14 +240,7 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
   });
 
   it('reads keys stored under the old origin names and stores new ones under origin + prefix', async () => {
-    const stored = new Map<string, string>([['modelAccess.apiKey/https://gw.example', 'old-origin-key-1']]);
-    const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
-    const secrets: vscode.SecretStorage = {
-      get: async (k) => stored.get(k),
-      store: async (k, v) => void stored.set(k, v),
-      delete: async (k) => void stored.delete(k),
-      onDidChange: changed.event,
-    };
+    const { secrets, stored, dispose: disposeSecrets } = memorySecrets([['modelAccess.apiKey/https://gw.example', 'old-origin-key-1']]);
     const keys = new ApiKeyStore(secrets, { env: {} });
     try {
       assert.deepEqual(await keys.get('https://gw.example/team-a/v1', 'user'), {
@@ -265,7 +258,7 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
       assert.equal(await keys.get('https://other.example/team-a'), undefined);
     } finally {
       keys.dispose();
-      changed.dispose();
+      disposeSecrets();
     }
   });
 });

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { ServiceClient } from '../../src/api/client';
 import { ServiceError } from '../../src/api/errors';
 import type { RequestLogEntry, ServiceClientOptions, ServiceErrorKind } from '../../src/api/types';
+import { startServer, type RunningServer, type ServerOptions } from '../server';
 
 export function clientFor(url: string, key: string | undefined, options: Partial<ServiceClientOptions> = {}): { client: ServiceClient; log: RequestLogEntry[] } {
   const log: RequestLogEntry[] = [];
@@ -75,4 +76,14 @@ export function parseSse(text: string): { event?: string; data: string }[] {
       const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice('data: '.length)).join('\n');
       return { event, data };
     });
+}
+
+/** Runs `fn` against a local service started with `options`, and closes the service afterwards. */
+export async function withServer<T>(options: ServerOptions, fn: (s: RunningServer) => Promise<T>): Promise<T> {
+  const s = await startServer(options);
+  try {
+    return await fn(s);
+  } finally {
+    await s.close();
+  }
 }

@@ -24,9 +24,8 @@ import {
   type Dialect,
   type EndlessWrite,
   type RunningServer,
-  type ServerOptions,
 } from '../server/index';
-import { parseSse } from './apiHelpers';
+import { parseSse, withServer } from './apiHelpers';
 
 interface Entry {
   id: string;
@@ -48,14 +47,6 @@ function post(s: RunningServer, p: string, body: unknown, key: string, signal?: 
 }
 
 
-async function withServer<T>(options: ServerOptions, fn: (s: RunningServer) => Promise<T>): Promise<T> {
-  const s = await startServer(options);
-  try {
-    return await fn(s);
-  } finally {
-    await s.close();
-  }
-}
 
 async function until(check: () => boolean, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;

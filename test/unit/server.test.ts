@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { parseServeArgs } from '../server/args';
-import { DEMO_KEYS, DIALECTS, loadRegistry, startServer, type Dialect, type RunningServer, type ServerOptions } from '../server/index';
-import { parseSse } from './apiHelpers';
+import { DEMO_KEYS, DIALECTS, loadRegistry, startServer, type Dialect, type RunningServer } from '../server/index';
+import { parseSse, withServer } from './apiHelpers';
 
 const registry = loadRegistry();
 const idsOf = (org: string): string[] => registry.models.filter((m) => m.organization === org).map((m) => m.id);
@@ -98,14 +98,6 @@ async function listAll(s: RunningServer, dialect: Dialect, key = s.keys.acme): P
   return { ids, pages, repeated: false };
 }
 
-async function withServer<T>(options: ServerOptions, fn: (s: RunningServer) => Promise<T>): Promise<T> {
-  const s = await startServer(options);
-  try {
-    return await fn(s);
-  } finally {
-    await s.close();
-  }
-}
 
 describe('local Model Access Service', () => {
   let s: RunningServer;
