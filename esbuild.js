@@ -65,7 +65,12 @@ function integrationTestFiles() {
 
 async function main() {
   const builds = [
-    { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [...common.plugins, undiciApart] },
+    {
+      ...common,
+      entryPoints: ['src/extension.ts'],
+      outfile: 'dist/extension.js',
+      plugins: [...common.plugins, undiciApart],
+    },
     { ...common, entryPoints: [require.resolve('undici')], outfile: 'dist/undici.js' },
   ];
   if (process.argv.includes('--tests')) {

@@ -1,10 +1,21 @@
 import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', '*.vsix', 'bench/results/**'],
+    ignores: [
+      'dist/**',
+      'out/**',
+      'node_modules/**',
+      '.vscode-test/**',
+      'test-results/**',
+      '*.vsix',
+      'bench/results/**',
+    ],
   },
   ...tseslint.configs.recommended,
+  // Layout is Prettier's (`npm run format`); ESLint keeps to code rules.
+  prettier,
   {
     files: ['**/*.ts', '**/*.mts'],
     rules: {
@@ -18,7 +29,10 @@ export default tseslint.config(
     // The core must stay testable by plain mocha: no VS Code API in src/api/.
     files: ['src/api/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api/ must not depend on the VS Code API; pass what you need in.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'src/api/ must not depend on the VS Code API; pass what you need in.' }] },
+      ],
     },
   },
   {
@@ -31,7 +45,8 @@ export default tseslint.config(
         'error',
         {
           selector: 'MemberExpression[property.name=/^(show(Information|Warning|Error)Message|setStatusBarMessage)$/]',
-          message: 'Show messages through the Ui in src/ui.ts (ui.info/warn/error/ask, flash): they take only DisplayText.',
+          message:
+            'Show messages through the Ui in src/ui.ts (ui.info/warn/error/ask, flash): they take only DisplayText.',
         },
       ],
     },

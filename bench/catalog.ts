@@ -86,7 +86,11 @@ export const workerTasks = {
         onDidChange: () => ({ dispose() {} }),
         onDidChangeStatus: () => ({ dispose() {} }),
       };
-      const provider = new ModelsTreeProvider(catalog as never, () => ({ grouped: true, filter: undefined, clickable: true }));
+      const provider = new ModelsTreeProvider(catalog as never, () => ({
+        grouped: true,
+        filter: undefined,
+        clickable: true,
+      }));
       const roots = provider.getChildren();
       const tRoot = performance.now();
       rows = roots.length;
@@ -98,7 +102,9 @@ export const workerTasks = {
       const t2 = performance.now();
       provider.dispose();
       if (listed.models.length !== params.expected) {
-        throw new Error(`listModels returned ${listed.models.length} models, expected ${params.expected} (${listed.warnings.join('; ')})`);
+        throw new Error(
+          `listModels returned ${listed.models.length} models, expected ${params.expected} (${listed.warnings.join('; ')})`,
+        );
       }
       return { times: t2 - t0, list: t1 - t0, tree: t2 - t1, root: tRoot - t1 };
     });
@@ -132,9 +138,22 @@ export async function runCatalog(ctx: BenchContext): Promise<void> {
       const scenario = `Catalog ${label(models)} models, page ${pageSize}`;
       ctx.log(`${scenario}…`);
       // The server's default and maximum page size are both P, whatever `limit` the client asks for.
-      const server = await startService('test/server/cli.ts', ['--models', String(models), '--page-size', String(pageSize), '--max-page-size', String(pageSize), '--quiet']);
+      const server = await startService('test/server/cli.ts', [
+        '--models',
+        String(models),
+        '--page-size',
+        String(pageSize),
+        '--max-page-size',
+        String(pageSize),
+        '--quiet',
+      ]);
       try {
-        const params: CatalogParams = { url: server.url, key: Object.values(server.keys)[0], expected: models, ...plan(ctx.quick, models) };
+        const params: CatalogParams = {
+          url: server.url,
+          key: Object.values(server.keys)[0],
+          expected: models,
+          ...plan(ctx.quick, models),
+        };
         const { raw, client } = await abba(
           ctx.quick,
           () => runWorker<SideSamples>('catalog', 'raw', params),
@@ -158,7 +177,13 @@ export async function runCatalog(ctx: BenchContext): Promise<void> {
             target: is100k ? `≤ ${E2E_100K_TARGET_MS} ms` : undefined,
             verdict: is100k ? verdict(c.median <= E2E_100K_TARGET_MS) : 'info',
           },
-          { scenario, metric: 'ratio to raw', value: ratio.toFixed(2), target: `≤ ${RATIO_TARGET.toFixed(2)}`, verdict: verdict(ratio <= RATIO_TARGET) },
+          {
+            scenario,
+            metric: 'ratio to raw',
+            value: ratio.toFixed(2),
+            target: `≤ ${RATIO_TARGET.toFixed(2)}`,
+            verdict: verdict(ratio <= RATIO_TARGET),
+          },
           {
             scenario,
             metric: 'split: list+normalize / tree (root only)',
@@ -166,7 +191,13 @@ export async function runCatalog(ctx: BenchContext): Promise<void> {
             floor: `${client.rows as number} rows`,
             verdict: 'info',
           },
-          { scenario, metric: 'peak RSS', value: `${client.peakRssMiB.toFixed(0)} MiB`, floor: `${raw.peakRssMiB.toFixed(0)} MiB`, verdict: 'info' },
+          {
+            scenario,
+            metric: 'peak RSS',
+            value: `${client.peakRssMiB.toFixed(0)} MiB`,
+            floor: `${raw.peakRssMiB.toFixed(0)} MiB`,
+            verdict: 'info',
+          },
         );
         if (ratio > RATIO_TARGET || (is100k && c.median > E2E_100K_TARGET_MS)) {
           missed.push(scenario);
@@ -186,10 +217,24 @@ async function profileCatalog(ctx: BenchContext, missed: string[]): Promise<void
   const models = SIZES[SIZES.length - 1];
   const pageSize = PAGE_SIZES[PAGE_SIZES.length - 1];
   ctx.log(`profiling the client side of catalog ${label(models)} / page ${pageSize} (node --cpu-prof)…`);
-  const server = await startService('test/server/cli.ts', ['--models', String(models), '--page-size', String(pageSize), '--max-page-size', String(pageSize), '--quiet']);
+  const server = await startService('test/server/cli.ts', [
+    '--models',
+    String(models),
+    '--page-size',
+    String(pageSize),
+    '--max-page-size',
+    String(pageSize),
+    '--quiet',
+  ]);
   const dir = path.join(ctx.outDir, `catalog-profile-${Date.now()}`);
   try {
-    const params: CatalogParams = { url: server.url, key: Object.values(server.keys)[0], expected: models, warmup: 1, runs: 2 };
+    const params: CatalogParams = {
+      url: server.url,
+      key: Object.values(server.keys)[0],
+      expected: models,
+      warmup: 1,
+      runs: 2,
+    };
     await runWorker<SideSamples>('catalog', 'client', params, { cpuProfDir: dir });
   } finally {
     await server.stop();

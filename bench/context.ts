@@ -45,7 +45,11 @@ export function mergeSides(parts: readonly SideSamples[]): SideSamples {
  * Runs the raw side and the client side alternately, A B B A (A B in quick mode), each in a fresh process,
  * so drift in the machine's load during the run falls on both sides alike.
  */
-export async function abba(quick: boolean, raw: () => Promise<SideSamples>, client: () => Promise<SideSamples>): Promise<{ raw: SideSamples; client: SideSamples }> {
+export async function abba(
+  quick: boolean,
+  raw: () => Promise<SideSamples>,
+  client: () => Promise<SideSamples>,
+): Promise<{ raw: SideSamples; client: SideSamples }> {
   const r: SideSamples[] = [];
   const c: SideSamples[] = [];
   r.push(await raw());

@@ -59,7 +59,11 @@ async function main(): Promise<void> {
     }, 75);
     let end = 'error';
     try {
-      const result = await client.post('/v1/chat', { model: HOSTILE_IDS.endless, stream: true, messages: [{ role: 'user', content: 'go' }] }, { stream: true, signal: controller.signal });
+      const result = await client.post(
+        '/v1/chat',
+        { model: HOSTILE_IDS.endless, stream: true, messages: [{ role: 'user', content: 'go' }] },
+        { stream: true, signal: controller.signal },
+      );
       end = await readStream(result.events ?? (async function* () {})(), record.stream, record.rawEvents, limitBytes);
       if (end === 'limit') {
         record.limitReached = true;
@@ -84,12 +88,24 @@ async function main(): Promise<void> {
 
   const limited = answers.filter((a) => a.end === 'limit');
   const times = limited.map((a) => a.ms).sort((a, b) => a - b);
-  console.log(`endless /v1/chat stream for ${seconds} s, limit ${mb(limitBytes)} (modelAccess.limits.maxResponseMegabytes)`);
-  console.log(`  answers stopped at the limit: ${limited.length} of ${answers.length}; time to the limit: median ${times[Math.floor(times.length / 2)] ?? '—'} ms, max ${times.at(-1) ?? '—'} ms`);
-  console.log(`  kept per answer at the stop: max ${mb(Math.max(0, ...answers.map((a) => a.chars * 2)))} (UTF-16, text + raw events)`);
-  console.log(`  RSS: before ${mb(before.rss)}, peak ${mb(peakRss)} (+${mb(peakRss - before.rss)}), after ${mb(after.rss)}`);
-  console.log(`  heap used: before ${mb(before.heapUsed)}, peak ${mb(peakHeap)} (+${mb(peakHeap - before.heapUsed)}), after ${mb(after.heapUsed)}`);
-  console.log(`  biggest redraw: ${(biggestRedraw / 1024).toFixed(0)} KB of text; slowest redraw ${slowestRedrawMs.toFixed(1)} ms`);
+  console.log(
+    `endless /v1/chat stream for ${seconds} s, limit ${mb(limitBytes)} (modelAccess.limits.maxResponseMegabytes)`,
+  );
+  console.log(
+    `  answers stopped at the limit: ${limited.length} of ${answers.length}; time to the limit: median ${times[Math.floor(times.length / 2)] ?? '—'} ms, max ${times.at(-1) ?? '—'} ms`,
+  );
+  console.log(
+    `  kept per answer at the stop: max ${mb(Math.max(0, ...answers.map((a) => a.chars * 2)))} (UTF-16, text + raw events)`,
+  );
+  console.log(
+    `  RSS: before ${mb(before.rss)}, peak ${mb(peakRss)} (+${mb(peakRss - before.rss)}), after ${mb(after.rss)}`,
+  );
+  console.log(
+    `  heap used: before ${mb(before.heapUsed)}, peak ${mb(peakHeap)} (+${mb(peakHeap - before.heapUsed)}), after ${mb(after.heapUsed)}`,
+  );
+  console.log(
+    `  biggest redraw: ${(biggestRedraw / 1024).toFixed(0)} KB of text; slowest redraw ${slowestRedrawMs.toFixed(1)} ms`,
+  );
 }
 
 main().catch((e) => {

@@ -38,7 +38,11 @@ function stageExtension(): { stage: string; distBytes: number; vsixBytes: number
   for (const l of links) {
     fs.symlinkSync(path.join(REPO_ROOT, l), path.join(stage, l));
   }
-  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), '--production'], { cwd: stage, encoding: 'utf8', timeout: 120_000 });
+  const build = spawnSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), '--production'], {
+    cwd: stage,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   for (const l of links) {
     fs.unlinkSync(path.join(stage, l));
   }
@@ -48,7 +52,11 @@ function stageExtension(): { stage: string; distBytes: number; vsixBytes: number
   const distBytes = fs.statSync(path.join(stage, 'dist', 'extension.js')).size;
   const vsix = path.join(stage, '..', `${path.basename(stage)}.vsix`);
   const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const pack = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '-o', vsix], { cwd: stage, encoding: 'utf8', input: 'y\n', timeout: 180_000 });
+  const pack = spawnSync(
+    process.execPath,
+    [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '-o', vsix],
+    { cwd: stage, encoding: 'utf8', input: 'y\n', timeout: 180_000 },
+  );
   let vsixBytes = Number.NaN;
   let vsixError: string | undefined;
   if (pack.status === 0 && fs.existsSync(vsix)) {
@@ -101,7 +109,15 @@ const PAGE_PROBE = `(() => {
 declare const window: { __bench?: { click?: number; rows?: number } } & Record<string, unknown>;
 
 /** One fresh window (so a fresh extension host): activation by the probe, then the Models view opened by a click. */
-async function cycle(browser: Browser, cs: CodeServer, server: RunningServer, stage: string, probeEntry: string, outDir: string, workspace: string): Promise<Cycle> {
+async function cycle(
+  browser: Browser,
+  cs: CodeServer,
+  server: RunningServer,
+  stage: string,
+  probeEntry: string,
+  outDir: string,
+  workspace: string,
+): Promise<Cycle> {
   const activationFile = path.join(outDir, 'activation.json');
   const release = path.join(outDir, 'release');
   fs.rmSync(activationFile, { force: true });
@@ -119,8 +135,15 @@ async function cycle(browser: Browser, cs: CodeServer, server: RunningServer, st
       }),
       { waitUntil: 'domcontentloaded', timeout: 60_000 },
     );
-    const probe = await waitFor<ActivationProbe>('the activation probe', 120_000, () =>
-      fs.existsSync(activationFile) ? (JSON.parse(fs.readFileSync(activationFile, 'utf8')) as ActivationProbe) : undefined, 100);
+    const probe = await waitFor<ActivationProbe>(
+      'the activation probe',
+      120_000,
+      () =>
+        fs.existsSync(activationFile)
+          ? (JSON.parse(fs.readFileSync(activationFile, 'utf8')) as ActivationProbe)
+          : undefined,
+      100,
+    );
     if (probe.error) {
       throw new Error(`activation failed: ${probe.error}`);
     }
@@ -134,15 +157,21 @@ async function cycle(browser: Browser, cs: CodeServer, server: RunningServer, st
     } catch (e) {
       const shot = path.join(REPO_ROOT, 'bench', 'results', 'footprint-failure.png');
       await page.screenshot({ path: shot }).catch(() => undefined);
-      const text = await page.locator('[id="workbench.view.extension.modelAccess"]').innerText({ timeout: 2000 }).catch(() => '(no Models view)');
-      throw new Error(`no model rows appeared after opening the Models view (view text: ${JSON.stringify(text.slice(0, 300))}); ${String(e)}`);
+      const text = await page
+        .locator('[id="workbench.view.extension.modelAccess"]')
+        .innerText({ timeout: 2000 })
+        .catch(() => '(no Models view)');
+      throw new Error(
+        `no model rows appeared after opening the Models view (view text: ${JSON.stringify(text.slice(0, 300))}); ${String(e)}`,
+      );
     }
     const times = (await page.evaluate(() => window.__bench)) as { click: number; rows: number };
     const listing = server.requests.filter((r) => r.url.includes('/v1/'));
     return {
       probe,
       viewMs: times.rows - times.click,
-      requestsDuringActivation: listing.filter((r) => r.startedAt >= probe.startedAt && r.startedAt <= probe.endedAt).length,
+      requestsDuringActivation: listing.filter((r) => r.startedAt >= probe.startedAt && r.startedAt <= probe.endedAt)
+        .length,
       requestsBeforeView: listing.filter((r) => r.startedAt >= probe.startedAt && r.startedAt < clickedAt).length,
     };
   } finally {
@@ -159,9 +188,20 @@ export async function runFootprint(ctx: BenchContext): Promise<void> {
     const kb = (b: number) => b / 1024;
     ctx.data.footprintSizes = { distBytes: sizes.distBytes, vsixBytes: sizes.vsixBytes, vsixError: sizes.vsixError };
     ctx.rows.push(
-      { scenario, metric: 'dist/extension.js (production)', value: `${kb(sizes.distBytes).toFixed(1)} KB`, verdict: 'info' },
+      {
+        scenario,
+        metric: 'dist/extension.js (production)',
+        value: `${kb(sizes.distBytes).toFixed(1)} KB`,
+        verdict: 'info',
+      },
       Number.isFinite(sizes.vsixBytes)
-        ? { scenario, metric: 'VSIX', value: `${kb(sizes.vsixBytes).toFixed(1)} KB`, target: `≤ ${SIZE_TARGET_KB} KB`, verdict: verdict(kb(sizes.vsixBytes) <= SIZE_TARGET_KB) }
+        ? {
+            scenario,
+            metric: 'VSIX',
+            value: `${kb(sizes.vsixBytes).toFixed(1)} KB`,
+            target: `≤ ${SIZE_TARGET_KB} KB`,
+            verdict: verdict(kb(sizes.vsixBytes) <= SIZE_TARGET_KB),
+          }
         : { scenario, metric: 'VSIX', value: 'vsce package failed', target: `≤ ${SIZE_TARGET_KB} KB`, verdict: 'n/a' },
     );
     if (sizes.vsixError) {
@@ -186,7 +226,11 @@ async function measureInCodeServer(ctx: BenchContext, scenario: string, stage: s
     cs = await startCodeServer({
       dirs,
       smokeTestDriver: true,
-      env: { MODEL_ACCESS_BASE_URL: server.url, MODEL_ACCESS_API_KEY: Object.values(server.keys)[0], MODEL_ACCESS_BENCH_OUT: outDir },
+      env: {
+        MODEL_ACCESS_BASE_URL: server.url,
+        MODEL_ACCESS_API_KEY: Object.values(server.keys)[0],
+        MODEL_ACCESS_BENCH_OUT: outDir,
+      },
     });
     browser = await launchChromium(dirs);
     const warmup = 1;
@@ -219,10 +263,17 @@ async function measureInCodeServer(ctx: BenchContext, scenario: string, stage: s
         target: '0',
         verdict: verdict(during === 0),
       },
-      { scenario, metric: 'Models view click → first model rows (30 models)', value: formatSummary(view, 'ms', 0), verdict: 'info' },
+      {
+        scenario,
+        metric: 'Models view click → first model rows (30 models)',
+        value: formatSummary(view, 'ms', 0),
+        verdict: 'info',
+      },
     );
     if (activate.median > ACTIVATE_TARGET_MS) {
-      ctx.notes.push(`activate() took ${activate.median.toFixed(1)} ms (median; includes loading dist/extension.js), target ≤ ${ACTIVATE_TARGET_MS} ms.`);
+      ctx.notes.push(
+        `activate() took ${activate.median.toFixed(1)} ms (median; includes loading dist/extension.js), target ≤ ${ACTIVATE_TARGET_MS} ms.`,
+      );
     }
   } finally {
     await browser?.close().catch(() => undefined);

@@ -64,7 +64,11 @@ export function runWorker<T>(module: string, task: string, params: unknown, opti
       if (code === 0 && line) {
         resolve(JSON.parse(line.slice(RESULT_PREFIX.length)) as T);
       } else {
-        reject(new Error(`bench worker ${module}/${task} failed (${signal ?? code}):\n${stderr.slice(-4000)}${stdout.slice(-2000)}`));
+        reject(
+          new Error(
+            `bench worker ${module}/${task} failed (${signal ?? code}):\n${stderr.slice(-4000)}${stdout.slice(-2000)}`,
+          ),
+        );
       }
     });
   });

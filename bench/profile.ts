@@ -35,7 +35,9 @@ function original(url: string, line: number, column: number): { url: string; lin
   if (map === undefined) {
     try {
       const file = url.startsWith('file://') ? decodeURIComponent(new URL(url).pathname) : url;
-      const payload = JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')) as ConstructorParameters<typeof SourceMap>[0] & { sources: string[] };
+      const payload = JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')) as ConstructorParameters<
+        typeof SourceMap
+      >[0] & { sources: string[] };
       payload.sources = payload.sources.map((s) => path.resolve(path.dirname(file), s));
       map = new SourceMap(payload);
     } catch {
@@ -76,7 +78,11 @@ export function profileSummary(dir: string, top = 12): ProfileSummary {
       continue;
     }
     const { functionName } = node.callFrame;
-    const { url, line: lineNumber } = original(node.callFrame.url, node.callFrame.lineNumber, node.callFrame.columnNumber);
+    const { url, line: lineNumber } = original(
+      node.callFrame.url,
+      node.callFrame.lineNumber,
+      node.callFrame.columnNumber,
+    );
     if (functionName === '(idle)' || functionName === '(program)') {
       continue; // waiting for the network, or V8 bookkeeping outside JavaScript
     }
@@ -91,7 +97,10 @@ export function profileSummary(dir: string, top = 12): ProfileSummary {
     [...m.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([k, ms]) => ({ [key]: k, ms, share: total > 0 ? ms / total : 0 }) as Record<K, string> & { ms: number; share: number });
+      .map(
+        ([k, ms]) =>
+          ({ [key]: k, ms, share: total > 0 ? ms / total : 0 }) as Record<K, string> & { ms: number; share: number },
+      );
   const byFile = rank(fileMs, 'file');
   const byFunction = rank(fnMs, 'fn');
   const pct = (x: number) => `${(x * 100).toFixed(1).padStart(5)}%`;

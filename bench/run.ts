@@ -49,7 +49,10 @@ function parse(argv: string[]): { quick: boolean; only: string[]; profile: boole
       out.saveBaseline = true;
     } else if (a === '--only' || a.startsWith('--only=')) {
       const list = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
-      out.only = (list ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      out.only = (list ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const unknown = out.only.filter((s) => !(s in SCENARIOS));
       if (unknown.length > 0 || out.only.length === 0) {
         throw new Error(`unknown scenario(s): ${unknown.join(', ') || '(none given)'}`);
@@ -90,10 +93,21 @@ async function main(): Promise<number> {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const started = Date.now();
   const before = machine();
-  const log = (m: string) => process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}\n`);
-  log(`${before.cores} cores (${String(before.cpu)}), ${String(before.node)}, load ${(before.loadAverage as number[]).join(' ')}; ${options.quick ? 'quick' : 'full'} run`);
+  const log = (m: string) =>
+    process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${m}\n`);
+  log(
+    `${before.cores} cores (${String(before.cpu)}), ${String(before.node)}, load ${(before.loadAverage as number[]).join(' ')}; ${options.quick ? 'quick' : 'full'} run`,
+  );
   setWorkerBundle(await buildWorker(path.join(RESULTS_DIR, '.build')));
-  const ctx: BenchContext = { quick: options.quick, profile: options.profile, outDir: RESULTS_DIR, rows: [], data: {}, notes: [], log };
+  const ctx: BenchContext = {
+    quick: options.quick,
+    profile: options.profile,
+    outDir: RESULTS_DIR,
+    rows: [],
+    data: {},
+    notes: [],
+    log,
+  };
   let failed = 0;
   for (const name of options.only) {
     try {
@@ -102,14 +116,20 @@ async function main(): Promise<number> {
       failed++;
       const message = e instanceof Error ? e.message : String(e);
       log(`${name} failed: ${message}`);
-      ctx.rows.push({ scenario: name, metric: 'could not run', value: message.split('\n')[0].slice(0, 100), verdict: 'n/a' });
+      ctx.rows.push({
+        scenario: name,
+        metric: 'could not run',
+        value: message.split('\n')[0].slice(0, 100),
+        verdict: 'n/a',
+      });
       ctx.notes.push(`${name} could not run: ${message}`);
       killChildren();
     }
   }
   const seconds = (Date.now() - started) / 1000;
   const after = machine();
-  const header = `Model Access benchmark, ${new Date().toISOString()}: ${String(after.cores)} cores (${String(after.cpu)}), ${String(after.node)}, ` +
+  const header =
+    `Model Access benchmark, ${new Date().toISOString()}: ${String(after.cores)} cores (${String(after.cpu)}), ${String(after.node)}, ` +
     `load ${(before.loadAverage as number[]).join('/')} → ${(after.loadAverage as number[]).join('/')}, ${options.quick ? 'quick' : 'full'} run in ${seconds.toFixed(0)} s.\n` +
     'Medians over several runs after a warm-up; ±x% is half the spread (max−min) relative to the median. The raw floor ran alternately with the extension in the same run.';
   const table = renderConsole(ctx.rows);
@@ -119,7 +139,15 @@ async function main(): Promise<number> {
   if (ctx.notes.length > 0) {
     process.stdout.write(`\nNotes:\n${ctx.notes.map((n) => `- ${n}`).join('\n')}\n`);
   }
-  const result = { date: new Date().toISOString(), quick: options.quick, seconds, machine: { before, after }, rows: ctx.rows, notes: ctx.notes, data: ctx.data };
+  const result = {
+    date: new Date().toISOString(),
+    quick: options.quick,
+    seconds,
+    machine: { before, after },
+    rows: ctx.rows,
+    notes: ctx.notes,
+    data: ctx.data,
+  };
   const stamp = result.date.replace(/[:.]/g, '-');
   fs.writeFileSync(path.join(RESULTS_DIR, `${stamp}.json`), `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
@@ -127,7 +155,9 @@ async function main(): Promise<number> {
   if (options.saveBaseline) {
     fs.writeFileSync(path.join(RESULTS_DIR, 'baseline.json'), `${JSON.stringify(result, null, 2)}\n`);
   }
-  process.stdout.write(`\nWritten: ${path.relative(process.cwd(), path.join(RESULTS_DIR, `${stamp}.json`))} (and latest.json, latest.md${options.saveBaseline ? ', baseline.json' : ''})\n`);
+  process.stdout.write(
+    `\nWritten: ${path.relative(process.cwd(), path.join(RESULTS_DIR, `${stamp}.json`))} (and latest.json, latest.md${options.saveBaseline ? ', baseline.json' : ''})\n`,
+  );
   return failed > 0 ? 1 : 0;
 }
 

@@ -22,7 +22,10 @@ export function responseEvents(deltas: number): SseEvent[] {
   };
   emit('response.created', { response: { ...response, status: 'in_progress' } });
   emit('response.in_progress', { response: { ...response, status: 'in_progress' } });
-  emit('response.output_item.added', { output_index: 0, item: { id: at.item_id, type: 'message', status: 'in_progress', role: 'assistant', content: [] } });
+  emit('response.output_item.added', {
+    output_index: 0,
+    item: { id: at.item_id, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+  });
   emit('response.content_part.added', { ...at, part: { type: 'output_text', text: '', annotations: [] } });
   const words = ['steady ', 'lantern ', 'orbit ', 'meadow ', 'token ', 'river '];
   for (let i = 0; i < deltas; i++) {
@@ -30,7 +33,10 @@ export function responseEvents(deltas: number): SseEvent[] {
   }
   emit('response.output_text.done', { ...at, text: '(elided)', logprobs: [] });
   emit('response.content_part.done', { ...at, part: { type: 'output_text', text: '(elided)', annotations: [] } });
-  emit('response.output_item.done', { output_index: 0, item: { id: at.item_id, type: 'message', status: 'completed', role: 'assistant', content: [] } });
+  emit('response.output_item.done', {
+    output_index: 0,
+    item: { id: at.item_id, type: 'message', status: 'completed', role: 'assistant', content: [] },
+  });
   emit('response.completed', { response: { ...response, status: 'completed' } });
   return events;
 }

@@ -25,7 +25,10 @@ const FRAMING_EVENTS = 8;
 const PAYLOAD = { model: 'bench-model', input: 'Tell me a long story.', stream: true };
 const RATIO_TARGET = 1.05;
 
-async function measure(params: StreamParams, once: () => Promise<{ events: number; firstMs: number }>): Promise<SideSamples> {
+async function measure(
+  params: StreamParams,
+  once: () => Promise<{ events: number; firstMs: number }>,
+): Promise<SideSamples> {
   for (let i = 0; i < params.warmup; i++) {
     await once();
     collectGarbage();
@@ -52,7 +55,11 @@ export const workerTasks = {
     return measure(params, async () => {
       const res = await request(`${params.url}/v1/responses`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${params.key}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+        headers: {
+          authorization: `Bearer ${params.key}`,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+        },
         body: JSON.stringify(PAYLOAD),
       });
       const decoder = new TextDecoder();
@@ -126,10 +133,34 @@ export async function runStreaming(ctx: BenchContext): Promise<void> {
     const ratio = c.median / r.median;
     ctx.data[scenario] = { raw, client, ratio };
     ctx.rows.push(
-      { scenario, metric: 'whole stream, median', value: formatSummary(c, 'ms', 1), floor: formatSummary(r, 'ms', 1), verdict: 'info' },
-      { scenario, metric: 'ratio to raw', value: ratio.toFixed(2), target: `≤ ${RATIO_TARGET.toFixed(2)}`, verdict: verdict(ratio <= RATIO_TARGET) },
-      { scenario, metric: 'time to first event', value: formatSummary(cf, 'ms', 2), floor: formatSummary(rf, 'ms', 2), verdict: 'info' },
-      { scenario, metric: 'peak RSS', value: `${client.peakRssMiB.toFixed(0)} MiB`, floor: `${raw.peakRssMiB.toFixed(0)} MiB`, verdict: 'info' },
+      {
+        scenario,
+        metric: 'whole stream, median',
+        value: formatSummary(c, 'ms', 1),
+        floor: formatSummary(r, 'ms', 1),
+        verdict: 'info',
+      },
+      {
+        scenario,
+        metric: 'ratio to raw',
+        value: ratio.toFixed(2),
+        target: `≤ ${RATIO_TARGET.toFixed(2)}`,
+        verdict: verdict(ratio <= RATIO_TARGET),
+      },
+      {
+        scenario,
+        metric: 'time to first event',
+        value: formatSummary(cf, 'ms', 2),
+        floor: formatSummary(rf, 'ms', 2),
+        verdict: 'info',
+      },
+      {
+        scenario,
+        metric: 'peak RSS',
+        value: `${client.peakRssMiB.toFixed(0)} MiB`,
+        floor: `${raw.peakRssMiB.toFixed(0)} MiB`,
+        verdict: 'info',
+      },
     );
     if (ratio > RATIO_TARGET) {
       let note = `Streaming: the client took ${ratio.toFixed(2)}× the raw read (target ≤ ${RATIO_TARGET}).`;

@@ -26,7 +26,11 @@ function cells(r: Row): string[] {
 export function renderConsole(rows: readonly Row[]): string {
   const data = [HEADERS, ...rows.map(cells)];
   const widths = HEADERS.map((_, i) => Math.max(...data.map((row) => [...row[i]].length)));
-  const line = (row: string[]) => row.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((c, i) => c + ' '.repeat(widths[i] - [...c].length))
+      .join('  ')
+      .trimEnd();
   const out = [line(HEADERS), widths.map((w) => '─'.repeat(w)).join('  ')];
   let last = '';
   for (const r of rows) {

@@ -286,7 +286,15 @@ export async function runUpload(ctx: BenchContext): Promise<void> {
     ctx.log(`${scenario}: uploading…`);
     const server = await startService('test/server/cli.ts', ['--upload-dir', uploadDir, '--quiet']);
     try {
-      const params: UploadParams = { url: server.url, key: Object.values(server.keys)[0], file, warmupFile, uploadDir, warmup: 1, runs: ctx.quick ? 1 : 2 };
+      const params: UploadParams = {
+        url: server.url,
+        key: Object.values(server.keys)[0],
+        file,
+        warmupFile,
+        uploadDir,
+        warmup: 1,
+        runs: ctx.quick ? 1 : 2,
+      };
       // Raw floor and the client alternate as elsewhere; the two library encoders (issue 13, 6b) run in the
       // same run, in the same order reversed on the way back (A B C D, then D C B A unless --quick).
       const order = ['raw', 'client', 'formData', 'encoder'] as const;
@@ -308,10 +316,17 @@ export async function runUpload(ctx: BenchContext): Promise<void> {
       const mb = (mib: number) => `${((mib * MiB) / 1e6).toFixed(1)} MB`;
       const growthMB = (cg.max * MiB) / 1e6;
       ctx.data[scenario] = { raw, client, ratio, formData, encoder };
-      const fmt = (s: ReturnType<typeof summarize>) => `${s.median.toFixed(0)} MiB/s${s.n > 1 ? ` ±${Math.round((s.spread * 100) / 2)}%` : ''}`;
+      const fmt = (s: ReturnType<typeof summarize>) =>
+        `${s.median.toFixed(0)} MiB/s${s.n > 1 ? ` ±${Math.round((s.spread * 100) / 2)}%` : ''}`;
       ctx.rows.push(
         { scenario, metric: 'throughput, median', value: fmt(c), floor: fmt(r), verdict: 'info' },
-        { scenario, metric: 'ratio to raw', value: ratio.toFixed(2), target: `≥ ${THROUGHPUT_TARGET.toFixed(2)}`, verdict: verdict(ratio >= THROUGHPUT_TARGET) },
+        {
+          scenario,
+          metric: 'ratio to raw',
+          value: ratio.toFixed(2),
+          target: `≥ ${THROUGHPUT_TARGET.toFixed(2)}`,
+          verdict: verdict(ratio >= THROUGHPUT_TARGET),
+        },
         {
           scenario,
           metric: 'RSS growth during upload (max)',
@@ -345,12 +360,30 @@ export async function runUpload(ctx: BenchContext): Promise<void> {
         const t = mibps(side);
         const g = summarize(side.growthMiB as number[]);
         ctx.rows.push(
-          { scenario, metric: `${name}: throughput, ratio to raw`, value: `${fmt(t)}, ${(t.median / r.median).toFixed(2)}`, floor: fmt(r), verdict: 'info' },
-          { scenario, metric: `${name}: RSS growth (max) / peak RSS`, value: `${mb(g.max)} / ${side.peakRssMiB.toFixed(0)} MiB`, floor: `${mb(rg.max)} / ${raw.peakRssMiB.toFixed(0)} MiB`, verdict: 'info' },
+          {
+            scenario,
+            metric: `${name}: throughput, ratio to raw`,
+            value: `${fmt(t)}, ${(t.median / r.median).toFixed(2)}`,
+            floor: fmt(r),
+            verdict: 'info',
+          },
+          {
+            scenario,
+            metric: `${name}: RSS growth (max) / peak RSS`,
+            value: `${mb(g.max)} / ${side.peakRssMiB.toFixed(0)} MiB`,
+            floor: `${mb(rg.max)} / ${raw.peakRssMiB.toFixed(0)} MiB`,
+            verdict: 'info',
+          },
           { scenario, metric: `${name}: Content-Length / progress`, value: lengthAndProgress, verdict: 'info' },
         );
       }
-      ctx.rows.push({ scenario, metric: 'hand encoder: peak RSS', value: `${client.peakRssMiB.toFixed(0)} MiB`, floor: `${raw.peakRssMiB.toFixed(0)} MiB`, verdict: 'info' });
+      ctx.rows.push({
+        scenario,
+        metric: 'hand encoder: peak RSS',
+        value: `${client.peakRssMiB.toFixed(0)} MiB`,
+        floor: `${raw.peakRssMiB.toFixed(0)} MiB`,
+        verdict: 'info',
+      });
       if (ratio < THROUGHPUT_TARGET) {
         ctx.notes.push(`Upload throughput ${ratio.toFixed(2)} of raw (target ≥ ${THROUGHPUT_TARGET}).`);
       }

@@ -92,20 +92,25 @@ const vsix = path.join(ROOT, `${pkg.name}-${pkg.version}.vsix`);
 const servicePort = await choosePort(Number(option('--service-port', '8123')));
 const serviceInfo = await new Promise((resolve, reject) => {
   let settled = false;
-  const group = startGroup('local service', process.execPath, [require.resolve('tsx/cli'), path.join(ROOT, 'test', 'server', 'cli.ts'), '--port', String(servicePort)], {
-    cwd: ROOT,
-    env: childEnv(),
-    onLine: (line, stream) => {
-      if (!settled && stream === 'stdout') {
-        settled = true;
-        try {
-          resolve(JSON.parse(line));
-        } catch {
-          reject(new Error(`unexpected first line from the local service: ${line}`));
+  const group = startGroup(
+    'local service',
+    process.execPath,
+    [require.resolve('tsx/cli'), path.join(ROOT, 'test', 'server', 'cli.ts'), '--port', String(servicePort)],
+    {
+      cwd: ROOT,
+      env: childEnv(),
+      onLine: (line, stream) => {
+        if (!settled && stream === 'stdout') {
+          settled = true;
+          try {
+            resolve(JSON.parse(line));
+          } catch {
+            reject(new Error(`unexpected first line from the local service: ${line}`));
+          }
         }
-      }
+      },
     },
-  });
+  );
   void group.exited.then((code) => {
     if (!settled) {
       settled = true;
@@ -125,7 +130,13 @@ const [org, demoKey] = Object.entries(serviceInfo.keys)[0];
 // 4. VS Code with the VSIX in a scratch profile.
 const dirs = (() => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'model-access-demo-'));
-  const d = { root, home: path.join(root, 'home'), data: path.join(root, 'data'), extensions: path.join(root, 'extensions'), workspace: path.join(root, 'workspace') };
+  const d = {
+    root,
+    home: path.join(root, 'home'),
+    data: path.join(root, 'data'),
+    extensions: path.join(root, 'extensions'),
+    workspace: path.join(root, 'workspace'),
+  };
   Object.values(d).forEach((p) => fs.mkdirSync(p, { recursive: true }));
   return d;
 })();
@@ -150,11 +161,27 @@ let openUrl;
 if (useDesktop) {
   const userDir = path.join(dirs.data, 'User');
   fs.mkdirSync(userDir, { recursive: true });
-  fs.writeFileSync(path.join(userDir, 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', ...userSettings }, null, 2));
-  mustRun('code', ['--user-data-dir', dirs.data, '--extensions-dir', dirs.extensions, '--install-extension', vsix, '--force']);
-  const group = startGroup('code', 'code', ['--user-data-dir', dirs.data, '--extensions-dir', dirs.extensions, '--new-window', '--wait', dirs.workspace], {
-    env: childEnv(extraEnv),
-  });
+  fs.writeFileSync(
+    path.join(userDir, 'settings.json'),
+    JSON.stringify({ 'workbench.startupEditor': 'none', ...userSettings }, null, 2),
+  );
+  mustRun('code', [
+    '--user-data-dir',
+    dirs.data,
+    '--extensions-dir',
+    dirs.extensions,
+    '--install-extension',
+    vsix,
+    '--force',
+  ]);
+  const group = startGroup(
+    'code',
+    'code',
+    ['--user-data-dir', dirs.data, '--extensions-dir', dirs.extensions, '--new-window', '--wait', dirs.workspace],
+    {
+      env: childEnv(extraEnv),
+    },
+  );
   void group.exited.then(() => {
     say('VS Code was closed');
     void shutdown(0);
@@ -164,7 +191,13 @@ if (useDesktop) {
   const { installExtensions, startCodeServer, launchChromium } = require('../test/harness/codeServer.ts');
   installExtensions(dirs, [vsix]);
   const port = await choosePort(Number(option('--port', '8080')));
-  const cs = await startCodeServer({ dirs, port, userSettings, env: extraEnv, trustedDomains: ['https://cards.example'] }).catch(async (e) => {
+  const cs = await startCodeServer({
+    dirs,
+    port,
+    userSettings,
+    env: extraEnv,
+    trustedDomains: ['https://cards.example'],
+  }).catch(async (e) => {
     console.error(`[demo] ${e.message}`);
     await shutdown(1);
   });
@@ -187,7 +220,9 @@ if (useDesktop) {
       await page.waitForTimeout(2000);
       const text = await readViewText(page, 'Models');
       const file = await screenshot(page, 'demo');
-      say(`check: the Model Access view shows ${JSON.stringify(text.slice(0, 120))}; screenshot ${path.relative(ROOT, file)}`);
+      say(
+        `check: the Model Access view shows ${JSON.stringify(text.slice(0, 120))}; screenshot ${path.relative(ROOT, file)}`,
+      );
       ok = true;
     } catch (e) {
       console.error(`[demo] check failed: ${e instanceof Error ? e.message : e}`);
@@ -204,7 +239,12 @@ console.log(`
     Open VS Code:   ${openUrl}
     Base URL:       ${baseUrl}   (modelAccess.baseUrl in the demo profile)
     Demo API key:   ${demoKey}   (organization "${org}"; also in MODEL_ACCESS_API_KEY)
-    Other keys:     ${Object.entries(serviceInfo.keys).slice(1).map(([o, k]) => `${o}: ${k}`).join(', ') || '-'}
+    Other keys:     ${
+      Object.entries(serviceInfo.keys)
+        .slice(1)
+        .map(([o, k]) => `${o}: ${k}`)
+        .join(', ') || '-'
+    }
 
   In the Model Access activity-bar entry, run "Set API Key" with the demo key if asked.
   Ctrl+C stops the service and VS Code.

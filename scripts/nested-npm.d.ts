@@ -4,4 +4,8 @@ export function childEnv(extra?: Record<string, string | undefined>, base?: Node
 /** Why node_modules does not match package-lock.json, or undefined when it does. */
 export function dependenciesStale(root?: string): string | undefined;
 /** npm ci when node_modules is missing or stale; true when it installed. */
-export function ensureDependencies(options?: { root?: string; log?: (msg: string) => void; stdio?: import('node:child_process').StdioOptions }): boolean;
+export function ensureDependencies(options?: {
+  root?: string;
+  log?: (msg: string) => void;
+  stdio?: import('node:child_process').StdioOptions;
+}): boolean;

@@ -17,7 +17,8 @@ const ROOT = path.resolve(__dirname, '..');
 
 // How to reach the registry is not tied to the outer npm or its Node: a mirror, proxy or CA given to
 // the outer npm through the environment stays valid for the nested one.
-const KEEP_NPM_CONFIG = /^npm_config_(registry|.*:registry|cafile|ca|proxy|https_proxy|http_proxy|noproxy|strict_ssl|cache)$/i;
+const KEEP_NPM_CONFIG =
+  /^npm_config_(registry|.*:registry|cafile|ca|proxy|https_proxy|http_proxy|noproxy|strict_ssl|cache)$/i;
 
 /**
  * `process.env` (or `base`) without what an outer `npm run` added, merged with `extra`.
@@ -42,7 +43,10 @@ function childEnv(extra = {}, base = process.env) {
     // npm run prepends node_modules/.bin of the package and of every parent folder, then its node-gyp
     // shim: drop that prefix so the child sees the PATH the user had.
     const parts = (base.PATH ?? '').split(path.delimiter);
-    while (parts.length > 0 && /(^|[\\/])node_modules[\\/]\.bin$|[\\/]@npmcli[\\/]run-script[\\/]lib[\\/]node-gyp-bin$/.test(parts[0])) {
+    while (
+      parts.length > 0 &&
+      /(^|[\\/])node_modules[\\/]\.bin$|[\\/]@npmcli[\\/]run-script[\\/]lib[\\/]node-gyp-bin$/.test(parts[0])
+    ) {
       parts.shift();
     }
     env.PATH = parts.join(path.delimiter);

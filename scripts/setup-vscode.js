@@ -25,14 +25,14 @@ const { childEnv } = require('./nested-npm');
  * request (`--vscode 1.104`); see test/README.md for what fails there.
  */
 const VSCODE_VERSIONS = {
-  '1.139': { codeServer: '4.139.1', nodeMajor: '24' },
+  1.139: { codeServer: '4.139.1', nodeMajor: '24' },
   // The oldest code-server with --vscode-option (the workbench needs the smoke-test driver to take the
   // test payload) on a VS Code that forwards a chat consumer's cancellation to the model provider.
-  '1.135': { codeServer: '4.134.0', nodeMajor: '24' },
+  1.135: { codeServer: '4.134.0', nodeMajor: '24' },
   // package.json engines.vscode. VS Code 1.104 still uses @vscode/ripgrep, whose postinstall downloads rg
   // from GitHub (no registry package carries it), which fails offline. Its download cache is seeded with
   // Debian's rg 13.0.0, the release that download would fetch.
-  '1.104': { codeServer: '4.104.0', nodeMajor: '22', ripgrep: { npmVersion: '1.15.14', release: 'v13.0.0-13' } },
+  1.104: { codeServer: '4.104.0', nodeMajor: '22', ripgrep: { npmVersion: '1.15.14', release: 'v13.0.0-13' } },
 };
 const NEWEST_VSCODE = '1.139';
 const OLDEST_VSCODE = '1.135';
@@ -59,7 +59,13 @@ function resolveVSCodeVersion(version) {
       return key;
     }
   }
-  throw new Error(`unknown VS Code version "${wanted}" (known: ${Object.keys(VSCODE_VERSIONS).join(', ')}, or code-server ${Object.values(VSCODE_VERSIONS).map((v) => v.codeServer).join(', ')})`);
+  throw new Error(
+    `unknown VS Code version "${wanted}" (known: ${Object.keys(VSCODE_VERSIONS).join(', ')}, or code-server ${Object.values(
+      VSCODE_VERSIONS,
+    )
+      .map((v) => v.codeServer)
+      .join(', ')})`,
+  );
 }
 
 /** A list like "1.139,1.104", "tested" (TESTED_VSCODE) or "all" → version keys; nothing → the default one. */
@@ -73,7 +79,13 @@ function resolveVSCodeVersions(list) {
   if (list === 'tested') {
     return [...TESTED_VSCODE];
   }
-  return [...new Set(String(list).split(',').map((v) => resolveVSCodeVersion(v)))];
+  return [
+    ...new Set(
+      String(list)
+        .split(',')
+        .map((v) => resolveVSCodeVersion(v)),
+    ),
+  ];
 }
 
 function cacheDir() {
@@ -150,7 +162,8 @@ function ensureDebianPackages(packages = APT_PACKAGES) {
     return run(cmd, rest, { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   };
   const listsDir = '/var/lib/apt/lists';
-  const hasLists = fs.existsSync(listsDir) && fs.readdirSync(listsDir).some((f) => f.endsWith('Packages') || f.includes('Packages.'));
+  const hasLists =
+    fs.existsSync(listsDir) && fs.readdirSync(listsDir).some((f) => f.endsWith('Packages') || f.includes('Packages.'));
   // apt-get update only when needed: no package lists yet, or an install from the current lists failed.
   if (!hasLists) {
     if (apt(['update']) !== 0) {
@@ -210,7 +223,10 @@ function ensureNpmPrefix(finalDir, spec, { env, verify }) {
 function versionOf(node, args, env) {
   // A throwaway HOME: code-server writes a default config file into $HOME/.config otherwise.
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'model-access-setup-'));
-  const r = spawnSync(node, args, { encoding: 'utf8', env: childEnv({ ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') }) });
+  const r = spawnSync(node, args, {
+    encoding: 'utf8',
+    env: childEnv({ ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') }),
+  });
   fs.rmSync(home, { recursive: true, force: true });
   if (r.status !== 0) {
     throw new Error(`${node} ${args.join(' ')} failed: ${r.stderr || r.stdout}`);
@@ -247,7 +263,11 @@ function ensureVersion(version) {
     ensureNpmPrefix(p.codeServerDir, `code-server@${p.codeServerVersion}`, {
       env: seed ? { ...nodeEnv, TMPDIR: seed } : nodeEnv,
       verify: (dir) =>
-        versionOf(p.node, [path.join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js'), '--version'], nodeEnv),
+        versionOf(
+          p.node,
+          [path.join(dir, 'node_modules', 'code-server', 'out', 'node', 'entry.js'), '--version'],
+          nodeEnv,
+        ),
     });
   } finally {
     if (seed) {
@@ -271,7 +291,11 @@ function seedRipgrepDownload({ npmVersion, release }, cache) {
       return false;
     }
   };
-  const rg = (childEnv().PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'rg')).find(isExecutable);
+  const rg = (childEnv().PATH ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .map((dir) => path.join(dir, 'rg'))
+    .find(isExecutable);
   if (!rg) {
     throw new Error('ripgrep (rg) is not on PATH: install the Debian package "ripgrep"');
   }
@@ -305,7 +329,9 @@ function setupVSCode({ quiet = false, versions } = {}) {
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(`${CHROMIUM} is missing`);
   }
-  const what = all.map((p) => `code-server ${p.codeServerVersion} (VS Code ${p.vscodeVersion}, Node ${p.nodeMajor})`).join(', ');
+  const what = all
+    .map((p) => `code-server ${p.codeServerVersion} (VS Code ${p.vscodeVersion}, Node ${p.nodeMajor})`)
+    .join(', ');
   log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${what} in ${cacheDir()}`);
   return all[0];
 }

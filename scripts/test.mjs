@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: installs what it needs, then every layer, in order — lint, type check, unit tests,
+// `npm test`: installs what it needs, then every layer, in order — lint, format check (Prettier), type check, unit tests,
 // packaging check, the integration suite inside a real VS Code (code-server) on the newest VS Code and
 // on the oldest one the suite passes on (scripts/setup-vscode.js TESTED_VSCODE), the end-to-end UI tests (Chromium driving code-server with the packaged
 // VSIX) and the demo smoke test (`npm run demo` started, checked and stopped with Ctrl+C). Later layers
@@ -18,7 +18,7 @@
 //
 //   npm test                     all layers
 //   npm test -- --unit           only the fast layer (unit tests); same as `npm run test:unit`
-//   npm test -- --only lint,unit  a subset: lint, typecheck, unit, package, integration, e2e, demo
+//   npm test -- --only lint,unit  a subset: lint, format, typecheck, unit, package, integration, e2e, demo
 //   npm test -- --skip e2e        everything but some layers
 //   npm test -- --vscode 1.139   the integration layer on these VS Code versions (default: tested =
 //                                1.139,1.135; also 1.104, all)
@@ -33,7 +33,7 @@ import setup from './setup-vscode.js';
 const { childEnv, dependenciesStale } = nestedNpm;
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
-const LAYERS = ['lint', 'typecheck', 'unit', 'package', 'integration', 'e2e', 'demo'];
+const LAYERS = ['lint', 'format', 'typecheck', 'unit', 'package', 'integration', 'e2e', 'demo'];
 
 const args = process.argv.slice(2);
 function listArg(name) {
@@ -113,7 +113,10 @@ function run(cmd, cmdArgs, { env = {}, rawEnv = false, sink = makeSink() } = {})
       const text = String(d);
       output += text;
       // npm's warnings about the machine's npmrc are noise here.
-      const kept = text.split('\n').filter((l) => !NOISE.test(l)).join('\n');
+      const kept = text
+        .split('\n')
+        .filter((l) => !NOISE.test(l))
+        .join('\n');
       sink.write(process.stderr, kept);
     });
     child.on('error', (e) => {
@@ -220,7 +223,9 @@ async function packageLayer() {
     const why = [
       unexpected.length ? `unexpected: ${unexpected.join(', ')}` : '',
       missing.length ? `missing: ${missing.join(', ')}` : '',
-    ].filter(Boolean).join('; ');
+    ]
+      .filter(Boolean)
+      .join('; ');
     console.log(`packaging check failed: ${why}`);
     return { ok: false, note: why };
   }
@@ -259,12 +264,16 @@ header('install');
 // VS Code versions the layers need, and the cache each one comes from.
 const newest = setup.NEWEST_VSCODE;
 const itVersions = selected.includes('integration') ? vscodeVersions : [];
-const needVersions = [...new Set([...itVersions, ...(selected.some((l) => l === 'e2e' || l === 'demo') ? [newest] : [])])];
+const needVersions = [
+  ...new Set([...itVersions, ...(selected.some((l) => l === 'e2e' || l === 'demo') ? [newest] : [])]),
+];
 const useFresh = freshSetup && needVersions.includes(newest);
 /** Environment for the layers that run VS Code `version`. */
 const vscodeEnv = (version) => ({
   MODEL_ACCESS_VSCODE: version,
-  ...(useFresh && version === newest ? { MODEL_ACCESS_CACHE: path.join(freshRoot, 'home', '.cache', 'model-access') } : {}),
+  ...(useFresh && version === newest
+    ? { MODEL_ACCESS_CACHE: path.join(freshRoot, 'home', '.cache', 'model-access') }
+    : {}),
 });
 const setupSink = makeSink(true);
 const setupReady = {};
@@ -275,11 +284,14 @@ if (needVersions.length > 0) {
   // The setup gets the raw environment of `npm test`, as on a newcomer's first run: it must clean it
   // itself before its nested npm installs (scripts/nested-npm.js), or code-server's install fails.
   const runSetup = (versions, env = {}) =>
-    run(process.execPath, [path.join(ROOT, 'scripts', 'setup-vscode.js'), '--vscode', versions.join(',')], { rawEnv: true, env, sink: setupSink })
-      .then((r) => {
-        setupEnded = Date.now();
-        return r.code === 0;
-      });
+    run(process.execPath, [path.join(ROOT, 'scripts', 'setup-vscode.js'), '--vscode', versions.join(',')], {
+      rawEnv: true,
+      env,
+      sink: setupSink,
+    }).then((r) => {
+      setupEnded = Date.now();
+      return r.code === 0;
+    });
   const cached = needVersions.filter((v) => !(useFresh && v === newest));
   // One version after the other (two native builds at once would only compete for the cores); the
   // integration layer of a version starts as soon as that version is ready.
@@ -293,10 +305,18 @@ if (needVersions.length > 0) {
     const home = path.join(freshRoot, 'home');
     fs.mkdirSync(home);
     // A newcomer: empty HOME (no ~/.npmrc, no npm cache, no code-server cache), default cache folder.
-    const env = { HOME: home, MODEL_ACCESS_CACHE: '', XDG_CACHE_HOME: '', XDG_CONFIG_HOME: '', npm_config_cache: path.join(home, '.npm') };
+    const env = {
+      HOME: home,
+      MODEL_ACCESS_CACHE: '',
+      XDG_CACHE_HOME: '',
+      XDG_CONFIG_HOME: '',
+      npm_config_cache: path.join(home, '.npm'),
+    };
     setupReady[newest] = chain.then(() => runSetup([newest], env));
   }
-  const what = needVersions.map((v) => `VS Code ${v}${useFresh && v === newest ? ' (fresh install into an empty HOME, CI)' : ''}`).join(', ');
+  const what = needVersions
+    .map((v) => `VS Code ${v}${useFresh && v === newest ? ' (fresh install into an empty HOME, CI)' : ''}`)
+    .join(', ');
   console.log(`\nsetup of Chromium and code-server started in the background: ${what}`);
 }
 
@@ -310,7 +330,9 @@ async function ensureVSCode(version) {
   const ok = await ready;
   if (!results.setup || results.setup.ok) {
     times.setup = (setupEnded - setupStarted) / 1000;
-    const what = needVersions.map((v) => `${v}${useFresh && v === newest ? ' fresh into an empty HOME' : ''}`).join(', ');
+    const what = needVersions
+      .map((v) => `${v}${useFresh && v === newest ? ' fresh into an empty HOME' : ''}`)
+      .join(', ');
     results.setup = { ok, note: ok ? `VS Code ${what}` : `failed for VS Code ${version}` };
   }
   return ok;
@@ -322,7 +344,9 @@ async function integrationLayer(version) {
   if (!(await ensureVSCode(version))) {
     return { ok: false, note: 'setup of code-server/Chromium failed' };
   }
-  const r = await run(path.join(BIN, 'tsx'), ['test/integration/runner.ts', '--vscode', version], { env: vscodeEnv(version) });
+  const r = await run(path.join(BIN, 'tsx'), ['test/integration/runner.ts', '--vscode', version], {
+    env: vscodeEnv(version),
+  });
   const m = /integration: (\d+) passed, (\d+) failed, (\d+) pending/.exec(stripAnsi(r.output));
   const counts = m ? { passed: Number(m[1]), failed: Number(m[2]), pending: Number(m[3]) } : undefined;
   return { ok: r.code === 0 && !!counts && counts.passed > 0, counts, note: counts ? undefined : 'no results' };
@@ -332,6 +356,10 @@ const layers = {
   lint: async () => {
     const r = await run(path.join(BIN, 'eslint'), ['.']);
     return { ok: r.code === 0 };
+  },
+  format: async () => {
+    const r = await run(path.join(BIN, 'prettier'), ['--check', '.']);
+    return { ok: r.code === 0, note: r.code === 0 ? undefined : 'run `npm run format`' };
   },
   typecheck: async () => {
     const r = await run(path.join(BIN, 'tsc'), ['-p', '.', '--noEmit']);
@@ -357,7 +385,11 @@ const layers = {
     } // else: e2e alone, its session packages the VSIX itself.
     const r = await run(path.join(BIN, 'mocha'), ['--config', 'test/e2e/.mocharc.json'], { env });
     const counts = mochaCounts(r.output);
-    return { ok: r.code === 0 && counts.passed > 0, counts, note: counts.passed === 0 ? 'no e2e steps ran' : undefined };
+    return {
+      ok: r.code === 0 && counts.passed > 0,
+      counts,
+      note: counts.passed === 0 ? 'no e2e steps ran' : undefined,
+    };
   },
   demo: async () => {
     if (!(await ensureVSCode(newest))) {
@@ -376,7 +408,10 @@ for (const name of LAYERS) {
     continue;
   }
   if (name === 'integration') {
-    const ordered = [...itVersions.filter((v) => !(useFresh && v === newest)), ...itVersions.filter((v) => useFresh && v === newest)];
+    const ordered = [
+      ...itVersions.filter((v) => !(useFresh && v === newest)),
+      ...itVersions.filter((v) => useFresh && v === newest),
+    ];
     for (const v of ordered) {
       plan.push([`integration ${v}`, () => integrationLayer(v)]);
     }
@@ -404,11 +439,15 @@ console.log(`\n━━━━ summary ${'━'.repeat(63)}`);
 const order = ['install', 'setup', ...plan.map(([n]) => n)];
 for (const name of order.filter((n) => results[n])) {
   const r = results[name];
-  const counts = r.counts ? ` ${r.counts.passed} passed, ${r.counts.failed} failed${r.counts.pending ? `, ${r.counts.pending} pending` : ''}` : '';
+  const counts = r.counts
+    ? ` ${r.counts.passed} passed, ${r.counts.failed} failed${r.counts.pending ? `, ${r.counts.pending} pending` : ''}`
+    : '';
   const note = r.note ? ` (${r.note})` : '';
   const when = name === 'setup' ? ' (background)' : '';
   console.log(`${r.ok ? '✔' : '✘'} ${name.padEnd(17)} ${times[name].toFixed(1).padStart(6)} s${when}${counts}${note}`);
 }
 const failed = order.filter((n) => results[n] && !results[n].ok);
-console.log(`\n${failed.length ? `FAILED: ${failed.join(', ')}` : 'all layers passed'} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(
+  `\n${failed.length ? `FAILED: ${failed.join(', ')}` : 'all layers passed'} in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
 process.exit(failed.length ? 1 : 0);

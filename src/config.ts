@@ -41,7 +41,8 @@ export class Config implements vscode.Disposable {
         e.affectsConfiguration('http.proxy') ||
         e.affectsConfiguration('http.noProxy') ||
         e.affectsConfiguration('http.proxyStrictSSL');
-      const view = e.affectsConfiguration(key(Settings.groupByFamily)) || e.affectsConfiguration(key(Settings.modelClickAction));
+      const view =
+        e.affectsConfiguration(key(Settings.groupByFamily)) || e.affectsConfiguration(key(Settings.modelClickAction));
       if (service || view) {
         this._onDidChange.fire({ service, view });
       }
@@ -60,7 +61,9 @@ export class Config implements vscode.Disposable {
   get baseUrl(): BaseUrl | undefined {
     const inspected = this.section().inspect<string>(Settings.baseUrl);
     // Restricted Mode: VS Code already hides workspace values of restricted settings; never read them anyway.
-    const workspace = vscode.workspace.isTrusted ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue) : undefined;
+    const workspace = vscode.workspace.isTrusted
+      ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue)
+      : undefined;
     const user = inspected?.globalValue;
     const userUrl = typeof user === 'string' && user.trim() ? normalizeBaseUrl(user) : undefined;
     if (typeof workspace === 'string' && workspace.trim()) {
@@ -84,7 +87,11 @@ export class Config implements vscode.Disposable {
   }
 
   async setBaseUrl(url: string | undefined): Promise<void> {
-    await this.section().update(Settings.baseUrl, url ? normalizeBaseUrl(url) : undefined, vscode.ConfigurationTarget.Global);
+    await this.section().update(
+      Settings.baseUrl,
+      url ? normalizeBaseUrl(url) : undefined,
+      vscode.ConfigurationTarget.Global,
+    );
   }
 
   get groupByFamily(): boolean {
@@ -198,8 +205,14 @@ export class ChatSettings implements vscode.Disposable {
 
   get defaults(): ChatModelDefaults {
     return {
-      maxInputTokens: positive(this.section.get<number>(Settings.chatDefaultMaxInputTokens), DEFAULT_LIMITS.maxInputTokens),
-      maxOutputTokens: positive(this.section.get<number>(Settings.chatDefaultMaxOutputTokens), DEFAULT_LIMITS.maxOutputTokens),
+      maxInputTokens: positive(
+        this.section.get<number>(Settings.chatDefaultMaxInputTokens),
+        DEFAULT_LIMITS.maxInputTokens,
+      ),
+      maxOutputTokens: positive(
+        this.section.get<number>(Settings.chatDefaultMaxOutputTokens),
+        DEFAULT_LIMITS.maxOutputTokens,
+      ),
     };
   }
 

@@ -57,13 +57,28 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
   try {
     log = new RedactingLog();
     const config = new Config();
-    const keys = new ApiKeyStore(context.secrets, { environmentBaseUrl: () => config.environmentBaseUrl, redactor: log.redactor });
+    const keys = new ApiKeyStore(context.secrets, {
+      environmentBaseUrl: () => config.environmentBaseUrl,
+      redactor: log.redactor,
+    });
     const requestLog = log;
     const ui = createUi();
     // Allowances for service URLs from workspace settings, kept in workspace state (never synced).
-    const consent = new KeyConsent(context.workspaceState, askWith((message, detail, ...actions) => ui.ask(message, detail, ...actions)));
-    const connection = new ServiceConnection(config, keys, createClient, configError, (entry) => requestLog.request(entry), consent);
-    const catalog = new ModelCatalog(connection, (task) => vscode.window.withProgress({ location: { viewId: Views.models } }, task));
+    const consent = new KeyConsent(
+      context.workspaceState,
+      askWith((message, detail, ...actions) => ui.ask(message, detail, ...actions)),
+    );
+    const connection = new ServiceConnection(
+      config,
+      keys,
+      createClient,
+      configError,
+      (entry) => requestLog.request(entry),
+      consent,
+    );
+    const catalog = new ModelCatalog(connection, (task) =>
+      vscode.window.withProgress({ location: { viewId: Views.models } }, task),
+    );
     const view = new ModelsView(catalog, config);
     const documents = new ModelDocuments(log);
     const statusBar = new ModelsStatusBar(catalog);
@@ -73,11 +88,22 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
     context.subscriptions.push(...setupCommands.register(deps), ...modelCommands.register(deps));
     // A new service or key (here or in another window) replaces the list.
     context.subscriptions.push(
-      connection.onDidChange(() => void (catalog.status.kind === 'idle' && !view.treeView.visible ? catalog.refreshSetup() : catalog.reload())),
+      connection.onDidChange(
+        () =>
+          void (catalog.status.kind === 'idle' && !view.treeView.visible ? catalog.refreshSetup() : catalog.reload()),
+      ),
     );
 
     // What the scratch-request features (src/requests/, issue 6) receive.
-    const requestDeps: RequestDeps = { context, getClient: () => connection.getClient(), catalog, log, config, ui, redact: (text) => requestLog.redactor.removeSecrets(text) };
+    const requestDeps: RequestDeps = {
+      context,
+      getClient: () => connection.getClient(),
+      catalog,
+      log,
+      config,
+      ui,
+      redact: (text) => requestLog.redactor.removeSecrets(text),
+    };
     // ── Feature registrations (each pushes its disposables into context.subscriptions): ──
     const requests = registerRequests(requestDeps);
     context.subscriptions.push(...registerChatProvider(requestDeps)); // chat models in VS Code's chat (issue 9)

@@ -68,13 +68,21 @@ export function describeFailure(error: unknown, host?: string): Failure {
   const requestId = str(e.requestId);
   const message = str(e.message) ? oneLine(String(e.message)) : undefined;
   const serverMessage = str(e.serverMessage) ? oneLine(String(e.serverMessage)) : undefined;
-  const detail = [serverMessage ? `The service said: ${serverMessage}` : '', requestId ? `Request id: ${requestId}` : ''].filter(Boolean).join('\n');
+  const detail = [
+    serverMessage ? `The service said: ${serverMessage}` : '',
+    requestId ? `Request id: ${requestId}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
   const base = { kind, status, requestId, detail };
 
   if (kind === 'unauthorized' || status === 401 || status === 403) {
     return {
       ...base,
-      message: status === 403 ? 'The API key was rejected (403): it is not allowed to list models.' : 'The API key was rejected.',
+      message:
+        status === 403
+          ? 'The API key was rejected (403): it is not allowed to list models.'
+          : 'The API key was rejected.',
       action: 'setApiKey',
     };
   }
@@ -82,10 +90,18 @@ export function describeFailure(error: unknown, host?: string): Failure {
     const where = str(e.host) ?? host ?? 'the service';
     const reason = message ?? (kind === 'timeout' ? 'the request timed out' : 'the connection failed');
     // The client's messages already name the host ("Could not connect to https://h: connection refused.").
-    return { ...base, message: reason.includes(hostOf(where)) ? reason : `Cannot reach ${where}: ${reason}`, action: 'retry' };
+    return {
+      ...base,
+      message: reason.includes(hostOf(where)) ? reason : `Cannot reach ${where}: ${reason}`,
+      action: 'retry',
+    };
   }
   if (kind === 'config' && str(e.code) === KEY_NOT_ALLOWED) {
-    return { ...base, message: message ?? 'The key is not allowed for this workspace\'s service URL yet.', action: 'allowKey' };
+    return {
+      ...base,
+      message: message ?? "The key is not allowed for this workspace's service URL yet.",
+      action: 'allowKey',
+    };
   }
   if (kind === 'config' && str(e.code) === NO_KEY) {
     return { ...base, message: message ?? 'No API key is set for this service.', action: 'setApiKey' };
@@ -94,7 +110,11 @@ export function describeFailure(error: unknown, host?: string): Failure {
     return { ...base, message: message ?? 'The service is not configured.', action: 'setBaseUrl' };
   }
   if (kind === 'insecure') {
-    return { ...base, message: message ?? 'Refused to send the key over an insecure connection.', action: 'setBaseUrl' };
+    return {
+      ...base,
+      message: message ?? 'Refused to send the key over an insecure connection.',
+      action: 'setBaseUrl',
+    };
   }
   if (kind === 'aborted') {
     return { ...base, message: 'The request was cancelled.', action: 'retry' };

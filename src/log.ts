@@ -100,7 +100,12 @@ export class RedactingLog implements vscode.LogOutputChannel {
 
   /** One line per HTTP request: method, path, status, time, request id. Never headers or bodies. */
   request(entry: RequestLogEntry): void {
-    const parts = [entry.method, entry.path, entry.status === undefined ? '—' : String(entry.status), `${Math.round(entry.elapsedMs)} ms`];
+    const parts = [
+      entry.method,
+      entry.path,
+      entry.status === undefined ? '—' : String(entry.status),
+      `${Math.round(entry.elapsedMs)} ms`,
+    ];
     if (entry.requestId) {
       parts.push(`request-id ${entry.requestId}`);
     }

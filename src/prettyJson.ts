@@ -65,7 +65,9 @@ export function flatJson(value: unknown): string {
         continue;
       }
       seen.add(v);
-      const entries: [string | undefined, unknown][] = Array.isArray(v) ? v.map((x) => [undefined, x]) : Object.entries(v).filter(([, x]) => x !== undefined && typeof x !== 'function');
+      const entries: [string | undefined, unknown][] = Array.isArray(v)
+        ? v.map((x) => [undefined, x])
+        : Object.entries(v).filter(([, x]) => x !== undefined && typeof x !== 'function');
       const [open, close] = Array.isArray(v) ? ['[', ']'] : ['{', '}'];
       // Pushed in reverse: the stack pops the first entry first.
       stack.push({ kind: 'text', text: close });

@@ -10,7 +10,10 @@ const PATTERNS: [RegExp, string][] = [
   // Keys in query strings or key=value text.
   [/([?&;\s"'](?:api[_-]?key|apikey|key|token|access[_-]?token|secret|password)=)[^&#\s"']+/gi, `$1${REDACTED}`],
   // JSON-ish "api_key": "..." pairs.
-  [/("(?:api[_-]?key|apikey|token|access[_-]?token|secret|password|authorization)"\s*:\s*")[^"]*(")/gi, `$1${REDACTED}$2`],
+  [
+    /("(?:api[_-]?key|apikey|token|access[_-]?token|secret|password|authorization)"\s*:\s*")[^"]*(")/gi,
+    `$1${REDACTED}$2`,
+  ],
 ];
 
 /**

@@ -41,7 +41,10 @@ export type ConfigErrorFactory = (message: string, code?: string) => Error;
 function refusingConsent(): KeyConsent {
   const memory = new Map<string, unknown>();
   return new KeyConsent(
-    { get: <T>(k: string, d: T) => (memory.has(k) ? (memory.get(k) as T) : d), update: async (k, v) => void memory.set(k, v) },
+    {
+      get: <T>(k: string, d: T) => (memory.has(k) ? (memory.get(k) as T) : d),
+      update: async (k, v) => void memory.set(k, v),
+    },
     async () => false,
   );
 }
@@ -145,7 +148,11 @@ export class ServiceConnection implements vscode.Disposable {
       throw this.configError(`No API key is set for ${state.host}. Run "Model Access: Set API Key".`, NO_KEY);
     }
     if (state.needsConsent && !(await this.askConsent(state, false))) {
-      const message = KeyMessages.notAllowed(displayUrl(state.baseUrl.url), state.keyScope ?? '', state.keySource === 'environment');
+      const message = KeyMessages.notAllowed(
+        displayUrl(state.baseUrl.url),
+        state.keyScope ?? '',
+        state.keySource === 'environment',
+      );
       throw this.configError(message, KEY_NOT_ALLOWED);
     }
     return this.clientFor(state.baseUrl);

@@ -60,10 +60,7 @@ export function resolveProxy(baseUrl: string, inputs: ProxyInputs): ProxyOptions
     inputs.setting?.trim() ||
     (https ? pick('HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy') : pick('HTTP_PROXY', 'http_proxy')) ||
     undefined;
-  const noProxy = [
-    ...(inputs.noProxySetting ?? []),
-    ...(pick('NO_PROXY', 'no_proxy') ?? '').split(','),
-  ]
+  const noProxy = [...(inputs.noProxySetting ?? []), ...(pick('NO_PROXY', 'no_proxy') ?? '').split(',')]
     .map((s) => s.trim())
     .filter(Boolean);
   const strictSSL = inputs.strictSSL ?? true;

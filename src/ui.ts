@@ -38,7 +38,8 @@ export function createUi(): Ui {
     info: (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
     warn: (message, ...actions) => vscode.window.showWarningMessage(message, ...actions),
     error: (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),
-    ask: (message, detail, ...actions) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...actions),
+    ask: (message, detail, ...actions) =>
+      vscode.window.showWarningMessage(message, { modal: true, detail }, ...actions),
     openExternal: (url) => vscode.env.openExternal(vscode.Uri.parse(url, true)),
     copy: (text) => vscode.env.clipboard.writeText(text),
     saveDialog: (options) => vscode.window.showSaveDialog(options),
@@ -63,6 +64,8 @@ export function reportNotReady(ui: Ui, error: unknown): DisplayText {
   const failure = describeFailure(error);
   const action = FAILURE_ACTIONS[failure.action];
   const message = displayText(failure.message, 500);
-  void Promise.resolve(ui.error(message, action.title)).then((a) => (a ? vscode.commands.executeCommand(action.command) : undefined));
+  void Promise.resolve(ui.error(message, action.title)).then((a) =>
+    a ? vscode.commands.executeCommand(action.command) : undefined,
+  );
   return message;
 }

@@ -9,7 +9,11 @@ import { Commands, Walkthrough } from './ids';
 export function registerWalkthrough(context: vscode.ExtensionContext): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.openWalkthrough, () =>
-      vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${Walkthrough.id}`, false),
+      vscode.commands.executeCommand(
+        'workbench.action.openWalkthrough',
+        `${context.extension.id}#${Walkthrough.id}`,
+        false,
+      ),
     ),
   ];
 }

@@ -25,7 +25,13 @@ export interface ActivationProbe {
 export async function run(): Promise<void> {
   const dir = process.env.MODEL_ACCESS_BENCH_OUT;
   const ext = vscode.extensions.getExtension(EXTENSION_ID);
-  const result: ActivationProbe = { wasActive: ext?.isActive ?? false, activateMs: Number.NaN, startedAt: Date.now(), endedAt: 0, exported: false };
+  const result: ActivationProbe = {
+    wasActive: ext?.isActive ?? false,
+    activateMs: Number.NaN,
+    startedAt: Date.now(),
+    endedAt: 0,
+    exported: false,
+  };
   try {
     if (!ext) {
       throw new Error(`${EXTENSION_ID} is not loaded`);

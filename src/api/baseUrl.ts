@@ -22,25 +22,40 @@ export function isLoopbackHost(hostname: string): boolean {
 export function parseBaseUrl(text: string, allowInsecureHttp = false): ServiceBase {
   const value = (text ?? '').trim();
   if (value === '') {
-    throw new ServiceError({ kind: 'config', message: 'No service URL is set; it should look like https://models.example.com.' });
+    throw new ServiceError({
+      kind: 'config',
+      message: 'No service URL is set; it should look like https://models.example.com.',
+    });
   }
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new ServiceError({ kind: 'config', message: 'The service URL is not a valid absolute URL; it should look like https://models.example.com.' });
+    throw new ServiceError({
+      kind: 'config',
+      message: 'The service URL is not a valid absolute URL; it should look like https://models.example.com.',
+    });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ServiceError({ kind: 'config', message: `The service URL must start with https:// (got ${clip(url.protocol)}).` });
+    throw new ServiceError({
+      kind: 'config',
+      message: `The service URL must start with https:// (got ${clip(url.protocol)}).`,
+    });
   }
   if (!url.hostname) {
     throw new ServiceError({ kind: 'config', message: 'The service URL has no host name.' });
   }
   if (url.username || url.password) {
-    throw new ServiceError({ kind: 'config', message: 'The service URL must not contain a user name or password; the API key is sent separately.' });
+    throw new ServiceError({
+      kind: 'config',
+      message: 'The service URL must not contain a user name or password; the API key is sent separately.',
+    });
   }
   if (url.search || url.hash) {
-    throw new ServiceError({ kind: 'config', message: 'The service URL must not contain a query (?…) or fragment (#…).' });
+    throw new ServiceError({
+      kind: 'config',
+      message: 'The service URL must not contain a query (?…) or fragment (#…).',
+    });
   }
   const insecure = url.protocol === 'http:';
   if (insecure && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {

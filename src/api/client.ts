@@ -13,7 +13,15 @@ import { redactor } from './redact';
 import { isRetryable, retryAfterMs, retryDelay, retryPolicy, sleep, type RetryPolicy } from './retry';
 import { readEventStream } from './sse';
 import { header, Transport, type Exchange } from './transport';
-import type { CallOptions, ListModelsResult, ModelEntry, ModelService, PostResult, ServiceClientOptions, UploadOptions } from './types';
+import type {
+  CallOptions,
+  ListModelsResult,
+  ModelEntry,
+  ModelService,
+  PostResult,
+  ServiceClientOptions,
+  UploadOptions,
+} from './types';
 import { multipartFromFile } from './upload';
 import type { Dispatcher } from 'undici';
 import { plural } from '../text';
@@ -65,7 +73,12 @@ export class ServiceClient implements ModelService {
       this.base = parseBaseUrl(options.baseUrl, options.allowInsecureHttp ?? false);
       const t = options.timeouts ?? {};
       const connectMs = t.connectMs ?? 10_000;
-      this.dispatcher = createDispatcher({ connectMs, proxy: options.proxy, caFile: options.caFile, targetHost: new URL(this.base.origin).hostname });
+      this.dispatcher = createDispatcher({
+        connectMs,
+        proxy: options.proxy,
+        caFile: options.caFile,
+        targetHost: new URL(this.base.origin).hostname,
+      });
       this.transport = new Transport(this.base, this.dispatcher, {
         userAgent: options.userAgent ?? USER_AGENT,
         connectMs,
@@ -74,7 +87,10 @@ export class ServiceClient implements ModelService {
         onRequest: options.onRequest,
       });
     } catch (e) {
-      this.setupError = e instanceof ServiceError ? e : new ServiceError({ kind: 'config', message: `The client could not be set up: ${String(e)}` });
+      this.setupError =
+        e instanceof ServiceError
+          ? e
+          : new ServiceError({ kind: 'config', message: `The client could not be set up: ${String(e)}` });
     }
   }
 
@@ -88,7 +104,10 @@ export class ServiceClient implements ModelService {
   /** Checks the set-up and reads the key; throws `config` errors before any request. */
   private async begin(options?: CallOptions): Promise<Call & { transport: Transport }> {
     if (this.disposed) {
-      throw new ServiceError({ kind: 'config', message: 'This service client was closed (the settings changed); try again.' });
+      throw new ServiceError({
+        kind: 'config',
+        message: 'This service client was closed (the settings changed); try again.',
+      });
     }
     if (this.setupError || !this.transport) {
       throw this.setupError ?? new ServiceError({ kind: 'config', message: 'The client is not set up.' });
@@ -97,15 +116,24 @@ export class ServiceClient implements ModelService {
     try {
       key = (await this.options.apiKey())?.trim();
     } catch {
-      throw new ServiceError({ kind: 'config', message: 'The API key could not be read from storage.', host: this.base?.origin });
+      throw new ServiceError({
+        kind: 'config',
+        message: 'The API key could not be read from storage.',
+        host: this.base?.origin,
+      });
     }
     if (!key) {
-      throw new ServiceError({ kind: 'config', message: `No API key is set for ${this.base?.origin}.`, host: this.base?.origin });
+      throw new ServiceError({
+        kind: 'config',
+        message: `No API key is set for ${this.base?.origin}.`,
+        host: this.base?.origin,
+      });
     }
     if (!/^[\x21-\x7e]+$/.test(key)) {
       throw new ServiceError({
         kind: 'config',
-        message: 'The API key contains spaces, line breaks or non-ASCII characters, which cannot be sent in an HTTP header. Set the key again.',
+        message:
+          'The API key contains spaces, line breaks or non-ASCII characters, which cannot be sent in an HTTP header. Set the key again.',
         host: this.base?.origin,
       });
     }
@@ -132,14 +160,27 @@ export class ServiceClient implements ModelService {
         if (ex.status >= 200 && ex.status < 300) {
           const body = await t.readBody(ex, MAX_JSON_PAGE_BYTES, call.redact, call.signal);
           if (body.truncated) {
-            throw new ServiceError({ kind: 'invalidResponse', message: `${what} from ${t.base.origin} is larger than ${MAX_JSON_PAGE_BYTES / 1024 / 1024} MB; it was not read.`, host: t.base.origin, requestId: ex.requestId });
+            throw new ServiceError({
+              kind: 'invalidResponse',
+              message: `${what} from ${t.base.origin} is larger than ${MAX_JSON_PAGE_BYTES / 1024 / 1024} MB; it was not read.`,
+              host: t.base.origin,
+              requestId: ex.requestId,
+            });
           }
           this.logDone(t, call, 'GET', ex, undefined, attempt);
           return { text: body.text, ex };
         }
         headers = ex.headers;
         const body = await t.readBody(ex, 64 * 1024, call.redact, call.signal);
-        failure = httpError({ status: ex.status, headers, body: body.text, host: t.base.origin, requestId: ex.requestId, retryAfterMs: retryAfterMs(headers), redact: call.redact });
+        failure = httpError({
+          status: ex.status,
+          headers,
+          body: body.text,
+          host: t.base.origin,
+          requestId: ex.requestId,
+          retryAfterMs: retryAfterMs(headers),
+          redact: call.redact,
+        });
         this.logDone(t, call, 'GET', ex, failure.message, attempt);
       } catch (e) {
         failure = t.failure(e, 'headers', call.redact, call.signal);
@@ -167,7 +208,15 @@ export class ServiceClient implements ModelService {
   private async getFollowing(t: Transport, call: Call, start: string, attempt: number): Promise<Exchange> {
     let url = start;
     for (let hops = 0; ; hops++) {
-      const ex = await t.send({ method: 'GET', url, key: call.key, redact: call.redact, signal: call.signal, attempt, headers: { accept: 'application/json' } });
+      const ex = await t.send({
+        method: 'GET',
+        url,
+        key: call.key,
+        redact: call.redact,
+        signal: call.signal,
+        attempt,
+        headers: { accept: 'application/json' },
+      });
       const location = header(ex.headers, 'location');
       if (!REDIRECT.has(ex.status) || location === undefined) {
         return ex;
@@ -178,7 +227,12 @@ export class ServiceClient implements ModelService {
       try {
         target = new URL(location, url);
       } catch {
-        throw new ServiceError({ kind: 'invalidResponse', status: ex.status, message: `The server answered ${ex.status} with a redirect that is not a valid URL.`, host: t.base.origin });
+        throw new ServiceError({
+          kind: 'invalidResponse',
+          status: ex.status,
+          message: `The server answered ${ex.status} with a redirect that is not a valid URL.`,
+          host: t.base.origin,
+        });
       }
       if (target.origin !== t.base.origin) {
         throw new ServiceError({
@@ -191,18 +245,41 @@ export class ServiceClient implements ModelService {
         });
       }
       if (hops >= MAX_REDIRECTS) {
-        throw new ServiceError({ kind: 'http', status: ex.status, host: t.base.origin, message: `The server redirected more than ${MAX_REDIRECTS} times; stopped following.` });
+        throw new ServiceError({
+          kind: 'http',
+          status: ex.status,
+          host: t.base.origin,
+          message: `The server redirected more than ${MAX_REDIRECTS} times; stopped following.`,
+        });
       }
       url = target.href;
     }
   }
 
-  private logDone(t: Transport, call: Call, method: string, ex: Exchange, error: string | undefined, attempt?: number): void {
+  private logDone(
+    t: Transport,
+    call: Call,
+    method: string,
+    ex: Exchange,
+    error: string | undefined,
+    attempt?: number,
+  ): void {
     if (!t.options.onRequest) {
       return;
     }
     const u = new URL(ex.url);
-    t.log({ method, path: u.pathname + u.search, status: ex.status, elapsedMs: Math.round(performance.now() - ex.startedAt), requestId: ex.requestId, error, attempt }, call.redact);
+    t.log(
+      {
+        method,
+        path: u.pathname + u.search,
+        status: ex.status,
+        elapsedMs: Math.round(performance.now() - ex.startedAt),
+        requestId: ex.requestId,
+        error,
+        attempt,
+      },
+      call.redact,
+    );
   }
 
   async listModels(options?: CallOptions): Promise<ListModelsResult> {
@@ -220,7 +297,11 @@ export class ServiceClient implements ModelService {
       const { text, ex } = await this.getText(t, call, url, what);
       pages++;
       bytes += text.length;
-      const page = readListPage(text, { url: ex.url, link: ex.headers.link, what, host: t.base.origin, requestId: ex.requestId }, models);
+      const page = readListPage(
+        text,
+        { url: ex.url, link: ex.headers.link, what, host: t.base.origin, requestId: ex.requestId },
+        models,
+      );
       skipped += page.skipped;
       const next = page.next;
       if (next.kind === 'end') {
@@ -229,11 +310,15 @@ export class ServiceClient implements ModelService {
       const nextUrl = next.kind === 'url' ? next.url : withParam(ex.url, next.name, next.value);
       const origin = new URL(nextUrl).origin;
       if (origin !== t.base.origin) {
-        warnings.push(`Stopped after page ${pages}: the next page is on another origin (${origin}), so it was not requested and your API key was not sent there. The list may be incomplete.`);
+        warnings.push(
+          `Stopped after page ${pages}: the next page is on another origin (${origin}), so it was not requested and your API key was not sent there. The list may be incomplete.`,
+        );
         break;
       }
       if (seen.has(nextUrl)) {
-        warnings.push(`Stopped after page ${pages}: the server sent a next page (${next.source}) that was already read, which would loop forever. The list may be incomplete.`);
+        warnings.push(
+          `Stopped after page ${pages}: the server sent a next page (${next.source}) that was already read, which would loop forever. The list may be incomplete.`,
+        );
         break;
       }
       if (pages >= this.maxPages) {
@@ -241,12 +326,16 @@ export class ServiceClient implements ModelService {
         break;
       }
       if (models.length >= this.maxModels) {
-        warnings.push(`Stopped after ${plural(models.length, 'model')} (the limit set by modelAccess.limits.maxModels); the list may be incomplete.`);
+        warnings.push(
+          `Stopped after ${plural(models.length, 'model')} (the limit set by modelAccess.limits.maxModels); the list may be incomplete.`,
+        );
         break;
       }
       if (bytes >= this.maxListBytes) {
         const mb = Math.round(this.maxListBytes / 1024 / 1024);
-        warnings.push(`Stopped after ${plural(pages, 'page')}: the list passed ${mb} MB (the limit set by modelAccess.limits.maxListMegabytes); it may be incomplete.`);
+        warnings.push(
+          `Stopped after ${plural(pages, 'page')}: the list passed ${mb} MB (the limit set by modelAccess.limits.maxListMegabytes); it may be incomplete.`,
+        );
         break;
       }
       seen.add(nextUrl);
@@ -254,7 +343,9 @@ export class ServiceClient implements ModelService {
     }
     if (models.length > this.maxModels) {
       if (!warnings.some((w) => w.includes('maxModels'))) {
-        warnings.push(`Showing the first ${this.maxModels} of ${plural(models.length, 'model')} (the limit set by modelAccess.limits.maxModels).`);
+        warnings.push(
+          `Showing the first ${this.maxModels} of ${plural(models.length, 'model')} (the limit set by modelAccess.limits.maxModels).`,
+        );
       }
       models.length = this.maxModels;
     }
@@ -273,12 +364,22 @@ export class ServiceClient implements ModelService {
     try {
       json = JSON.parse(text);
     } catch (e) {
-      throw new ServiceError({ kind: 'invalidResponse', message: `${what} from ${t.base.origin} is not valid JSON (${e instanceof Error ? e.message.slice(0, 120) : ''}).`, host: t.base.origin, requestId: ex.requestId });
+      throw new ServiceError({
+        kind: 'invalidResponse',
+        message: `${what} from ${t.base.origin} is not valid JSON (${e instanceof Error ? e.message.slice(0, 120) : ''}).`,
+        host: t.base.origin,
+        requestId: ex.requestId,
+      });
     }
     const entry = extractSingle(json);
     const model = normalizeModel(entry) ?? (isObj(entry) ? normalizeModel({ ...entry, id }) : undefined);
     if (model === undefined) {
-      throw new ServiceError({ kind: 'invalidResponse', message: `The answer for model "${id}" from ${t.base.origin} is not a model entry.`, host: t.base.origin, requestId: ex.requestId });
+      throw new ServiceError({
+        kind: 'invalidResponse',
+        message: `The answer for model "${id}" from ${t.base.origin} is not a model entry.`,
+        host: t.base.origin,
+        requestId: ex.requestId,
+      });
     }
     model.raw = entry;
     return model;
@@ -297,24 +398,53 @@ export class ServiceClient implements ModelService {
       try {
         text = JSON.stringify(payload ?? null);
       } catch (e) {
-        throw new ServiceError({ kind: 'config', message: `The request body cannot be encoded as JSON: ${e instanceof Error ? e.message : String(e)}` });
+        throw new ServiceError({
+          kind: 'config',
+          message: `The request body cannot be encoded as JSON: ${e instanceof Error ? e.message : String(e)}`,
+        });
       }
     }
-    const accept = options?.stream ? 'text/event-stream, application/json;q=0.9, */*;q=0.5' : 'application/json, text/event-stream;q=0.9, */*;q=0.5';
+    const accept = options?.stream
+      ? 'text/event-stream, application/json;q=0.9, */*;q=0.5'
+      : 'application/json, text/event-stream;q=0.9, */*;q=0.5';
     return this.sendPost(call, endpoint, text, { 'content-type': 'application/json', accept });
   }
 
   async uploadFile(path: string, options: UploadOptions): Promise<PostResult> {
     const call = await this.begin(options);
     const fields: Record<string, string> = { purpose: options.purpose, ...options.fields };
-    const mp = await multipartFromFile({ path, filename: options.filename, mimeType: options.mimeType, fields, onProgress: options.onProgress, signal: options.signal });
-    return this.sendPost(call, '/v1/files', mp.body, { 'content-type': mp.contentType, 'content-length': String(mp.contentLength), accept: 'application/json' });
+    const mp = await multipartFromFile({
+      path,
+      filename: options.filename,
+      mimeType: options.mimeType,
+      fields,
+      onProgress: options.onProgress,
+      signal: options.signal,
+    });
+    return this.sendPost(call, '/v1/files', mp.body, {
+      'content-type': mp.contentType,
+      'content-length': String(mp.contentLength),
+      accept: 'application/json',
+    });
   }
 
   /** One POST, never retried, redirects not followed; resolves for every HTTP answer (see PostResult.error). */
-  private async sendPost(call: Call & { transport: Transport }, endpoint: string, body: string | AsyncIterable<Uint8Array>, headers: Record<string, string>): Promise<PostResult> {
+  private async sendPost(
+    call: Call & { transport: Transport },
+    endpoint: string,
+    body: string | AsyncIterable<Uint8Array>,
+    headers: Record<string, string>,
+  ): Promise<PostResult> {
     const t = call.transport;
-    const ex = await t.send({ method: 'POST', url: joinUrl(t.base, endpoint), key: call.key, redact: call.redact, signal: call.signal, headers, body });
+    const ex = await t.send({
+      method: 'POST',
+      url: joinUrl(t.base, endpoint),
+      key: call.key,
+      redact: call.redact,
+      signal: call.signal,
+      headers,
+      body,
+    });
     const contentType = header(ex.headers, 'content-type') ?? '';
     const result: PostResult = {
       status: ex.status,
@@ -348,11 +478,25 @@ export class ServiceClient implements ModelService {
       try {
         result.body.json = JSON.parse(read.text);
       } catch {
-        result.error = new ServiceError({ kind: 'invalidResponse', status: ex.status, message: `The server's answer says it is JSON but is not valid JSON.`, host: t.base.origin, requestId: ex.requestId });
+        result.error = new ServiceError({
+          kind: 'invalidResponse',
+          status: ex.status,
+          message: `The server's answer says it is JSON but is not valid JSON.`,
+          host: t.base.origin,
+          requestId: ex.requestId,
+        });
       }
     }
     if (!ok) {
-      result.error = httpError({ status: ex.status, headers: ex.headers, body: read.text, host: t.base.origin, requestId: ex.requestId, retryAfterMs: retryAfterMs(ex.headers), redact: call.redact });
+      result.error = httpError({
+        status: ex.status,
+        headers: ex.headers,
+        body: read.text,
+        host: t.base.origin,
+        requestId: ex.requestId,
+        retryAfterMs: retryAfterMs(ex.headers),
+        redact: call.redact,
+      });
     }
     this.logDone(t, call, 'POST', ex, result.error?.message);
     return result;
@@ -370,7 +514,13 @@ export class ServiceClient implements ModelService {
       timer = setTimeout(() => resolve('late'), 1000);
       timer.unref();
     });
-    const outcome = await Promise.race([d.close().then(() => 'closed' as const, () => 'closed' as const), grace]);
+    const outcome = await Promise.race([
+      d.close().then(
+        () => 'closed' as const,
+        () => 'closed' as const,
+      ),
+      grace,
+    ]);
     clearTimeout(timer);
     if (outcome === 'late') {
       await d.destroy().catch(() => undefined);
@@ -378,7 +528,10 @@ export class ServiceClient implements ModelService {
   }
 }
 
-function flatHeaders(headers: Record<string, string | string[] | undefined>, redact: (t: string) => string): Record<string, string> {
+function flatHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  redact: (t: string) => string,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
     if (v !== undefined) {

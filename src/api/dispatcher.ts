@@ -26,7 +26,10 @@ export function readCa(caFile: string): string[] {
     throw new ServiceError({ kind: 'config', message: `Could not read the CA certificate file ${caFile} (${code}).` });
   }
   if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new ServiceError({ kind: 'config', message: `The CA certificate file ${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----).` });
+    throw new ServiceError({
+      kind: 'config',
+      message: `The CA certificate file ${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`,
+    });
   }
   return [...rootCertificates, pem];
 }
@@ -62,7 +65,10 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     try {
       new URL(proxyUrl);
     } catch {
-      throw new ServiceError({ kind: 'config', message: 'The proxy setting is not a valid URL (expected e.g. http://proxy.example:3128).' });
+      throw new ServiceError({
+        kind: 'config',
+        message: 'The proxy setting is not a valid URL (expected e.g. http://proxy.example:3128).',
+      });
     }
     return new EnvHttpProxyAgent({
       ...common,

@@ -75,7 +75,9 @@ function looksLikeHtml(text: string, contentType: string): boolean {
 function detailText(v: unknown): string | undefined {
   if (Array.isArray(v)) {
     // FastAPI/pydantic: [{loc, msg, type}, …]
-    const msgs = v.map((d) => str(obj(d)?.msg) ?? str(obj(d)?.message) ?? str(d)).filter((m): m is string => m !== undefined);
+    const msgs = v
+      .map((d) => str(obj(d)?.msg) ?? str(obj(d)?.message) ?? str(d))
+      .filter((m): m is string => m !== undefined);
     return msgs.length ? cleanLine(msgs.join('; ')) : undefined;
   }
   return str(v);

@@ -54,7 +54,12 @@ export class ServiceError extends Error {
     this.host = init.host;
     if (init.cause !== undefined) {
       // Kept off the enumerable fields (and out of toJSON) so logging the error never serializes it.
-      Object.defineProperty(this, 'cause', { value: init.cause, enumerable: false, configurable: true, writable: true });
+      Object.defineProperty(this, 'cause', {
+        value: init.cause,
+        enumerable: false,
+        configurable: true,
+        writable: true,
+      });
     }
   }
 
@@ -177,7 +182,13 @@ function seconds(ms: number | undefined): string {
  * The error for a failure below HTTP: "Could not connect to https://host: connection refused". `timeoutMs`
  * is the limit that applied in `phase`.
  */
-export function networkError(e: unknown, host: string, phase: Phase, redact?: (t: string) => string, timeoutMs?: number): ServiceError {
+export function networkError(
+  e: unknown,
+  host: string,
+  phase: Phase,
+  redact?: (t: string) => string,
+  timeoutMs?: number,
+): ServiceError {
   if (e instanceof ServiceError) {
     return e;
   }
@@ -188,25 +199,57 @@ export function networkError(e: unknown, host: string, phase: Phase, redact?: (t
     return new ServiceError({ ...base, kind: 'aborted', message: 'The request was cancelled.' });
   }
   if (has('UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'ConnectTimeoutError')) {
-    return new ServiceError({ ...base, kind: 'timeout', message: `Could not connect to ${host}: no answer${seconds(timeoutMs)}.` });
+    return new ServiceError({
+      ...base,
+      kind: 'timeout',
+      message: `Could not connect to ${host}: no answer${seconds(timeoutMs)}.`,
+    });
   }
   if (has('UND_ERR_HEADERS_TIMEOUT', 'HeadersTimeoutError')) {
-    return new ServiceError({ ...base, kind: 'timeout', message: `${host} did not answer${seconds(timeoutMs)} (timed out waiting for the response headers).` });
+    return new ServiceError({
+      ...base,
+      kind: 'timeout',
+      message: `${host} did not answer${seconds(timeoutMs)} (timed out waiting for the response headers).`,
+    });
   }
   if (has('UND_ERR_BODY_TIMEOUT', 'BodyTimeoutError')) {
-    return new ServiceError({ ...base, kind: 'timeout', message: `${host} stopped sending its answer (nothing received${seconds(timeoutMs)}; timed out).` });
+    return new ServiceError({
+      ...base,
+      kind: 'timeout',
+      message: `${host} stopped sending its answer (nothing received${seconds(timeoutMs)}; timed out).`,
+    });
   }
   if (has('ECONNREFUSED')) {
-    return new ServiceError({ ...base, kind: 'network', code: 'ECONNREFUSED', message: `Could not connect to ${host}: connection refused.` });
+    return new ServiceError({
+      ...base,
+      kind: 'network',
+      code: 'ECONNREFUSED',
+      message: `Could not connect to ${host}: connection refused.`,
+    });
   }
   if (has('ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL')) {
-    return new ServiceError({ ...base, kind: 'network', code: 'ENOTFOUND', message: `Could not connect to ${host}: the host name was not found (DNS).` });
+    return new ServiceError({
+      ...base,
+      kind: 'network',
+      code: 'ENOTFOUND',
+      message: `Could not connect to ${host}: the host name was not found (DNS).`,
+    });
   }
   if (has('EAI_AGAIN')) {
-    return new ServiceError({ ...base, kind: 'network', code: 'EAI_AGAIN', message: `Could not connect to ${host}: the host name could not be looked up right now (DNS).` });
+    return new ServiceError({
+      ...base,
+      kind: 'network',
+      code: 'EAI_AGAIN',
+      message: `Could not connect to ${host}: the host name could not be looked up right now (DNS).`,
+    });
   }
   if (has('EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN')) {
-    return new ServiceError({ ...base, kind: 'network', code: codes.find((c) => c.startsWith('E')), message: `Could not connect to ${host}: the network or host is unreachable.` });
+    return new ServiceError({
+      ...base,
+      kind: 'network',
+      code: codes.find((c) => c.startsWith('E')),
+      message: `Could not connect to ${host}: the network or host is unreachable.`,
+    });
   }
   const tls = codes.find((c) => TLS_CODES.test(c));
   if (tls) {
@@ -218,11 +261,26 @@ export function networkError(e: unknown, host: string, phase: Phase, redact?: (t
     });
   }
   if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'SocketError', 'ECONNABORTED')) {
-    const when = phase === 'body' ? 'before the answer was complete' : phase === 'headers' ? 'before it answered' : 'while connecting';
-    return new ServiceError({ ...base, kind: 'network', code: 'ECONNRESET', message: `The connection to ${host} was reset ${when}.` });
+    const when =
+      phase === 'body'
+        ? 'before the answer was complete'
+        : phase === 'headers'
+          ? 'before it answered'
+          : 'while connecting';
+    return new ServiceError({
+      ...base,
+      kind: 'network',
+      code: 'ECONNRESET',
+      message: `The connection to ${host} was reset ${when}.`,
+    });
   }
   const msg = typeof (e as ErrorLike)?.message === 'string' ? String((e as ErrorLike).message) : String(e);
-  return new ServiceError({ ...base, kind: 'network', code: codes.find((c) => /^[A-Z_]+$/.test(c)), message: `Could not talk to ${host}: ${msg.slice(0, 300)}` });
+  return new ServiceError({
+    ...base,
+    kind: 'network',
+    code: codes.find((c) => /^[A-Z_]+$/.test(c)),
+    message: `Could not talk to ${host}: ${msg.slice(0, 300)}`,
+  });
 }
 
 /** Whether a network failure is a reset (worth one more try for an idempotent request). */

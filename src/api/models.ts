@@ -67,7 +67,17 @@ function readId(m: Obj): string | undefined {
  * owner ("system", "openai", an organization id), not the model's family, so grouping by it would put
  * every model of an organization in one misleading folder. A model without a family goes under "Other".
  */
-const FAMILY_KEYS = ['family', 'model_family', 'modelFamily', 'line', 'series', 'architecture', 'base_model', 'baseModelId', 'model_type'];
+const FAMILY_KEYS = [
+  'family',
+  'model_family',
+  'modelFamily',
+  'line',
+  'series',
+  'architecture',
+  'base_model',
+  'baseModelId',
+  'model_type',
+];
 
 function readFamily(m: Obj): string | undefined {
   const direct = m.family;
@@ -75,7 +85,10 @@ function readFamily(m: Obj): string | undefined {
     return text(direct);
   }
   const details = m.details;
-  const nested = textOrNamed(get(details, 'family')) ?? textOrNamed(first(get(details, 'families'))) ?? textOrNamed(first(m.families));
+  const nested =
+    textOrNamed(get(details, 'family')) ??
+    textOrNamed(first(get(details, 'families'))) ??
+    textOrNamed(first(m.families));
   if (nested !== undefined) {
     return nested;
   }
@@ -119,7 +132,8 @@ function readVersion(m: Obj): string | undefined {
 const MAX_URL = 2048;
 // Absolute http(s), a host, and nothing that could break out of a link or disguise it (white space, controls,
 // quotes, angle brackets, bidi and zero-width marks).
-const HTTP_URL = /^https?:\/\/[^\s/?#@\\<>"'`\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]+(?:[/?#][^\s\\<>"`\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]*)?$/i;
+const HTTP_URL =
+  /^https?:\/\/[^\s/?#@\\<>"'`\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]+(?:[/?#][^\s\\<>"`\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]*)?$/i;
 
 /**
  * The common case without a regular expression: lower-case scheme, all ASCII. True/false when decided,
@@ -162,7 +176,16 @@ function fastHttpUrl(s: string): boolean | undefined {
 
 /** `v` when it is an absolute http(s) URL a browser may open, else undefined. */
 export function httpUrl(v: unknown): string | undefined {
-  let s = typeof v === 'string' ? v : isObj(v) ? (typeof v.url === 'string' ? v.url : typeof v.href === 'string' ? v.href : undefined) : undefined;
+  let s =
+    typeof v === 'string'
+      ? v
+      : isObj(v)
+        ? typeof v.url === 'string'
+          ? v.url
+          : typeof v.href === 'string'
+            ? v.href
+            : undefined
+        : undefined;
   if (s === undefined || s.length > MAX_URL || s.length < 8) {
     return undefined;
   }
@@ -176,7 +199,16 @@ export function httpUrl(v: unknown): string | undefined {
   return HTTP_URL.test(s) ? s : undefined;
 }
 
-const CARD_KEYS = ['model_card_url', 'modelCardUrl', 'model_card', 'modelCard', 'card_url', 'cardUrl', 'documentation_url', 'docs_url'];
+const CARD_KEYS = [
+  'model_card_url',
+  'modelCardUrl',
+  'model_card',
+  'modelCard',
+  'card_url',
+  'cardUrl',
+  'documentation_url',
+  'docs_url',
+];
 const LATE_CARD_KEYS = ['url', 'html_url', 'href'];
 
 function readCard(m: Obj): string | undefined {
@@ -190,7 +222,8 @@ function readCard(m: Obj): string | undefined {
     }
   }
   const links = m.links;
-  const nested = httpUrl(get(links, 'model_card')) ?? httpUrl(get(links, 'card')) ?? httpUrl(get(get(m._links, 'card'), 'href'));
+  const nested =
+    httpUrl(get(links, 'model_card')) ?? httpUrl(get(links, 'card')) ?? httpUrl(get(get(m._links, 'card'), 'href'));
   if (nested !== undefined) {
     return nested;
   }

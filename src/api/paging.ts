@@ -123,7 +123,12 @@ const TOKEN_FIELDS: [field: string, param: string][] = [
  * Where the next page is, given the page's parsed body, its `Link` header and the URL it was read from.
  * `has_more: false` ends the list whatever else the body says; an empty page alone does not.
  */
-export function findNextPage(body: unknown, link: string | string[] | undefined, requestUrl: string, entries?: readonly unknown[]): NextPage {
+export function findNextPage(
+  body: unknown,
+  link: string | string[] | undefined,
+  requestUrl: string,
+  entries?: readonly unknown[],
+): NextPage {
   const fromLink = parseLinkNext(link, requestUrl);
   if (fromLink !== undefined) {
     return { kind: 'url', url: fromLink, source: 'Link header' };
@@ -148,7 +153,13 @@ export function findNextPage(body: unknown, link: string | string[] | undefined,
     [body.next_page, 'page', 'next_page'],
     [isObj(body.links) ? body.links.next : undefined, 'cursor', 'links.next'],
     [isObj(body._links) ? body._links.next : undefined, 'cursor', '_links.next'],
-    [isObj(body.pagination) ? (body.pagination.next ?? body.pagination.next_cursor ?? body.pagination.nextCursor) : undefined, 'cursor', 'pagination.next'],
+    [
+      isObj(body.pagination)
+        ? (body.pagination.next ?? body.pagination.next_cursor ?? body.pagination.nextCursor)
+        : undefined,
+      'cursor',
+      'pagination.next',
+    ],
   ];
   for (const [value, param, source] of candidates) {
     const next = urlOrToken(value, requestUrl, param, source);
@@ -164,7 +175,8 @@ export function findNextPage(body: unknown, link: string | string[] | undefined,
     }
     if (last !== undefined) {
       // Anthropic pages with `after_id`, OpenAI with `after`; Anthropic entries say `type: "model"`.
-      const anthropic = entries !== undefined && isObj(entries[0]) && entries[0].type === 'model' && entries[0].object === undefined;
+      const anthropic =
+        entries !== undefined && isObj(entries[0]) && entries[0].type === 'model' && entries[0].object === undefined;
       return { kind: 'param', name: anthropic ? 'after_id' : 'after', value: last, source: 'has_more' };
     }
   }

@@ -16,9 +16,17 @@ export interface RetryPolicy {
   maxTotalMs: number;
 }
 
-export function retryPolicy(o: { max?: number; baseDelayMs?: number; maxDelayMs?: number; maxTotalMs?: number } = {}): RetryPolicy {
-  const num = (v: number | undefined, d: number): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : d);
-  return { max: Math.floor(num(o.max, 3)), baseDelayMs: num(o.baseDelayMs, 500), maxDelayMs: num(o.maxDelayMs, 20_000), maxTotalMs: num(o.maxTotalMs, 60_000) };
+export function retryPolicy(
+  o: { max?: number; baseDelayMs?: number; maxDelayMs?: number; maxTotalMs?: number } = {},
+): RetryPolicy {
+  const num = (v: number | undefined, d: number): number =>
+    typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : d;
+  return {
+    max: Math.floor(num(o.max, 3)),
+    baseDelayMs: num(o.baseDelayMs, 500),
+    maxDelayMs: num(o.maxDelayMs, 20_000),
+    maxTotalMs: num(o.maxTotalMs, 60_000),
+  };
 }
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
@@ -65,7 +73,13 @@ export function isRetryable(e: ServiceError, headers: Headers = {}): boolean {
  * How long to wait before retry number `attempt` (1-based), or undefined when the policy says stop:
  * the count is used up, the server asks for longer than `maxDelayMs`, or the total budget is spent.
  */
-export function retryDelay(policy: RetryPolicy, attempt: number, serverDelayMs: number | undefined, waitedMs: number, random = Math.random): number | undefined {
+export function retryDelay(
+  policy: RetryPolicy,
+  attempt: number,
+  serverDelayMs: number | undefined,
+  waitedMs: number,
+  random = Math.random,
+): number | undefined {
   if (attempt > policy.max) {
     return undefined;
   }

@@ -30,7 +30,16 @@ export class SseEvent implements ServerSentEvent {
       let value: unknown;
       const c = this.data.charCodeAt(0);
       // Only objects, arrays, strings, numbers and literals can be JSON; skip the throw for plain text.
-      if (c === 123 || c === 91 || c === 34 || (c >= 48 && c <= 57) || c === 45 || c === 116 || c === 102 || c === 110) {
+      if (
+        c === 123 ||
+        c === 91 ||
+        c === 34 ||
+        (c >= 48 && c <= 57) ||
+        c === 45 ||
+        c === 116 ||
+        c === 102 ||
+        c === 110
+      ) {
         try {
           value = JSON.parse(this.data);
         } catch {
@@ -66,7 +75,10 @@ export interface EventStreamOptions {
 }
 
 /** Events of an SSE body as they arrive. */
-export async function* readEventStream(body: AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void }, options: EventStreamOptions): AsyncGenerator<ServerSentEvent, void, undefined> {
+export async function* readEventStream(
+  body: AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void },
+  options: EventStreamOptions,
+): AsyncGenerator<ServerSentEvent, void, undefined> {
   const queue: SseEvent[] = [];
   let parseError: Error | undefined;
   const parser = createParser({
@@ -89,7 +101,10 @@ export async function* readEventStream(body: AsyncIterable<Uint8Array> & { destr
         idle?.refresh();
         parser.feed(decoder.decode(chunk, { stream: true }));
         if (parseError) {
-          throw new ServiceError({ kind: 'invalidResponse', message: 'The event stream sent an event larger than the client accepts; the stream was closed.' });
+          throw new ServiceError({
+            kind: 'invalidResponse',
+            message: 'The event stream sent an event larger than the client accepts; the stream was closed.',
+          });
         }
         for (let i = 0; i < queue.length; i++) {
           const ev = queue[i];
@@ -140,7 +155,10 @@ export function idleTimer(body: { destroy?: (e?: Error) => void }, ms: number | 
   if (!ms || ms <= 0 || !body.destroy) {
     return undefined;
   }
-  const timer = setTimeout(() => body.destroy?.(Object.assign(new Error('Body Timeout Error'), { code: 'UND_ERR_BODY_TIMEOUT' })), ms);
+  const timer = setTimeout(
+    () => body.destroy?.(Object.assign(new Error('Body Timeout Error'), { code: 'UND_ERR_BODY_TIMEOUT' })),
+    ms,
+  );
   timer.unref();
   return timer;
 }

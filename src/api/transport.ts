@@ -39,7 +39,14 @@ export interface TransportOptions {
   onRequest?: (entry: RequestLogEntry) => void;
 }
 
-const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-amzn-requestid', 'x-ms-request-id', 'x-correlation-id', 'cf-ray'];
+const REQUEST_ID_HEADERS = [
+  'x-request-id',
+  'request-id',
+  'x-amzn-requestid',
+  'x-ms-request-id',
+  'x-correlation-id',
+  'cf-ray',
+];
 
 export function requestIdOf(headers: Headers): string | undefined {
   for (const h of REQUEST_ID_HEADERS) {
@@ -74,9 +81,19 @@ export class Transport {
       return e;
     }
     if (signal?.aborted) {
-      return new ServiceError({ kind: 'aborted', message: 'The request was cancelled.', host: this.base.origin, cause: e });
+      return new ServiceError({
+        kind: 'aborted',
+        message: 'The request was cancelled.',
+        host: this.base.origin,
+        cause: e,
+      });
     }
-    const limit = phase === 'connect' ? this.options.connectMs : phase === 'headers' ? this.options.headersMs : this.options.bodyIdleMs;
+    const limit =
+      phase === 'connect'
+        ? this.options.connectMs
+        : phase === 'headers'
+          ? this.options.headersMs
+          : this.options.bodyIdleMs;
     return networkError(e, this.base.origin, phase, redact, limit);
   }
 
@@ -126,15 +143,36 @@ export class Transport {
       });
     } catch (e) {
       const err = this.failure(e, 'headers', req.redact, req.signal);
-      this.log({ method: req.method, path, elapsedMs: Math.round(performance.now() - startedAt), error: err.message, attempt: req.attempt }, req.redact);
+      this.log(
+        {
+          method: req.method,
+          path,
+          elapsedMs: Math.round(performance.now() - startedAt),
+          error: err.message,
+          attempt: req.attempt,
+        },
+        req.redact,
+      );
       throw err;
     }
     const requestId = requestIdOf(res.headers);
-    return { status: res.statusCode, headers: res.headers, body: res.body, url: target.href, startedAt, requestId: requestId && req.redact(requestId) };
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      body: res.body,
+      url: target.href,
+      startedAt,
+      requestId: requestId && req.redact(requestId),
+    };
   }
 
   /** Reads the whole body (at most `max` bytes; the rest is dropped and the connection closed). */
-  readBody(ex: Exchange, max: number, redact: (t: string) => string, signal?: AbortSignal): Promise<{ text: string; bytes: number; truncated: boolean }> {
+  readBody(
+    ex: Exchange,
+    max: number,
+    redact: (t: string) => string,
+    signal?: AbortSignal,
+  ): Promise<{ text: string; bytes: number; truncated: boolean }> {
     const body = ex.body;
     const chunks: Buffer[] = [];
     let bytes = 0;

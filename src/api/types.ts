@@ -143,7 +143,11 @@ export interface ModelService {
   /** Throws ServiceError with kind `notFound` when the model is unknown or not visible. */
   getModel(id: string, options?: CallOptions): Promise<ModelEntry>;
   /** `body` is sent as is when it is a string (already JSON text), else JSON-encoded. */
-  post(endpoint: PostEndpoint | string, body: unknown, options?: CallOptions & { stream?: boolean }): Promise<PostResult>;
+  post(
+    endpoint: PostEndpoint | string,
+    body: unknown,
+    options?: CallOptions & { stream?: boolean },
+  ): Promise<PostResult>;
   uploadFile(path: string, options: UploadOptions): Promise<PostResult>;
   dispose(): Promise<void>;
 }

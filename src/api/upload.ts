@@ -61,7 +61,11 @@ export async function multipartFromFile(file: MultipartFile): Promise<MultipartB
     size = s.size;
   } catch (e) {
     const code = (e as { code?: string }).code ?? 'unreadable';
-    throw new ServiceError({ kind: 'config', message: `Cannot upload ${path.basename(file.path)}: the file cannot be read (${code}).`, cause: e });
+    throw new ServiceError({
+      kind: 'config',
+      message: `Cannot upload ${path.basename(file.path)}: the file cannot be read (${code}).`,
+      cause: e,
+    });
   }
   const boundary = `----model-access-${randomBytes(16).toString('hex')}`;
   const filename = file.filename ?? path.basename(file.path);
@@ -96,7 +100,10 @@ export async function multipartFromFile(file: MultipartFile): Promise<MultipartB
         }
       }
       if (sent < size) {
-        throw new ServiceError({ kind: 'config', message: `Cannot upload ${filename}: the file shrank while it was being sent.` });
+        throw new ServiceError({
+          kind: 'config',
+          message: `Cannot upload ${filename}: the file shrank while it was being sent.`,
+        });
       }
     } finally {
       stream.destroy();

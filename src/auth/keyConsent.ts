@@ -91,7 +91,10 @@ export class KeyConsent {
     } else {
       const id = KeyConsent.id(url);
       this.declined.delete(id);
-      await this.memento.update(STATE_KEY, this.allowedList().filter((x) => x !== id));
+      await this.memento.update(
+        STATE_KEY,
+        this.allowedList().filter((x) => x !== id),
+      );
     }
     this.notify();
   }
@@ -148,7 +151,9 @@ export class KeyConsent {
  * Asks through `ask` (a modal question: message, detail, buttons — `ui.ask`) whether the key may go to the
  * URL: true only for "Allow" — "Not now" and dismissing the dialog both mean no.
  */
-export function askWith(ask: (message: DisplayText, detail: DisplayText, ...actions: string[]) => PromiseLike<string | undefined>): AskConsent {
+export function askWith(
+  ask: (message: DisplayText, detail: DisplayText, ...actions: string[]) => PromiseLike<string | undefined>,
+): AskConsent {
   return async (q) => {
     const message = KeyMessages.consentQuestion(q.url, q.keyScope, q.keySource === 'environment');
     const answer = await ask(message, KeyMessages.consentDetail(q.url), KeyMessages.allow, KeyMessages.notNow);

@@ -27,7 +27,8 @@ export const KeyMessages = {
 
   // Model Access: Allow Stored Key for Workspace URL
   allowNoUrl: (): DisplayText => msg`No service URL is set, so there is no key to allow.`,
-  allowNothingToAsk: (url: string): DisplayText => msg`The service URL ${url} comes from your own settings: its key is used without asking.`,
+  allowNothingToAsk: (url: string): DisplayText =>
+    msg`The service URL ${url} comes from your own settings: its key is used without asking.`,
   allowNoKey: (url: string): DisplayText => msg`No API key is stored for ${url}. Run "Model Access: Set API Key".`,
   allowAlready: (url: string): DisplayText => msg`The key is already allowed for ${url} in this workspace.`,
 
@@ -37,10 +38,14 @@ export const KeyMessages = {
     const where = originOnly
       ? msg`Stored in VS Code's SecretStorage for ${scope}: sent to any path there, never to another server.`
       : msg`Stored in VS Code's SecretStorage for ${scope}: sent only to URLs under that path.`;
-    return fromWorkspace ? msg`${where} This URL was set by this workspace's settings (modelAccess.baseUrl), not by you.` : where;
+    return fromWorkspace
+      ? msg`${where} This URL was set by this workspace's settings (modelAccess.baseUrl), not by you.`
+      : where;
   },
-  keySaved: (scope: string, count: number): DisplayText => msg`API key saved for ${scope}: it sees ${plural(count, 'model')}.`,
-  keySavedLog: (scope: string, count: number): string => `API key saved for ${scope}; it sees ${plural(count, 'model')}.`,
+  keySaved: (scope: string, count: number): DisplayText =>
+    msg`API key saved for ${scope}: it sees ${plural(count, 'model')}.`,
+  keySavedLog: (scope: string, count: number): string =>
+    `API key saved for ${scope}; it sees ${plural(count, 'model')}.`,
   keySavedUncheckedLog: (scope: string): string => `API key saved for ${scope} without a successful check.`,
 
   // Model Access: Clear API Key

@@ -21,7 +21,8 @@ interface ServiceErrorLike {
   message?: unknown;
 }
 
-const BLOCKED_CODE = /content[-_ ]?(filter|policy|management)|safety|blocked|moderation|responsible[-_ ]?ai|guardrail|insufficient[-_]quota|quota/i;
+const BLOCKED_CODE =
+  /content[-_ ]?(filter|policy|management)|safety|blocked|moderation|responsible[-_ ]?ai|guardrail|insufficient[-_]quota|quota/i;
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
@@ -54,7 +55,13 @@ export function classifyChatError(error: unknown, model?: string): ChatErrorVerd
     return { kind: 'noPermissions', message: withHint(message, 'Check the API key with "Model Access: Set API Key".') };
   }
   if (status === 403) {
-    return { kind: 'noPermissions', message: withHint(message, `Your organization's key may not use ${model ? `"${displayText(model, 120)}"` : 'this model'}.`) };
+    return {
+      kind: 'noPermissions',
+      message: withHint(
+        message,
+        `Your organization's key may not use ${model ? `"${displayText(model, 120)}"` : 'this model'}.`,
+      ),
+    };
   }
   if (status === 404 || kind === 'notFound') {
     return { kind: 'notFound', message: withHint(message, 'Refresh the models ("Model Access: Refresh Models").') };

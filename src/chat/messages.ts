@@ -57,7 +57,11 @@ function resultText(content: unknown): string {
     if (part.kind === 'text') {
       out.push(part.text);
     } else if (part.kind === 'data') {
-      out.push(isTextual(part.mimeType) ? utf8.decode(part.data) : `[${part.mimeType} data, ${plural(part.data.byteLength, 'byte')}]`);
+      out.push(
+        isTextual(part.mimeType)
+          ? utf8.decode(part.data)
+          : `[${part.mimeType} data, ${plural(part.data.byteLength, 'byte')}]`,
+      );
     } else if (isObj(item) && 'value' in item) {
       // LanguageModelPromptTsxPart: an opaque tree; its JSON is the best plain-text rendering we have.
       out.push(safeJson(item.value));
@@ -167,7 +171,10 @@ function argumentsText(input: unknown): string {
  * after the assistant turn that asked for them (before the rest of that user message), as Chat Completions
  * requires. Without tool support both are rendered as text, so the conversation keeps its meaning.
  */
-export function toPayloadMessages(messages: readonly RequestMessageLike[], options: Pick<PayloadOptions, 'supportsTools' | 'supportsImages'>): PayloadMessage[] {
+export function toPayloadMessages(
+  messages: readonly RequestMessageLike[],
+  options: Pick<PayloadOptions, 'supportsTools' | 'supportsImages'>,
+): PayloadMessage[] {
   const out: PayloadMessage[] = [];
   for (const message of messages) {
     const role = roleName(message.role);
@@ -183,7 +190,11 @@ export function toPayloadMessages(messages: readonly RequestMessageLike[], optio
           break;
         case 'toolCall':
           if (options.supportsTools && role === 'assistant') {
-            toolCalls.push({ id: part.callId, type: 'function', function: { name: part.name, arguments: argumentsText(part.input) } });
+            toolCalls.push({
+              id: part.callId,
+              type: 'function',
+              function: { name: part.name, arguments: argumentsText(part.input) },
+            });
           } else {
             texts.push(toolCallText(part.name, part.input));
           }
@@ -197,7 +208,10 @@ export function toPayloadMessages(messages: readonly RequestMessageLike[], optio
           break;
         case 'data':
           if (options.supportsImages && role === 'user' && /^image\//i.test(part.mimeType)) {
-            images.push({ type: 'image_url', image_url: { url: `data:${part.mimeType};base64,${toBase64(part.data)}` } });
+            images.push({
+              type: 'image_url',
+              image_url: { url: `data:${part.mimeType};base64,${toBase64(part.data)}` },
+            });
           } else if (isTextual(part.mimeType) && !/^cache_control$/i.test(part.mimeType)) {
             texts.push(utf8.decode(part.data));
           }
@@ -222,7 +236,11 @@ export function toPayloadMessages(messages: readonly RequestMessageLike[], optio
 }
 
 /** The whole `/v1/chat` request body for one VS Code chat request. */
-export function toChatPayload(model: string, messages: readonly RequestMessageLike[], options: PayloadOptions): ChatPayload {
+export function toChatPayload(
+  model: string,
+  messages: readonly RequestMessageLike[],
+  options: PayloadOptions,
+): ChatPayload {
   const payload: ChatPayload = { model, messages: toPayloadMessages(messages, options), stream: true };
   for (const [key, value] of Object.entries(options.modelOptions ?? {})) {
     if (!RESERVED.has(key) && value !== undefined) {
@@ -232,7 +250,11 @@ export function toChatPayload(model: string, messages: readonly RequestMessageLi
   if (options.supportsTools && options.tools && options.tools.length > 0) {
     payload.tools = options.tools.map((t) => ({
       type: 'function' as const,
-      function: { name: t.name, description: t.description, parameters: t.inputSchema ?? { type: 'object', properties: {} } },
+      function: {
+        name: t.name,
+        description: t.description,
+        parameters: t.inputSchema ?? { type: 'object', properties: {} },
+      },
     }));
     if (options.toolMode === ToolMode.Required) {
       payload.tool_choice = 'required';
@@ -242,7 +264,8 @@ export function toChatPayload(model: string, messages: readonly RequestMessageLi
 }
 
 /** A streamed answer part, before it becomes a `LanguageModelTextPart` / `LanguageModelToolCallPart`. */
-export type OutputPart = { kind: 'text'; text: string } | { kind: 'toolCall'; callId: string; name: string; input: object };
+export type OutputPart =
+  { kind: 'text'; text: string } | { kind: 'toolCall'; callId: string; name: string; input: object };
 
 /** An error reported inside the answer (an error event, a content-filter stop). */
 export class ChatStreamError extends Error {
@@ -317,7 +340,11 @@ export class ChatStreamReader {
       if (typeof choice.finish_reason === 'string') {
         this.finishReason = choice.finish_reason;
         if (BLOCKED.test(choice.finish_reason)) {
-          throw new ChatStreamError('blocked', "The service stopped the answer: its content filter blocked it.", choice.finish_reason);
+          throw new ChatStreamError(
+            'blocked',
+            'The service stopped the answer: its content filter blocked it.',
+            choice.finish_reason,
+          );
         }
         out.push(...this.flushCalls());
       }
@@ -374,10 +401,18 @@ export class ChatStreamReader {
         try {
           input = JSON.parse(call.args);
         } catch {
-          throw new ChatStreamError('error', `The model called the tool "${call.name}" with arguments that are not valid JSON.`);
+          throw new ChatStreamError(
+            'error',
+            `The model called the tool "${call.name}" with arguments that are not valid JSON.`,
+          );
         }
       }
-      out.push({ kind: 'toolCall', callId: call.id ?? `call_${index}`, name: call.name, input: isObj(input) && !Array.isArray(input) ? input : { value: input } });
+      out.push({
+        kind: 'toolCall',
+        callId: call.id ?? `call_${index}`,
+        name: call.name,
+        input: isObj(input) && !Array.isArray(input) ? input : { value: input },
+      });
     }
     this.calls.clear();
     return out;

@@ -60,7 +60,15 @@ function limitPlaces(raw: unknown): unknown[] {
     return [];
   }
   const capabilities = raw.capabilities;
-  return [raw, raw.limits, raw.token_limits, isObj(capabilities) ? capabilities.limits : undefined, raw.top_provider, raw.model_info, raw.details];
+  return [
+    raw,
+    raw.limits,
+    raw.token_limits,
+    isObj(capabilities) ? capabilities.limits : undefined,
+    raw.top_provider,
+    raw.model_info,
+    raw.details,
+  ];
 }
 
 const CONTEXT_KEYS = [
@@ -74,7 +82,14 @@ const CONTEXT_KEYS = [
   'num_ctx',
   'max_sequence_length',
 ] as const;
-const INPUT_KEYS = ['max_input_tokens', 'maxInputTokens', 'input_token_limit', 'inputTokenLimit', 'max_prompt_tokens', 'maxPromptTokens'] as const;
+const INPUT_KEYS = [
+  'max_input_tokens',
+  'maxInputTokens',
+  'input_token_limit',
+  'inputTokenLimit',
+  'max_prompt_tokens',
+  'maxPromptTokens',
+] as const;
 const OUTPUT_KEYS = [
   'max_output_tokens',
   'maxOutputTokens',
@@ -95,7 +110,10 @@ export function tokenLimits(raw: unknown, defaults: ChatModelDefaults = DEFAULT_
   const input = firstCount(places, INPUT_KEYS);
   let output = firstCount(places, OUTPUT_KEYS);
   if (output === undefined) {
-    output = context !== undefined ? Math.min(defaults.maxOutputTokens, Math.max(1, Math.floor(context / 4))) : defaults.maxOutputTokens;
+    output =
+      context !== undefined
+        ? Math.min(defaults.maxOutputTokens, Math.max(1, Math.floor(context / 4)))
+        : defaults.maxOutputTokens;
   } else if (context !== undefined && output > context) {
     output = context;
   }
@@ -116,12 +134,14 @@ function words(v: unknown): string[] {
   return [];
 }
 
-const CHAT_WORD = /^(chat|chat[-_ ]?completions?|completions?|text[-_ ]generation|text2text[-_ ]generation|conversational|llm|generatecontent|generate[-_ ]?content|instruct)$/;
+const CHAT_WORD =
+  /^(chat|chat[-_ ]?completions?|completions?|text[-_ ]generation|text2text[-_ ]generation|conversational|llm|generatecontent|generate[-_ ]?content|instruct)$/;
 const NON_CHAT_WORD =
   /(embed|rerank|re-rank|ranking|classif|moderation|speech|transcri|audio|tts|asr|stt|text[-_ ]to[-_ ]image|image[-_ ]generation|feature[-_ ]extraction|sentence[-_ ]similarity|fill[-_ ]mask|token[-_ ]classification)/;
 
 /** Capability flags that, set alone (without a chat flag), mean the model does something else. */
-const NON_CHAT_FLAG = /^(embed|embeds|embedding|embeddings|rerank|reranking|moderation|moderations|tts|asr|transcription|transcriptions|speech_to_text|text_to_speech)$/;
+const NON_CHAT_FLAG =
+  /^(embed|embeds|embedding|embeddings|rerank|reranking|moderation|moderations|tts|asr|transcription|transcriptions|speech_to_text|text_to_speech)$/;
 
 /** What the entry itself says about chat: true/false when it says something, undefined when it is silent. */
 function declaredChat(raw: unknown): boolean | undefined {
@@ -131,7 +151,9 @@ function declaredChat(raw: unknown): boolean | undefined {
   const caps = raw.capabilities;
   if (isObj(caps)) {
     // Azure OpenAI `{chat_completion: true, embeddings: false}`; GitHub-style `{type: "chat"}`; plain `{chat: true}`.
-    const chatFlags = ['chat', 'chat_completion', 'chatCompletion', 'completion', 'completions'].map((k) => caps[k]).filter((v) => typeof v === 'boolean');
+    const chatFlags = ['chat', 'chat_completion', 'chatCompletion', 'completion', 'completions']
+      .map((k) => caps[k])
+      .filter((v) => typeof v === 'boolean');
     if (chatFlags.includes(true)) {
       return true;
     }
@@ -194,7 +216,10 @@ export function canChat(entry: ModelEntry): boolean {
 
 /** `*` and `?` globs (anything else literal), matched against the whole id, case-insensitively. */
 function globToRegExp(pattern: string): RegExp {
-  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`, 'i');
 }
 
@@ -209,7 +234,8 @@ export function chatSelection(patterns: readonly string[]): (entry: ModelEntry) 
   }
   const families = new Set(items.map((p) => p.toLowerCase()));
   const globs = items.map(globToRegExp);
-  return (entry) => (entry.family !== undefined && families.has(entry.family.toLowerCase())) || globs.some((g) => g.test(entry.id));
+  return (entry) =>
+    (entry.family !== undefined && families.has(entry.family.toLowerCase())) || globs.some((g) => g.test(entry.id));
 }
 
 function capabilityFlag(raw: unknown, keys: readonly string[], listWords: RegExp): boolean {
@@ -228,18 +254,40 @@ function capabilityFlag(raw: unknown, keys: readonly string[], listWords: RegExp
       }
     }
   }
-  const lists = [Array.isArray(caps) ? caps : undefined, raw.supported_parameters, raw.input_modalities, isObj(raw.architecture) ? raw.architecture.input_modalities : undefined];
+  const lists = [
+    Array.isArray(caps) ? caps : undefined,
+    raw.supported_parameters,
+    raw.input_modalities,
+    isObj(raw.architecture) ? raw.architecture.input_modalities : undefined,
+  ];
   return lists.some((l) => words(l).some((w) => listWords.test(w)));
 }
 
 /** Whether the entry advertises tool (function) calling; only then are tools sent to it. */
 export function supportsTools(raw: unknown): boolean {
-  return capabilityFlag(raw, ['tool_calling', 'toolCalling', 'tools', 'function_calling', 'functionCalling', 'supports_tools', 'supports_function_calling', 'tool_calls'], /^(tools|tool_calling|function_calling|tool_choice)$/);
+  return capabilityFlag(
+    raw,
+    [
+      'tool_calling',
+      'toolCalling',
+      'tools',
+      'function_calling',
+      'functionCalling',
+      'supports_tools',
+      'supports_function_calling',
+      'tool_calls',
+    ],
+    /^(tools|tool_calling|function_calling|tool_choice)$/,
+  );
 }
 
 /** Whether the entry advertises image input. */
 export function supportsImages(raw: unknown): boolean {
-  return capabilityFlag(raw, ['vision', 'image_input', 'imageInput', 'supports_vision', 'supports_image_input', 'images'], /^(vision|image)$/);
+  return capabilityFlag(
+    raw,
+    ['vision', 'image_input', 'imageInput', 'supports_vision', 'supports_image_input', 'images'],
+    /^(vision|image)$/,
+  );
 }
 
 /** How VS Code shows and budgets one model. `id` is the service's model id, used as is in requests. */
@@ -248,7 +296,13 @@ export function chatModelInfo(entry: ModelEntry, defaults: ChatModelDefaults = D
   const family = entry.family ?? entry.id;
   const version = entry.version ?? '';
   // Shown in VS Code's model picker: display text, never raw registry text.
-  const tooltip = [displayText(entry.family, 120) || 'no family', entry.version ? `version ${displayText(entry.version, 60)}` : 'no version', displayText(entry.cardUrl, 300)].filter(Boolean).join(' · ');
+  const tooltip = [
+    displayText(entry.family, 120) || 'no family',
+    entry.version ? `version ${displayText(entry.version, 60)}` : 'no version',
+    displayText(entry.cardUrl, 300),
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return {
     id: entry.id,
     name: displayText(entry.id, 120),
@@ -263,7 +317,11 @@ export function chatModelInfo(entry: ModelEntry, defaults: ChatModelDefaults = D
 }
 
 /** The models to offer: the selection applied to the catalog, in catalog order, without duplicate ids. */
-export function chatModels(entries: readonly ModelEntry[], patterns: readonly string[], defaults: ChatModelDefaults = DEFAULT_LIMITS): ChatModelInfo[] {
+export function chatModels(
+  entries: readonly ModelEntry[],
+  patterns: readonly string[],
+  defaults: ChatModelDefaults = DEFAULT_LIMITS,
+): ChatModelInfo[] {
   const selected = chatSelection(patterns);
   const seen = new Set<string>();
   const out: ChatModelInfo[] = [];

@@ -47,7 +47,10 @@ export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider
     }, 50);
   }
 
-  async provideLanguageModelChatInformation(_options: vscode.PrepareLanguageModelChatModelOptions, token: vscode.CancellationToken): Promise<ChatModelInfo[]> {
+  async provideLanguageModelChatInformation(
+    _options: vscode.PrepareLanguageModelChatModelOptions,
+    token: vscode.CancellationToken,
+  ): Promise<ChatModelInfo[]> {
     if (!this.settings.enabled) {
       return [];
     }
@@ -82,7 +85,11 @@ export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider
     const abort = new AbortController();
     const onCancel = token.onCancellationRequested(() => abort.abort());
     const report = (part: OutputPart) => {
-      progress.report(part.kind === 'text' ? new vscode.LanguageModelTextPart(part.text) : new vscode.LanguageModelToolCallPart(part.callId, part.name, part.input));
+      progress.report(
+        part.kind === 'text'
+          ? new vscode.LanguageModelTextPart(part.text)
+          : new vscode.LanguageModelToolCallPart(part.callId, part.name, part.input),
+      );
     };
     try {
       const client = await this.deps.getClient();
@@ -105,7 +112,9 @@ export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider
           received += event.data.length;
           if (received > limit) {
             abort.abort();
-            throw new Error(`The answer passed ${Math.round(limit / 1024 / 1024)} MB (modelAccess.limits.maxResponseMegabytes) and was stopped there.`);
+            throw new Error(
+              `The answer passed ${Math.round(limit / 1024 / 1024)} MB (modelAccess.limits.maxResponseMegabytes) and was stopped there.`,
+            );
           }
           for (const part of reader.push(event.json)) {
             report(part);
@@ -118,7 +127,9 @@ export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider
         // A service that ignored `stream: true` and answered with one chat.completion.
         readCompletion(result.body.json).forEach(report);
       } else {
-        throw new Error(`The service answered ${CHAT_ENDPOINT} with ${result.contentType || 'no content type'}, not a chat answer.`);
+        throw new Error(
+          `The service answered ${CHAT_ENDPOINT} with ${result.contentType || 'no content type'}, not a chat answer.`,
+        );
       }
     } catch (e) {
       if (token.isCancellationRequested) {
@@ -144,7 +155,11 @@ export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider
     }
   }
 
-  async provideTokenCount(_model: ChatModelInfo, text: string | vscode.LanguageModelChatRequestMessage, _token: vscode.CancellationToken): Promise<number> {
+  async provideTokenCount(
+    _model: ChatModelInfo,
+    text: string | vscode.LanguageModelChatRequestMessage,
+    _token: vscode.CancellationToken,
+  ): Promise<number> {
     return estimateTokens(text);
   }
 

@@ -25,10 +25,13 @@ export function register(deps: CommandDeps): vscode.Disposable[] {
       const model = await modelOrPick(deps, arg, 'Open the Model Card of…');
       return model ? openModelCard(model, { ui: deps.ui, log: deps.log, inspect }) : undefined;
     }),
-    vscode.commands.registerCommand(Commands.inspectModel, async (arg?: unknown): Promise<InspectOutcome | undefined> => {
-      const model = await modelOrPick(deps, arg, 'Inspect model…');
-      return model ? inspectModel(deps, model) : undefined;
-    }),
+    vscode.commands.registerCommand(
+      Commands.inspectModel,
+      async (arg?: unknown): Promise<InspectOutcome | undefined> => {
+        const model = await modelOrPick(deps, arg, 'Inspect model…');
+        return model ? inspectModel(deps, model) : undefined;
+      },
+    ),
     vscode.commands.registerCommand(Commands.copyModelId, async (arg?: unknown) => {
       const model = await modelOrPick(deps, arg, 'Copy the id of…');
       if (model) {
@@ -56,11 +59,7 @@ export function register(deps: CommandDeps): vscode.Disposable[] {
 }
 
 async function inspectModel(deps: CommandDeps, model: ModelEntry): Promise<InspectOutcome> {
-  return deps.documents.inspect(
-    model,
-    async (id) => (await deps.connection.getClient()).getModel(id),
-    deps.ui,
-  );
+  return deps.documents.inspect(model, async (id) => (await deps.connection.getClient()).getModel(id), deps.ui);
 }
 
 /** The model a command was given, or one picked from the catalog (loading it first if needed). */
@@ -75,7 +74,11 @@ async function modelOrPick(deps: CommandDeps, arg: unknown, title: string): Prom
     void deps.ui.info(describeEmpty(deps));
     return undefined;
   }
-  const picked = await deps.ui.pick(items, { title, placeHolder: 'Type to search by id, family or version', matchOnDescription: true });
+  const picked = await deps.ui.pick(items, {
+    title,
+    placeHolder: 'Type to search by id, family or version',
+    matchOnDescription: true,
+  });
   return picked?.model;
 }
 
@@ -104,7 +107,9 @@ function pickItems(models: readonly ModelEntry[]): ModelPickItem[] {
     }
     items.push({
       label: displayText(model.id, 200),
-      description: [displayText(model.version, 60), displayText(model.family, 60)].filter(Boolean).join(' · ') as DisplayText,
+      description: [displayText(model.version, 60), displayText(model.family, 60)]
+        .filter(Boolean)
+        .join(' · ') as DisplayText,
       model,
     });
   }
@@ -133,7 +138,12 @@ async function showModels(deps: CommandDeps): Promise<void> {
   }
   const items: ModelPickItem[] = [];
   if (status.kind === 'error') {
-    items.push({ label: msg`$(refresh) Retry`, detail: displayText(status.failure.message, 500), run: Commands.refreshModels, alwaysShow: true });
+    items.push({
+      label: msg`$(refresh) Retry`,
+      detail: displayText(status.failure.message, 500),
+      run: Commands.refreshModels,
+      alwaysShow: true,
+    });
   }
   items.push(...pickItems(deps.catalog.models));
   if (items.length === 0) {
@@ -155,7 +165,11 @@ async function showModels(deps: CommandDeps): Promise<void> {
   }
   const hasCard = checkCardLink(model.cardUrl).ok;
   const actions: ModelPickItem[] = [
-    { label: msg`$(link-external) Open Model Card`, run: Commands.openModelCard, description: hasCard ? undefined : msg`no card link` },
+    {
+      label: msg`$(link-external) Open Model Card`,
+      run: Commands.openModelCard,
+      description: hasCard ? undefined : msg`no card link`,
+    },
     { label: msg`$(json) Inspect Model`, run: Commands.inspectModel },
     { label: msg`$(copy) Copy Model ID`, run: Commands.copyModelId },
     { label: msg`$(new-file) New Request with this Model`, run: Commands.newRequest },

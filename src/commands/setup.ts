@@ -39,12 +39,14 @@ async function setBaseUrl(deps: CommandDeps): Promise<string | undefined> {
   await config.setBaseUrl(value);
   const url = config.baseUrl;
   if (url && url.source === 'workspace') {
-    void ui.warn(msg`Saved to your user settings, but this workspace sets modelAccess.baseUrl, which takes precedence.`);
+    void ui.warn(
+      msg`Saved to your user settings, but this workspace sets modelAccess.baseUrl, which takes precedence.`,
+    );
   }
   if (url && !(await deps.keys.get(url.url, url.source))) {
-    void ui.info(msg`Service URL set to ${hostOf(value)}. Now set the API key for it.`, 'Set API Key').then((a) =>
-      a ? vscode.commands.executeCommand(Commands.setApiKey) : undefined,
-    );
+    void ui
+      .info(msg`Service URL set to ${hostOf(value)}. Now set the API key for it.`, 'Set API Key')
+      .then((a) => (a ? vscode.commands.executeCommand(Commands.setApiKey) : undefined));
   }
   return value;
 }
@@ -59,9 +61,9 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
   const { config, ui, keys, connection } = deps;
   const baseUrl = config.baseUrl;
   if (!baseUrl || !originOf(baseUrl.url)) {
-    void ui.warn(msg`Set the service URL first: the key is stored for that service only.`, 'Set Service URL').then((a) =>
-      a ? vscode.commands.executeCommand(Commands.setBaseUrl) : undefined,
-    );
+    void ui
+      .warn(msg`Set the service URL first: the key is stored for that service only.`, 'Set Service URL')
+      .then((a) => (a ? vscode.commands.executeCommand(Commands.setBaseUrl) : undefined));
     return 'noUrl';
   }
   const host = hostOf(baseUrl.url);
@@ -80,7 +82,8 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
       placeHolder: 'Paste your API key',
       password: true,
       ignoreFocusOut: true,
-      validateInput: (text) => (text.trim() === '' ? 'Enter the API key.' : /\s/.test(text.trim()) ? 'An API key has no spaces.' : undefined),
+      validateInput: (text) =>
+        text.trim() === '' ? 'Enter the API key.' : /\s/.test(text.trim()) ? 'An API key has no spaces.' : undefined,
     });
     if (key === undefined || key.trim() === '') {
       return 'cancelled';
@@ -88,7 +91,11 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
     const value = key.trim();
     deps.log.redactor.add(value);
     const check = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Checking the API key with ${host}…`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Checking the API key with ${host}…`,
+        cancellable: true,
+      },
       async (_progress, token) => {
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());

@@ -31,18 +31,18 @@ export class ModelDocuments implements vscode.TextDocumentContentProvider, vscod
   /** `model-access-model:/<id>.json?id=<id>` — the path gives the tab title, the query the exact id. */
   static uriFor(id: string): vscode.Uri {
     const title = displayText(id, 120).replace(/[/\\]/g, '∕') || 'model';
-    return vscode.Uri.from({ scheme: INSPECT_SCHEME, path: `/${title}.json`, query: new URLSearchParams({ id }).toString() });
+    return vscode.Uri.from({
+      scheme: INSPECT_SCHEME,
+      path: `/${title}.json`,
+      query: new URLSearchParams({ id }).toString(),
+    });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.contents.get(uri.toString()) ?? '// Run "Model Access: Inspect Model" to load this model.\n';
   }
 
-  async inspect(
-    model: ModelEntry,
-    fetch: (id: string) => Promise<ModelEntry>,
-    ui: Ui,
-  ): Promise<InspectOutcome> {
+  async inspect(model: ModelEntry, fetch: (id: string) => Promise<ModelEntry>, ui: Ui): Promise<InspectOutcome> {
     const name = displayText(model.id, 80);
     let entry: ModelEntry;
     try {
@@ -62,7 +62,10 @@ export class ModelDocuments implements vscode.TextDocumentContentProvider, vscod
       return { message: full };
     }
     const uri = ModelDocuments.uriFor(model.id);
-    const body = entry.raw !== undefined ? entry.raw : { id: entry.id, family: entry.family, version: entry.version, model_card_url: entry.cardUrl };
+    const body =
+      entry.raw !== undefined
+        ? entry.raw
+        : { id: entry.id, family: entry.family, version: entry.version, model_card_url: entry.cardUrl };
     const json = prettyJson(body);
     const text = `${json.flat ? '// Nested too deeply to indent: shown as one line.\n' : ''}${json.text}\n`;
     this.contents.set(uri.toString(), this.log.redactor.redact(text));

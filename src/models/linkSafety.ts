@@ -19,14 +19,20 @@ export function checkCardLink(link: unknown): CardLinkCheck {
   }
   const text = link.trim();
   if (text.length > MAX_CARD_URL_LENGTH) {
-    return { ok: false, reason: `The Model Card link is longer than ${MAX_CARD_URL_LENGTH} characters and was not opened.` };
+    return {
+      ok: false,
+      reason: `The Model Card link is longer than ${MAX_CARD_URL_LENGTH} characters and was not opened.`,
+    };
   }
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
   if (!scheme) {
     return { ok: false, reason: 'The Model Card link is not an absolute URL and was not opened.' };
   }
   if (scheme !== 'http' && scheme !== 'https') {
-    return { ok: false, reason: `The Model Card link uses the "${scheme}:" scheme; only http and https links are opened.` };
+    return {
+      ok: false,
+      reason: `The Model Card link uses the "${scheme}:" scheme; only http and https links are opened.`,
+    };
   }
   if (!/^https?:\/\//i.test(text)) {
     return { ok: false, reason: 'The Model Card link is not an absolute http(s) URL and was not opened.' };
@@ -66,7 +72,10 @@ export function rawCardLink(raw: unknown): string | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return undefined;
   }
-  const entries = Object.entries(raw as Record<string, unknown>).filter(([, v]) => typeof v === 'string') as [string, string][];
+  const entries = Object.entries(raw as Record<string, unknown>).filter(([, v]) => typeof v === 'string') as [
+    string,
+    string,
+  ][];
   const byName = (re: RegExp) => entries.find(([k]) => re.test(k))?.[1];
   return byName(/card/i) ?? byName(/^(url|link|href|documentation|docs?)$/i);
 }

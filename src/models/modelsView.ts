@@ -116,11 +116,16 @@ export class ModelsView implements vscode.Disposable {
       lines.push(`Filter “${displayText(this._filter, 60)}”: ${shown} of ${plural(models.length, 'model')}.`);
     }
     if (status.kind === 'error') {
-      const kept = models.length > 0 && this.catalog.loadedAt ? ` Showing the list from ${this.catalog.loadedAt.toLocaleTimeString()}.` : '';
+      const kept =
+        models.length > 0 && this.catalog.loadedAt
+          ? ` Showing the list from ${this.catalog.loadedAt.toLocaleTimeString()}.`
+          : '';
       lines.push(`${displayText(status.failure.message, 400)}${kept}`);
     } else if (status.kind === 'ready') {
       if (this.catalog.skipped > 0) {
-        lines.push(`${plural(this.catalog.skipped, 'entry', 'entries')} without an identifier ${this.catalog.skipped === 1 ? 'was' : 'were'} skipped.`);
+        lines.push(
+          `${plural(this.catalog.skipped, 'entry', 'entries')} without an identifier ${this.catalog.skipped === 1 ? 'was' : 'were'} skipped.`,
+        );
       }
       lines.push(...this.catalog.warnings.map((w) => displayText(w, 200)));
     }

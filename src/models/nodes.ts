@@ -93,7 +93,10 @@ export class FamilyNode extends vscode.TreeItem {
     options: { words?: readonly string[]; expanded: boolean },
   ) {
     const text = displayText(family, 120);
-    super(label(text, options.words ?? []), options.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+    super(
+      label(text, options.words ?? []),
+      options.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+    );
     this.id = treeItemId(['f', family]);
     this.description = plural(models.length, 'model');
     this.contextValue = ItemContext.family;

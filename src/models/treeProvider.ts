@@ -21,7 +21,6 @@ export const MAX_CHILDREN = 2000;
 /** Families start expanded while the whole list stays below this size. */
 const EXPAND_BELOW = 300;
 
-
 /**
  * Renders the catalog as a tree. It never fetches: it reads `catalog.models` and `catalog.status` and
  * re-renders when they change.
@@ -31,7 +30,9 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly disposables: vscode.Disposable[] = [];
   /** The last filtered, sorted list and its groups: one sort per list/filter change, not per render. */
-  private memo: { models: readonly ModelEntry[]; filter: string | undefined; sorted: ModelEntry[]; groups?: FamilyGroup[] } | undefined;
+  private memo:
+    | { models: readonly ModelEntry[]; filter: string | undefined; sorted: ModelEntry[]; groups?: FamilyGroup[] }
+    | undefined;
 
   constructor(
     private readonly catalog: ModelCatalog,
@@ -92,7 +93,10 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
     const models = this.sorted(all, options.filter);
     if (models.length === 0) {
       out.push(
-        new MessageNode(`No models match “${options.filter ?? ''}”. Clear filter`, 'filter', { command: Commands.clearFilter, title: 'Clear Filter' }),
+        new MessageNode(`No models match “${options.filter ?? ''}”. Clear filter`, 'filter', {
+          command: Commands.clearFilter,
+          title: 'Clear Filter',
+        }),
       );
       return out;
     }
@@ -122,7 +126,11 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
   }
 
   /** `sorted` must already be in display order. */
-  private modelNodes(sorted: readonly ModelEntry[], options: ViewOptions, idPrefix: readonly string[]): ModelsTreeNode[] {
+  private modelNodes(
+    sorted: readonly ModelEntry[],
+    options: ViewOptions,
+    idPrefix: readonly string[],
+  ): ModelsTreeNode[] {
     const shown = sorted.slice(0, MAX_CHILDREN);
     const words = this.words(options);
     // Registries may repeat an id; tree item ids must be unique, so later duplicates get a counter. The
@@ -132,14 +140,22 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
       const key = treeItemId([...idPrefix, familyOf(model), model.id]);
       const n = seen.get(key) ?? 0;
       seen.set(key, n + 1);
-      return new ModelNode(model, { words, clickable: options.clickable, id: treeItemId([...idPrefix, familyOf(model), model.id, n]) });
+      return new ModelNode(model, {
+        words,
+        clickable: options.clickable,
+        id: treeItemId([...idPrefix, familyOf(model), model.id, n]),
+      });
     });
     if (sorted.length > shown.length) {
       nodes.push(
-        new MessageNode(`${plural(sorted.length - shown.length, 'more model', 'more models')}: use Filter to narrow the list`, 'ellipsis', {
-          command: Commands.filterModels,
-          title: 'Filter',
-        }),
+        new MessageNode(
+          `${plural(sorted.length - shown.length, 'more model', 'more models')}: use Filter to narrow the list`,
+          'ellipsis',
+          {
+            command: Commands.filterModels,
+            title: 'Filter',
+          },
+        ),
       );
     }
     return nodes;

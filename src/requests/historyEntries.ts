@@ -26,14 +26,28 @@ export interface HistoryEntry {
 }
 
 /** Newest first, at most HISTORY_LIMIT, payloads clipped so globalState stays small. */
-export function addToHistory(entries: readonly HistoryEntry[], entry: HistoryEntry, maxPayloadChars = 64 * 1024): HistoryEntry[] {
-  const clipped = entry.payload.length > maxPayloadChars ? { ...entry, payload: entry.payload.slice(0, maxPayloadChars) } : entry;
+export function addToHistory(
+  entries: readonly HistoryEntry[],
+  entry: HistoryEntry,
+  maxPayloadChars = 64 * 1024,
+): HistoryEntry[] {
+  const clipped =
+    entry.payload.length > maxPayloadChars ? { ...entry, payload: entry.payload.slice(0, maxPayloadChars) } : entry;
   return [clipped, ...entries.filter((e) => e.id !== entry.id)].slice(0, HISTORY_LIMIT);
 }
 
 /** One line for a quick pick. */
 export function describeEntry(e: HistoryEntry): string {
-  const ended = e.ended === 'cancelled' ? ' (cancelled)' : e.ended === 'limit' ? ' (stopped at the size limit)' : e.ended === 'failed' ? ' (failed)' : '';
-  const status = (e.status === undefined ? (e.ended === 'cancelled' ? 'cancelled' : 'no answer') : String(e.status)) + (e.status === undefined ? '' : ended);
+  const ended =
+    e.ended === 'cancelled'
+      ? ' (cancelled)'
+      : e.ended === 'limit'
+        ? ' (stopped at the size limit)'
+        : e.ended === 'failed'
+          ? ' (failed)'
+          : '';
+  const status =
+    (e.status === undefined ? (e.ended === 'cancelled' ? 'cancelled' : 'no answer') : String(e.status)) +
+    (e.status === undefined ? '' : ended);
   return `${e.endpoint}${e.model ? ` · ${e.model}` : ''} · ${status}`;
 }

@@ -45,7 +45,9 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
   };
   /** Only payloads are sent (and may get a `// POST` line); any other document is offered a copy instead. */
   const sendPayload = async (editor: vscode.TextEditor | undefined, endpoint?: PostEndpoint): Promise<SendOutcome> =>
-    editor && !payloads.isPayload(editor.document) ? offerNewPayload(deps, scratch, editor, endpoint) : sender.send(editor, endpoint);
+    editor && !payloads.isPayload(editor.document)
+      ? offerNewPayload(deps, scratch, editor, endpoint)
+      : sender.send(editor, endpoint);
   const sendTo =
     (endpoint?: PostEndpoint) =>
     async (arg?: unknown): Promise<SendOutcome> =>
@@ -93,7 +95,11 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
       }
       const current = readEndpoint(editor.document.lineAt(0).text);
       const pick = await deps.ui.pick(
-        ENDPOINTS.map((e) => ({ label: msg`POST ${e.path}`, description: e.path === current ? msg`current` : msg`${e.label}`, path: e.path })),
+        ENDPOINTS.map((e) => ({
+          label: msg`POST ${e.path}`,
+          description: e.path === current ? msg`current` : msg`${e.label}`,
+          path: e.path,
+        })),
         { title: 'Send this payload to…' },
       );
       if (pick) {
@@ -106,10 +112,14 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
         return undefined;
       }
       const doc = editor.document;
-      const selection = editor.selection.isEmpty ? undefined : { start: doc.offsetAt(editor.selection.start), end: doc.offsetAt(editor.selection.end) };
+      const selection = editor.selection.isEmpty
+        ? undefined
+        : { start: doc.offsetAt(editor.selection.start), end: doc.offsetAt(editor.selection.end) };
       const parsed = parsePayload(textToSend(doc.getText(), selection).text);
       if (!parsed.ok) {
-        void deps.ui.error(msg`Not valid JSON at line ${parsed.problem.line}, column ${parsed.problem.column} (${parsed.problem.message}); fix it to copy the request.`);
+        void deps.ui.error(
+          msg`Not valid JSON at line ${parsed.problem.line}, column ${parsed.problem.column} (${parsed.problem.message}); fix it to copy the request.`,
+        );
         return undefined;
       }
       const endpoint = readEndpoint(doc.getText()) ?? '/v1/responses';
@@ -135,7 +145,10 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
         ...files.map((uri) => ({ label: msg`$(json) ${uri.path.split('/').pop()}`, uri })),
         { label: msg`$(folder-opened) Open the scratch folder in a new window`, uri: undefined },
       ];
-      const pick = await deps.ui.pick(items, { title: msg`Scratch payloads (${scratch.folder.fsPath})`, placeHolder: files.length ? 'Open a scratch payload' : 'No scratch payloads yet' });
+      const pick = await deps.ui.pick(items, {
+        title: msg`Scratch payloads (${scratch.folder.fsPath})`,
+        placeHolder: files.length ? 'Open a scratch payload' : 'No scratch payloads yet',
+      });
       if (pick?.uri) {
         await vscode.window.showTextDocument(pick.uri, { preview: false });
       } else if (pick) {
@@ -143,7 +156,9 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
         await vscode.commands.executeCommand('vscode.openFolder', scratch.folder, { forceNewWindow: true });
       }
     }),
-    command(Commands.uploadFile, (arg?: unknown, purpose?: unknown) => uploadFile(deps, responses, history, arg, typeof purpose === 'string' ? purpose : undefined)),
+    command(Commands.uploadFile, (arg?: unknown, purpose?: unknown) =>
+      uploadFile(deps, responses, history, arg, typeof purpose === 'string' ? purpose : undefined),
+    ),
     command(Commands.showHistory, async () => showHistory(deps, history, scratch, sendPayload)),
     command(Commands.clearHistory, async () => {
       await history.clear();
@@ -159,7 +174,9 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
     command(Commands.showRawEvents, async () => {
       const active = responses.active();
       if (active?.record.rawEventsWithheld) {
-        void deps.ui.info(msg`The raw events of this answer are not shown: the answer held your API key, split across events. The output text (with the key removed) is in the response document.`);
+        void deps.ui.info(
+          msg`The raw events of this answer are not shown: the answer held your API key, split across events. The output text (with the key removed) is in the response document.`,
+        );
         return;
       }
       const raw = active?.record.rawEvents;
@@ -167,7 +184,10 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
         void deps.ui.info(msg`The active response is not a stream of events.`);
         return;
       }
-      const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: deps.redact(raw.join('\n\n')) });
+      const doc = await vscode.workspace.openTextDocument({
+        language: 'plaintext',
+        content: deps.redact(raw.join('\n\n')),
+      });
       await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
     }),
     command(Commands.saveResponseBody, async () => {
@@ -177,7 +197,10 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
         void deps.ui.info(msg`Open a response first.`);
         return;
       }
-      const target = await deps.ui.saveDialog({ saveLabel: 'Save response body', filters: { JSON: ['json'], Text: ['txt'] } });
+      const target = await deps.ui.saveDialog({
+        saveLabel: 'Save response body',
+        filters: { JSON: ['json'], Text: ['txt'] },
+      });
       if (target) {
         await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(body));
       }
@@ -192,20 +215,37 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
  * person may copy its JSON (the selected object or array, else all of it) into a new scratch payload, which
  * opens for review. Nothing is sent.
  */
-async function offerNewPayload(deps: RequestDeps, scratch: ScratchFiles, editor: vscode.TextEditor, endpoint?: PostEndpoint): Promise<SendOutcome> {
+async function offerNewPayload(
+  deps: RequestDeps,
+  scratch: ScratchFiles,
+  editor: vscode.TextEditor,
+  endpoint?: PostEndpoint,
+): Promise<SendOutcome> {
   const doc = editor.document;
   const name = doc.uri.path.split('/').pop() || doc.uri.path;
   const order = [...ENDPOINTS].sort((a, b) => Number(b.path === endpoint) - Number(a.path === endpoint));
   const pick = await deps.ui.pick(
-    order.map((e) => ({ label: msg`POST ${e.path}`, description: msg`${e.label} — new payload from this JSON`, path: e.path })),
-    { title: msg`${name} is not a Model Access payload; it will not be changed`, placeHolder: 'Copy its JSON into a new payload for which endpoint? (Escape: do nothing)' },
+    order.map((e) => ({
+      label: msg`POST ${e.path}`,
+      description: msg`${e.label} — new payload from this JSON`,
+      path: e.path,
+    })),
+    {
+      title: msg`${name} is not a Model Access payload; it will not be changed`,
+      placeHolder: 'Copy its JSON into a new payload for which endpoint? (Escape: do nothing)',
+    },
   );
   if (!pick) {
     return { kind: 'notSent', message: msg`${name} is not a payload; nothing was sent and it was not changed.` };
   }
-  const selection = editor.selection.isEmpty ? undefined : { start: doc.offsetAt(editor.selection.start), end: doc.offsetAt(editor.selection.end) };
+  const selection = editor.selection.isEmpty
+    ? undefined
+    : { start: doc.offsetAt(editor.selection.start), end: doc.offsetAt(editor.selection.end) };
   const created = await scratch.create(pick.path, textToSend(doc.getText(), selection).text);
-  return { kind: 'notSent', message: msg`Copied the JSON of ${name} into a new payload (${created.document.uri.path.split('/').pop()}); send it from there.` };
+  return {
+    kind: 'notSent',
+    message: msg`Copied the JSON of ${name} into a new payload (${created.document.uri.path.split('/').pop()}); send it from there.`,
+  };
 }
 
 async function showHistory(
@@ -220,7 +260,12 @@ async function showHistory(
     return;
   }
   const pick = await deps.ui.pick(
-    entries.map((e) => ({ label: displayText(describeEntry(e)), description: displayText(new Date(e.at).toLocaleString()), detail: displayText(e.summary, 300), entry: e })),
+    entries.map((e) => ({
+      label: displayText(describeEntry(e)),
+      description: displayText(new Date(e.at).toLocaleString()),
+      detail: displayText(e.summary, 300),
+      entry: e,
+    })),
     { title: 'Request history', matchOnDetail: true },
   );
   if (!pick) {
@@ -250,7 +295,9 @@ async function showHistory(
 /** The payload's own file when it still exists, else a new scratch file holding what was sent. */
 async function reopen(entry: HistoryEntry, scratch: ScratchFiles): Promise<vscode.TextEditor | undefined> {
   if (entry.endpoint === '/v1/files') {
-    return entry.source ? vscode.window.showTextDocument(vscode.Uri.parse(entry.source), { preview: false }) : undefined;
+    return entry.source
+      ? vscode.window.showTextDocument(vscode.Uri.parse(entry.source), { preview: false })
+      : undefined;
   }
   if (entry.source) {
     try {
@@ -261,4 +308,3 @@ async function reopen(entry: HistoryEntry, scratch: ScratchFiles): Promise<vscod
   }
   return scratch.create(entry.endpoint, entry.payload);
 }
-

@@ -38,7 +38,10 @@ const READABLE: Record<string, string> = {
 export function parsePayload(text: string): PayloadResult {
   if (stripComments(text).trim() === '') {
     const { line, column } = positionOf(text, text.length);
-    return { ok: false, problem: { message: 'the payload is empty: write a JSON value', offset: text.length, length: 0, line, column } };
+    return {
+      ok: false,
+      problem: { message: 'the payload is empty: write a JSON value', offset: text.length, length: 0, line, column },
+    };
   }
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: false, disallowComments: false });
@@ -46,7 +49,10 @@ export function parsePayload(text: string): PayloadResult {
     const e = errors[0];
     const { line, column } = positionOf(text, e.offset);
     const code = printParseErrorCode(e.error);
-    return { ok: false, problem: { message: READABLE[code] ?? code, offset: e.offset, length: Math.max(1, e.length), line, column } };
+    return {
+      ok: false,
+      problem: { message: READABLE[code] ?? code, offset: e.offset, length: Math.max(1, e.length), line, column },
+    };
   }
   return { ok: true, value, json: JSON.stringify(value) };
 }

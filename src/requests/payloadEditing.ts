@@ -16,7 +16,10 @@ export const PAYLOAD_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, 
  * The selector only narrows to JSON; every provider checks this before doing anything.
  */
 export function isPayload(doc: vscode.TextDocument, scratch: ScratchFiles): boolean {
-  return isPayloadDocument({ languageId: doc.languageId, uri: doc.uri, firstLine: doc.lineCount > 0 ? doc.lineAt(0).text : '' }, scratch.folder);
+  return isPayloadDocument(
+    { languageId: doc.languageId, uri: doc.uri, firstLine: doc.lineCount > 0 ? doc.lineAt(0).text : '' },
+    scratch.folder,
+  );
 }
 
 /** Send / Change endpoint / Copy as cURL over a payload. */
@@ -33,7 +36,11 @@ export class PayloadCodeLens implements vscode.CodeLensProvider {
     const endpoint = readEndpoint(doc.lineAt(0).text);
     const range = new vscode.Range(0, 0, 0, 0);
     return [
-      new vscode.CodeLens(range, { title: endpoint ? `$(play) Send to POST ${endpoint}` : '$(play) Send…', command: Commands.sendRequest, arguments: [doc.uri] }),
+      new vscode.CodeLens(range, {
+        title: endpoint ? `$(play) Send to POST ${endpoint}` : '$(play) Send…',
+        command: Commands.sendRequest,
+        arguments: [doc.uri],
+      }),
       new vscode.CodeLens(range, { title: 'Change endpoint', command: Commands.changeEndpoint, arguments: [doc.uri] }),
       new vscode.CodeLens(range, { title: 'Copy as cURL', command: Commands.copyAsCurl, arguments: [doc.uri] }),
     ];
@@ -41,7 +48,10 @@ export class PayloadCodeLens implements vscode.CodeLensProvider {
 }
 
 /** Where the `"model"` string value is in the document, if the cursor or text has one. */
-function modelValueAt(doc: vscode.TextDocument, position: vscode.Position): { range: vscode.Range; value: string } | undefined {
+function modelValueAt(
+  doc: vscode.TextDocument,
+  position: vscode.Position,
+): { range: vscode.Range; value: string } | undefined {
   const text = doc.getText();
   const offset = doc.offsetAt(position);
   const location = getLocation(text, offset);
@@ -52,7 +62,10 @@ function modelValueAt(doc: vscode.TextDocument, position: vscode.Position): { ra
   if (!node || node.type !== 'string') {
     return undefined;
   }
-  return { range: new vscode.Range(doc.positionAt(node.offset + 1), doc.positionAt(node.offset + node.length - 1)), value: String(node.value) };
+  return {
+    range: new vscode.Range(doc.positionAt(node.offset + 1), doc.positionAt(node.offset + node.length - 1)),
+    value: String(node.value),
+  };
 }
 
 function detail(m: ModelEntry): string {
@@ -66,7 +79,10 @@ export class ModelCompletion implements vscode.CompletionItemProvider {
     private readonly scratch: ScratchFiles,
   ) {}
 
-  async provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[] | undefined> {
+  async provideCompletionItems(
+    doc: vscode.TextDocument,
+    position: vscode.Position,
+  ): Promise<vscode.CompletionItem[] | undefined> {
     if (!isPayload(doc, this.scratch)) {
       return undefined;
     }
@@ -78,7 +94,10 @@ export class ModelCompletion implements vscode.CompletionItemProvider {
       await this.catalog.ensureLoaded(); // The first completion may come before the Models view ever loaded.
     }
     return this.catalog.models.map((m, i) => {
-      const item = new vscode.CompletionItem({ label: displayText(m.id, 200), description: displayText(detail(m), 120) }, vscode.CompletionItemKind.Value);
+      const item = new vscode.CompletionItem(
+        { label: displayText(m.id, 200), description: displayText(detail(m), 120) },
+        vscode.CompletionItemKind.Value,
+      );
       item.detail = displayText(detail(m), 120) || undefined;
       item.range = at.range;
       // Inside the quotes: escaped, so an id with `"` or `\` stays one string.
@@ -152,7 +171,11 @@ export class ModelDiagnostics implements vscode.Disposable {
       return;
     }
     const range = new vscode.Range(doc.positionAt(node.offset), doc.positionAt(node.offset + node.length));
-    const d = new vscode.Diagnostic(range, `"${displayText(node.value, 200)}" is not one of your organization's models (the Models view lists them).`, vscode.DiagnosticSeverity.Warning);
+    const d = new vscode.Diagnostic(
+      range,
+      `"${displayText(node.value, 200)}" is not one of your organization's models (the Models view lists them).`,
+      vscode.DiagnosticSeverity.Warning,
+    );
     d.source = 'Model Access';
     this.collection.set(doc.uri, [d]);
   }
@@ -162,4 +185,3 @@ export class ModelDiagnostics implements vscode.Disposable {
     this.collection.dispose();
   }
 }
-

@@ -116,7 +116,12 @@ function visibleTail(stream: StreamState, redact: Redact): { shown: string; hidd
  */
 export function bodyForDisplay(r: ResponseRecord, redact: Redact): { text: string; flat: boolean } | undefined {
   if (r.bodyDisplay === undefined) {
-    const body = r.bodyJson !== undefined ? prettyJson(r.bodyJson) : r.bodyText === undefined ? undefined : { text: r.bodyText, flat: false };
+    const body =
+      r.bodyJson !== undefined
+        ? prettyJson(r.bodyJson)
+        : r.bodyText === undefined
+          ? undefined
+          : { text: r.bodyText, flat: false };
     if (!body) {
       return undefined;
     }
@@ -140,9 +145,14 @@ export function renderResponse(r: ResponseRecord, redact: Redact): string {
   if (r.stream) {
     const finished = r.stream.done || (r.status !== undefined && r.elapsedMs !== undefined);
     lines.push(finished ? '// ── output text ──' : '// ── output text (growing as it arrives) ──');
-    const { shown, hidden } = r.finalText !== undefined && r.finalText.length <= DISPLAY_LIMIT ? { shown: r.finalText, hidden: 0 } : visibleTail(r.stream, redact);
+    const { shown, hidden } =
+      r.finalText !== undefined && r.finalText.length <= DISPLAY_LIMIT
+        ? { shown: r.finalText, hidden: 0 }
+        : visibleTail(r.stream, redact);
     if (hidden > 0) {
-      lines.push(`// Shown: the last ${formatBytes(shown.length)} of ${formatBytes(r.stream.text.length)}. Run "Model Access: Save Response Body" to save all of it.`);
+      lines.push(
+        `// Shown: the last ${formatBytes(shown.length)} of ${formatBytes(r.stream.text.length)}. Run "Model Access: Save Response Body" to save all of it.`,
+      );
     }
     lines.push(shown);
     if (r.stream.error) {
@@ -160,7 +170,9 @@ export function renderResponse(r: ResponseRecord, redact: Redact): string {
         lines.push('// Nested too deeply to indent: shown as one line.');
       }
       if (body.text.length > DISPLAY_LIMIT) {
-        lines.push(`// Shown: the first ${formatBytes(DISPLAY_LIMIT)} of ${formatBytes(body.text.length)}. Run "Model Access: Save Response Body" to save all of it.`);
+        lines.push(
+          `// Shown: the first ${formatBytes(DISPLAY_LIMIT)} of ${formatBytes(body.text.length)}. Run "Model Access: Save Response Body" to save all of it.`,
+        );
         lines.push(body.text.slice(0, DISPLAY_LIMIT));
       } else {
         lines.push(body.text);
@@ -205,6 +217,7 @@ export function finishStream(record: ResponseRecord, redact: Redact): void {
 
 /** The history's one-line summary, cut only after the key was removed from the whole text. */
 export function summarize(record: ResponseRecord, redact: (text: string) => string): string {
-  const text = record.error ?? (record.stream ? record.finalText ?? redact(record.stream.text) : redact(record.bodyText ?? ''));
+  const text =
+    record.error ?? (record.stream ? (record.finalText ?? redact(record.stream.text)) : redact(record.bodyText ?? ''));
   return text.replace(/\s+/g, ' ').trim().slice(0, 200);
 }

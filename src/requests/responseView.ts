@@ -25,12 +25,18 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const record = this.records.get(uri.toString());
-    return record ? renderResponse(record, this.redact) : '// This response is no longer available; send the request again.\n';
+    return record
+      ? renderResponse(record, this.redact)
+      : '// This response is no longer available; send the request again.\n';
   }
 
   /** The document URI for an answer to `source`, reused per payload unless `newTab`. */
   uriFor(source: vscode.Uri, kind: 'json' | 'text', newTab: boolean): vscode.Uri {
-    const base = source.path.split('/').pop()?.replace(/\.[^.]*$/, '') || 'request';
+    const base =
+      source.path
+        .split('/')
+        .pop()
+        ?.replace(/\.[^.]*$/, '') || 'request';
     const suffix = newTab ? ` (${++this.tabCounter})` : '';
     return vscode.Uri.from({
       scheme: RESPONSE_SCHEME,
@@ -71,7 +77,11 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
 
   async show(uri: vscode.Uri, beside: boolean): Promise<vscode.TextEditor> {
     const doc = await vscode.workspace.openTextDocument(uri);
-    return vscode.window.showTextDocument(doc, { viewColumn: beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active, preserveFocus: true, preview: false });
+    return vscode.window.showTextDocument(doc, {
+      viewColumn: beside ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active,
+      preserveFocus: true,
+      preview: false,
+    });
   }
 
   /** The record behind the active response editor, if one is active. */
@@ -82,7 +92,9 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   }
 
   private latest(): { uri: vscode.Uri; record: ResponseRecord } | undefined {
-    const visible = vscode.window.visibleTextEditors.map((e) => e.document.uri).filter((u) => u.scheme === RESPONSE_SCHEME);
+    const visible = vscode.window.visibleTextEditors
+      .map((e) => e.document.uri)
+      .filter((u) => u.scheme === RESPONSE_SCHEME);
     for (const uri of visible) {
       const record = this.records.get(uri.toString());
       if (record) {

@@ -44,8 +44,12 @@ export class ScratchFiles {
   async list(): Promise<vscode.Uri[]> {
     try {
       const entries = await vscode.workspace.fs.readDirectory(this.folder);
-      const files = entries.filter(([, type]) => type === vscode.FileType.File).map(([name]) => vscode.Uri.joinPath(this.folder, name));
-      const stats = await Promise.all(files.map(async (uri) => ({ uri, mtime: (await vscode.workspace.fs.stat(uri)).mtime })));
+      const files = entries
+        .filter(([, type]) => type === vscode.FileType.File)
+        .map(([name]) => vscode.Uri.joinPath(this.folder, name));
+      const stats = await Promise.all(
+        files.map(async (uri) => ({ uri, mtime: (await vscode.workspace.fs.stat(uri)).mtime })),
+      );
       return stats.sort((a, b) => b.mtime - a.mtime).map((s) => s.uri);
     } catch {
       return [];

@@ -39,14 +39,20 @@ export class RequestSender implements vscode.Disposable {
     }
     const doc = editor.document;
     // The selection only when it is a whole JSON object or array; New Request's selected placeholder is not.
-    const selection = editor.selection.isEmpty ? undefined : { start: doc.offsetAt(editor.selection.start), end: doc.offsetAt(editor.selection.end) };
+    const selection = editor.selection.isEmpty
+      ? undefined
+      : { start: doc.offsetAt(editor.selection.start), end: doc.offsetAt(editor.selection.end) };
     const { text, offset: baseOffset } = textToSend(doc.getText(), selection);
     const parsed = parsePayload(text);
     if (!parsed.ok) {
       const p = parsed.problem;
       const start = doc.positionAt(baseOffset + p.offset);
       const end = doc.positionAt(baseOffset + p.offset + p.length);
-      const diagnostic = new vscode.Diagnostic(new vscode.Range(start, end), `Not valid JSON: ${p.message}`, vscode.DiagnosticSeverity.Error);
+      const diagnostic = new vscode.Diagnostic(
+        new vscode.Range(start, end),
+        `Not valid JSON: ${p.message}`,
+        vscode.DiagnosticSeverity.Error,
+      );
       diagnostic.source = 'Model Access';
       this.diagnostics.set(doc.uri, [diagnostic]);
       const message = msg`Nothing was sent: the payload is not valid JSON at line ${start.line + 1}, column ${start.character + 1} (${p.message}).`;
@@ -122,7 +128,13 @@ export class RequestSender implements vscode.Disposable {
       endpoint,
       model: payloadModel(parsed.value),
       status: record.status,
-      ended: record.cancelled ? 'cancelled' : record.limitReached ? 'limit' : record.error && record.status !== undefined && record.stream ? 'failed' : undefined,
+      ended: record.cancelled
+        ? 'cancelled'
+        : record.limitReached
+          ? 'limit'
+          : record.error && record.status !== undefined && record.stream
+            ? 'failed'
+            : undefined,
       at: new Date(record.startedAt).toISOString(),
       elapsedMs: record.elapsedMs,
       payload: text,
@@ -130,9 +142,13 @@ export class RequestSender implements vscode.Disposable {
       summary: summarize(record, this.deps.redact),
     });
     if (record.limitReached) {
-      void this.deps.ui.warn(msg`POST ${endpoint}: ${record.error}`, 'Open Settings').then((a) =>
-        a ? vscode.commands.executeCommand('workbench.action.openSettings', 'modelAccess.limits.maxResponseMegabytes') : undefined,
-      );
+      void this.deps.ui
+        .warn(msg`POST ${endpoint}: ${record.error}`, 'Open Settings')
+        .then((a) =>
+          a
+            ? vscode.commands.executeCommand('workbench.action.openSettings', 'modelAccess.limits.maxResponseMegabytes')
+            : undefined,
+        );
     } else if (record.error && !record.cancelled) {
       void this.deps.ui.error(msg`POST ${endpoint}: ${record.error}`);
     }
@@ -162,7 +178,12 @@ export class RequestSender implements vscode.Disposable {
    * `modelAccess.limits.maxResponseMegabytes`: at the limit the request is aborted with a message that
    * says how to raise it, so an endless stream cannot exhaust the extension host's memory.
    */
-  private async readStream(uri: vscode.Uri, record: ResponseRecord, events: AsyncIterable<ServerSentEvent>, controller: AbortController): Promise<void> {
+  private async readStream(
+    uri: vscode.Uri,
+    record: ResponseRecord,
+    events: AsyncIterable<ServerSentEvent>,
+    controller: AbortController,
+  ): Promise<void> {
     const state = newStreamState();
     const rawEvents: string[] = [];
     record.stream = state;
@@ -182,7 +203,10 @@ export class RequestSender implements vscode.Disposable {
   private async askEndpoint(editor: vscode.TextEditor): Promise<PostEndpoint | undefined> {
     const pick = await this.deps.ui.pick<SafePickItem & { path: PostEndpoint }>(
       ENDPOINTS.map((e) => ({ label: msg`POST ${e.path}`, description: msg`${e.label}`, path: e.path })),
-      { title: 'Send this payload to which endpoint?', placeHolder: 'The choice is recorded as a first-line comment in the file' },
+      {
+        title: 'Send this payload to which endpoint?',
+        placeHolder: 'The choice is recorded as a first-line comment in the file',
+      },
     );
     if (!pick) {
       return undefined;

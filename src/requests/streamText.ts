@@ -54,7 +54,12 @@ export function addEvent(state: StreamState, event: ServerSentEvent): StreamStat
     state.done = true;
   } else if (type === 'error') {
     const nested = json.error as Record<string, unknown> | undefined;
-    const message = typeof json.message === 'string' ? json.message : typeof nested?.message === 'string' ? nested.message : 'the stream reported an error';
+    const message =
+      typeof json.message === 'string'
+        ? json.message
+        : typeof nested?.message === 'string'
+          ? nested.message
+          : 'the stream reported an error';
     state.error = message;
     state.final = json;
   } else if (Array.isArray(json.choices)) {

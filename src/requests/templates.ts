@@ -31,7 +31,11 @@ const DEFAULTS: Record<PostEndpoint, Record<string, unknown>> = {
  * The starter payload for `endpoint`: the user's template from settings when it is a JSON object, else the
  * built-in one, with `model` set (when a model is given and the template has no fixed model).
  */
-export function starterPayload(endpoint: PostEndpoint, model: string | undefined, overrides: Record<string, unknown> = {}): string {
+export function starterPayload(
+  endpoint: PostEndpoint,
+  model: string | undefined,
+  overrides: Record<string, unknown> = {},
+): string {
   const override = overrides[endpoint];
   const template = isPlainObject(override) ? override : DEFAULTS[endpoint];
   const payload: Record<string, unknown> = { ...template };

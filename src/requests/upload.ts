@@ -11,10 +11,18 @@ import { displayText, msg } from '../text';
 /** OpenAI's file purposes; the service publishes none, so any other value can be typed. */
 const PURPOSES = ['user_data', 'assistants', 'batch', 'fine-tune', 'vision', 'evals'];
 
-export type UploadOutcome = { kind: 'uploaded'; responseUri: vscode.Uri; record: ResponseRecord; fileId?: string } | { kind: 'notSent'; message: string };
+export type UploadOutcome =
+  | { kind: 'uploaded'; responseUri: vscode.Uri; record: ResponseRecord; fileId?: string }
+  | { kind: 'notSent'; message: string };
 
 /** Upload to /v1/files: the given file, the active editor's file, or one picked in a dialog. */
-export async function uploadFile(deps: RequestDeps, responses: ResponseDocuments, history: RequestHistory, arg?: unknown, purposeArg?: string): Promise<UploadOutcome> {
+export async function uploadFile(
+  deps: RequestDeps,
+  responses: ResponseDocuments,
+  history: RequestHistory,
+  arg?: unknown,
+  purposeArg?: string,
+): Promise<UploadOutcome> {
   const uri = (arg instanceof vscode.Uri ? arg : undefined) ?? activeFile() ?? (await pickFile());
   if (!uri) {
     return { kind: 'notSent', message: 'No file was chosen.' };
@@ -41,7 +49,11 @@ export async function uploadFile(deps: RequestDeps, responses: ResponseDocuments
   const controller = new AbortController();
   try {
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: msg`Model Access: uploading ${filename}`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: msg`Model Access: uploading ${filename}`,
+        cancellable: true,
+      },
       async (progress, token) => {
         token.onCancellationRequested(() => controller.abort());
         let lastPercent = 0;
@@ -52,7 +64,10 @@ export async function uploadFile(deps: RequestDeps, responses: ResponseDocuments
           onProgress: (sent, total) => {
             const percent = total > 0 ? Math.floor((sent / total) * 100) : 0;
             if (percent > lastPercent) {
-              progress.report({ increment: percent - lastPercent, message: `${formatBytes(sent)} of ${formatBytes(total)} (${percent}%)` });
+              progress.report({
+                increment: percent - lastPercent,
+                message: `${formatBytes(sent)} of ${formatBytes(total)} (${percent}%)`,
+              });
               lastPercent = percent;
             }
           },
@@ -74,7 +89,10 @@ export async function uploadFile(deps: RequestDeps, responses: ResponseDocuments
   record.elapsedMs = Date.now() - record.startedAt;
   responses.redrawNow(responseUri);
   await responses.show(responseUri, true);
-  const fileId = typeof (record.bodyJson as { id?: unknown } | undefined)?.id === 'string' ? (record.bodyJson as { id: string }).id : undefined;
+  const fileId =
+    typeof (record.bodyJson as { id?: unknown } | undefined)?.id === 'string'
+      ? (record.bodyJson as { id: string }).id
+      : undefined;
   await history.add({
     id: `${record.startedAt}-${Math.random().toString(36).slice(2, 8)}`,
     endpoint: '/v1/files',
@@ -111,7 +129,11 @@ async function askPurpose(deps: RequestDeps): Promise<string | undefined> {
   const preferred = deps.config.defaultFilePurpose;
   const ordered = [preferred, ...PURPOSES.filter((p) => p !== preferred)];
   const pick = await deps.ui.pick(
-    ordered.map((p) => ({ label: displayText(p), purpose: p, description: p === preferred ? msg`default (modelAccess.defaultFilePurpose)` : undefined })),
+    ordered.map((p) => ({
+      label: displayText(p),
+      purpose: p,
+      description: p === preferred ? msg`default (modelAccess.defaultFilePurpose)` : undefined,
+    })),
     { title: 'Purpose of the file', placeHolder: 'The `purpose` field sent with the upload' },
   );
   return pick?.purpose;

@@ -55,7 +55,11 @@ function readProc(pid: number): Proc | undefined {
 }
 
 function allProcs(): Proc[] {
-  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => readProc(Number(d))).filter((p): p is Proc => !!p);
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((d) => readProc(Number(d)))
+    .filter((p): p is Proc => !!p);
 }
 
 /** `root` and everything below it (children that started their own sessions included). */
@@ -106,19 +110,35 @@ async function main(): Promise<number> {
   while (servicePort === port) {
     servicePort = await freePort();
   }
-  const demoArgs = ['run', 'demo', '--', '--code-server', '--port', String(port), '--service-port', String(servicePort)];
+  const demoArgs = [
+    'run',
+    'demo',
+    '--',
+    '--code-server',
+    '--port',
+    String(port),
+    '--service-port',
+    String(servicePort),
+  ];
   log(`npm ${demoArgs.join(' ')}`);
   // A terminal starts a command as its own process group; Ctrl+C sends SIGINT to that group.
-  const demo = spawn('npm', demoArgs, { cwd: REPO_ROOT, env: childEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const demo = spawn('npm', demoArgs, {
+    cwd: REPO_ROOT,
+    env: childEnv(),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const pgid = demo.pid as number;
   let output = '';
   let exitCode: number | null | undefined;
   let exitSignal: NodeJS.Signals | null = null;
-  const exited = new Promise<void>((resolve) => demo.on('exit', (code, signal) => {
-    exitCode = code;
-    exitSignal = signal;
-    resolve();
-  }));
+  const exited = new Promise<void>((resolve) =>
+    demo.on('exit', (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      resolve();
+    }),
+  );
   const onData = (d: Buffer) => {
     const text = d.toString('utf8');
     output += text;
@@ -137,12 +157,17 @@ async function main(): Promise<number> {
   const notes: string[] = [];
   const scratch = makeScratchDirs('model-access-demo-smoke');
   try {
-    const url = await waitFor('the URL printed by npm run demo', URL_TIMEOUT_S * 1000, () => {
-      if (exitCode !== undefined) {
-        throw new Error(`npm run demo exited (${exitCode ?? exitSignal}) before printing a URL`);
-      }
-      return /Open VS Code:\s+(http:\/\/\S+)/.exec(output)?.[1];
-    }, 250);
+    const url = await waitFor(
+      'the URL printed by npm run demo',
+      URL_TIMEOUT_S * 1000,
+      () => {
+        if (exitCode !== undefined) {
+          throw new Error(`npm run demo exited (${exitCode ?? exitSignal}) before printing a URL`);
+        }
+        return /Open VS Code:\s+(http:\/\/\S+)/.exec(output)?.[1];
+      },
+      250,
+    );
     log(`printed ${url} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
     remember();
 
@@ -158,11 +183,18 @@ async function main(): Promise<number> {
     }
 
     // The extensions folder of the code-server that answers on this port.
-    const codeServer = descendants(pgid).find((p) => p.cmd.includes('--extensions-dir') && p.cmd.includes(`127.0.0.1:${port}`));
+    const codeServer = descendants(pgid).find(
+      (p) => p.cmd.includes('--extensions-dir') && p.cmd.includes(`127.0.0.1:${port}`),
+    );
     const extensionsDir = codeServer && /--extensions-dir (\S+)/.exec(codeServer.cmd)?.[1];
-    const installed = extensionsDir && fs.existsSync(extensionsDir) ? fs.readdirSync(extensionsDir).filter((e) => e.startsWith(EXTENSION_DIR_PREFIX)) : [];
+    const installed =
+      extensionsDir && fs.existsSync(extensionsDir)
+        ? fs.readdirSync(extensionsDir).filter((e) => e.startsWith(EXTENSION_DIR_PREFIX))
+        : [];
     if (installed.length !== 1) {
-      problems.push(`expected one ${EXTENSION_DIR_PREFIX}* in the demo's extensions folder (${extensionsDir ?? 'code-server process not found'}), found: ${installed.join(', ') || 'none'}`);
+      problems.push(
+        `expected one ${EXTENSION_DIR_PREFIX}* in the demo's extensions folder (${extensionsDir ?? 'code-server process not found'}), found: ${installed.join(', ') || 'none'}`,
+      );
     } else {
       notes.push(`${installed[0]} installed`);
     }
@@ -176,7 +208,9 @@ async function main(): Promise<number> {
       await activityBarEntry(page).waitFor({ state: 'visible', timeout: 60_000 });
       notes.push('activity bar shows Model Access');
     } catch (e) {
-      problems.push(`the workbench did not show the Model Access activity-bar entry: ${e instanceof Error ? e.message.split('\n')[0] : e}`);
+      problems.push(
+        `the workbench did not show the Model Access activity-bar entry: ${e instanceof Error ? e.message.split('\n')[0] : e}`,
+      );
     } finally {
       await browser.close().catch(() => undefined);
     }
@@ -190,14 +224,19 @@ async function main(): Promise<number> {
 
   // Ctrl+C.
   const before = [...seen.values()].filter(alive);
-  log(`Ctrl+C (SIGINT to process group ${pgid}); ${before.length} processes running: ${before.map((p) => p.pid).join(' ')}`);
+  log(
+    `Ctrl+C (SIGINT to process group ${pgid}); ${before.length} processes running: ${before.map((p) => p.pid).join(' ')}`,
+  );
   const sigintAt = Date.now();
   try {
     process.kill(-pgid, 'SIGINT');
   } catch {
     // Already gone.
   }
-  const exitedInTime = await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 30_000))]);
+  const exitedInTime = await Promise.race([
+    exited.then(() => true),
+    new Promise<boolean>((r) => setTimeout(() => r(false), 30_000)),
+  ]);
   if (!exitedInTime) {
     problems.push('npm run demo did not exit within 30 s of Ctrl+C');
   }
@@ -224,7 +263,10 @@ async function main(): Promise<number> {
   } else {
     notes.push(`all ${seen.size} processes gone ${goneAfter} s after Ctrl+C (exit ${exitCode ?? exitSignal})`);
   }
-  for (const [what, p] of [['code-server', port], ['local service', servicePort]] as const) {
+  for (const [what, p] of [
+    ['code-server', port],
+    ['local service', servicePort],
+  ] as const) {
     if (await portOpen(p)) {
       problems.push(`port ${p} (${what}) still answers after Ctrl+C`);
     }

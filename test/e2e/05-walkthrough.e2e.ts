@@ -8,7 +8,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { e2e } from './session';
-import { clearNotifications, openPalette, pickQuickItem, quickInput, RESULTS_DIR, screenshot, typeInQuickInput, waitForNotification } from './helpers';
+import {
+  clearNotifications,
+  openPalette,
+  pickQuickItem,
+  quickInput,
+  RESULTS_DIR,
+  screenshot,
+  typeInQuickInput,
+  waitForNotification,
+} from './helpers';
 
 const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
   contributes: { walkthroughs: { id: string; title: string; steps: { id: string; title: string }[] }[] };
@@ -43,7 +52,10 @@ async function runStepButton(page: Page, id: string, button: string): Promise<vo
 }
 
 async function waitForWalkthrough(page: Page): Promise<void> {
-  await page.locator('.gettingStartedContainer .getting-started-step').first().waitFor({ state: 'visible', timeout: 30_000 });
+  await page
+    .locator('.gettingStartedContainer .getting-started-step')
+    .first()
+    .waitFor({ state: 'visible', timeout: 30_000 });
 }
 
 describe('Getting started walkthrough', () => {
@@ -56,7 +68,10 @@ describe('Getting started walkthrough', () => {
     await pickQuickItem(page, walkthrough.title);
     await waitForWalkthrough(page);
     const titles = await page.locator('.gettingStartedContainer .getting-started-step .step-title').allInnerTexts();
-    assert.deepEqual(titles.map((t) => t.trim()), walkthrough.steps.map((s) => s.title));
+    assert.deepEqual(
+      titles.map((t) => t.trim()),
+      walkthrough.steps.map((s) => s.title),
+    );
     assert.equal(await isDone(page, 'setServiceUrl'), false, 'no service URL yet');
     assert.equal(await isDone(page, 'setApiKey'), false, 'no key yet');
   });
@@ -87,7 +102,10 @@ describe('Getting started walkthrough', () => {
     await page.locator('.getting-started-media').waitFor({ state: 'visible', timeout: 10_000 });
     await page.waitForTimeout(500);
     await screenshot(page, 'walkthrough');
-    await page.screenshot({ path: path.join(RESULTS_DIR, 'walkthrough-steps.png'), clip: { x: 224, y: 136, width: 896, height: 600 } });
+    await page.screenshot({
+      path: path.join(RESULTS_DIR, 'walkthrough-steps.png'),
+      clip: { x: 224, y: 136, width: 896, height: 600 },
+    });
   });
 
   it('"Model Access: Get Started" reopens it with the progress kept', async () => {

@@ -18,7 +18,8 @@ import {
 } from './helpers';
 
 /** Natural order, as the view sorts ids and families: the `en` collation, numeric, base strength, then code units (src/models/sorting.ts). */
-const natural = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' }) || (a < b ? -1 : a > b ? 1 : 0);
+const natural = (a: string, b: string) =>
+  a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' }) || (a < b ? -1 : a > b ? 1 : 0);
 
 describe('Models explorer', () => {
   const org = () => Object.keys(e2e.service.keys)[0];
@@ -65,13 +66,19 @@ describe('Models explorer', () => {
         .sort((a, b) => natural(a.id, b.id))
         .map((m) => [m.id, m.version]),
     );
-    assert.deepEqual(leaves.map((r) => [r.label, r.description]), expected);
+    assert.deepEqual(
+      leaves.map((r) => [r.label, r.description]),
+      expected,
+    );
     await screenshot(e2e.page, 'models-view');
     // The README's picture: the sidebar and the status bar, without the empty editor area.
-    await e2e.page.screenshot({ path: path.join(RESULTS_DIR, 'models-view-sidebar.png'), clip: { x: 0, y: 0, width: 352, height: 800 } });
+    await e2e.page.screenshot({
+      path: path.join(RESULTS_DIR, 'models-view-sidebar.png'),
+      clip: { x: 0, y: 0, width: 352, height: 800 },
+    });
   });
 
-  it("clicking a model opens exactly its Model Card", async () => {
+  it('clicking a model opens exactly its Model Card', async () => {
     const model = models().find((m) => m.id === 'aurora-1.5') ?? models()[0];
     await clickTreeRow(e2e.page, model.id);
     const url = await waitForOpenedUrl(e2e.openedCardUrls, model.model_card_url);

@@ -9,7 +9,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { e2e } from './session';
-import { openFileByName, openPalette, pickQuickItem, quickInput, readActiveEditorText, reloadWorkbench, screenshot, viewContainer } from './helpers';
+import {
+  openFileByName,
+  openPalette,
+  pickQuickItem,
+  quickInput,
+  readActiveEditorText,
+  reloadWorkbench,
+  screenshot,
+  viewContainer,
+} from './helpers';
 
 const SEND_KEY = 'Control+Alt+Enter';
 
@@ -48,7 +57,10 @@ describe('First run, as a newcomer', () => {
     // What the project holds already (written before any Go to File, whose file list is cached).
     const model = e2e.service.registry.models.find((m) => m.organization === Object.keys(e2e.service.keys)[0])?.id;
     const variant = (text: string) => JSON.stringify({ model, messages: [{ role: 'user', content: text }] });
-    fs.writeFileSync(path.join(e2e.dirs.workspace, 'variants.jsonc'), `// POST /v1/chat\n// Two variants: select one and send it.\n${variant('first variant')}\n${variant('second variant')}\n`);
+    fs.writeFileSync(
+      path.join(e2e.dirs.workspace, 'variants.jsonc'),
+      `// POST /v1/chat\n// Two variants: select one and send it.\n${variant('first variant')}\n${variant('second variant')}\n`,
+    );
     fs.writeFileSync(path.join(e2e.dirs.workspace, 'package.json'), PACKAGE_JSON);
   });
 
@@ -65,17 +77,29 @@ describe('First run, as a newcomer', () => {
     const selected = page.locator('.editor-group-container.active .monaco-editor .selected-text');
     await selected.first().waitFor({ state: 'visible', timeout: 5000 }); // The prompt is selected, ready to type over.
 
-    const name = (await page.locator('.editor-group-container.active .tab.active .label-name').first().innerText()).replace(/\.jsonc$/, '');
+    const name = (
+      await page.locator('.editor-group-container.active .tab.active .label-name').first().innerText()
+    ).replace(/\.jsonc$/, '');
     await page.keyboard.press(SEND_KEY);
     const answer = await readAnswer(page, name, /POST \/v1\/chat · 200 OK/);
-    assert.ok(answer.includes('You are a helpful assistant. Write your prompt here.'), 'the service answered the template');
-    assert.equal(await page.locator('.notification-toast', { hasText: /not valid JSON/ }).count(), 0, 'no "not valid JSON"');
+    assert.ok(
+      answer.includes('You are a helpful assistant. Write your prompt here.'),
+      'the service answered the template',
+    );
+    assert.equal(
+      await page.locator('.notification-toast', { hasText: /not valid JSON/ }).count(),
+      0,
+      'no "not valid JSON"',
+    );
   });
 
   it('Send Request (palette) sends a selected JSON object on its own', async () => {
     const page = e2e.page;
     await openFileByName(page, 'variants.jsonc');
-    await page.locator('.codelens-decoration a', { hasText: 'Send to POST /v1/chat' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await page
+      .locator('.codelens-decoration a', { hasText: 'Send to POST /v1/chat' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     await openPalette(page, 'Go to Line/Column');
     await quickInput(page).locator('input').fill(':4');
     await page.keyboard.press('Enter');
@@ -88,7 +112,7 @@ describe('First run, as a newcomer', () => {
     assert.ok(!answer.includes('first variant'));
   });
 
-  it("package.json: the Send keybinding leaves it byte-identical, and the palette offers no Send", async () => {
+  it('package.json: the Send keybinding leaves it byte-identical, and the palette offers no Send', async () => {
     const page = e2e.page;
     const file = path.join(e2e.dirs.workspace, 'package.json');
     const original = PACKAGE_JSON;
@@ -102,18 +126,28 @@ describe('First run, as a newcomer', () => {
     assert.equal(await quickInput(page).isVisible(), false, 'no endpoint is asked for');
     const shown = await readActiveEditorText(page);
     assert.equal(shown, original, 'the editor shows the same text (the last, empty line included)');
-    assert.equal(await page.locator('.editor-group-container.active .tab.active.dirty').count(), 0, 'not modified in the editor');
+    assert.equal(
+      await page.locator('.editor-group-container.active .tab.active.dirty').count(),
+      0,
+      'not modified in the editor',
+    );
     assert.equal(fs.readFileSync(file, 'utf8'), original, 'byte-identical on disk');
 
     await page.keyboard.press('F1');
     await quickInput(page).locator('input').fill('>Model Access: ');
-    await quickInput(page).locator('.monaco-list-row', { hasText: 'Model Access: New Request' }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    await quickInput(page)
+      .locator('.monaco-list-row', { hasText: 'Model Access: New Request' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 15_000 });
     const offered = await quickInput(page).locator('.monaco-list-row').allInnerTexts();
     await page.keyboard.press('Escape');
-    assert.ok(!offered.some((t) => /Send Request|Send to \/v1|Copy Request as cURL|Change Request Endpoint/.test(t)), `offered: ${offered.join(' | ')}`);
+    assert.ok(
+      !offered.some((t) => /Send Request|Send to \/v1|Copy Request as cURL|Change Request Endpoint/.test(t)),
+      `offered: ${offered.join(' | ')}`,
+    );
   });
 
-  it("after a reload the payload has its CodeLens and model completion, without the Models view", async function () {
+  it('after a reload the payload has its CodeLens and model completion, without the Models view', async function () {
     this.timeout(180_000); // A window reload: the extension host starts again (slow on a busy machine).
     const page = e2e.page;
     await openPalette(page, 'View: Close All Editor Groups');

@@ -12,7 +12,9 @@ import { e2e } from './session';
 import { moveMouseAway, openPalette, screenshot } from './helpers';
 
 const ROOT = path.join(__dirname, '..', '..');
-const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { repository: { url: string } };
+const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  repository: { url: string };
+};
 /** What vsce prefixes relative image links with: https://github.com/<owner>/<repo>/raw/HEAD/ */
 const RAW_PREFIX = `${manifest.repository.url.replace(/\.git$/, '')}/raw/HEAD/`;
 
@@ -38,7 +40,7 @@ async function readmePictures(frames: Frame[]): Promise<Picture[]> {
 }
 
 describe('Extension details page', () => {
-  it("shows the README with its pictures, served from the repository URLs vsce wrote", async function () {
+  it('shows the README with its pictures, served from the repository URLs vsce wrote', async function () {
     this.timeout(90_000);
     const page = e2e.page;
     const served: string[] = [];
@@ -61,7 +63,10 @@ describe('Extension details page', () => {
       await search.click();
       await page.keyboard.type('@installed Model Access');
       // By its name: another installed extension (the e2e probe) mentions Model Access in its description.
-      const row = page.locator('.extensions-viewlet .monaco-list-row').filter({ has: page.locator('.name', { hasText: /^Model Access$/ }) }).first();
+      const row = page
+        .locator('.extensions-viewlet .monaco-list-row')
+        .filter({ has: page.locator('.name', { hasText: /^Model Access$/ }) })
+        .first();
       await row.waitFor({ state: 'visible', timeout: 30_000 });
       await row.click();
       let pictures: Picture[] = [];

@@ -45,7 +45,10 @@ describe('Hostile registry', () => {
     await openPalette(page, 'Model Access: Set Service URL');
     await typeInQuickInput(page, hostile.url);
     // The status bar follows the new service before the key is entered for it.
-    await page.locator('.statusbar-item', { hasText: new URL(hostile.url).host }).first().waitFor({ timeout: 15_000 });
+    await page
+      .locator('.statusbar-item', { hasText: new URL(hostile.url).host })
+      .first()
+      .waitFor({ timeout: 15_000 });
     await openPalette(page, 'Model Access: Set API Key');
     await typeInQuickInput(page, hostile.keys.hostile);
     const count = hostile.registry.models.filter((m) => m.organization === hostile.hostile?.organization).length;
@@ -63,7 +66,9 @@ describe('Hostile registry', () => {
       const rows = await readTreeRows(page);
       const start = rows.findIndex((r) => r.level === 1 && r.label === 'collide');
       const end = rows.findIndex((r, i) => i > start && r.level === 1);
-      return start < 0 ? [] : rows.slice(start + 1, end < 0 ? undefined : end).filter((r) => r.level === 2 && r.label.startsWith('x'));
+      return start < 0
+        ? []
+        : rows.slice(start + 1, end < 0 ? undefined : end).filter((r) => r.level === 2 && r.label.startsWith('x'));
     };
     let collide = await collideRows();
     for (let i = 0; i < 50 && collide.length < HOSTILE_IDS.collisions.length; i++) {
@@ -74,7 +79,10 @@ describe('Hostile registry', () => {
     await openPalette(page, 'Model Access: Clear Models Filter');
     // The status bar counts what the view lists.
     const count = hostile.registry.models.filter((m) => m.organization === hostile.hostile?.organization).length;
-    const status = await page.locator('.statusbar-item', { hasText: `${count} models` }).first().innerText({ timeout: 15_000 });
+    const status = await page
+      .locator('.statusbar-item', { hasText: `${count} models` })
+      .first()
+      .innerText({ timeout: 15_000 });
     assert.match(status, new RegExp(`${count} models`));
   });
 
@@ -92,10 +100,17 @@ describe('Hostile registry', () => {
     // Click whatever the message shows, as a curious person would.
     await toast.locator('.notification-list-item-message').click();
     for (let i = 0; i < (await links.count()); i++) {
-      await links.nth(i).click().catch(() => undefined);
+      await links
+        .nth(i)
+        .click()
+        .catch(() => undefined);
     }
     await page.waitForTimeout(1000);
-    assert.deepEqual((await tabLabels()).filter((t) => /^Untitled/.test(t)), [], 'no command ran (no new untitled editor)');
+    assert.deepEqual(
+      (await tabLabels()).filter((t) => /^Untitled/.test(t)),
+      [],
+      'no command ran (no new untitled editor)',
+    );
     await clearNotifications(page);
     await openPalette(page, 'Model Access: Clear Models Filter');
   });

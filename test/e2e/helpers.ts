@@ -39,7 +39,10 @@ export async function openFileByName(page: Page, name: string): Promise<void> {
   await openPalette(page, 'Go to File');
   await typeInQuickInput(page, name, { submit: false });
   await pickQuickItem(page, name, { timeoutMs: 30_000 }); // File search can be slow on a busy machine.
-  await page.locator('.editor-group-container.active .tab.active', { hasText: name }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await page
+    .locator('.editor-group-container.active .tab.active', { hasText: name })
+    .first()
+    .waitFor({ state: 'visible', timeout: 15_000 });
 }
 
 /** Saves a 1280×800 PNG of the page as test-results/<name>.png and returns its path. */
@@ -65,7 +68,11 @@ export function viewContainer(page: Page, containerId = CONTAINER_ID): Locator {
 }
 
 /** Clicks the activity-bar entry unless its sidebar is already showing, then waits for the sidebar. */
-export async function openViewContainer(page: Page, title = 'Model Access', containerId = CONTAINER_ID): Promise<Locator> {
+export async function openViewContainer(
+  page: Page,
+  title = 'Model Access',
+  containerId = CONTAINER_ID,
+): Promise<Locator> {
   const container = viewContainer(page, containerId);
   if (!(await container.isVisible())) {
     await activityBarEntry(page, title).click();
@@ -104,7 +111,11 @@ export function quickInput(page: Page): Locator {
  * Runs a command from the command palette (F1) by its title as shown there, e.g.
  * `openPalette(page, 'Model Access: Set API Key')`. Waits for the matching entry and presses Enter.
  */
-export async function openPalette(page: Page, command: string, { timeoutMs = 15_000 }: { timeoutMs?: number } = {}): Promise<void> {
+export async function openPalette(
+  page: Page,
+  command: string,
+  { timeoutMs = 15_000 }: { timeoutMs?: number } = {},
+): Promise<void> {
   // An editor that takes the focus just after the palette opened (a document a command is still showing)
   // closes it again: open it anew then, a few times.
   for (let attempt = 1; ; attempt++) {
@@ -143,7 +154,11 @@ export async function openPalette(page: Page, command: string, { timeoutMs = 15_
  * Types into the open quick input (an input box such as "Set API Key", or a picker's filter) and
  * submits with Enter. Returns the prompt text that was shown, for assertions.
  */
-export async function typeInQuickInput(page: Page, text: string, { submit = true }: { submit?: boolean } = {}): Promise<string> {
+export async function typeInQuickInput(
+  page: Page,
+  text: string,
+  { submit = true }: { submit?: boolean } = {},
+): Promise<string> {
   const widget = quickInput(page);
   const input = widget.locator('input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
@@ -156,7 +171,11 @@ export async function typeInQuickInput(page: Page, text: string, { submit = true
 }
 
 /** Picks an entry of an open quick pick by (part of) its label. */
-export async function pickQuickItem(page: Page, label: string, { timeoutMs = 15_000 }: { timeoutMs?: number } = {}): Promise<void> {
+export async function pickQuickItem(
+  page: Page,
+  label: string,
+  { timeoutMs = 15_000 }: { timeoutMs?: number } = {},
+): Promise<void> {
   const row = quickInput(page).locator('.monaco-list-row', { hasText: label }).first();
   await row.waitFor({ state: 'visible', timeout: timeoutMs });
   await row.click();
@@ -175,7 +194,10 @@ export async function clearNotifications(page: Page): Promise<void> {
   for (let i = (await toasts.count()) - 1; i >= 0; i--) {
     const toast = toasts.nth(i);
     await toast.hover({ timeout: 2000 }).catch(() => undefined);
-    await toast.locator('.codicon-notifications-clear').click({ timeout: 2000 }).catch(() => undefined);
+    await toast
+      .locator('.codicon-notifications-clear')
+      .click({ timeout: 2000 })
+      .catch(() => undefined);
   }
   await moveMouseAway(page);
 }
@@ -196,7 +218,11 @@ export interface TreeRow {
 /** Tree rows of a view, read from the DOM. `all: true` scrolls through a long (virtualized) list. */
 export async function readTreeRows(
   page: Page,
-  { viewTitle = 'Models', containerId = CONTAINER_ID, all = true }: { viewTitle?: string; containerId?: string; all?: boolean } = {},
+  {
+    viewTitle = 'Models',
+    containerId = CONTAINER_ID,
+    all = true,
+  }: { viewTitle?: string; containerId?: string; all?: boolean } = {},
 ): Promise<TreeRow[]> {
   const pane = viewPane(page, viewTitle, containerId);
   const list = pane.locator('.monaco-list').first();
@@ -207,7 +233,8 @@ export async function readTreeRows(
       els.map((el) => ({
         index: Number(el.getAttribute('data-index') ?? '-1'),
         level: Number(el.getAttribute('aria-level') ?? '1'),
-        label: el.querySelector('.label-name')?.textContent ?? el.querySelector('.monaco-icon-label')?.textContent ?? '',
+        label:
+          el.querySelector('.label-name')?.textContent ?? el.querySelector('.monaco-icon-label')?.textContent ?? '',
         description: el.querySelector('.label-description')?.textContent ?? '',
         expanded: el.hasAttribute('aria-expanded') ? el.getAttribute('aria-expanded') === 'true' : undefined,
         ariaLabel: el.getAttribute('aria-label') ?? '',
@@ -260,26 +287,40 @@ async function scrollToTop(page: Page, list: Locator): Promise<void> {
 }
 
 async function scrollTop(list: Locator): Promise<number> {
-  return list.locator('.monaco-scrollable-element').first().evaluate((el) => {
-    const rowsEl = el.querySelector('.monaco-list-rows') as HTMLElement | null;
-    return rowsEl ? Math.abs(parseFloat(rowsEl.style.top || '0')) : 0;
-  });
+  return list
+    .locator('.monaco-scrollable-element')
+    .first()
+    .evaluate((el) => {
+      const rowsEl = el.querySelector('.monaco-list-rows') as HTMLElement | null;
+      return rowsEl ? Math.abs(parseFloat(rowsEl.style.top || '0')) : 0;
+    });
 }
 
 /** A tree row by (the start of) its label, e.g. to click or right-click it. Scroll it into view first if needed. */
 export function treeRow(page: Page, label: string, viewTitle = 'Models', containerId = CONTAINER_ID): Locator {
-  return viewPane(page, viewTitle, containerId).locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: label }) }).first();
+  return viewPane(page, viewTitle, containerId)
+    .locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: label }) })
+    .first();
 }
 
 /** Clicks a tree row by label (expands a collapsed parent, runs a leaf's command). */
-export async function clickTreeRow(page: Page, label: string, viewTitle = 'Models', containerId = CONTAINER_ID): Promise<void> {
+export async function clickTreeRow(
+  page: Page,
+  label: string,
+  viewTitle = 'Models',
+  containerId = CONTAINER_ID,
+): Promise<void> {
   const row = treeRow(page, label, viewTitle, containerId);
   await row.waitFor({ state: 'visible', timeout: 15_000 });
   await row.click();
 }
 
 /** Waits until `e2e.openedCardUrls` (or any array the route handler fills) holds a URL matching `match`. */
-export async function waitForOpenedUrl(opened: readonly string[], match: string | RegExp, timeoutMs = 15_000): Promise<string> {
+export async function waitForOpenedUrl(
+  opened: readonly string[],
+  match: string | RegExp,
+  timeoutMs = 15_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const hit = opened.find((u) => (typeof match === 'string' ? u.startsWith(match) : match.test(u)));
@@ -302,7 +343,9 @@ export async function activeEditorTitle(page: Page): Promise<string> {
   if (await modal.isVisible().catch(() => false)) {
     return normalize(await modal.innerText());
   }
-  return normalize(await page.locator('.editor-group-container.active .tab.active .label-name').first().innerText({ timeout: 15_000 }));
+  return normalize(
+    await page.locator('.editor-group-container.active .tab.active .label-name').first().innerText({ timeout: 15_000 }),
+  );
 }
 
 /**
@@ -310,7 +353,11 @@ export async function activeEditorTitle(page: Page): Promise<string> {
  * `showErrorMessage`/`showWarningMessage` calls, as dialogs rather than toasts) and returns its text.
  * With `button`, clicks that button to close it.
  */
-export async function waitForDialog(page: Page, text: string | RegExp, { button, timeoutMs = 30_000 }: { button?: string; timeoutMs?: number } = {}): Promise<string> {
+export async function waitForDialog(
+  page: Page,
+  text: string | RegExp,
+  { button, timeoutMs = 30_000 }: { button?: string; timeoutMs?: number } = {},
+): Promise<string> {
   const dialog = page.locator('.monaco-dialog-box', { hasText: text }).first();
   await dialog.waitFor({ state: 'visible', timeout: timeoutMs });
   const content = normalize(await dialog.innerText());
@@ -324,7 +371,10 @@ export async function waitForDialog(page: Page, text: string | RegExp, { button,
  * Text of the active editor as rendered (only the lines on screen; enough for short documents).
  * Waits until it contains `contains` when given.
  */
-export async function readActiveEditorText(page: Page, { contains, timeoutMs = 30_000 }: { contains?: string | RegExp; timeoutMs?: number } = {}): Promise<string> {
+export async function readActiveEditorText(
+  page: Page,
+  { contains, timeoutMs = 30_000 }: { contains?: string | RegExp; timeoutMs?: number } = {},
+): Promise<string> {
   const editor = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
   await editor.waitFor({ state: 'visible', timeout: timeoutMs });
   const deadline = Date.now() + timeoutMs;
@@ -337,17 +387,24 @@ export async function readActiveEditorText(page: Page, { contains, timeoutMs = 3
         .join('\n'),
     );
     const normalized = text.replace(/\u00a0/g, ' ');
-    const ok = contains === undefined || (typeof contains === 'string' ? normalized.includes(contains) : contains.test(normalized));
+    const ok =
+      contains === undefined ||
+      (typeof contains === 'string' ? normalized.includes(contains) : contains.test(normalized));
     if (ok) {
       return normalized;
     }
     if (Date.now() > deadline) {
-      throw new Error(`the active editor did not show ${String(contains)} within ${timeoutMs} ms; it shows:\n${normalized}`);
+      throw new Error(
+        `the active editor did not show ${String(contains)} within ${timeoutMs} ms; it shows:\n${normalized}`,
+      );
     }
     await page.waitForTimeout(200);
   }
 }
 
 function normalize(text: string): string {
-  return text.replace(/\u00a0/g, ' ').replace(/[ \t]+\n/g, '\n').trim();
+  return text
+    .replace(/\u00a0/g, ' ')
+    .replace(/[ \t]+\n/g, '\n')
+    .trim();
 }

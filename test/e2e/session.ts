@@ -8,7 +8,15 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { REPO_ROOT, installExtensions, launchChromium, makeScratchDirs, startCodeServer, type CodeServer, type ScratchDirs } from '../harness/codeServer';
+import {
+  REPO_ROOT,
+  installExtensions,
+  launchChromium,
+  makeScratchDirs,
+  startCodeServer,
+  type CodeServer,
+  type ScratchDirs,
+} from '../harness/codeServer';
 import { onInterrupt, stopAllGroups } from '../harness/processes';
 import { startServer, type RunningServer } from '../server';
 import { RESULTS_DIR, screenshot, waitForWorkbench } from './helpers';
@@ -58,7 +66,8 @@ function packageVsix(): string {
     }
     return path.resolve(given);
   }
-  const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string })
+    .version;
   const r = spawnSync('npm', ['run', '--silent', 'package'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 300_000 });
   const vsix = path.join(REPO_ROOT, `model-access-${version}.vsix`);
   if (r.status !== 0 || !fs.existsSync(vsix)) {
@@ -74,7 +83,11 @@ function packageProbe(dirs: ScratchDirs): string {
   fs.cpSync(src, work, { recursive: true });
   const out = path.join(dirs.root, 'exports-probe.vsix');
   const vsce = path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce');
-  const r = spawnSync(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out], { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  const r = spawnSync(
+    vsce,
+    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out],
+    { cwd: work, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 },
+  );
   if (r.status !== 0 || !fs.existsSync(out)) {
     throw new Error(`packaging the exports probe failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   }
@@ -103,7 +116,11 @@ before(async function () {
   const openedCardUrls: string[] = [];
   await context.route(`${CARDS_ORIGIN}/**`, async (route) => {
     openedCardUrls.push(route.request().url());
-    await route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Model Card</title><h1>Model Card</h1>' });
+    await route.fulfill({
+      status: 200,
+      contentType: 'text/html',
+      body: '<!doctype html><title>Model Card</title><h1>Model Card</h1>',
+    });
   });
   const page = await context.newPage();
   await page.goto(codeServer.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
@@ -115,7 +132,11 @@ before(async function () {
 afterEach(async function () {
   const test = this.currentTest;
   if (current && test?.state === 'failed') {
-    const name = `e2e-failed-${test.fullTitle().replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80)}`;
+    const name = `e2e-failed-${test
+      .fullTitle()
+      .replace(/[^a-z0-9]+/gi, '-')
+      .toLowerCase()
+      .slice(0, 80)}`;
     const file = await screenshot(current.page, name).catch(() => undefined);
     if (file) {
       log(`screenshot of the failure: ${path.relative(REPO_ROOT, file)}`);

@@ -133,7 +133,7 @@ export function installExtensions(dirs: ScratchDirs, vsixFiles: string[], paths:
       encoding: 'utf8',
       timeout: 180_000,
     });
-    if (r.status !== 0 || /error|failed/i.test(r.stderr) && !/successfully installed/i.test(r.stdout)) {
+    if (r.status !== 0 || (/error|failed/i.test(r.stderr) && !/successfully installed/i.test(r.stdout))) {
       throw new Error(`installing ${vsix} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
     }
   }
@@ -147,7 +147,15 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   fs.mkdirSync(userDir, { recursive: true });
   fs.writeFileSync(
     path.join(userDir, 'settings.json'),
-    JSON.stringify({ ...QUIET_USER_SETTINGS, ...(options.untrustedWorkspace ? RESTRICTED_MODE_SETTINGS : {}), ...options.userSettings }, null, 2),
+    JSON.stringify(
+      {
+        ...QUIET_USER_SETTINGS,
+        ...(options.untrustedWorkspace ? RESTRICTED_MODE_SETTINGS : {}),
+        ...options.userSettings,
+      },
+      null,
+      2,
+    ),
   );
   const configFile = path.join(dirs.root, 'config.yaml');
   fs.writeFileSync(configFile, 'auth: none\ncert: false\n');
@@ -155,9 +163,12 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const authority = `127.0.0.1:${port}`;
   const args = [
     ...commonArgs(paths, dirs),
-    '--auth', 'none',
-    '--bind-addr', authority,
-    '--config', configFile,
+    '--auth',
+    'none',
+    '--bind-addr',
+    authority,
+    '--config',
+    configFile,
     '--disable-telemetry',
     '--disable-update-check',
     ...(options.untrustedWorkspace ? [] : ['--disable-workspace-trust']),
@@ -183,22 +194,28 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
     exited = true;
   });
   try {
-    await waitFor('code-server /healthz', options.startTimeoutMs ?? 90_000, async () => {
-      if (exited) {
-        throw new Error(`code-server exited while starting:\n${group.tail(40)}`);
-      }
-      try {
-        const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-        return res.ok ? true : undefined;
-      } catch {
-        return undefined;
-      }
-    }, 300);
+    await waitFor(
+      'code-server /healthz',
+      options.startTimeoutMs ?? 90_000,
+      async () => {
+        if (exited) {
+          throw new Error(`code-server exited while starting:\n${group.tail(40)}`);
+        }
+        try {
+          const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+          return res.ok ? true : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      300,
+    );
   } catch (e) {
     await group.stop();
     throw e;
   }
-  const remoteUri = (absPath: string) => `vscode-remote://${authority}${absPath.split(path.sep).map(encodeURIComponent).join('/')}`;
+  const remoteUri = (absPath: string) =>
+    `vscode-remote://${authority}${absPath.split(path.sep).map(encodeURIComponent).join('/')}`;
   return {
     url,
     port,
@@ -232,7 +249,8 @@ function listFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) {
     return [];
   }
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.join(e.parentPath, e.name));
 }
@@ -258,7 +276,12 @@ export async function launchChromium(dirs: ScratchDirs, options: { headless?: bo
     executablePath: paths.chromium,
     headless: options.headless ?? true,
     args: CHROMIUM_ARGS,
-    env: { ...process.env, HOME: dirs.home, XDG_CONFIG_HOME: path.join(dirs.home, '.config'), XDG_CACHE_HOME: path.join(dirs.home, '.cache') },
+    env: {
+      ...process.env,
+      HOME: dirs.home,
+      XDG_CONFIG_HOME: path.join(dirs.home, '.config'),
+      XDG_CACHE_HOME: path.join(dirs.home, '.cache'),
+    },
     timeout: 60_000,
   });
 }

@@ -26,7 +26,12 @@ export interface StartOptions extends Pick<SpawnOptions, 'cwd' | 'env'> {
 }
 
 /** Spawns `command` as the leader of a new process group and tracks it until it exits. */
-export function startGroup(name: string, command: string, args: readonly string[], options: StartOptions = {}): ProcessGroup {
+export function startGroup(
+  name: string,
+  command: string,
+  args: readonly string[],
+  options: StartOptions = {},
+): ProcessGroup {
   installCleanupHandlers();
   const child = spawn(command, args, {
     cwd: options.cwd,
@@ -160,7 +165,12 @@ export function freePort(): Promise<number> {
 }
 
 /** Polls `check` until it returns a value other than undefined, or throws after `timeoutMs`. */
-export async function waitFor<T>(what: string, timeoutMs: number, check: () => Promise<T | undefined> | T | undefined, intervalMs = 250): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  timeoutMs: number,
+  check: () => Promise<T | undefined> | T | undefined,
+  intervalMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -54,7 +54,11 @@ describe('Chat models (Language Model Chat Provider)', function () {
   async function connect(key: string): Promise<void> {
     await setSetting('baseUrl', server.url);
     await api.keys.store(server.url, key);
-    await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url && s.setup === 'ready'), 5000, 'the service and key');
+    await eventually(
+      () => api.connection.state().then((s) => s.baseUrl?.url === server.url && s.setup === 'ready'),
+      5000,
+      'the service and key',
+    );
     await sleep(150);
     await api.catalog.refresh();
   }
@@ -79,8 +83,13 @@ describe('Chat models (Language Model Chat Provider)', function () {
 
   it("selectChatModels({vendor: 'model-access'}) returns exactly the organization's chat models, with family and version", async () => {
     const expected = chatModelsOf(server, 'acme');
-    assert.ok(expected.length >= 10 && expected.length < server.registry.models.filter((m) => m.organization === 'acme').length);
-    const models = await waitForOffered(expected.map((m) => m.id), "acme's chat models");
+    assert.ok(
+      expected.length >= 10 && expected.length < server.registry.models.filter((m) => m.organization === 'acme').length,
+    );
+    const models = await waitForOffered(
+      expected.map((m) => m.id),
+      "acme's chat models",
+    );
     for (const model of models) {
       const entry = expected.find((m) => m.id === model.id);
       assert.ok(entry, model.id);
@@ -98,14 +107,27 @@ describe('Chat models (Language Model Chat Provider)', function () {
   it('modelAccess.chat.models narrows the models offered, and modelAccess.chat.enabled turns them off', async () => {
     try {
       await setSetting('chat.models', ['basalt', 'acme/sable-7b*']);
-      await waitForOffered(['basalt-code-1', 'basalt-code-2', 'basalt-code-2.1', 'basalt-code-12', 'acme/sable-7b:q4_k_m', 'acme/sable-7b:fp16'], 'the narrowed list');
+      await waitForOffered(
+        [
+          'basalt-code-1',
+          'basalt-code-2',
+          'basalt-code-2.1',
+          'basalt-code-12',
+          'acme/sable-7b:q4_k_m',
+          'acme/sable-7b:fp16',
+        ],
+        'the narrowed list',
+      );
       await setSetting('chat.enabled', false);
       await waitForOffered([], 'no models when chat is off');
     } finally {
       await setSetting('chat.models', undefined);
       await setSetting('chat.enabled', undefined);
     }
-    await waitForOffered(chatModelsOf(server, 'acme').map((m) => m.id), 'all chat models again');
+    await waitForOffered(
+      chatModelsOf(server, 'acme').map((m) => m.id),
+      'all chat models again',
+    );
   });
 
   it("sendRequest streams the service's answer in several fragments, in order, before the end", async () => {
@@ -114,7 +136,11 @@ describe('Chat models (Language Model Chat Provider)', function () {
     const prompt = 'Which models does my organization have?';
     const expected = generateText('aurora-2', prompt);
     const started = Date.now();
-    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(prompt)], {}, new vscode.CancellationTokenSource().token);
+    const response = await model.sendRequest(
+      [vscode.LanguageModelChatMessage.User(prompt)],
+      {},
+      new vscode.CancellationTokenSource().token,
+    );
     const fragments: string[] = [];
     const arrivals: number[] = [];
     let midway: { text: string; finished: boolean } | undefined;
@@ -129,7 +155,10 @@ describe('Chat models (Language Model Chat Provider)', function () {
     }
     assert.ok(midway, 'at least three fragments');
     assert.equal(midway.finished, false, 'the first fragments arrived while the service was still streaming');
-    assert.ok(expected.startsWith(midway.text) && midway.text.length < expected.length, 'the partial text is a prefix of the answer');
+    assert.ok(
+      expected.startsWith(midway.text) && midway.text.length < expected.length,
+      'the partial text is a prefix of the answer',
+    );
     assert.ok(fragments.length >= 5, `${fragments.length} fragments`);
     assert.equal(fragments.join(''), expected, "the fragments add up to the service's text, in order");
     const spread = arrivals[arrivals.length - 1] - arrivals[0];
@@ -181,20 +210,32 @@ describe('Chat models (Language Model Chat Provider)', function () {
       assert.ok(e instanceof vscode.CancellationError || /cancel/i.test(String(e)), `unexpected error: ${String(e)}`);
     }
     const request = lastChatRequest(server);
-    const finished = await server.waitForRequest((r) => r.requestId === request.requestId && r.finishedAt !== undefined, 10_000);
+    const finished = await server.waitForRequest(
+      (r) => r.requestId === request.requestId && r.finishedAt !== undefined,
+      10_000,
+    );
     assert.equal(finished.aborted, true, 'the service saw the client go away');
     assert.notEqual(finished.stream, 'completed');
-    assert.ok(fragments.join('').length < expected.length, `only part of the answer arrived (${fragments.length} fragments, stream ${ended})`);
+    assert.ok(
+      fragments.join('').length < expected.length,
+      `only part of the answer arrived (${fragments.length} fragments, stream ${ended})`,
+    );
   });
 
   it("switching to another organization's key changes the models offered", async () => {
     await connect(server.keys.globex);
     const globex = chatModelsOf(server, 'globex');
-    const models = await waitForOffered(globex.map((m) => m.id), "globex's chat models");
+    const models = await waitForOffered(
+      globex.map((m) => m.id),
+      "globex's chat models",
+    );
     assert.ok(models.some((m) => m.family === 'meridian'));
-    assert.ok(!models.some((m) => m.id.startsWith('aurora')), "no acme model is left");
+    assert.ok(!models.some((m) => m.id.startsWith('aurora')), 'no acme model is left');
     await connect(server.keys.acme);
-    await waitForOffered(chatModelsOf(server, 'acme').map((m) => m.id), "acme's chat models again");
+    await waitForOffered(
+      chatModelsOf(server, 'acme').map((m) => m.id),
+      "acme's chat models again",
+    );
   });
 
   it('a rejected key (401) surfaces as a permission error with a clear message and without the key', async () => {
@@ -207,7 +248,11 @@ describe('Chat models (Language Model Chat Provider)', function () {
     server = await startServer({ port, streamDelayMs: STREAM_DELAY_MS, keys: { acme: 'ma-rotated-key-0001' } });
     let error: unknown;
     try {
-      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('Hello?')], {}, new vscode.CancellationTokenSource().token);
+      const response = await model.sendRequest(
+        [vscode.LanguageModelChatMessage.User('Hello?')],
+        {},
+        new vscode.CancellationTokenSource().token,
+      );
       for await (const fragment of response.text) {
         assert.fail(`no text expected, got ${fragment}`);
       }
@@ -217,7 +262,10 @@ describe('Chat models (Language Model Chat Provider)', function () {
     assert.ok(error instanceof Error, `an error (${String(error)})`);
     const message = error.message;
     assert.equal(lastChatRequest(server).status, 401, 'the service answered 401');
-    assert.ok(error instanceof vscode.LanguageModelError, `a LanguageModelError, not ${error.constructor.name}: ${message}`);
+    assert.ok(
+      error instanceof vscode.LanguageModelError,
+      `a LanguageModelError, not ${error.constructor.name}: ${message}`,
+    );
     assert.equal(error.code, vscode.LanguageModelError.NoPermissions.name);
     assert.match(message, /401/);
     assert.match(message, /Model Access: Set API Key/);

@@ -31,17 +31,28 @@ describe('Commands from the palette', function () {
   let tmp: string;
 
   const roots = () => api.view.provider.getChildren();
-  const modelRows = () => roots().flatMap((n) => (isFamily(n) ? api.view.provider.getChildren(n) : [n])).filter(isModel);
+  const modelRows = () =>
+    roots()
+      .flatMap((n) => (isFamily(n) ? api.view.provider.getChildren(n) : [n]))
+      .filter(isModel);
   const acmeIds = () => server.registry.models.filter((m) => m.organization === 'acme').map((m) => m.id);
 
   /** Sends a fresh payload for `endpoint` with `command` (the palette's Send …) and waits for the finished answer. */
-  async function send(command: string, endpoint: string, edit?: (p: Record<string, unknown>) => void): Promise<SendOutcome & { kind: 'sent' }> {
+  async function send(
+    command: string,
+    endpoint: string,
+    edit?: (p: Record<string, unknown>) => void,
+  ): Promise<SendOutcome & { kind: 'sent' }> {
     await newPayload(endpoint, api.catalog.models[0].id, edit);
     const outcome = (await vscode.commands.executeCommand(command)) as SendOutcome;
     assert.equal(outcome.kind, 'sent', JSON.stringify(outcome));
     assert.ok(outcome.kind === 'sent');
     // The document is redrawn after the command returns: wait for the status line.
-    await eventually(() => /^\/\/ POST \S+ · \d{3} /.test(documentText(outcome.responseUri) ?? ''), 10_000, 'the status in the response document');
+    await eventually(
+      () => /^\/\/ POST \S+ · \d{3} /.test(documentText(outcome.responseUri) ?? ''),
+      10_000,
+      'the status in the response document',
+    );
     return outcome;
   }
 
@@ -85,8 +96,16 @@ describe('Commands from the palette', function () {
       assert.equal(await vscode.commands.executeCommand(Commands.setBaseUrl), other.url);
       assert.deepEqual(offered, [server.url], 'the prompt starts from the current URL');
       assert.equal(setting(Settings.baseUrl)?.globalValue, other.url);
-      await eventually(() => ui.messages.some((m) => m.includes(`Service URL set to 127.0.0.1:${other.port}. Now set the API key`)), 5000, 'the "now set the key" message');
-      await eventually(() => api.catalog.status.kind === 'needsKey' && roots().length === 0, 10_000, 'an empty view asking for a key');
+      await eventually(
+        () => ui.messages.some((m) => m.includes(`Service URL set to 127.0.0.1:${other.port}. Now set the API key`)),
+        5000,
+        'the "now set the key" message',
+      );
+      await eventually(
+        () => api.catalog.status.kind === 'needsKey' && roots().length === 0,
+        10_000,
+        'an empty view asking for a key',
+      );
 
       // An invalid URL (the prompt refuses it) writes nothing.
       api.ui.input = async () => 'ftp://models.example.com';
@@ -105,15 +124,29 @@ describe('Commands from the palette', function () {
     try {
       assert.equal(await vscode.commands.executeCommand(Commands.clearApiKey), true);
       assert.equal(await api.keys.storedScope(server.url), undefined, 'no key is stored for the service');
-      assert.ok(ui.messages.some((m) => m.includes(`API key for ${server.url} removed.`)), ui.messages.join(' | '));
-      await eventually(() => api.catalog.status.kind === 'needsKey' && roots().length === 0, 10_000, 'an empty view asking for a key');
+      assert.ok(
+        ui.messages.some((m) => m.includes(`API key for ${server.url} removed.`)),
+        ui.messages.join(' | '),
+      );
+      await eventually(
+        () => api.catalog.status.kind === 'needsKey' && roots().length === 0,
+        10_000,
+        'an empty view asking for a key',
+      );
       ui.messages.length = 0;
       assert.equal(await vscode.commands.executeCommand(Commands.clearApiKey), false, 'nothing left to clear');
-      assert.ok(ui.messages.some((m) => m.includes('No API key is stored for 127.0.0.1')), ui.messages.join(' | '));
+      assert.ok(
+        ui.messages.some((m) => m.includes('No API key is stored for 127.0.0.1')),
+        ui.messages.join(' | '),
+      );
     } finally {
       await api.keys.store(server.url, server.keys.acme);
     }
-    await eventually(() => api.catalog.status.kind === 'ready' && modelRows().length === acmeIds().length, 10_000, "acme's models again");
+    await eventually(
+      () => api.catalog.status.kind === 'ready' && modelRows().length === acmeIds().length,
+      10_000,
+      "acme's models again",
+    );
   });
 
   it('Filter Models narrows the rows and says so; Clear Models Filter shows them all again', async () => {
@@ -125,7 +158,10 @@ describe('Commands from the palette', function () {
     const expected = acmeIds().filter((id) => id.includes('aurora') && id.includes('2'));
     assert.ok(expected.length > 0);
     assert.deepEqual([...shown].sort(), [...expected].sort());
-    assert.match(String(api.view.treeView.message), new RegExp(`Filter “aurora 2”: ${expected.length} of ${acmeIds().length} models`));
+    assert.match(
+      String(api.view.treeView.message),
+      new RegExp(`Filter “aurora 2”: ${expected.length} of ${acmeIds().length} models`),
+    );
 
     // Filtering again starts from the current filter.
     api.ui.input = async (options) => (offered.push(options), 'no-such-model-anywhere');
@@ -157,7 +193,11 @@ describe('Commands from the palette', function () {
     try {
       await vscode.commands.executeCommand(Commands.viewAsList);
       assert.equal(setting(Settings.groupByFamily)?.globalValue, false);
-      await eventually(() => roots().length === acmeIds().length && roots().every(isModel), 5000, 'a flat list of every model');
+      await eventually(
+        () => roots().length === acmeIds().length && roots().every(isModel),
+        5000,
+        'a flat list of every model',
+      );
       await vscode.commands.executeCommand(Commands.viewAsGroups);
       assert.equal(setting(Settings.groupByFamily)?.globalValue, true);
       await eventually(() => roots().length > 0 && roots().every(isFamily), 5000, 'family groups');
@@ -183,7 +223,10 @@ describe('Commands from the palette', function () {
   it("Change Request Endpoint rewrites the payload's first line to the endpoint picked", async () => {
     const editor = await newPayload('/v1/chat', api.catalog.models[0].id);
     const offered: SafePickItem[][] = [];
-    api.ui.pick = async (items) => (offered.push([...items]), items.find((i) => (i as { path?: string }).path === '/v1/responses'));
+    api.ui.pick = async (items) => (
+      offered.push([...items]),
+      items.find((i) => (i as { path?: string }).path === '/v1/responses')
+    );
     await vscode.commands.executeCommand(Commands.changeEndpoint);
     assert.equal(editor.document.lineAt(0).text, '// POST /v1/responses');
     assert.equal(offered[0].find((i) => i.label === 'POST /v1/chat')?.description, 'current');
@@ -200,7 +243,11 @@ describe('Commands from the palette', function () {
     };
     await vscode.commands.executeCommand(Commands.openScratchFolder);
     assert.ok(offered.includes('$(folder-opened) Open the scratch folder in a new window'), offered.join(' | '));
-    await eventually(() => vscode.window.activeTextEditor?.document.uri.toString() === editor.document.uri.toString(), 5000, `${name} in the active editor`);
+    await eventually(
+      () => vscode.window.activeTextEditor?.document.uri.toString() === editor.document.uri.toString(),
+      5000,
+      `${name} in the active editor`,
+    );
   });
 
   it('Show Request History lists the requests and shows or re-opens one; Clear Request History empties it', async () => {
@@ -216,12 +263,19 @@ describe('Commands from the palette', function () {
     await vscode.commands.executeCommand(Commands.showHistory);
     assert.equal(listed[0].length, api.requests.history.entries.length, 'every entry is offered');
     assert.match(listed[0][0], /\/v1\/chat/);
-    assert.ok(ui.messages.some((m) => m.includes(entry.summary)), ui.messages.join(' | '));
+    assert.ok(
+      ui.messages.some((m) => m.includes(entry.summary)),
+      ui.messages.join(' | '),
+    );
 
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     action = 'open';
     await vscode.commands.executeCommand(Commands.showHistory);
-    await eventually(() => vscode.window.activeTextEditor?.document.getText() === entry.payload, 5000, 'the payload re-opened');
+    await eventually(
+      () => vscode.window.activeTextEditor?.document.getText() === entry.payload,
+      5000,
+      'the payload re-opened',
+    );
 
     await vscode.commands.executeCommand(Commands.clearHistory);
     assert.equal(api.requests.history.entries.length, 0);
@@ -236,7 +290,11 @@ describe('Commands from the palette', function () {
     const marker = '// ── response headers ──';
     assert.ok(!documentText(outcome.responseUri)?.includes(marker));
     await vscode.commands.executeCommand(Commands.toggleResponseHeaders);
-    const shown = await eventually(() => documentText(outcome.responseUri)?.includes(marker) && documentText(outcome.responseUri), 5000, 'the headers');
+    const shown = await eventually(
+      () => documentText(outcome.responseUri)?.includes(marker) && documentText(outcome.responseUri),
+      5000,
+      'the headers',
+    );
     assert.match(shown, /^\/\/ +content-type: application\/json/im);
     await vscode.commands.executeCommand(Commands.toggleResponseHeaders);
     await eventually(() => !documentText(outcome.responseUri)?.includes(marker), 5000, 'the headers hidden again');
@@ -244,13 +302,21 @@ describe('Commands from the palette', function () {
 
   it('Show Raw Stream Events opens the stream’s data: lines; for an answer that is no stream it says so', async () => {
     const streamed = await send(Commands.sendRequest, '/v1/responses', (p) => (p.stream = true));
-    await eventually(() => documentText(streamed.responseUri)?.includes('── final event ──'), 10_000, 'the final event');
+    await eventually(
+      () => documentText(streamed.responseUri)?.includes('── final event ──'),
+      10_000,
+      'the final event',
+    );
     await vscode.window.showTextDocument(streamed.responseUri, { preview: false });
     await vscode.commands.executeCommand(Commands.showRawEvents);
-    const raw = await eventually(() => {
-      const doc = vscode.window.activeTextEditor?.document;
-      return doc?.uri.scheme === 'untitled' && doc.getText();
-    }, 5000, 'the raw events document');
+    const raw = await eventually(
+      () => {
+        const doc = vscode.window.activeTextEditor?.document;
+        return doc?.uri.scheme === 'untitled' && doc.getText();
+      },
+      5000,
+      'the raw events document',
+    );
     const dataLines = raw.split('\n').filter((l) => l.startsWith('data:'));
     assert.ok(dataLines.length > 1, raw.slice(0, 500));
     assert.ok(raw.includes('response.completed'));
@@ -287,7 +353,11 @@ describe('Commands from the palette', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await vscode.commands.executeCommand(Commands.openWalkthrough);
     const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
-    await eventually(() => tabs().length === 1 && tabs()[0].label === 'Welcome' && tabs()[0].isActive, 10_000, 'the Welcome editor with the walkthrough');
+    await eventually(
+      () => tabs().length === 1 && tabs()[0].label === 'Welcome' && tabs()[0].isActive,
+      10_000,
+      'the Welcome editor with the walkthrough',
+    );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

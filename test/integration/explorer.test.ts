@@ -41,7 +41,9 @@ describe('Models explorer', function () {
   const roots = () => api.view.provider.getChildren();
   const children = (node: ModelsTreeNode) => api.view.provider.getChildren(node);
   const modelNodes = (): ModelNode[] =>
-    roots().flatMap((n) => (isFamily(n) ? children(n) : [n])).filter(isModel);
+    roots()
+      .flatMap((n) => (isFamily(n) ? children(n) : [n]))
+      .filter(isModel);
 
   /** Points the extension at `url` with `key` stored for it, and waits for a finished load under that key. */
   async function connect(url: string, key?: string): Promise<void> {
@@ -117,7 +119,10 @@ describe('Models explorer', function () {
     assert.equal(api.catalog.status.kind, 'ready');
     const expected = orgModels(server, 'acme');
     const listRequests = server.requests.filter((r) => r.url.includes('/v1/models'));
-    assert.ok(listRequests.length >= Math.ceil(expected.length / 4), `${listRequests.length} list requests for ${expected.length} models`);
+    assert.ok(
+      listRequests.length >= Math.ceil(expected.length / 4),
+      `${listRequests.length} list requests for ${expected.length} models`,
+    );
 
     const families = roots();
     assert.ok(families.every(isFamily), 'only family groups at the top');
@@ -136,7 +141,7 @@ describe('Models explorer', function () {
     assert.match(String(api.view.treeView.description), /127\.0\.0\.1/);
   });
 
-  it('builds a model row\'s tooltip on hover (resolveTreeItem): id, family, version and card', async () => {
+  it("builds a model row's tooltip on hover (resolveTreeItem): id, family, version and card", async () => {
     const node = modelNodes()[0];
     assert.ok(node, 'a model row');
     const model = orgModels(server, 'acme').find((m) => m.id === labelOf(node));
@@ -145,7 +150,10 @@ describe('Models explorer', function () {
     const tooltip = String((resolved.tooltip as vscode.MarkdownString | undefined)?.value ?? '');
     assert.match(tooltip, /Family: /);
     // appendText escapes Markdown syntax as VS Code does (`2.1` → `2\.1`).
-    assert.ok(tooltip.includes(`Version: ${String(model.version).replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, '\\$&')}`), tooltip);
+    assert.ok(
+      tooltip.includes(`Version: ${String(model.version).replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, '\\$&')}`),
+      tooltip,
+    );
     assert.match(tooltip, /Model Card: https:/);
   });
 
@@ -169,9 +177,19 @@ describe('Models explorer', function () {
   it("switching to another organization's key changes the tree", async () => {
     await connect(server.url, server.keys.globex);
     const ids = modelNodes().map(labelOf).sort();
-    assert.deepEqual(ids, orgModels(server, 'globex').map((m) => m.id).sort());
+    assert.deepEqual(
+      ids,
+      orgModels(server, 'globex')
+        .map((m) => m.id)
+        .sort(),
+    );
     await connect(server.url, server.keys.acme);
-    assert.deepEqual(modelNodes().map(labelOf).sort(), orgModels(server, 'acme').map((m) => m.id).sort());
+    assert.deepEqual(
+      modelNodes().map(labelOf).sort(),
+      orgModels(server, 'acme')
+        .map((m) => m.id)
+        .sort(),
+    );
   });
 
   it('a key stored for one origin is not used for another', async () => {
@@ -179,7 +197,11 @@ describe('Models explorer', function () {
     try {
       await connect(other.url);
       assert.equal(api.catalog.status.kind, 'needsKey', 'no key for the second origin');
-      assert.equal(other.requests.filter((r) => r.authorization).length, 0, 'the first origin’s key never reached the second');
+      assert.equal(
+        other.requests.filter((r) => r.authorization).length,
+        0,
+        'the first origin’s key never reached the second',
+      );
       assert.deepEqual(roots(), []);
       assert.equal((await api.keys.get(server.url))?.key, server.keys.acme, 'the first origin keeps its key');
     } finally {
@@ -201,7 +223,10 @@ describe('Models explorer', function () {
     const stored = await api.keys.get(server.url);
     assert.equal(stored?.key, server.keys.globex);
     assert.equal(stored?.source, 'secretStorage');
-    assert.ok(messages.some((m) => m.includes(`sees ${orgModels(server, 'globex').length} models`)), messages.join(' | '));
+    assert.ok(
+      messages.some((m) => m.includes(`sees ${orgModels(server, 'globex').length} models`)),
+      messages.join(' | '),
+    );
     assert.ok(messages.every((m) => !m.includes(server.keys.globex)));
     await eventually(() => modelNodes().length === orgModels(server, 'globex').length, 10_000, 'the globex tree');
     await connect(server.url, server.keys.acme);
@@ -219,7 +244,14 @@ describe('Models explorer', function () {
     const registry: Registry = {
       organizations: ['evil'],
       models: ['command:workbench.action.quit', 'javascript:alert(1)', 'file:///etc/passwd'].map(
-        (link, i): RegistryModel => ({ id: `trap-${i}`, family: 'trap', version: '1', organization: 'evil', model_card_url: link, created: 0 }),
+        (link, i): RegistryModel => ({
+          id: `trap-${i}`,
+          family: 'trap',
+          version: '1',
+          organization: 'evil',
+          model_card_url: link,
+          created: 0,
+        }),
       ),
     };
     const hostile = await startServer({ registry });
@@ -233,8 +265,14 @@ describe('Models explorer', function () {
         assert.equal(outcome, 'refused');
       }
       assert.deepEqual(opened, [], 'nothing was opened');
-      assert.ok(messages.some((m) => m.includes('"command:"')), messages.join(' | '));
-      assert.ok(messages.every((m) => !m.includes('workbench.action.quit')), 'the hostile link itself is not echoed');
+      assert.ok(
+        messages.some((m) => m.includes('"command:"')),
+        messages.join(' | '),
+      );
+      assert.ok(
+        messages.every((m) => !m.includes('workbench.action.quit')),
+        'the hostile link itself is not echoed',
+      );
     } finally {
       await api.keys.delete(hostile.url);
       await hostile.close();
@@ -244,12 +282,17 @@ describe('Models explorer', function () {
 
   it("Inspect Model shows the server's JSON in a read-only document titled by the id", async () => {
     const id = 'aurora-2';
-    const outcome = await vscode.commands.executeCommand<{ document?: vscode.TextDocument }>('modelAccess.inspectModel', id);
+    const outcome = await vscode.commands.executeCommand<{ document?: vscode.TextDocument }>(
+      'modelAccess.inspectModel',
+      id,
+    );
     const doc = outcome?.document;
     assert.ok(doc, 'a document was shown');
     assert.equal(doc.uri.scheme, 'model-access-model');
     assert.match(doc.uri.path, /\/aurora-2\.json$/);
-    const res = await fetch(`${server.url}/v1/models/${id}`, { headers: { authorization: `Bearer ${server.keys.acme}` } });
+    const res = await fetch(`${server.url}/v1/models/${id}`, {
+      headers: { authorization: `Bearer ${server.keys.acme}` },
+    });
     assert.deepEqual(JSON.parse(doc.getText()), await res.json());
     assert.ok(!doc.getText().includes(server.keys.acme));
     // Typing into it changes nothing: the editor is read-only.
@@ -260,23 +303,34 @@ describe('Models explorer', function () {
     assert.equal(doc.isDirty, false);
 
     // Inspecting again re-fetches into the same document.
-    const again = await vscode.commands.executeCommand<{ document?: vscode.TextDocument }>('modelAccess.inspectModel', id);
+    const again = await vscode.commands.executeCommand<{ document?: vscode.TextDocument }>(
+      'modelAccess.inspectModel',
+      id,
+    );
     assert.equal(again?.document?.uri.toString(), doc.uri.toString());
 
-    const missing = await vscode.commands.executeCommand<{ message?: string }>('modelAccess.inspectModel', 'no-such-model');
+    const missing = await vscode.commands.executeCommand<{ message?: string }>(
+      'modelAccess.inspectModel',
+      'no-such-model',
+    );
     assert.match(String(missing?.message), /not available to your organization/);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('the status bar shows host and count; its picker offers the models and then what to do', async () => {
-    assert.match(api.statusBar.item.text, new RegExp(`127\\.0\\.0\\.1:${server.port} · ${orgModels(server, 'acme').length} models`));
+    assert.match(
+      api.statusBar.item.text,
+      new RegExp(`127\\.0\\.0\\.1:${server.port} · ${orgModels(server, 'acme').length} models`),
+    );
     assert.match(String((api.statusBar.item.tooltip as vscode.MarkdownString).value), /SecretStorage/);
     const { pick, copy } = api.ui;
     const offered: string[][] = [];
     const copied: string[] = [];
     api.ui.pick = async (items) => {
       offered.push(items.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator).map((i) => i.label));
-      return offered.length === 1 ? items.find((i) => i.label === 'aurora-10') : items.find((i) => /Copy Model ID/.test(i.label));
+      return offered.length === 1
+        ? items.find((i) => i.label === 'aurora-10')
+        : items.find((i) => /Copy Model ID/.test(i.label));
     };
     api.ui.copy = async (text) => void copied.push(text);
     try {
@@ -285,7 +339,12 @@ describe('Models explorer', function () {
       api.ui.pick = pick;
       api.ui.copy = copy;
     }
-    assert.deepEqual([...offered[0]].sort(), orgModels(server, 'acme').map((m) => m.id).sort());
+    assert.deepEqual(
+      [...offered[0]].sort(),
+      orgModels(server, 'acme')
+        .map((m) => m.id)
+        .sort(),
+    );
     assert.ok(offered[1].some((l) => /Open Model Card/.test(l)) && offered[1].some((l) => /Inspect Model/.test(l)));
     assert.deepEqual(copied, ['aurora-10']);
   });
@@ -293,7 +352,12 @@ describe('Models explorer', function () {
   it('a refresh while one is in flight does not start a second', async () => {
     await api.catalog.settled();
     const before = api.catalog.requestCount;
-    await Promise.all([api.catalog.refresh(), api.catalog.refresh(), vscode.commands.executeCommand('modelAccess.refreshModels'), api.catalog.refresh()]);
+    await Promise.all([
+      api.catalog.refresh(),
+      api.catalog.refresh(),
+      vscode.commands.executeCommand('modelAccess.refreshModels'),
+      api.catalog.refresh(),
+    ]);
     assert.equal(api.catalog.requestCount - before, 1);
   });
 
@@ -342,7 +406,10 @@ describe('Models explorer', function () {
   it('the MODEL_ACCESS_API_KEY fallback follows MODEL_ACCESS_BASE_URL and never a workspace-chosen URL', async () => {
     // A private store over an in-memory SecretStorage, with a chosen environment.
     const { secrets, dispose: disposeSecrets } = memorySecrets();
-    const bound = new ApiKeyStore(secrets, { env: { MODEL_ACCESS_API_KEY: 'env-key-123456' }, environmentBaseUrl: () => 'https://models.example.com/api' });
+    const bound = new ApiKeyStore(secrets, {
+      env: { MODEL_ACCESS_API_KEY: 'env-key-123456' },
+      environmentBaseUrl: () => 'https://models.example.com/api',
+    });
     assert.deepEqual(await bound.get('https://models.example.com/other', 'environment'), {
       key: 'env-key-123456',
       source: 'environment',
@@ -355,7 +422,11 @@ describe('Models explorer', function () {
 
     const unbound = new ApiKeyStore(secrets, { env: { MODEL_ACCESS_API_KEY: 'env-key-123456' } });
     assert.equal((await unbound.get('https://a.example.com', 'user'))?.source, 'environment');
-    assert.equal(await unbound.get('https://a.example.com', 'workspace'), undefined, 'a workspace URL never gets the environment key');
+    assert.equal(
+      await unbound.get('https://a.example.com', 'workspace'),
+      undefined,
+      'a workspace URL never gets the environment key',
+    );
     bound.dispose();
     unbound.dispose();
     disposeSecrets();

@@ -17,7 +17,11 @@ export async function activateExtension<T = unknown>(): Promise<T> {
 }
 
 /** Polls `check` until it returns something other than undefined/false (VS Code updates views asynchronously). */
-export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
@@ -30,7 +34,9 @@ export async function eventually<T>(check: () => T | undefined | false | Promise
       lastError = e;
     }
     if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -49,7 +55,11 @@ export async function setSetting(name: string, value: unknown): Promise<void> {
  * A new scratch payload from `modelAccess.newRequest` for `endpoint` and `model`, with `edit` applied to its
  * JSON, the cursor at the start (so a send sends the whole payload).
  */
-export async function newPayload(endpoint: string, model: string, edit?: (payload: Record<string, unknown>) => void): Promise<vscode.TextEditor> {
+export async function newPayload(
+  endpoint: string,
+  model: string,
+  edit?: (payload: Record<string, unknown>) => void,
+): Promise<vscode.TextEditor> {
   const editor = (await vscode.commands.executeCommand(`${SECTION}.newRequest`, model, endpoint)) as vscode.TextEditor;
   if (!editor) {
     throw new Error('modelAccess.newRequest returned no editor');
@@ -58,7 +68,12 @@ export async function newPayload(endpoint: string, model: string, edit?: (payloa
     const doc = editor.document;
     const payload = JSON.parse(doc.getText().replace(/^.*\n/, ''));
     edit(payload);
-    await editor.edit((b) => b.replace(new vscode.Range(new vscode.Position(1, 0), doc.lineAt(doc.lineCount - 1).range.end), JSON.stringify(payload, null, 2)));
+    await editor.edit((b) =>
+      b.replace(
+        new vscode.Range(new vscode.Position(1, 0), doc.lineAt(doc.lineCount - 1).range.end),
+        JSON.stringify(payload, null, 2),
+      ),
+    );
   }
   editor.selection = new vscode.Selection(0, 0, 0, 0);
   return editor;
@@ -97,7 +112,11 @@ export function stubUi(ui: Ui, answers: Partial<Ui> = {}): UiStub {
 }
 
 /** An in-memory SecretStorage (for a private key store in a test); `dispose()` ends its change event. */
-export function memorySecrets(initial: [string, string][] = []): { secrets: vscode.SecretStorage; stored: Map<string, string>; dispose(): void } {
+export function memorySecrets(initial: [string, string][] = []): {
+  secrets: vscode.SecretStorage;
+  stored: Map<string, string>;
+  dispose(): void;
+} {
   const stored = new Map<string, string>(initial);
   const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
   const secrets: vscode.SecretStorage = {

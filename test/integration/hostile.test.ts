@@ -24,7 +24,11 @@ function assertInert(text: string | undefined, where: string): void {
   assert.doesNotMatch(text, VSCODE_LINK, `${where} holds a link: ${JSON.stringify(text)}`);
   assert.doesNotMatch(text, VSCODE_ICON, `${where} holds an icon: ${JSON.stringify(text)}`);
   assert.doesNotMatch(text, /[\n\r\u2028\u2029]/, `${where} holds a line break: ${JSON.stringify(text)}`);
-  assert.doesNotMatch(text, /[\u202a-\u202e\u2066-\u2069\u200b-\u200f]/, `${where} holds a bidi or zero-width character: ${JSON.stringify(text)}`);
+  assert.doesNotMatch(
+    text,
+    /[\u202a-\u202e\u2066-\u2069\u200b-\u200f]/,
+    `${where} holds a bidi or zero-width character: ${JSON.stringify(text)}`,
+  );
 }
 
 const isFamily = (n: ModelsTreeNode): n is FamilyNode => n.contextValue === 'family';
@@ -58,7 +62,9 @@ describe('Hostile service: registry and service text is data', function () {
 
   before(async () => {
     api = await activateExtension<ModelAccessApi>();
-    server = await startServer({ hostile: { models: true, deepEntry: true, errors: true, answers: true, endlessStream: true } });
+    server = await startServer({
+      hostile: { models: true, deepEntry: true, errors: true, answers: true, endlessStream: true },
+    });
     key = server.keys.hostile;
     ui = stubUi(api.ui, { pick: async (items) => (picks.push([...items]), undefined) });
     await setSetting('baseUrl', server.url);
@@ -90,7 +96,10 @@ describe('Hostile service: registry and service text is data', function () {
     const models = nodes.filter(isModel);
     assert.equal(models.length, listed.length, 'one row per registry entry');
     for (const id of HOSTILE_IDS.collisions) {
-      assert.ok(models.some((n) => n.model.id === id), `row for ${JSON.stringify(id)}`);
+      assert.ok(
+        models.some((n) => n.model.id === id),
+        `row for ${JSON.stringify(id)}`,
+      );
     }
     const ids = nodes.map((n) => n.id).filter((id): id is string => id !== undefined);
     assert.equal(new Set(ids).size, ids.length, 'tree item ids are unique');
@@ -105,7 +114,10 @@ describe('Hostile service: registry and service text is data', function () {
       assert.doesNotMatch(md?.value ?? '', /\]\(command:/, 'no command link in a tooltip');
     }
     for (const normal of HOSTILE_IDS.normal) {
-      assert.ok(models.some((n) => n.model.id === normal), `the normal model ${normal} is listed`);
+      assert.ok(
+        models.some((n) => n.model.id === normal),
+        `the normal model ${normal} is listed`,
+      );
     }
     assertInert(api.statusBar.item.text.replace(/^\$\([a-z-~]+\) /, ''), 'the status bar');
   });
@@ -131,7 +143,10 @@ describe('Hostile service: registry and service text is data', function () {
     }
     await eventually(() => ui.messages.length >= 2, 5000, 'two error messages');
     ui.messages.forEach((m) => assertInert(m, 'an error notification'));
-    assert.ok(ui.messages.every((m) => !m.includes(key)), 'the key is not in a message');
+    assert.ok(
+      ui.messages.every((m) => !m.includes(key)),
+      'the key is not in a message',
+    );
   });
 
   it('the model pickers show inert labels, descriptions and separators', async () => {
@@ -149,7 +164,10 @@ describe('Hostile service: registry and service text is data', function () {
   it('Inspect shows a 10,000-deep entry on one line instead of failing', async () => {
     const model = api.catalog.models.find((m) => m.id === HOSTILE_IDS.deep);
     assert.ok(model);
-    const outcome = (await vscode.commands.executeCommand(`${SECTION}.inspectModel`, model)) as { document?: vscode.TextDocument; message?: string };
+    const outcome = (await vscode.commands.executeCommand(`${SECTION}.inspectModel`, model)) as {
+      document?: vscode.TextDocument;
+      message?: string;
+    };
     assert.ok(outcome.document, outcome.message);
     const text = outcome.document.getText();
     assert.match(text, /Nested too deeply to indent/);
@@ -164,7 +182,11 @@ describe('Hostile service: registry and service text is data', function () {
     const text = doc.lineAt(line).text;
     const start = text.indexOf('"plain-1"') + 1;
     await editor.edit((b) => b.replace(new vscode.Range(line, start, line, start + 'plain-1'.length), ''));
-    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, new vscode.Position(line, start));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      new vscode.Position(line, start),
+    );
     const item = list.items.find((i) => (typeof i.label === 'string' ? i.label : i.label.label).startsWith('he said'));
     assert.ok(item, 'the quoting id is offered');
     await editor.edit((b) => b.insert(new vscode.Position(line, start), String(item.insertText)));
@@ -209,23 +231,43 @@ describe('Hostile service: registry and service text is data', function () {
     assert.ok(outcome.kind === 'sent');
     assert.equal(outcome.record.limitReached, true);
     assert.ok(Date.now() - started < 30_000);
-    await eventually(() => ui.messages.some((m) => m.includes('modelAccess.limits.maxResponseMegabytes')), 5000, 'the limit message');
+    await eventually(
+      () => ui.messages.some((m) => m.includes('modelAccess.limits.maxResponseMegabytes')),
+      5000,
+      'the limit message',
+    );
     const doc = await vscode.workspace.openTextDocument(outcome.responseUri);
-    const text = await eventually(() => /stopped at the size limit/.test(doc.lineAt(0).text) && doc.getText(), 5000, 'the final redraw');
+    const text = await eventually(
+      () => /stopped at the size limit/.test(doc.lineAt(0).text) && doc.getText(),
+      5000,
+      'the final redraw',
+    );
     assert.ok(text.length < 300 * 1024, `the document renders ${text.length} characters`);
     assert.match(text.split('\n')[0], /200 OK · stopped at the size limit/);
     // The service stopped writing: the extension closed the connection.
-    await eventually(() => server.hostile?.endlessWrites.some((w) => w.endedAt !== undefined), 5000, 'the server to see the close');
+    await eventually(
+      () => server.hostile?.endlessWrites.some((w) => w.endedAt !== undefined),
+      5000,
+      'the server to see the close',
+    );
     assert.match(api.requests.history.entries[0].summary, /maxResponseMegabytes/);
   });
 
   it('an endless chat answer in VS Code chat stops at the limit with a message naming the setting', async () => {
     await setSetting('limits.maxResponseMegabytes', 1);
-    const [model] = await eventually(async () => {
-      const found = await vscode.lm.selectChatModels({ vendor: 'model-access', id: HOSTILE_IDS.endless });
-      return found.length ? found : undefined;
-    }, 10_000, 'the endless chat model');
-    const response = await model.sendRequest([vscode.LanguageModelChatMessage.User('go')], {}, new vscode.CancellationTokenSource().token);
+    const [model] = await eventually(
+      async () => {
+        const found = await vscode.lm.selectChatModels({ vendor: 'model-access', id: HOSTILE_IDS.endless });
+        return found.length ? found : undefined;
+      },
+      10_000,
+      'the endless chat model',
+    );
+    const response = await model.sendRequest(
+      [vscode.LanguageModelChatMessage.User('go')],
+      {},
+      new vscode.CancellationTokenSource().token,
+    );
     let chars = 0;
     await assert.rejects(
       (async () => {
@@ -236,7 +278,11 @@ describe('Hostile service: registry and service text is data', function () {
       /maxResponseMegabytes/,
     );
     assert.ok(chars <= 1024 * 1024 + 64 * 1024, `received ${chars} characters`);
-    await eventually(() => server.hostile?.endlessWrites.filter((w) => w.path === '/v1/chat').every((w) => w.endedAt !== undefined), 5000, 'the server to see the close');
+    await eventually(
+      () => server.hostile?.endlessWrites.filter((w) => w.path === '/v1/chat').every((w) => w.endedAt !== undefined),
+      5000,
+      'the server to see the close',
+    );
   });
 
   it('log lines from hostile text stay one line each: no forged entry', async () => {

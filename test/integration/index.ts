@@ -26,7 +26,10 @@ export interface IntegrationResults {
 
 /** Where results are written: $MODEL_ACCESS_TEST_RESULTS, else test-results/integration-results.json. */
 export function resultsPath(): string {
-  return process.env.MODEL_ACCESS_TEST_RESULTS || path.resolve(__dirname, '..', '..', 'test-results', 'integration-results.json');
+  return (
+    process.env.MODEL_ACCESS_TEST_RESULTS ||
+    path.resolve(__dirname, '..', '..', 'test-results', 'integration-results.json')
+  );
 }
 
 function loadTestFiles(): void {
@@ -56,7 +59,15 @@ export function run(): Promise<void> {
   };
 
   const started = Date.now();
-  const summary: IntegrationResults = { passes: 0, failures: 0, pending: 0, total: 0, durationMs: 0, passed: [], failed: [] };
+  const summary: IntegrationResults = {
+    passes: 0,
+    failures: 0,
+    pending: 0,
+    total: 0,
+    durationMs: 0,
+    passed: [],
+    failed: [],
+  };
 
   return new Promise<void>((resolve, reject) => {
     const finish = (fatal?: unknown) => {
@@ -67,7 +78,9 @@ export function run(): Promise<void> {
         summary.failed.push({ title: 'loading the integration suite', error: errorText(fatal) });
         out(`✘ loading the integration suite: ${errorText(fatal)}`);
       }
-      out(`\n${summary.passes} passing, ${summary.failures} failing, ${summary.pending} pending (${summary.durationMs} ms)`);
+      out(
+        `\n${summary.passes} passing, ${summary.failures} failing, ${summary.pending} pending (${summary.durationMs} ms)`,
+      );
       fs.writeFileSync(results, JSON.stringify(summary, null, 2));
       if (summary.failures > 0) {
         reject(new Error(`${summary.failures} integration test(s) failed`));

@@ -53,7 +53,11 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
   async function point(level: Level, url: string): Promise<void> {
     await setBaseUrl(level === 'user' ? 'workspace' : 'user', undefined);
     await setBaseUrl(level, url);
-    await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === url && s.baseUrl.source === level), 5000, `${url} from ${level} settings`);
+    await eventually(
+      () => api.connection.state().then((s) => s.baseUrl?.url === url && s.baseUrl.source === level),
+      5000,
+      `${url} from ${level} settings`,
+    );
     await sleep(150); // the change events are debounced
   }
 
@@ -107,7 +111,10 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     assert.equal(prompts[0].title, `Model Access: API Key for ${teamA}`);
     assert.match(String(prompts[0].prompt), /sent only to URLs under that path/);
     assert.doesNotMatch(String(prompts[0].prompt), /workspace/);
-    assert.ok(messages.some((m) => m.startsWith(`API key saved for ${teamA}:`)), messages.join(' | '));
+    assert.ok(
+      messages.some((m) => m.startsWith(`API key saved for ${teamA}:`)),
+      messages.join(' | '),
+    );
 
     assert.equal(await api.keys.storedScope(teamA), teamA);
     assert.equal(await api.keys.storedScope(`${teamA}/v1`), teamA);
@@ -136,7 +143,10 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
       api.ui.input = input;
     }
     assert.equal(prompts[0].title, `Model Access: API Key for ${teamB}`);
-    assert.match(String(prompts[0].prompt), /This URL was set by this workspace's settings \(modelAccess\.baseUrl\), not by you\./);
+    assert.match(
+      String(prompts[0].prompt),
+      /This URL was set by this workspace's settings \(modelAccess\.baseUrl\), not by you\./,
+    );
     assert.equal(withKey('/team-b').length, 0);
   });
 
@@ -148,10 +158,14 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     await api.keys.store(origin, server.keys.acme);
 
     const pending: Thenable<unknown>[] = [api.catalog.refresh()];
-    await eventually(() => {
-      assert.equal(withKey('/team-b').length, 0, 'the key reached team-b before any question');
-      return asked.length === 1;
-    }, 10_000, 'the question');
+    await eventually(
+      () => {
+        assert.equal(withKey('/team-b').length, 0, 'the key reached team-b before any question');
+        return asked.length === 1;
+      },
+      10_000,
+      'the question',
+    );
     assert.deepEqual(asked[0].slice(0, 1), [`Use the key stored for ${origin} with ${teamB}, set by this workspace?`]);
     assert.match(asked[0][1], new RegExp(`point Model Access at ${teamB.replace(/[.:/]/g, '\\$&')}`));
     assert.deepEqual(asked[0].slice(2), ['Allow', 'Not now']);
@@ -172,7 +186,10 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     assert.equal(api.catalog.status.kind, 'ready');
     const keyed = withKey('/team-b');
     assert.ok(keyed.length > 0, 'after "Allow" the key arrives');
-    assert.ok(keyed.every((r) => r.organization === 'acme'), 'the origin key, never the team-a key');
+    assert.ok(
+      keyed.every((r) => r.organization === 'acme'),
+      'the origin key, never the team-a key',
+    );
     assert.ok(api.connection.consent.isAllowed(teamB));
 
     // Remembered for this workspace and URL: no question on the next load.
@@ -185,10 +202,14 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     server.clearRecords();
     await api.connection.consent.forget(); // reloads the list, which asks again
     const first = api.catalog.reload();
-    await eventually(() => {
-      assert.equal(withKey('/team-b').length, 0, 'the key reached team-b before any question');
-      return asked.length === 1;
-    }, 10_000, 'the question');
+    await eventually(
+      () => {
+        assert.equal(withKey('/team-b').length, 0, 'the key reached team-b before any question');
+        return asked.length === 1;
+      },
+      10_000,
+      'the question',
+    );
     answer('Not now');
     await first;
     await api.catalog.settled();
@@ -198,7 +219,10 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     assert.ok(isMessage(row), 'a message row');
     assert.equal(labelOf(row), 'Allow Stored Key…');
     assert.equal(row.command?.command, `${SECTION}.allowStoredKey`);
-    assert.match(String(api.view.treeView.message), new RegExp(`This workspace sets the service URL to ${teamB.replace(/[.:/]/g, '\\$&')}\\. The key stored for`));
+    assert.match(
+      String(api.view.treeView.message),
+      new RegExp(`This workspace sets the service URL to ${teamB.replace(/[.:/]/g, '\\$&')}\\. The key stored for`),
+    );
     assert.match(api.statusBar.item.text, /warning/);
 
     for (let i = 0; i < 5; i++) {
@@ -232,7 +256,11 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
 
     // A workspace that sets the same URL as the user's own settings asks nothing either.
     await setBaseUrl('workspace', teamA);
-    await eventually(() => api.connection.state().then((s) => s.baseUrl?.source === 'user'), 5000, 'the same URL counted as the user’s');
+    await eventually(
+      () => api.connection.state().then((s) => s.baseUrl?.source === 'user'),
+      5000,
+      'the same URL counted as the user’s',
+    );
     await api.catalog.reload();
     assert.equal(api.catalog.status.kind, 'ready');
     assert.deepEqual(asked, []);
@@ -240,7 +268,11 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
   });
 
   it('reads keys stored under the old origin names and stores new ones under origin + prefix', async () => {
-    const { secrets, stored, dispose: disposeSecrets } = memorySecrets([['modelAccess.apiKey/https://gw.example', 'old-origin-key-1']]);
+    const {
+      secrets,
+      stored,
+      dispose: disposeSecrets,
+    } = memorySecrets([['modelAccess.apiKey/https://gw.example', 'old-origin-key-1']]);
     const keys = new ApiKeyStore(secrets, { env: {} });
     try {
       assert.deepEqual(await keys.get('https://gw.example/team-a/v1', 'user'), {

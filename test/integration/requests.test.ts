@@ -76,7 +76,13 @@ describe('Scratch requests', function () {
     assert.ok(outcome.kind === 'sent');
     const payload = JSON.parse(editor.document.getText().replace(/^.*\n/, ''));
     const expected = generateText(model, promptText(payload.messages));
-    const text = await eventually(() => documentText(outcome.responseUri)?.includes(JSON.stringify(expected).slice(1, -1)) && documentText(outcome.responseUri), 5000, 'the answer in the document');
+    const text = await eventually(
+      () =>
+        documentText(outcome.responseUri)?.includes(JSON.stringify(expected).slice(1, -1)) &&
+        documentText(outcome.responseUri),
+      5000,
+      'the answer in the document',
+    );
     assert.match(text.split('\n')[0], /^\/\/ POST \/v1\/chat · 200 OK · \d+ ms · [\d.]+ (B|KB) · request id req_/);
     assert.equal(outcome.record.status, 200);
   });
@@ -89,23 +95,35 @@ describe('Scratch requests', function () {
     const pending = vscode.commands.executeCommand(`${SECTION}.sendToResponses`) as Thenable<SendOutcome>;
     const responseUri = api.requests.responses.uriFor(editor.document.uri, 'text', false);
     // An intermediate state: some of the text is there, the final event is not.
-    const partial = await eventually(() => {
-      const t = documentText(responseUri);
-      const body = t?.split('growing as it arrives) ──\n')[1];
-      return body && body.trim().length > 0 && !t?.includes('── final event ──') ? body.trim() : undefined;
-    }, 10_000, 'partial streamed text');
+    const partial = await eventually(
+      () => {
+        const t = documentText(responseUri);
+        const body = t?.split('growing as it arrives) ──\n')[1];
+        return body && body.trim().length > 0 && !t?.includes('── final event ──') ? body.trim() : undefined;
+      },
+      10_000,
+      'partial streamed text',
+    );
     assert.ok(expected.startsWith(partial), `partial text ${JSON.stringify(partial)} is a prefix of the answer`);
     assert.ok(partial.length < expected.length);
     const outcome = await pending;
     assert.ok(outcome.kind === 'sent');
-    const final = await eventually(() => documentText(responseUri)?.includes('── final event ──') && documentText(responseUri), 5000, 'the final event');
+    const final = await eventually(
+      () => documentText(responseUri)?.includes('── final event ──') && documentText(responseUri),
+      5000,
+      'the final event',
+    );
     assert.ok(final.includes(`── output text ──\n${expected}\n`), 'the full text, then the final event');
     assert.match(final, /"type": "response.completed"/);
   });
 
   it('New Request, then Send at once: the selected placeholder is not the payload, the template is sent', async () => {
     const model = api.catalog.models[0].id;
-    const editor = (await vscode.commands.executeCommand(`${SECTION}.newRequest`, model, '/v1/chat')) as vscode.TextEditor;
+    const editor = (await vscode.commands.executeCommand(
+      `${SECTION}.newRequest`,
+      model,
+      '/v1/chat',
+    )) as vscode.TextEditor;
     assert.equal(editor.document.getText(editor.selection), INPUT_PLACEHOLDER, 'the prompt is selected to type over');
     const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
     assert.equal(outcome.kind, 'sent');
@@ -169,7 +187,10 @@ describe('Scratch requests', function () {
     assert.equal(upload.purpose, 'batch');
     assert.equal(upload.bytes, bytes.length);
     assert.equal(upload.sha256, createHash('sha256').update(bytes).digest('hex'));
-    assert.ok(shown.some((m) => m.includes(upload.id)), 'the file id is reported');
+    assert.ok(
+      shown.some((m) => m.includes(upload.id)),
+      'the file id is reported',
+    );
   });
 
   it('Cancel stops an in-flight request and the server sees the abort', async () => {
@@ -177,7 +198,11 @@ describe('Scratch requests', function () {
     const abortsBefore = server.abortedCount();
     const pending = vscode.commands.executeCommand(`${SECTION}.sendRequest`) as Thenable<SendOutcome>;
     const responseUri = api.requests.responses.uriFor(editor.document.uri, 'text', false);
-    await eventually(() => (api.requests.responses.get(responseUri)?.stream?.events ?? 0) > 1, 10_000, 'the stream to start');
+    await eventually(
+      () => (api.requests.responses.get(responseUri)?.stream?.events ?? 0) > 1,
+      10_000,
+      'the stream to start',
+    );
     assert.ok(api.requests.sender.cancel(editor.document.uri));
     const outcome = await pending;
     assert.ok(outcome.kind === 'sent');
@@ -188,9 +213,16 @@ describe('Scratch requests', function () {
   it('completion offers the catalog’s ids at "model": "|"', async () => {
     const editor = await newPayload('/v1/embeddings', api.catalog.models[0].id, (p) => (p.model = ''));
     const doc = editor.document;
-    const line = doc.getText().split('\n').findIndex((l) => l.includes('"model": ""'));
+    const line = doc
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.includes('"model": ""'));
     const position = new vscode.Position(line, doc.lineAt(line).text.indexOf('""') + 1);
-    const list = (await vscode.commands.executeCommand('vscode.executeCompletionItemProvider', doc.uri, position)) as vscode.CompletionList;
+    const list = (await vscode.commands.executeCommand(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      position,
+    )) as vscode.CompletionList;
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     for (const m of api.catalog.models) {
       assert.ok(labels.includes(m.id), `${m.id} is offered`);

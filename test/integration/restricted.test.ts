@@ -37,16 +37,26 @@ describe('Restricted Mode (untrusted workspace)', function () {
       path.join(settingsDir, 'settings.json'),
       JSON.stringify({
         'modelAccess.baseUrl': workspaceService.url,
-        'modelAccess.requestTemplates': { '/v1/chat': { model: '', messages: [{ role: 'user', content: 'from the workspace' }] } },
+        'modelAccess.requestTemplates': {
+          '/v1/chat': { model: '', messages: [{ role: 'user', content: 'from the workspace' }] },
+        },
         'modelAccess.chat.models': ['no-such-model-*'],
         'modelAccess.chat.enabled': false,
         'modelAccess.groupByFamily': false, // Not restricted: shows when VS Code has read the file.
       }),
     );
-    await eventually(() => vscode.workspace.getConfiguration(SECTION).inspect('groupByFamily')?.workspaceValue === false, 15_000, 'the workspace settings to be read');
+    await eventually(
+      () => vscode.workspace.getConfiguration(SECTION).inspect('groupByFamily')?.workspaceValue === false,
+      15_000,
+      'the workspace settings to be read',
+    );
     await setSetting('baseUrl', service.url);
     await api.keys.store(service.url, service.keys.acme);
-    await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === service.url && s.setup === 'ready'), 5000, 'the user-settings service');
+    await eventually(
+      () => api.connection.state().then((s) => s.baseUrl?.url === service.url && s.setup === 'ready'),
+      5000,
+      'the user-settings service',
+    );
     await sleep(150);
   });
 
@@ -68,7 +78,10 @@ describe('Restricted Mode (untrusted workspace)', function () {
     const inspected = vscode.workspace.getConfiguration(SECTION).inspect('baseUrl');
     assert.equal(inspected?.workspaceValue, undefined, 'VS Code hides the restricted workspace value');
     await api.catalog.refresh();
-    const acme = service.registry.models.filter((m) => m.organization === 'acme').map((m) => m.id).sort();
+    const acme = service.registry.models
+      .filter((m) => m.organization === 'acme')
+      .map((m) => m.id)
+      .sort();
     assert.deepEqual(api.catalog.models.map((m) => m.id).sort(), acme);
     assert.ok(api.view.provider.getChildren().length > 0, 'the Models view has rows');
     assert.equal(workspaceService.requests.length, 0, 'nothing reached the workspace service');
@@ -93,10 +106,14 @@ describe('Restricted Mode (untrusted workspace)', function () {
     assert.ok(outcome.kind === 'sent');
     assert.equal(outcome.record.status, 200);
 
-    const chat = await eventually(async () => {
-      const models = await vscode.lm.selectChatModels({ vendor: 'model-access' });
-      return models.length > 0 && models;
-    }, 15_000, 'chat models despite the workspace turning chat off');
+    const chat = await eventually(
+      async () => {
+        const models = await vscode.lm.selectChatModels({ vendor: 'model-access' });
+        return models.length > 0 && models;
+      },
+      15_000,
+      'chat models despite the workspace turning chat off',
+    );
     assert.ok(chat.some((m) => m.id === 'aurora-1.5'));
     assert.equal(workspaceService.requests.length, 0, 'nothing reached the workspace service');
   });

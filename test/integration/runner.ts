@@ -46,7 +46,10 @@ async function main(): Promise<number> {
   const started = Date.now();
   const grep = option('--grep');
   if (!flag('--no-build')) {
-    const build = spawnSync(process.execPath, ['esbuild.js', '--tests'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const build = spawnSync(process.execPath, ['esbuild.js', '--tests'], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     if (build.status !== 0) {
       log('build failed');
       return 1;
@@ -62,7 +65,15 @@ async function main(): Promise<number> {
     // Only the Restricted Mode suites there, narrowed by --grep when given (both must match).
     passes.push({ untrusted: true, grep: grep ? `^(?=.*${RESTRICTED_SUITE})(?=.*(?:${grep}))` : RESTRICTED_SUITE });
   }
-  const total: IntegrationResults = { passes: 0, failures: 0, pending: 0, total: 0, durationMs: 0, passed: [], failed: [] };
+  const total: IntegrationResults = {
+    passes: 0,
+    failures: 0,
+    pending: 0,
+    total: 0,
+    durationMs: 0,
+    passed: [],
+    failed: [],
+  };
   for (const pass of passes) {
     const results = await runWindow(entry, pass.untrusted, pass.grep);
     if (!results) {
@@ -76,7 +87,9 @@ async function main(): Promise<number> {
   }
   fs.mkdirSync(path.dirname(RESULTS_COPY), { recursive: true });
   fs.writeFileSync(RESULTS_COPY, JSON.stringify(total, null, 2));
-  log(`integration: ${total.passes} passed, ${total.failures} failed, ${total.pending} pending in ${secondsSince(started)} s (VS Code ${VSCODE}${passes.length > 1 ? `, ${passes.length} windows` : ''})`);
+  log(
+    `integration: ${total.passes} passed, ${total.failures} failed, ${total.pending} pending in ${secondsSince(started)} s (VS Code ${VSCODE}${passes.length > 1 ? `, ${passes.length} windows` : ''})`,
+  );
   if (total.failures > 0) {
     return 1;
   }
@@ -91,7 +104,11 @@ async function main(): Promise<number> {
  * One code-server + one workbench window running the suite; its results, or undefined when the window
  * failed (its failures are printed, with the logs, before it is closed).
  */
-async function runWindow(entry: string, untrusted: boolean, grep: string | undefined): Promise<IntegrationResults | undefined> {
+async function runWindow(
+  entry: string,
+  untrusted: boolean,
+  grep: string | undefined,
+): Promise<IntegrationResults | undefined> {
   const started = Date.now();
   const window = untrusted ? 'untrusted window (Restricted Mode)' : 'trusted window';
 
@@ -156,23 +173,30 @@ async function runWindow(entry: string, untrusted: boolean, grep: string | undef
         printed = text.length;
       }
     };
-    const results = await waitFor<IntegrationResults>('the integration results file', DEADLINE_S * 1000, () => {
-      pump();
-      if (!fs.existsSync(resultsFile)) {
-        // The entry's run() rejected or crashed before writing results: do not wait for the deadline.
-        if (extensionHostExitedAt !== undefined && Date.now() - extensionHostExitedAt > 10_000) {
-          throw new Error('the extension host exited without writing results (see the logs below)');
+    const results = await waitFor<IntegrationResults>(
+      'the integration results file',
+      DEADLINE_S * 1000,
+      () => {
+        pump();
+        if (!fs.existsSync(resultsFile)) {
+          // The entry's run() rejected or crashed before writing results: do not wait for the deadline.
+          if (extensionHostExitedAt !== undefined && Date.now() - extensionHostExitedAt > 10_000) {
+            throw new Error('the extension host exited without writing results (see the logs below)');
+          }
+          return undefined;
         }
-        return undefined;
-      }
-      try {
-        return JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as IntegrationResults;
-      } catch {
-        return undefined; // Being written.
-      }
-    }, 500);
+        try {
+          return JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as IntegrationResults;
+        } catch {
+          return undefined; // Being written.
+        }
+      },
+      500,
+    );
     pump();
-    log(`${window}: ${results.passes} passed, ${results.failures} failed, ${results.pending} pending in ${secondsSince(started)} s (VS Code ${VSCODE})`);
+    log(
+      `${window}: ${results.passes} passed, ${results.failures} failed, ${results.pending} pending in ${secondsSince(started)} s (VS Code ${VSCODE})`,
+    );
     for (const f of results.failed) {
       log(`FAILED: ${f.title}\n${f.error}`);
     }
@@ -203,14 +227,20 @@ function printDiagnostics(consoleLines: string[], serverLines: string[], codeSer
       .filter((l) => !/ENOTFOUND|open-vsx\.org|telemetry|marketplace/i.test(l))
       .map((l) => l.replace(/%c\s*(\w+)\s+color: #[0-9a-f]+\s?/i, '$1 '));
     if (relevant.length > 0) {
-      console.log(`\n----- ${title} (last ${Math.min(n, relevant.length)} lines) -----\n${relevant.slice(-n).join('\n')}`);
+      console.log(
+        `\n----- ${title} (last ${Math.min(n, relevant.length)} lines) -----\n${relevant.slice(-n).join('\n')}`,
+      );
     }
   };
   section('workbench console', consoleLines);
   section('code-server', serverLines, 30);
   for (const file of codeServer?.logFiles() ?? []) {
     if (/exthost|remoteexthost|extensionHost/i.test(file)) {
-      section(`extension host log ${path.basename(path.dirname(file))}/${path.basename(file)}`, fs.readFileSync(file, 'utf8').split('\n'), 60);
+      section(
+        `extension host log ${path.basename(path.dirname(file))}/${path.basename(file)}`,
+        fs.readFileSync(file, 'utf8').split('\n'),
+        60,
+      );
     }
   }
 }

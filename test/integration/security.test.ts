@@ -79,7 +79,10 @@ describe('Security: keys and concurrency', function () {
         await newPayload(endpoint, model, (p) => (stream ? (p.stream = true) : undefined));
         const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
         assert.equal(outcome.kind, 'sent');
-        assert.ok(outcome.kind === 'sent' && outcome.record.status === 200, `${endpoint} stream=${stream} answered 200`);
+        assert.ok(
+          outcome.kind === 'sent' && outcome.record.status === 200,
+          `${endpoint} stream=${stream} answered 200`,
+        );
       }
     }
     // Errors whose bodies repeat the key: an unknown model, and a wrong key.
@@ -117,7 +120,10 @@ describe('Security: keys and concurrency', function () {
       files.some((f) => f.file.includes('Model Access') && f.text.includes('POST /v1/chat')),
       `the Model Access log was among the ${files.length} files searched`,
     );
-    assert.ok(shown.some((m) => m.includes('$MODEL_ACCESS_API_KEY')), 'the cURL export was captured');
+    assert.ok(
+      shown.some((m) => m.includes('$MODEL_ACCESS_API_KEY')),
+      'the cURL export was captured',
+    );
     const leaks = places.filter((p) => p.text.includes(canary)).map((p) => p.where);
     assert.deepEqual(leaks, [], 'the key appears nowhere');
   });
@@ -163,12 +169,19 @@ describe('Security: keys and concurrency', function () {
       await sleep(100);
       await api.keys.store(slow.url, slow.keys.globex);
       await first.catch(() => undefined);
-      await eventually(async () => {
-        await api.catalog.settled();
-        const ids = api.catalog.models.map((m) => m.id).sort();
-        const globex = slow.registry.models.filter((m) => m.organization === 'globex').map((m) => m.id).sort();
-        return JSON.stringify(ids) === JSON.stringify(globex);
-      }, 20_000, "globex's models after the key change");
+      await eventually(
+        async () => {
+          await api.catalog.settled();
+          const ids = api.catalog.models.map((m) => m.id).sort();
+          const globex = slow.registry.models
+            .filter((m) => m.organization === 'globex')
+            .map((m) => m.id)
+            .sort();
+          return JSON.stringify(ids) === JSON.stringify(globex);
+        },
+        20_000,
+        "globex's models after the key change",
+      );
     } finally {
       await api.keys.delete(slow.url).catch(() => undefined);
       await setSetting('baseUrl', server.url);
@@ -184,7 +197,13 @@ describe('Security: keys and concurrency', function () {
       (p.messages as { content: string }[])[1].content = 'payload A';
     });
     const pendingA = vscode.commands.executeCommand(`${SECTION}.sendRequest`) as Thenable<SendOutcome>;
-    await eventually(() => (api.requests.responses.get(api.requests.responses.uriFor(a.document.uri, 'text', false))?.stream?.events ?? 0) > 0, 10_000, 'A streaming');
+    await eventually(
+      () =>
+        (api.requests.responses.get(api.requests.responses.uriFor(a.document.uri, 'text', false))?.stream?.events ??
+          0) > 0,
+      10_000,
+      'A streaming',
+    );
     await newPayload('/v1/chat', model, (p) => ((p.messages as { content: string }[])[1].content = 'payload B'));
     const b = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
     const resultA = await pendingA;

@@ -25,8 +25,23 @@ describe('Settings', function () {
   let tmp: string;
 
   const models: RegistryModel[] = [
-    ...Array.from({ length: MODELS }, (_, i): RegistryModel => ({ id: `plain-${i}`, family: 'plain', version: String(i), organization: 'acme', model_card_url: `https://cards.example/plain-${i}`, created: 0 })),
-    { id: WINDOWED, family: 'windowed', version: '1', organization: 'acme', model_card_url: 'https://cards.example/windowed', created: 0, extra: { context_window: WINDOW } },
+    ...Array.from({ length: MODELS }, (_, i): RegistryModel => ({
+      id: `plain-${i}`,
+      family: 'plain',
+      version: String(i),
+      organization: 'acme',
+      model_card_url: `https://cards.example/plain-${i}`,
+      created: 0,
+    })),
+    {
+      id: WINDOWED,
+      family: 'windowed',
+      version: '1',
+      organization: 'acme',
+      model_card_url: 'https://cards.example/windowed',
+      created: 0,
+      extra: { context_window: WINDOW },
+    },
   ];
 
   async function reload(): Promise<void> {
@@ -37,7 +52,11 @@ describe('Settings', function () {
   before(async () => {
     api = await activateExtension<ModelAccessApi>();
     // Every POST /v1/chat is read and never answered (for the timeout); the rest answers normally.
-    server = await startServer({ registry: { organizations: ['acme'], models }, pageSize: 5, faults: { hang: { rate: 1 }, paths: ['/v1/chat'] } });
+    server = await startServer({
+      registry: { organizations: ['acme'], models },
+      pageSize: 5,
+      faults: { hang: { rate: 1 }, paths: ['/v1/chat'] },
+    });
     tmp = mkdtempSync(path.join(tmpdir(), 'model-access-settings-'));
     await setSetting('baseUrl', server.url);
     await api.keys.store(server.url, server.keys.acme);
@@ -53,7 +72,16 @@ describe('Settings', function () {
   afterEach(() => ui.restore());
 
   after(async () => {
-    for (const name of ['requestTimeoutSeconds', 'allowInsecureHttp', 'defaultFilePurpose', 'responseInNewTab', 'limits.maxModels', 'limits.maxListMegabytes', 'chat.defaultMaxInputTokens', 'chat.defaultMaxOutputTokens']) {
+    for (const name of [
+      'requestTimeoutSeconds',
+      'allowInsecureHttp',
+      'defaultFilePurpose',
+      'responseInNewTab',
+      'limits.maxModels',
+      'limits.maxListMegabytes',
+      'chat.defaultMaxInputTokens',
+      'chat.defaultMaxOutputTokens',
+    ]) {
       await setSetting(name, undefined);
     }
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -89,7 +117,10 @@ describe('Settings', function () {
       assert.ok(outcome.kind === 'sent', JSON.stringify(outcome));
       assert.match(String(outcome.record.error), /did not answer in 1 s|timed out/);
       assert.ok(Date.now() - started < 15_000, `gave up after ${Date.now() - started} ms`);
-      assert.ok(ui.messages.some((m) => /timed out|did not answer/.test(m)), ui.messages.join(' | '));
+      assert.ok(
+        ui.messages.some((m) => /timed out|did not answer/.test(m)),
+        ui.messages.join(' | '),
+      );
     } finally {
       await setSetting('requestTimeoutSeconds', undefined);
     }
@@ -126,7 +157,11 @@ describe('Settings', function () {
       const [c, d] = await sendTwice();
       assert.notEqual(c, d, 'a new document per answer');
       for (const uri of [c, d]) {
-        await eventually(() => vscode.workspace.textDocuments.some((doc) => doc.uri.toString() === uri), 5000, `${uri} open`);
+        await eventually(
+          () => vscode.workspace.textDocuments.some((doc) => doc.uri.toString() === uri),
+          5000,
+          `${uri} open`,
+        );
       }
     } finally {
       await setSetting('responseInNewTab', undefined);
@@ -142,7 +177,10 @@ describe('Settings', function () {
       await setSetting('limits.maxModels', undefined);
       await setSetting('limits.maxListMegabytes', 0.0001);
       await reload();
-      assert.ok(api.catalog.models.length > 0 && api.catalog.models.length < models.length, `${api.catalog.models.length} models`);
+      assert.ok(
+        api.catalog.models.length > 0 && api.catalog.models.length < models.length,
+        `${api.catalog.models.length} models`,
+      );
       assert.match(String(api.view.treeView.message), /modelAccess\.limits\.maxListMegabytes/);
     } finally {
       await setSetting('limits.maxModels', undefined);
@@ -153,15 +191,24 @@ describe('Settings', function () {
   });
 
   it('modelAccess.chat.defaultMaxInputTokens and chat.defaultMaxOutputTokens set the chat models’ limits', async () => {
-    const limit = async (id: string) => (await vscode.lm.selectChatModels({ vendor: ChatVendor, id }))[0]?.maxInputTokens;
+    const limit = async (id: string) =>
+      (await vscode.lm.selectChatModels({ vendor: ChatVendor, id }))[0]?.maxInputTokens;
     await eventually(async () => (await limit('plain-0')) === 16_384, 15_000, 'the default input limit');
     // Output budget min(4096, window/4) = 2500.
-    await eventually(async () => (await limit(WINDOWED)) === WINDOW - 2500, 15_000, 'window minus the default output budget');
+    await eventually(
+      async () => (await limit(WINDOWED)) === WINDOW - 2500,
+      15_000,
+      'window minus the default output budget',
+    );
     try {
       await setSetting('chat.defaultMaxInputTokens', 5000);
       await setSetting('chat.defaultMaxOutputTokens', 1000);
       await eventually(async () => (await limit('plain-0')) === 5000, 15_000, 'the input limit from the setting');
-      await eventually(async () => (await limit(WINDOWED)) === WINDOW - 1000, 15_000, 'window minus the output budget from the setting');
+      await eventually(
+        async () => (await limit(WINDOWED)) === WINDOW - 1000,
+        15_000,
+        'window minus the output budget from the setting',
+      );
     } finally {
       await setSetting('chat.defaultMaxInputTokens', undefined);
       await setSetting('chat.defaultMaxOutputTokens', undefined);

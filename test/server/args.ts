@@ -120,7 +120,10 @@ export function parseServeArgs(argv: string[]): ServerOptions & { quiet: boolean
       latencyMs: int('latency', values.latency, 0),
       rateLimit: rateLimit && { ...rateLimit, retryAfterSeconds: int('retry-after', values['retry-after'], 0) },
       serverError: spec('server-error', values['server-error']),
-      unavailable: unavailable && { ...unavailable, retryAfterSeconds: int('unavailable-retry-after', values['unavailable-retry-after'], 0) },
+      unavailable: unavailable && {
+        ...unavailable,
+        retryAfterSeconds: int('unavailable-retry-after', values['unavailable-retry-after'], 0),
+      },
       htmlError: spec('html-error', values['html-error']),
       malformedJson: spec('malformed-json', values['malformed-json']),
       resetMidBody: spec('reset', values.reset),

@@ -22,12 +22,18 @@ export function authenticate(headers: IncomingHttpHeaders, orgByKey: ReadonlyMap
   }
   const match = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header);
   if (!match) {
-    throw unauthorized('invalid_authorization_header', 'The Authorization header is malformed; expected "Bearer <API key>".');
+    throw unauthorized(
+      'invalid_authorization_header',
+      'The Authorization header is malformed; expected "Bearer <API key>".',
+    );
   }
   const key = match[1];
   const organization = orgByKey.get(key);
   if (organization === undefined) {
-    throw unauthorized('invalid_api_key', 'Incorrect API key provided. You can find your API key in your organization settings.');
+    throw unauthorized(
+      'invalid_api_key',
+      'Incorrect API key provided. You can find your API key in your organization settings.',
+    );
   }
   return { organization, key };
 }
@@ -39,5 +45,7 @@ export function presentedKey(headers: IncomingHttpHeaders): string | undefined {
 }
 
 function unauthorized(code: string, message: string): ApiError {
-  return new ApiError(401, 'invalid_request_error', code, message, null, { 'www-authenticate': 'Bearer realm="model-access"' });
+  return new ApiError(401, 'invalid_request_error', code, message, null, {
+    'www-authenticate': 'Bearer realm="model-access"',
+  });
 }

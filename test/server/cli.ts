@@ -26,11 +26,15 @@ async function main(): Promise<void> {
   });
   process.stdout.write(`${JSON.stringify({ url: server.url, keys: server.keys })}\n`);
   const models = server.registry.models.length;
-  process.stderr.write(`Model Access Service (dialect ${server.dialect}, ${models} ${models === 1 ? 'model' : 'models'}) listening on ${server.url}; Ctrl+C to stop\n`);
+  process.stderr.write(
+    `Model Access Service (dialect ${server.dialect}, ${models} ${models === 1 ? 'model' : 'models'}) listening on ${server.url}; Ctrl+C to stop\n`,
+  );
   if (server.hostile) {
     const { organization, endlessOrganization } = server.hostile;
     const endless = endlessOrganization ? `; organization "${endlessOrganization}" lists forever` : '';
-    process.stderr.write(`Hostile mode: organization "${organization}" serves hostile text and model "endless" streams forever${endless} (keys above)\n`);
+    process.stderr.write(
+      `Hostile mode: organization "${organization}" serves hostile text and model "endless" streams forever${endless} (keys above)\n`,
+    );
   }
 
   let stopping = false;

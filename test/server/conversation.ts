@@ -28,7 +28,11 @@ export function wantsStream(body: Record<string, unknown>): boolean {
 export function responsesAnswer(model: string, body: Record<string, unknown>, pieces?: readonly string[]): Answer {
   const { input, instructions } = body;
   if (input === undefined || input === null || (typeof input !== 'string' && !Array.isArray(input))) {
-    throw badRequest('Missing required parameter: "input" (a string or an array of input items).', 'missing_required_parameter', 'input');
+    throw badRequest(
+      'Missing required parameter: "input" (a string or an array of input items).',
+      'missing_required_parameter',
+      'input',
+    );
   }
   const prompt = promptText(input);
   const text = pieces === undefined ? generateText(model, prompt) : pieces.join('');
@@ -89,7 +93,11 @@ export function responsesAnswer(model: string, body: Record<string, unknown>, pi
 export function chatAnswer(model: string, body: Record<string, unknown>, pieces?: readonly string[]): Answer {
   const { messages } = body;
   if (!Array.isArray(messages) || messages.length === 0) {
-    throw badRequest('Missing required parameter: "messages" (a non-empty array of {role, content}).', 'missing_required_parameter', 'messages');
+    throw badRequest(
+      'Missing required parameter: "messages" (a non-empty array of {role, content}).',
+      'missing_required_parameter',
+      'messages',
+    );
   }
   messages.forEach((m: unknown, i) => {
     const msg = m as { role?: unknown; content?: unknown };
@@ -101,20 +109,38 @@ export function chatAnswer(model: string, body: Record<string, unknown>, pieces?
   const text = pieces === undefined ? generateText(model, prompt) : pieces.join('');
   const id = newId('chatcmpl-');
   const created = now();
-  const usage = { prompt_tokens: tokens(prompt), completion_tokens: tokens(text), total_tokens: tokens(prompt) + tokens(text) };
+  const usage = {
+    prompt_tokens: tokens(prompt),
+    completion_tokens: tokens(text),
+    total_tokens: tokens(prompt) + tokens(text),
+  };
   const json = {
     id,
     object: 'chat.completion',
     created,
     model,
     system_fingerprint: null,
-    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+    choices: [
+      { index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' },
+    ],
     usage,
   };
   const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): SseEvent => ({
-    data: JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: null, choices, ...extra }),
+    data: JSON.stringify({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      system_fingerprint: null,
+      choices,
+      ...extra,
+    }),
   });
-  const events: SseEvent[] = [chunk([{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }])];
+  const events: SseEvent[] = [
+    chunk([
+      { index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null },
+    ]),
+  ];
   for (const delta of pieces ?? deltas(text)) {
     events.push(chunk([{ index: 0, delta: { content: delta }, logprobs: null, finish_reason: null }]));
   }

@@ -112,8 +112,20 @@ export class FaultPlan {
 
 /** Answers an early fault. Returns false for `hang`, which deliberately answers nothing. */
 export function sendEarlyFault(res: ServerResponse, kind: EarlyFault, plan: FaultPlan, requestId: string): boolean {
-  const json = (status: number, type: string, code: string, message: string, headers: Record<string, string> = {}): void =>
-    plainWriter(res, status, 'application/json', JSON.stringify({ error: { message, type, param: null, code } }), headers);
+  const json = (
+    status: number,
+    type: string,
+    code: string,
+    message: string,
+    headers: Record<string, string> = {},
+  ): void =>
+    plainWriter(
+      res,
+      status,
+      'application/json',
+      JSON.stringify({ error: { message, type, param: null, code } }),
+      headers,
+    );
   switch (kind) {
     case 'hang':
       return false;
@@ -129,11 +141,22 @@ export function sendEarlyFault(res: ServerResponse, kind: EarlyFault, plan: Faul
     }
     case 'unavailable': {
       const after = plan.retryAfter('unavailable');
-      json(503, 'server_error', 'service_unavailable', 'The server is overloaded. Please retry your request after a brief wait.', after === undefined ? {} : { 'retry-after': String(after) });
+      json(
+        503,
+        'server_error',
+        'service_unavailable',
+        'The server is overloaded. Please retry your request after a brief wait.',
+        after === undefined ? {} : { 'retry-after': String(after) },
+      );
       return true;
     }
     case 'serverError':
-      json(500, 'server_error', 'server_error', `The server had an error while processing your request. Contact us with request ID ${requestId} if the error persists.`);
+      json(
+        500,
+        'server_error',
+        'server_error',
+        `The server had an error while processing your request. Contact us with request ID ${requestId} if the error persists.`,
+      );
       return true;
     case 'htmlError':
       plainWriter(
@@ -163,7 +186,13 @@ export function faultyWriter(faults: RequestFaults): BodyWriter {
       res.write(bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))), () => res.socket?.destroy());
       return;
     }
-    plainWriter(res, status, contentType, bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))).toString('utf8'), headers);
+    plainWriter(
+      res,
+      status,
+      contentType,
+      bytes.subarray(0, Math.max(1, Math.floor(bytes.length / 2))).toString('utf8'),
+      headers,
+    );
   };
 }
 

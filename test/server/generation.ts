@@ -7,9 +7,38 @@ import { createHash } from 'node:crypto';
 import { badRequest } from './http';
 
 const WORDS = [
-  'models', 'registry', 'family', 'version', 'card', 'answer', 'careful', 'signal', 'river', 'lantern', 'quiet',
-  'bright', 'layer', 'token', 'stream', 'vector', 'measure', 'harbor', 'orbit', 'meadow', 'simple', 'steady',
-  'window', 'garden', 'compass', 'north', 'summit', 'candle', 'thread', 'mirror', 'echo', 'pattern',
+  'models',
+  'registry',
+  'family',
+  'version',
+  'card',
+  'answer',
+  'careful',
+  'signal',
+  'river',
+  'lantern',
+  'quiet',
+  'bright',
+  'layer',
+  'token',
+  'stream',
+  'vector',
+  'measure',
+  'harbor',
+  'orbit',
+  'meadow',
+  'simple',
+  'steady',
+  'window',
+  'garden',
+  'compass',
+  'north',
+  'summit',
+  'candle',
+  'thread',
+  'mirror',
+  'echo',
+  'pattern',
 ];
 
 /** The text of a Responses `input` or of Chat `messages`, whichever shape the caller used. */
@@ -18,7 +47,10 @@ export function promptText(value: unknown): string {
     return value;
   }
   if (Array.isArray(value)) {
-    return value.map(promptText).filter((s) => s !== '').join('\n');
+    return value
+      .map(promptText)
+      .filter((s) => s !== '')
+      .join('\n');
   }
   if (typeof value === 'object' && value !== null) {
     const v = value as { content?: unknown; text?: unknown };
@@ -72,10 +104,18 @@ export function parseEmbeddingRequest(body: Record<string, unknown>): EmbeddingR
     inputs = input as string[];
   } else if (Array.isArray(input) && input.length > 0 && input.every((i) => typeof i === 'number')) {
     inputs = [JSON.stringify(input)];
-  } else if (Array.isArray(input) && input.length > 0 && input.every((i) => Array.isArray(i) && i.every((t) => typeof t === 'number'))) {
+  } else if (
+    Array.isArray(input) &&
+    input.length > 0 &&
+    input.every((i) => Array.isArray(i) && i.every((t) => typeof t === 'number'))
+  ) {
     inputs = input.map((i) => JSON.stringify(i));
   } else {
-    throw badRequest('"input" must be a string, a non-empty array of strings, or token arrays.', 'invalid_input', 'input');
+    throw badRequest(
+      '"input" must be a string, a non-empty array of strings, or token arrays.',
+      'invalid_input',
+      'input',
+    );
   }
   let dims = DEFAULT_EMBEDDING_DIMENSIONS;
   if (dimensions !== undefined) {

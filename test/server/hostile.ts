@@ -102,7 +102,9 @@ export function resolveHostile(option: boolean | HostileOptions | undefined): Re
   if (option === true) {
     return { pieces: { ...ALL_HOSTILE_PIECES }, endlessPageSize: 1000 };
   }
-  const pieces = Object.fromEntries(Object.keys(ALL_HOSTILE_PIECES).map((k) => [k, option[k as keyof HostilePieces] === true])) as unknown as HostilePieces;
+  const pieces = Object.fromEntries(
+    Object.keys(ALL_HOSTILE_PIECES).map((k) => [k, option[k as keyof HostilePieces] === true]),
+  ) as unknown as HostilePieces;
   const size = option.endlessPageSize ?? 1000;
   if (!Number.isInteger(size) || size < 1) {
     throw new Error(`hostile.endlessPageSize must be a positive integer; got ${size}`);
@@ -167,7 +169,10 @@ export function hostileAnswerPieces(key: string): string[] {
 
 /** The message of a hostile error body (piece `errors`) once parsed; in the raw body the key is written `\/` / `\u002b`-escaped. */
 export function hostileErrorMessage(status: 404 | 500, id: string, key: string): string {
-  const what = status === 404 ? `The model \`${id}\` does not exist or you do not have access to it.` : `The model \`${id}\` failed.`;
+  const what =
+    status === 404
+      ? `The model \`${id}\` does not exist or you do not have access to it.`
+      : `The model \`${id}\` failed.`;
   return `${what} ${HOSTILE.commandLink} ${HOSTILE.icon}\n2026-01-01 [error] forged by the service ${HOSTILE.bidi} ${HOSTILE.zeroWidth} (API key: ${key})`;
 }
 
@@ -188,7 +193,18 @@ function hostileErrorBody(status: 404 | 500, id: string, key: string): string {
 }
 
 /** What the endless answers say, over and over. */
-const ENDLESS_DELTAS: readonly string[] = ['endless ', 'words ', 'keep ', 'coming ', HOSTILE.commandLink, ' ', HOSTILE.forgedLogLine, ' ', HOSTILE.bidi, ' '];
+const ENDLESS_DELTAS: readonly string[] = [
+  'endless ',
+  'words ',
+  'keep ',
+  'coming ',
+  HOSTILE.commandLink,
+  ' ',
+  HOSTILE.forgedLogLine,
+  ' ',
+  HOSTILE.bidi,
+  ' ',
+];
 const ENDLESS_DELTAS_JSON = ENDLESS_DELTAS.map((d) => JSON.stringify(d));
 /** Bytes gathered before each write of an endless answer. */
 const ENDLESS_CHUNK = 16 * 1024;
@@ -269,17 +285,36 @@ export class HostileRuntime implements HostileHooks {
     if (pieces.endlessStream && model.id === HOSTILE_IDS.endless) {
       // Validates the rest of the body (messages / input) before anything is sent.
       const opening = chat ? chatAnswer(model.id, body, []) : responsesAnswer(model.id, body, []);
-      ex.onStream(await this.endless(ex, chat, stream, opening.events.map((e) => e.data)));
+      ex.onStream(
+        await this.endless(
+          ex,
+          chat,
+          stream,
+          opening.events.map((e) => e.data),
+        ),
+      );
       return true;
     }
     const answerPieces = pieces.answers ? hostileAnswerPieces(stream ? caller.key : KEY_MARK) : undefined;
     const answer = chat ? chatAnswer(model.id, body, answerPieces) : responsesAnswer(model.id, body, answerPieces);
     if (!stream) {
       const escaped = jsonEscapeAll(caller.key);
-      ex.write(ex.res, 200, 'application/json', JSON.stringify(answer.json).replaceAll(KEY_MARK, () => escaped), ex.headers);
+      ex.write(
+        ex.res,
+        200,
+        'application/json',
+        JSON.stringify(answer.json).replaceAll(KEY_MARK, () => escaped),
+        ex.headers,
+      );
       return true;
     }
-    ex.onStream(await writeEventStream(ex.res, answer.events, { delayMs: ctx.streamDelayMs, faults: ex.faults, headers: ex.headers }));
+    ex.onStream(
+      await writeEventStream(ex.res, answer.events, {
+        delayMs: ctx.streamDelayMs,
+        faults: ex.faults,
+        headers: ex.headers,
+      }),
+    );
     return true;
   }
 
@@ -300,7 +335,13 @@ export class HostileRuntime implements HostileHooks {
     this.info.endlessPages++;
     switch (ctx.dialect) {
       case 'openai':
-        sendJson(ex, 200, { object: 'list', data: entries, has_more: true, first_id: endlessId(page, 0), last_id: endlessId(page, size - 1) });
+        sendJson(ex, 200, {
+          object: 'list',
+          data: entries,
+          has_more: true,
+          first_id: endlessId(page, 0),
+          last_id: endlessId(page, size - 1),
+        });
         return;
       case 'array': {
         const next = new URL(listPath, ctx.linkOrigin);
@@ -329,11 +370,21 @@ export class HostileRuntime implements HostileHooks {
     const { res } = ex;
     const stats: EndlessWrite = { path: ex.path, stream, bytes: 0, events: 0, maxBuffered: 0, startedAt: Date.now() };
     this.info.endlessWrites.push(stats);
-    const first = JSON.parse(opening[0]) as { id?: string; created?: number; created_at?: number; response?: { id: string; created_at: number } };
+    const first = JSON.parse(opening[0]) as {
+      id?: string;
+      created?: number;
+      created_at?: number;
+      response?: { id: string; created_at: number };
+    };
     let head: string;
     let piece: (i: number) => string;
     if (stream) {
-      res.writeHead(200, { ...ex.headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        ...ex.headers,
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       if (chat) {
         head = formatEvent({ data: opening[0] });
         const prefix = `data: {"id":"${first.id}","object":"chat.completion.chunk","created":${first.created},"model":"${HOSTILE_IDS.endless}","system_fingerprint":null,"choices":[{"index":0,"delta":{"content":`;
@@ -341,11 +392,20 @@ export class HostileRuntime implements HostileHooks {
         piece = (i) => `${prefix}${ENDLESS_DELTAS_JSON[i % ENDLESS_DELTAS_JSON.length]}${suffix}`;
       } else {
         // created, in_progress, output_item.added, content_part.added; then deltas numbered on from there.
-        const types = ['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added'];
-        head = opening.slice(0, 4).map((data, i) => formatEvent({ event: types[i], data })).join('');
+        const types = [
+          'response.created',
+          'response.in_progress',
+          'response.output_item.added',
+          'response.content_part.added',
+        ];
+        head = opening
+          .slice(0, 4)
+          .map((data, i) => formatEvent({ event: types[i], data }))
+          .join('');
         const itemId = (JSON.parse(opening[3]) as { item_id: string }).item_id;
         const prefix = `event: response.output_text.delta\ndata: {"type":"response.output_text.delta","item_id":"${itemId}","output_index":0,"content_index":0,"delta":`;
-        piece = (i) => `${prefix}${ENDLESS_DELTAS_JSON[i % ENDLESS_DELTAS_JSON.length]},"logprobs":[],"sequence_number":${i + 4}}\n\n`;
+        piece = (i) =>
+          `${prefix}${ENDLESS_DELTAS_JSON[i % ENDLESS_DELTAS_JSON.length]},"logprobs":[],"sequence_number":${i + 4}}\n\n`;
       }
     } else {
       res.writeHead(200, { ...ex.headers, 'content-type': 'application/json' });
@@ -379,7 +439,6 @@ export class HostileRuntime implements HostileHooks {
     return 'aborted';
   }
 }
-
 
 function endlessId(page: number, i: number): string {
   return `endless/${page}/${i}`;

@@ -94,7 +94,10 @@ export const HOSTILE_IDS = Object.freeze({
   /** Family `sep`: ids differing only in a separator a client might join with. */
   separators: Object.freeze(['a/b', 'a:b', 'a\u0000b', 'a|b', 'a b', 'a\tb', 'a\u001fb', 'a.b', 'a#b', 'a%2Fb']),
   /** Family + NUL + id is the same string for both: `p` + `q\u0000r` and `p\u0000q` + `r`. */
-  familyBoundary: Object.freeze([Object.freeze({ family: 'p', id: 'q\u0000r' }), Object.freeze({ family: 'p\u0000q', id: 'r' })]),
+  familyBoundary: Object.freeze([
+    Object.freeze({ family: 'p', id: 'q\u0000r' }),
+    Object.freeze({ family: 'p\u0000q', id: 'r' }),
+  ]),
   /** (piece `deepEntry`) Its raw field `nested` is HOSTILE_DEEP_DEPTH arrays deep. */
   deep: 'deep-10000',
   /** (piece `errors`) Listed, but `GET /v1/models/{id}` and POSTs with it answer 404 / 500 with a hostile message. */
@@ -115,7 +118,9 @@ const RAW_MARK_PATTERN = /"\\u0000raw-json:(\d+)\\u0000"/g;
 /** JSON.stringify, except that RawJson values are written as their text. */
 export function encodeJson(value: unknown): string {
   const raws: string[] = [];
-  const text = JSON.stringify(value, (_key, v: unknown) => (v instanceof RawJson ? `${RAW_MARK}${raws.push(v.text) - 1}\u0000` : v));
+  const text = JSON.stringify(value, (_key, v: unknown) =>
+    v instanceof RawJson ? `${RAW_MARK}${raws.push(v.text) - 1}\u0000` : v,
+  );
   return raws.length === 0 ? text : text.replace(RAW_MARK_PATTERN, (whole, i: string) => raws[Number(i)] ?? whole);
 }
 
@@ -154,8 +159,22 @@ export interface HostileModelPieces {
 
 const CARDS = 'https://cards.example/hostile';
 
-function model(id: string, family: string, version: string, card: string, extra?: Record<string, unknown>): RegistryModel {
-  return { id, family, version, organization: HOSTILE_ORG, model_card_url: card, created: 1767225600, ...(extra ? { extra } : {}) };
+function model(
+  id: string,
+  family: string,
+  version: string,
+  card: string,
+  extra?: Record<string, unknown>,
+): RegistryModel {
+  return {
+    id,
+    family,
+    version,
+    organization: HOSTILE_ORG,
+    model_card_url: card,
+    created: 1767225600,
+    ...(extra ? { extra } : {}),
+  };
 }
 
 /** The hostile organization's models, in list order (duplicates first, so a page boundary never splits them). */
@@ -163,12 +182,28 @@ export function hostileModels(pieces: HostileModelPieces): RegistryModel[] {
   const out: RegistryModel[] = [];
   if (pieces.models) {
     const [x1, x2, x3] = HOSTILE_IDS.collisions;
-    out.push(model(x1, 'collide', '1', `${CARDS}/x-1`), model(x2, 'collide', '2', `${CARDS}/x-2`), model(x3, 'collide', '1', `${CARDS}/x-nul-1`));
+    out.push(
+      model(x1, 'collide', '1', `${CARDS}/x-1`),
+      model(x2, 'collide', '2', `${CARDS}/x-2`),
+      model(x3, 'collide', '1', `${CARDS}/x-nul-1`),
+    );
   }
   const [n1, n2, n3] = HOSTILE_IDS.normal;
-  out.push(model(n1, 'plain', '1', `${CARDS}/${n1}`), model(n2, 'plain', '2', `${CARDS}/${n2}`), model(n3, 'solo', '1.5', `${CARDS}/${n3}`));
+  out.push(
+    model(n1, 'plain', '1', `${CARDS}/${n1}`),
+    model(n2, 'plain', '2', `${CARDS}/${n2}`),
+    model(n3, 'solo', '1.5', `${CARDS}/${n3}`),
+  );
   if (pieces.models) {
-    const description = [HOSTILE.commandLink, HOSTILE.zenLink, HOSTILE.icon, HOSTILE.forgedLogLine, HOSTILE.bidi, HOSTILE.html, HOSTILE.quotes].join(' ');
+    const description = [
+      HOSTILE.commandLink,
+      HOSTILE.zenLink,
+      HOSTILE.icon,
+      HOSTILE.forgedLogLine,
+      HOSTILE.bidi,
+      HOSTILE.html,
+      HOSTILE.quotes,
+    ].join(' ');
     const text = (extra: Record<string, unknown> = {}): Record<string, unknown> => ({
       description,
       display_name: `${HOSTILE.newFileLink} ${HOSTILE.icon}`,
@@ -182,7 +217,13 @@ export function hostileModels(pieces: HostileModelPieces): RegistryModel[] {
       model(HOSTILE_IDS.icon, HOSTILE.icon, HOSTILE.iconSpin, `${CARDS}/icon`, text()),
       model(HOSTILE_IDS.forgedLogLine, HOSTILE.forgedLogLine, HOSTILE.carriageReturn, `${CARDS}/newline`, text()),
       model(HOSTILE_IDS.carriageReturn, HOSTILE.icon, HOSTILE.forgedLogLine, `${CARDS}/carriage-return`, text()),
-      model(HOSTILE_IDS.lineSeparators, HOSTILE.forgedLogLine, HOSTILE.lineSeparators, `${CARDS}/line-separators`, text()),
+      model(
+        HOSTILE_IDS.lineSeparators,
+        HOSTILE.forgedLogLine,
+        HOSTILE.lineSeparators,
+        `${CARDS}/line-separators`,
+        text(),
+      ),
       model(HOSTILE_IDS.bidi, HOSTILE.bidi, HOSTILE.zeroWidth, `${CARDS}/bidi`, text()),
       model(HOSTILE_IDS.zeroWidth, HOSTILE.bidi, HOSTILE.bidi, `${CARDS}/zero-width`, text()),
       model(HOSTILE_IDS.quotes, HOSTILE.quotes, HOSTILE.quotes, `${CARDS}/quotes`, text()),
@@ -191,16 +232,29 @@ export function hostileModels(pieces: HostileModelPieces): RegistryModel[] {
       model(HOSTILE_IDS.markdown, HOSTILE.markdown, HOSTILE.markdown, `${CARDS}/markdown`, text()),
       model(HOSTILE_IDS.cardCommand, 'cards', '1', HOSTILE.cardCommand, text()),
       model(HOSTILE_IDS.cardBreakout, 'cards', '2', HOSTILE.cardBreakout, text()),
-      model(HOSTILE_IDS.longText, 'long', 'v'.repeat(10_000), `${CARDS}/long-text`, text({ description: `${description} ${'d'.repeat(10_000)}` })),
+      model(
+        HOSTILE_IDS.longText,
+        'long',
+        'v'.repeat(10_000),
+        `${CARDS}/long-text`,
+        text({ description: `${description} ${'d'.repeat(10_000)}` }),
+      ),
       ...HOSTILE_IDS.separators.map((id, i) => model(id, 'sep', String(i + 1), `${CARDS}/sep-${i + 1}`)),
       ...HOSTILE_IDS.familyBoundary.map((m, i) => model(m.id, m.family, '1', `${CARDS}/boundary-${i + 1}`)),
     );
   }
   if (pieces.deepEntry) {
-    out.push(model(HOSTILE_IDS.deep, 'deep', '1', `${CARDS}/deep`, { nested: deeplyNested(HOSTILE_DEEP_DEPTH, HOSTILE.commandLink) }));
+    out.push(
+      model(HOSTILE_IDS.deep, 'deep', '1', `${CARDS}/deep`, {
+        nested: deeplyNested(HOSTILE_DEEP_DEPTH, HOSTILE.commandLink),
+      }),
+    );
   }
   if (pieces.errors) {
-    out.push(model(HOSTILE_IDS.inspect404, 'errors', '1', `${CARDS}/inspect-404`), model(HOSTILE_IDS.inspect500, 'errors', '2', `${CARDS}/inspect-500`));
+    out.push(
+      model(HOSTILE_IDS.inspect404, 'errors', '1', `${CARDS}/inspect-404`),
+      model(HOSTILE_IDS.inspect500, 'errors', '2', `${CARDS}/inspect-500`),
+    );
   }
   if (pieces.endlessStream) {
     out.push(model(HOSTILE_IDS.endless, 'endless', '1', `${CARDS}/endless`));

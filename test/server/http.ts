@@ -23,7 +23,13 @@ export const badRequest = (message: string, code: string | null = null, param: s
   new ApiError(400, 'invalid_request_error', code, message, param);
 
 export const modelNotFound = (id: string): ApiError =>
-  new ApiError(404, 'invalid_request_error', 'model_not_found', `The model \`${id}\` does not exist or you do not have access to it.`, 'model');
+  new ApiError(
+    404,
+    'invalid_request_error',
+    'model_not_found',
+    `The model \`${id}\` does not exist or you do not have access to it.`,
+    'model',
+  );
 
 /** Per-response hooks the fault layer installs (malformed bodies, resets mid-body). */
 export interface BodyWriter {
@@ -44,10 +50,18 @@ export function errorBody(err: ApiError, suffix = ''): string {
 export const MAX_JSON_BYTES = 4 * 1024 * 1024;
 
 /** Reads and parses a JSON object body, or throws an ApiError a person can act on. */
-export async function readJsonObject(req: IncomingMessage, onBytes: (n: number) => void): Promise<Record<string, unknown>> {
+export async function readJsonObject(
+  req: IncomingMessage,
+  onBytes: (n: number) => void,
+): Promise<Record<string, unknown>> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type !== '' && !type.startsWith('application/json') && !type.includes('+json')) {
-    throw new ApiError(415, 'invalid_request_error', 'unsupported_media_type', `Expected Content-Type application/json, got "${type}".`);
+    throw new ApiError(
+      415,
+      'invalid_request_error',
+      'unsupported_media_type',
+      `Expected Content-Type application/json, got "${type}".`,
+    );
   }
   const chunks: Buffer[] = [];
   let total = 0;
@@ -55,7 +69,12 @@ export async function readJsonObject(req: IncomingMessage, onBytes: (n: number) 
     total += chunk.length;
     onBytes(chunk.length);
     if (total > MAX_JSON_BYTES) {
-      throw new ApiError(413, 'invalid_request_error', 'request_too_large', `JSON bodies are limited to ${MAX_JSON_BYTES} bytes.`);
+      throw new ApiError(
+        413,
+        'invalid_request_error',
+        'request_too_large',
+        `JSON bodies are limited to ${MAX_JSON_BYTES} bytes.`,
+      );
     }
     chunks.push(chunk);
   }

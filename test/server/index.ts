@@ -13,7 +13,14 @@ import * as path from 'node:path';
 import { presentedKey } from './auth';
 import type { Dialect } from './dialects';
 import { FaultPlan, faultyWriter, sendEarlyFault, type FaultOptions } from './faults';
-import { HostileRuntime, hostileKeys, modelPieces, resolveHostile, type HostileInfo, type HostileOptions } from './hostile';
+import {
+  HostileRuntime,
+  hostileKeys,
+  modelPieces,
+  resolveHostile,
+  type HostileInfo,
+  type HostileOptions,
+} from './hostile';
 import { encodeJson, withHostileModels } from './hostileData';
 import { ApiError, errorBody, plainWriter } from './http';
 import { indexByOrganization, keysFor, loadRegistry, withGeneratedModels, type Registry } from './registry';
@@ -21,7 +28,14 @@ import { dispatch, type ServerContext } from './routes';
 import { sleepUnlessClosed } from './streaming';
 import type { UploadedFile } from './upload';
 
-export { DEMO_KEYS, DEFAULT_REGISTRY_PATH, loadRegistry, withGeneratedModels, type Registry, type RegistryModel } from './registry';
+export {
+  DEMO_KEYS,
+  DEFAULT_REGISTRY_PATH,
+  loadRegistry,
+  withGeneratedModels,
+  type Registry,
+  type RegistryModel,
+} from './registry';
 export { DIALECTS, isDialect, type Dialect } from './dialects';
 export type { FaultOptions, FaultSpec, RetryingFaultSpec } from './faults';
 export type { UploadedFile } from './upload';
@@ -156,7 +170,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const keys = keysFor(registry, hostile === undefined ? options.keys : { ...hostileKeys(hostile), ...options.keys });
   const hostileRuntime = hostile === undefined ? undefined : new HostileRuntime(hostile, keys);
   const orgByKey = new Map(Object.entries(keys).map(([org, key]) => [key, org] as const));
-  const prefixes = (typeof options.pathPrefix === 'string' || options.pathPrefix === undefined ? [options.pathPrefix] : options.pathPrefix).map(normalizePrefix);
+  const prefixes = (
+    typeof options.pathPrefix === 'string' || options.pathPrefix === undefined
+      ? [options.pathPrefix]
+      : options.pathPrefix
+  ).map(normalizePrefix);
   const pathPrefix = prefixes[0] ?? '';
   // Longest first, so `/a/b` wins over `/a` for `/a/b/v1/…`.
   const byLength = [...prefixes].sort((a, b) => b.length - a.length);
@@ -212,7 +230,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       if (!res.writableFinished && !(resetIsOurs && res.headersSent)) {
         record.aborted = true;
       }
-      options.log?.(`${record.method} ${record.url} ${record.aborted ? 'aborted' : record.status} ${record.finishedAt - record.startedAt}ms${record.fault ? ` [${record.fault}]` : ''}`);
+      options.log?.(
+        `${record.method} ${record.url} ${record.aborted ? 'aborted' : record.status} ${record.finishedAt - record.startedAt}ms${record.fault ? ` [${record.fault}]` : ''}`,
+      );
       notify();
     });
     res.on('finish', () => {
@@ -223,7 +243,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const target = new URL(record.url, 'http://localhost');
     const prefix = byLength.find((p) => p === '' || target.pathname === p || target.pathname.startsWith(`${p}/`));
     if (prefix === undefined) {
-      plainWriter(res, 404, 'application/json', errorBody(new ApiError(404, 'invalid_request_error', 'unknown_url', `Invalid URL (${record.method} ${target.pathname}).`)));
+      plainWriter(
+        res,
+        404,
+        'application/json',
+        errorBody(
+          new ApiError(
+            404,
+            'invalid_request_error',
+            'unknown_url',
+            `Invalid URL (${record.method} ${target.pathname}).`,
+          ),
+        ),
+      );
       req.resume();
       return;
     }

@@ -45,7 +45,8 @@ export const DEMO_KEYS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 export function loadRegistry(file?: string): Registry {
-  const parsed: unknown = file === undefined ? structuredClone(demoRegistryJson) : JSON.parse(readFileSync(file, 'utf8'));
+  const parsed: unknown =
+    file === undefined ? structuredClone(demoRegistryJson) : JSON.parse(readFileSync(file, 'utf8'));
   return validateRegistry(parsed, file ?? DEFAULT_REGISTRY_PATH);
 }
 
@@ -60,7 +61,9 @@ function validateRegistry(value: unknown, source: string): Registry {
   if (!Array.isArray(models)) {
     return fail('"models" must be an array');
   }
-  const orgs = new Set<string>(Array.isArray(organizations) ? organizations.filter((o): o is string => typeof o === 'string') : []);
+  const orgs = new Set<string>(
+    Array.isArray(organizations) ? organizations.filter((o): o is string => typeof o === 'string') : [],
+  );
   const seen = new Set<string>();
   const out: RegistryModel[] = models.map((m: unknown, i) => {
     const r = m as Partial<RegistryModel>;
@@ -86,7 +89,18 @@ function validateRegistry(value: unknown, source: string): Registry {
   return { organizations: [...orgs], models: out };
 }
 
-const GENERATED_FAMILIES = ['aurora', 'cirrus', 'lynx', 'sable', 'tern', 'basalt', 'kestrel', 'meridian', 'quill', 'orbit'];
+const GENERATED_FAMILIES = [
+  'aurora',
+  'cirrus',
+  'lynx',
+  'sable',
+  'tern',
+  'basalt',
+  'kestrel',
+  'meridian',
+  'quill',
+  'orbit',
+];
 
 /**
  * Replaces the first organization's models with `count` generated ones. Ids look like

@@ -95,7 +95,11 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
       throw methodNotAllowed(method, path, 'POST');
     }
     if (path === '/v1/files') {
-      const file = await receiveUpload(ex.req, { dir: ctx.uploadDir, maxBytes: ctx.maxUploadBytes, onBytes: ex.onBodyBytes });
+      const file = await receiveUpload(ex.req, {
+        dir: ctx.uploadDir,
+        maxBytes: ctx.maxUploadBytes,
+        onBytes: ex.onBodyBytes,
+      });
       ctx.onUpload(file);
       sendJson(ex, 200, {
         id: file.id,
@@ -130,7 +134,11 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
       sendJson(ex, 200, answer.json);
       return;
     }
-    const outcome = await writeEventStream(ex.res, answer.events, { delayMs: ctx.streamDelayMs, faults: ex.faults, headers: ex.headers });
+    const outcome = await writeEventStream(ex.res, answer.events, {
+      delayMs: ctx.streamDelayMs,
+      faults: ex.faults,
+      headers: ex.headers,
+    });
     ex.onStream(outcome);
     return;
   }
@@ -138,7 +146,13 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
   throw new ApiError(404, 'invalid_request_error', 'unknown_url', `Invalid URL (${method} ${ctx.pathPrefix}${path}).`);
 }
 
-export function sendJson(ex: Exchange, status: number, body: unknown, headers: Record<string, string> = {}, encode: (value: unknown) => string = JSON.stringify): void {
+export function sendJson(
+  ex: Exchange,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+  encode: (value: unknown) => string = JSON.stringify,
+): void {
   ex.write(ex.res, status, 'application/json', encode(body), { ...ex.headers, ...headers });
 }
 
@@ -170,5 +184,12 @@ export function requestedModel(catalog: OrgCatalog, body: Record<string, unknown
 }
 
 function methodNotAllowed(method: string, path: string, allow: string): ApiError {
-  return new ApiError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not supported on ${path}; use ${allow}.`, null, { allow });
+  return new ApiError(
+    405,
+    'invalid_request_error',
+    'method_not_allowed',
+    `${method} is not supported on ${path}; use ${allow}.`,
+    null,
+    { allow },
+  );
 }

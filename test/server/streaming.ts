@@ -24,7 +24,11 @@ export function formatEvent(e: SseEvent): string {
   return `${e.event === undefined ? '' : `event: ${e.event}\n`}data: ${e.data}\n\n`;
 }
 
-export async function writeEventStream(res: ServerResponse, events: SseEvent[], options: StreamOptions): Promise<StreamOutcome> {
+export async function writeEventStream(
+  res: ServerResponse,
+  events: SseEvent[],
+  options: StreamOptions,
+): Promise<StreamOutcome> {
   res.writeHead(200, {
     ...options.headers,
     'content-type': 'text/event-stream; charset=utf-8',

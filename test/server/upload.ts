@@ -45,7 +45,12 @@ const MAX_FIELD_BYTES = 64 * 1024;
 export async function receiveUpload(req: IncomingMessage, options: UploadOptions): Promise<UploadedFile> {
   const contentType = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) {
-    throw new ApiError(415, 'invalid_request_error', 'unsupported_media_type', `Expected Content-Type multipart/form-data with "file" and "purpose" parts, got "${contentType}".`);
+    throw new ApiError(
+      415,
+      'invalid_request_error',
+      'unsupported_media_type',
+      `Expected Content-Type multipart/form-data with "file" and "purpose" parts, got "${contentType}".`,
+    );
   }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > options.maxBytes + FRAMING_ALLOWANCE) {
@@ -66,7 +71,17 @@ export async function receiveUpload(req: IncomingMessage, options: UploadOptions
   }
 
   const fields = new Map<string, string>();
-  let file: { name: string; contentType: string; path: string; out: WriteStream; bytes: number; hash: ReturnType<typeof createHash>; written: Promise<void> } | undefined;
+  let file:
+    | {
+        name: string;
+        contentType: string;
+        path: string;
+        out: WriteStream;
+        bytes: number;
+        hash: ReturnType<typeof createHash>;
+        written: Promise<void>;
+      }
+    | undefined;
   // The first failure wins: checked after every write (the parser reports most synchronously), and every wait races it.
   let failure: { error: unknown } | undefined;
   let reject!: (e: unknown) => void;
@@ -81,30 +96,41 @@ export async function receiveUpload(req: IncomingMessage, options: UploadOptions
     }
   };
 
-  parser.on('file', (_name: string, stream: BusboyFileStream, filename: string, _encoding: string, mimeType: string) => {
-    if (file) {
-      stream.resume();
-      fail(badRequest('Send exactly one "file" part.', 'invalid_multipart', 'file'));
-      return;
-    }
-    const stored = path.join(options.dir, `upload-${randomBytes(8).toString('hex')}`);
-    const hash = createHash('sha256');
-    const out = createWriteStream(stored);
-    const entry = { name: filename, contentType: mimeType, path: stored, out, bytes: 0, hash, written: Promise.resolve() };
-    file = entry;
-    stream.on('limit', () => fail(tooLarge(options.maxBytes)));
-    // Registered before pipeline's own listener, so a body cut short is reported as malformed, not as a crash.
-    stream.on('error', (e: unknown) => fail(malformed(e)));
-    const measure = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        entry.bytes += chunk.length;
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    });
-    entry.written = pipeline(stream, measure, out);
-    entry.written.catch(fail);
-  });
+  parser.on(
+    'file',
+    (_name: string, stream: BusboyFileStream, filename: string, _encoding: string, mimeType: string) => {
+      if (file) {
+        stream.resume();
+        fail(badRequest('Send exactly one "file" part.', 'invalid_multipart', 'file'));
+        return;
+      }
+      const stored = path.join(options.dir, `upload-${randomBytes(8).toString('hex')}`);
+      const hash = createHash('sha256');
+      const out = createWriteStream(stored);
+      const entry = {
+        name: filename,
+        contentType: mimeType,
+        path: stored,
+        out,
+        bytes: 0,
+        hash,
+        written: Promise.resolve(),
+      };
+      file = entry;
+      stream.on('limit', () => fail(tooLarge(options.maxBytes)));
+      // Registered before pipeline's own listener, so a body cut short is reported as malformed, not as a crash.
+      stream.on('error', (e: unknown) => fail(malformed(e)));
+      const measure = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          entry.bytes += chunk.length;
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      entry.written = pipeline(stream, measure, out);
+      entry.written.catch(fail);
+    },
+  );
   parser.on('field', (name: string | undefined, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
     if (name === undefined) {
       fail(badRequest('A multipart part has no Content-Disposition name.', 'invalid_multipart'));
@@ -140,13 +166,19 @@ export async function receiveUpload(req: IncomingMessage, options: UploadOptions
   }
   const stored = file;
   if (!stored) {
-    throw badRequest('Missing required parameter: "file" (a multipart part with a filename).', 'missing_required_parameter', 'file');
+    throw badRequest(
+      'Missing required parameter: "file" (a multipart part with a filename).',
+      'missing_required_parameter',
+      'file',
+    );
   }
   const purpose = fields.get('purpose');
   if (purpose === undefined || !FILE_PURPOSES.includes(purpose)) {
     await rm(stored.path, { force: true });
     throw badRequest(
-      purpose === undefined ? 'Missing required parameter: "purpose".' : `Invalid "purpose" ${JSON.stringify(purpose)}; expected one of ${FILE_PURPOSES.join(', ')}.`,
+      purpose === undefined
+        ? 'Missing required parameter: "purpose".'
+        : `Invalid "purpose" ${JSON.stringify(purpose)}; expected one of ${FILE_PURPOSES.join(', ')}.`,
       purpose === undefined ? 'missing_required_parameter' : 'invalid_value',
       'purpose',
     );
@@ -164,7 +196,14 @@ export async function receiveUpload(req: IncomingMessage, options: UploadOptions
 }
 
 function tooLarge(max: number): ApiError {
-  return new ApiError(413, 'invalid_request_error', 'file_too_large', `The file exceeds the maximum upload size of ${max} bytes.`, 'file', { connection: 'close' });
+  return new ApiError(
+    413,
+    'invalid_request_error',
+    'file_too_large',
+    `The file exceeds the maximum upload size of ${max} bytes.`,
+    'file',
+    { connection: 'close' },
+  );
 }
 
 function malformed(e: unknown): ApiError {

@@ -42,7 +42,10 @@ describe('adversarial: faults end cleanly', function () {
       // …and nothing more: the body never completes.
     });
     try {
-      const { client } = clientFor(server.url, KEY, { timeouts: { headersMs: 2000, bodyIdleMs: 300 }, retries: { max: 0 } });
+      const { client } = clientFor(server.url, KEY, {
+        timeouts: { headersMs: 2000, bodyIdleMs: 300 },
+        retries: { max: 0 },
+      });
       const e = await within(5000, expectError(client.listModels(), 'timeout'));
       assert.match(e.message, /stopped sending|within/);
       await client.dispose();
@@ -68,7 +71,10 @@ describe('adversarial: faults end cleanly', function () {
     try {
       const { client } = clientFor(server.url, KEY, { timeouts: { bodyIdleMs: 500 } });
       const r = await within(5000, client.listModels());
-      assert.deepEqual(r.models.map((m) => m.id), ['drip-1', 'drip-2']);
+      assert.deepEqual(
+        r.models.map((m) => m.id),
+        ['drip-1', 'drip-2'],
+      );
       await client.dispose();
     } finally {
       await server.close();
@@ -120,7 +126,9 @@ describe('adversarial: faults end cleanly', function () {
   it('invalid UTF-8 in a JSON body: invalidResponse or replacement characters, never a TypeError', async () => {
     const server = await startRecorder((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(Buffer.concat([Buffer.from('{"data":[{"id":"bad-'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}]}')]));
+      res.end(
+        Buffer.concat([Buffer.from('{"data":[{"id":"bad-'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}]}')]),
+      );
     });
     try {
       const { client } = clientFor(server.url, KEY);
@@ -199,19 +207,25 @@ describe('adversarial: faults end cleanly', function () {
       const controller = new AbortController();
       const r = await client.post('/v1/chat', { stream: true }, { stream: true, signal: controller.signal });
       let n = 0;
-      await within(5000, (async () => {
-        for await (const _ of r.events ?? []) {
-          if (++n === 200) {
-            controller.abort();
+      await within(
+        5000,
+        (async () => {
+          for await (const _ of r.events ?? []) {
+            if (++n === 200) {
+              controller.abort();
+            }
           }
-        }
-      })());
+        })(),
+      );
       assert.ok(n >= 200);
-      await within(3000, (async () => {
-        while (!closed) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-      })());
+      await within(
+        3000,
+        (async () => {
+          while (!closed) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        })(),
+      );
       await client.dispose();
     } finally {
       await server.close();
@@ -223,7 +237,10 @@ describe('adversarial: faults end cleanly', function () {
     try {
       const { client } = clientFor(server.url, KEY);
       const r = await within(10_000, client.listModels());
-      assert.ok(r.warnings.some((w) => /repeat|loop|again/i.test(w)), r.warnings.join('; '));
+      assert.ok(
+        r.warnings.some((w) => /repeat|loop|again/i.test(w)),
+        r.warnings.join('; '),
+      );
       assert.ok(r.models.length >= 5);
       assert.ok(server.requests.length <= 10, `${server.requests.length} requests`);
       await client.dispose();
@@ -245,7 +262,11 @@ describe('adversarial: hostile registries', function () {
       { id: 'data', model_card_url: 'data:text/html,<script>alert(1)</script>' },
       { id: 'long', model_card_url: `https://cards.example/${'a'.repeat(100_000)}` },
       { id: 'ok', model_card_url: 'https://cards.example/ok' },
-      { id: '**bold** <img src=x onerror=alert(1)> [link](command:x)', family: '\u202Eevil\u0007\u0000', version: 'x'.repeat(10_000) },
+      {
+        id: '**bold** <img src=x onerror=alert(1)> [link](command:x)',
+        family: '\u202Eevil\u0007\u0000',
+        version: 'x'.repeat(10_000),
+      },
     ];
     const server = await startRecorder((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -258,7 +279,10 @@ describe('adversarial: hostile registries', function () {
       for (const id of ['cmd', 'js', 'file', 'vs', 'data']) {
         assert.equal(card(id), undefined, `${id} link dropped`);
       }
-      assert.ok(card('long') === undefined || card('long')!.startsWith('https://'), 'a very long link is dropped or stays https');
+      assert.ok(
+        card('long') === undefined || card('long')!.startsWith('https://'),
+        'a very long link is dropped or stays https',
+      );
       assert.equal(card('ok'), 'https://cards.example/ok');
       const weird = r.models.find((m) => m.id.startsWith('**bold**'));
       assert.ok(weird, 'the markup id is kept as a plain string');
@@ -273,7 +297,13 @@ describe('adversarial: hostile registries', function () {
   it('100,000 models with duplicates and missing fields parse quickly; the unusable ones are counted', async () => {
     const entries: unknown[] = [];
     for (let i = 0; i < 100_000; i++) {
-      entries.push(i % 10 === 0 ? { family: 'no-id' } : i % 7 === 0 ? { id: 'dup', family: 'd' } : { id: `m-${i}`, version: i % 3 ? i : undefined });
+      entries.push(
+        i % 10 === 0
+          ? { family: 'no-id' }
+          : i % 7 === 0
+            ? { id: 'dup', family: 'd' }
+            : { id: `m-${i}`, version: i % 3 ? i : undefined },
+      );
     }
     const body = JSON.stringify(entries);
     const server = await startRecorder((_req, res) => {
@@ -317,19 +347,27 @@ describe('adversarial: SSE framing (fast-check)', function () {
   }
 
   it('10,000 random chunkings of a valid stream give the same events (seed 7)', async () => {
-    const eventArb = fc.record({ event: fc.option(fc.stringMatching(/^[a-z.]{1,12}$/), { nil: undefined }), data: fc.string({ maxLength: 40 }).map((s) => s.replace(/[\r\n]/g, ' ')) });
+    const eventArb = fc.record({
+      event: fc.option(fc.stringMatching(/^[a-z.]{1,12}$/), { nil: undefined }),
+      data: fc.string({ maxLength: 40 }).map((s) => s.replace(/[\r\n]/g, ' ')),
+    });
     await fc.assert(
-      fc.asyncProperty(fc.array(eventArb, { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 8 }), fc.boolean(), async (evs, cuts, crlf) => {
-        const nl = crlf ? '\r\n' : '\n';
-        const text = evs.map((e) => `${e.event ? `event: ${e.event}${nl}` : ''}data: ${e.data}${nl}${nl}`).join('');
-        const whole = await events([Buffer.from(text)]);
-        const chunked = await events(splitAt(Buffer.from(text), cuts));
-        assert.deepEqual(chunked, whole);
-        assert.deepEqual(
-          whole.map((e) => e.data),
-          evs.map((e) => e.data),
-        );
-      }),
+      fc.asyncProperty(
+        fc.array(eventArb, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.boolean(),
+        async (evs, cuts, crlf) => {
+          const nl = crlf ? '\r\n' : '\n';
+          const text = evs.map((e) => `${e.event ? `event: ${e.event}${nl}` : ''}data: ${e.data}${nl}${nl}`).join('');
+          const whole = await events([Buffer.from(text)]);
+          const chunked = await events(splitAt(Buffer.from(text), cuts));
+          assert.deepEqual(chunked, whole);
+          assert.deepEqual(
+            whole.map((e) => e.data),
+            evs.map((e) => e.data),
+          );
+        },
+      ),
       { numRuns: 10_000, seed: 7 },
     );
   });

@@ -20,7 +20,8 @@ const mapError = (e: unknown): ServiceError => new ServiceError({ kind: 'network
 
 describe('api/sse', () => {
   it('frames events split anywhere, with event names, ids, multi-line data and CRLF', async () => {
-    const text = 'event: response.created\r\ndata: {"a":1}\r\n\r\n: comment\n\nid: 7\ndata: line1\ndata: line2\n\ndata: {"é":"ü"}\n\n';
+    const text =
+      'event: response.created\r\ndata: {"a":1}\r\n\r\n: comment\n\nid: 7\ndata: line1\ndata: line2\n\ndata: {"é":"ü"}\n\n';
     // Split every 3 bytes, including through a multi-byte character.
     const bytes = Buffer.from(text, 'utf8');
     const chunks: Buffer[] = [];
@@ -28,23 +29,32 @@ describe('api/sse', () => {
       chunks.push(bytes.subarray(i, i + 3));
     }
     const events = await collect(readEventStream(Readable.from(chunks), { mapError }));
-    assert.deepEqual(events.map((e) => [e.event, e.id, e.data]), [
-      ['response.created', undefined, '{"a":1}'],
-      [undefined, '7', 'line1\nline2'],
-      [undefined, undefined, '{"é":"ü"}'],
-    ]);
+    assert.deepEqual(
+      events.map((e) => [e.event, e.id, e.data]),
+      [
+        ['response.created', undefined, '{"a":1}'],
+        [undefined, '7', 'line1\nline2'],
+        [undefined, undefined, '{"é":"ü"}'],
+      ],
+    );
     assert.deepEqual(events[0].json, { a: 1 });
     assert.equal(events[1].json, undefined);
   });
 
   it('ends on [DONE] without reading further', async () => {
     const events = await collect(readEventStream(body(['data: 1\n\ndata: [DONE]\n\ndata: 2\n\n']), { mapError }));
-    assert.deepEqual(events.map((e) => e.data), ['1']);
+    assert.deepEqual(
+      events.map((e) => e.data),
+      ['1'],
+    );
   });
 
   it('delivers a last event without the final blank line', async () => {
     const events = await collect(readEventStream(body(['data: 1\n\ndata: 2']), { mapError }));
-    assert.deepEqual(events.map((e) => e.data), ['1', '2']);
+    assert.deepEqual(
+      events.map((e) => e.data),
+      ['1', '2'],
+    );
   });
 
   it('maps a failing body to a ServiceError, and ends quietly when the caller aborted', async () => {
@@ -55,14 +65,22 @@ describe('api/sse', () => {
           this.destroy(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
         },
       });
-    await assert.rejects(collect(readEventStream(failing(), { mapError })), (e: unknown) => e instanceof ServiceError && e.message.startsWith('mapped'));
+    await assert.rejects(
+      collect(readEventStream(failing(), { mapError })),
+      (e: unknown) => e instanceof ServiceError && e.message.startsWith('mapped'),
+    );
     const ac = new AbortController();
     ac.abort();
     assert.deepEqual((await collect(readEventStream(failing(), { mapError, signal: ac.signal }))).length, 1);
   });
 
   it('removes secrets from event data', async () => {
-    const events = await collect(readEventStream(body(['data: {"k":"sk-secret-123"}\n\n']), { mapError, redact: (t) => t.replace('sk-secret-123', 'X') }));
+    const events = await collect(
+      readEventStream(body(['data: {"k":"sk-secret-123"}\n\n']), {
+        mapError,
+        redact: (t) => t.replace('sk-secret-123', 'X'),
+      }),
+    );
     assert.equal(events[0].data, '{"k":"X"}');
   });
 
@@ -72,6 +90,9 @@ describe('api/sse', () => {
         this.push('data: ' + 'x'.repeat(1 << 20));
       },
     });
-    await assert.rejects(collect(readEventStream(huge, { mapError, maxEventChars: 4 << 20 })), (e: unknown) => e instanceof ServiceError && e.kind === 'invalidResponse');
+    await assert.rejects(
+      collect(readEventStream(huge, { mapError, maxEventChars: 4 << 20 })),
+      (e: unknown) => e instanceof ServiceError && e.kind === 'invalidResponse',
+    );
   });
 });

@@ -7,7 +7,11 @@ import { ServiceError } from '../../src/api/errors';
 import type { RequestLogEntry, ServiceClientOptions, ServiceErrorKind } from '../../src/api/types';
 import { startServer, type RunningServer, type ServerOptions } from '../server';
 
-export function clientFor(url: string, key: string | undefined, options: Partial<ServiceClientOptions> = {}): { client: ServiceClient; log: RequestLogEntry[] } {
+export function clientFor(
+  url: string,
+  key: string | undefined,
+  options: Partial<ServiceClientOptions> = {},
+): { client: ServiceClient; log: RequestLogEntry[] } {
   const log: RequestLogEntry[] = [];
   const client = new ServiceClient({
     baseUrl: url,
@@ -39,7 +43,9 @@ export interface Recorder {
 }
 
 /** A plain node:http server that records every request (with its Authorization header) and answers `handler`. */
-export async function startRecorder(handler: (req: IncomingMessage, res: ServerResponse, self: { url: string }) => void = (_q, res) => res.end('[]')): Promise<Recorder> {
+export async function startRecorder(
+  handler: (req: IncomingMessage, res: ServerResponse, self: { url: string }) => void = (_q, res) => res.end('[]'),
+): Promise<Recorder> {
   const seen: Recorder['seen'] = [];
   const self = { url: '' };
   const server: Server = createServer((req, res) => {
@@ -73,7 +79,10 @@ export function parseSse(text: string): { event?: string; data: string }[] {
     .map((block) => {
       const lines = block.split('\n');
       const event = lines.find((l) => l.startsWith('event: '))?.slice('event: '.length);
-      const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice('data: '.length)).join('\n');
+      const data = lines
+        .filter((l) => l.startsWith('data: '))
+        .map((l) => l.slice('data: '.length))
+        .join('\n');
       return { event, data };
     });
 }

@@ -1,7 +1,13 @@
 // Allowing a stored key for a service URL chosen by workspace settings: asked once per workspace and URL,
 // never twice while the question is open, not again by itself after "Not now".
 import * as assert from 'node:assert/strict';
-import { askWith, KEY_NOT_ALLOWED, KeyConsent, type ConsentMemento, type ConsentQuestion } from '../../src/auth/keyConsent';
+import {
+  askWith,
+  KEY_NOT_ALLOWED,
+  KeyConsent,
+  type ConsentMemento,
+  type ConsentQuestion,
+} from '../../src/auth/keyConsent';
 import { describeFailure } from '../../src/failure';
 
 /** An in-memory workspaceState. */
@@ -35,7 +41,11 @@ function asker() {
 }
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
-const question = (url = 'https://gw/team-b'): ConsentQuestion => ({ url, keyScope: 'https://gw', keySource: 'secretStorage' });
+const question = (url = 'https://gw/team-b'): ConsentQuestion => ({
+  url,
+  keyScope: 'https://gw',
+  keySource: 'secretStorage',
+});
 
 describe('auth/keyConsent', () => {
   it('asks once while the question is open: every request meanwhile gets the same answer', async () => {
@@ -128,9 +138,18 @@ describe('auth/keyConsent', () => {
       shown.push([message, detail, ...actions]);
       return reply;
     });
-    assert.equal(await ask({ url: 'https://gw/team-b', keyScope: 'https://gw/team-a', keySource: 'secretStorage' }), true);
-    assert.equal(shown[0][0], 'Use the key stored for https://gw/team-a with https://gw/team-b, set by this workspace?');
-    assert.match(shown[0][1], /workspace's settings \(modelAccess\.baseUrl\) point Model Access at https:\/\/gw\/team-b/);
+    assert.equal(
+      await ask({ url: 'https://gw/team-b', keyScope: 'https://gw/team-a', keySource: 'secretStorage' }),
+      true,
+    );
+    assert.equal(
+      shown[0][0],
+      'Use the key stored for https://gw/team-a with https://gw/team-b, set by this workspace?',
+    );
+    assert.match(
+      shown[0][1],
+      /workspace's settings \(modelAccess\.baseUrl\) point Model Access at https:\/\/gw\/team-b/,
+    );
     assert.deepEqual(shown[0].slice(2), ['Allow', 'Not now']);
     reply = 'Not now';
     assert.equal(await ask(question()), false);

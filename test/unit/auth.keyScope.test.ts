@@ -16,11 +16,19 @@ describe('auth/keyScope', () => {
     assert.equal(scopeOf('https://gw:8443'), 'https://gw:8443');
     assert.equal(scopeOf('https://gw/team-a'), 'https://gw/team-a');
     assert.equal(scopeOf('https://gw/team-a/'), 'https://gw/team-a');
-    assert.equal(scopeOf('https://gw/team-a/v1'), 'https://gw/team-a', 'a pasted /v1 is the version segment, as for the client');
+    assert.equal(
+      scopeOf('https://gw/team-a/v1'),
+      'https://gw/team-a',
+      'a pasted /v1 is the version segment, as for the client',
+    );
     assert.equal(scopeOf('https://gw/team-a/V1/'), 'https://gw/team-a');
     assert.equal(scopeOf('https://gw/v1'), 'https://gw');
     assert.equal(scopeOf('https://gw/a/b/c'), 'https://gw/a/b/c');
-    assert.equal(scopeOf('https://gw/team-b/../team-a'), 'https://gw/team-a', 'dot segments are resolved by the URL parser');
+    assert.equal(
+      scopeOf('https://gw/team-b/../team-a'),
+      'https://gw/team-a',
+      'dot segments are resolved by the URL parser',
+    );
     assert.equal(scopeOf('https://gw/team-a/%2e%2e/team-b'), 'https://gw/team-b', 'encoded dot segments too');
     assert.equal(scopeOf('http://127.0.0.1:8123/api'), 'http://127.0.0.1:8123/api');
     for (const bad of ['', 'gw/team-a', 'ftp://gw/team-a', 'file:///etc', 'not a url']) {
@@ -31,13 +39,23 @@ describe('auth/keyScope', () => {
 
   it('looks up the longest prefix first and the origin last', () => {
     assert.deepEqual(candidateScopes('https://gw'), ['https://gw']);
-    assert.deepEqual(candidateScopes('https://gw/team-a/x/v1'), ['https://gw/team-a/x', 'https://gw/team-a', 'https://gw']);
+    assert.deepEqual(candidateScopes('https://gw/team-a/x/v1'), [
+      'https://gw/team-a/x',
+      'https://gw/team-a',
+      'https://gw',
+    ]);
     assert.deepEqual(candidateScopes('mailto:x@y'), []);
   });
 
   it('matches whole path segments: /team-a never serves /team-ab, /team-b, /team or /TEAM-A', () => {
     const a = 'https://gw/team-a';
-    for (const url of ['https://gw/team-a', 'https://gw/team-a/', 'https://gw/team-a/v1', 'https://gw/team-a/x/y', 'https://gw/team-b/../team-a']) {
+    for (const url of [
+      'https://gw/team-a',
+      'https://gw/team-a/',
+      'https://gw/team-a/v1',
+      'https://gw/team-a/x/y',
+      'https://gw/team-b/../team-a',
+    ]) {
       assert.ok(scopeCovers(a, url), url);
     }
     for (const url of [
@@ -118,7 +136,9 @@ describe('auth/keyScope', () => {
       fc.property(fc.array(path, { maxLength: 6 }), path, (storedPaths, target) => {
         const stored = storedPaths.map(url);
         const covering = stored.filter((s) => scopeCovers(s, url(target)));
-        const longest = covering.sort((x, y) => (keyScopeOf(y)?.segments.length ?? 0) - (keyScopeOf(x)?.segments.length ?? 0))[0];
+        const longest = covering.sort(
+          (x, y) => (keyScopeOf(y)?.segments.length ?? 0) - (keyScopeOf(x)?.segments.length ?? 0),
+        )[0];
         assert.equal(served(url(target), stored), longest);
       }),
       { numRuns: 2000, seed: 19 },

@@ -2,7 +2,17 @@
 import * as assert from 'node:assert/strict';
 import { ServiceError } from '../../src/api/errors';
 import { classifyChatError } from '../../src/chat/errors';
-import { ChatStreamError, ChatStreamReader, classifyPart, MessageRole, readCompletion, toChatPayload, ToolMode, type OutputPart, type RequestMessageLike } from '../../src/chat/messages';
+import {
+  ChatStreamError,
+  ChatStreamReader,
+  classifyPart,
+  MessageRole,
+  readCompletion,
+  toChatPayload,
+  ToolMode,
+  type OutputPart,
+  type RequestMessageLike,
+} from '../../src/chat/messages';
 import { estimateTextTokens, estimateTokens, MESSAGE_OVERHEAD_TOKENS } from '../../src/chat/tokenEstimate';
 
 // Shaped like VS Code's LanguageModelTextPart / ToolCallPart / ToolResultPart / DataPart / PromptTsxPart.
@@ -19,7 +29,11 @@ describe('chat: request payload', () => {
   it('maps roles and joins text parts into one content string, with stream: true', () => {
     const payload = toChatPayload(
       'aurora-2',
-      [msg(MessageRole.System, [textPart('Be brief.')]), msg(MessageRole.User, [textPart('Hello, '), textPart('world')], 'ana'), msg(MessageRole.Assistant, [textPart('Hi!')])],
+      [
+        msg(MessageRole.System, [textPart('Be brief.')]),
+        msg(MessageRole.User, [textPart('Hello, '), textPart('world')], 'ana'),
+        msg(MessageRole.Assistant, [textPart('Hi!')]),
+      ],
       plain,
     );
     assert.deepEqual(payload, {
@@ -34,35 +48,69 @@ describe('chat: request payload', () => {
   });
 
   it('sends tools, tool calls and tool results in the Chat Completions shape when the model supports tools', () => {
-    const tools = [{ name: 'getWeather', description: 'Weather for a city', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }, { name: 'now', description: 'The time' }];
+    const tools = [
+      {
+        name: 'getWeather',
+        description: 'Weather for a city',
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+      },
+      { name: 'now', description: 'The time' },
+    ];
     const payload = toChatPayload(
       'm',
       [
         msg(MessageRole.User, [textPart('Weather in Oslo?')]),
         msg(MessageRole.Assistant, [textPart('Let me check.'), callPart('call_1', 'getWeather', { city: 'Oslo' })]),
-        msg(MessageRole.User, [resultPart('call_1', [textPart('12 °C, '), textPart('rain')]), textPart('And tomorrow?')]),
+        msg(MessageRole.User, [
+          resultPart('call_1', [textPart('12 °C, '), textPart('rain')]),
+          textPart('And tomorrow?'),
+        ]),
       ],
       { ...capable, tools, toolMode: ToolMode.Required },
     );
     assert.deepEqual(payload.messages, [
       { role: 'user', content: 'Weather in Oslo?' },
-      { role: 'assistant', content: 'Let me check.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'getWeather', arguments: '{"city":"Oslo"}' } }] },
+      {
+        role: 'assistant',
+        content: 'Let me check.',
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'getWeather', arguments: '{"city":"Oslo"}' } },
+        ],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: '12 °C, rain' },
       { role: 'user', content: 'And tomorrow?' },
     ]);
     assert.deepEqual(payload.tools, [
-      { type: 'function', function: { name: 'getWeather', description: 'Weather for a city', parameters: tools[0].inputSchema } },
-      { type: 'function', function: { name: 'now', description: 'The time', parameters: { type: 'object', properties: {} } } },
+      {
+        type: 'function',
+        function: { name: 'getWeather', description: 'Weather for a city', parameters: tools[0].inputSchema },
+      },
+      {
+        type: 'function',
+        function: { name: 'now', description: 'The time', parameters: { type: 'object', properties: {} } },
+      },
     ]);
     assert.equal(payload.tool_choice, 'required');
-    const auto = toChatPayload('m', [msg(MessageRole.User, [textPart('x')])], { ...capable, tools, toolMode: ToolMode.Auto });
+    const auto = toChatPayload('m', [msg(MessageRole.User, [textPart('x')])], {
+      ...capable,
+      tools,
+      toolMode: ToolMode.Auto,
+    });
     assert.equal(auto.tool_choice, undefined, 'auto is the default and not sent');
   });
 
   it('an assistant turn with only tool calls has null content; a user turn with only results adds no empty message', () => {
-    const payload = toChatPayload('m', [msg(MessageRole.Assistant, [callPart('c', 'f', {})]), msg(MessageRole.User, [resultPart('c', ['done'])])], capable);
+    const payload = toChatPayload(
+      'm',
+      [msg(MessageRole.Assistant, [callPart('c', 'f', {})]), msg(MessageRole.User, [resultPart('c', ['done'])])],
+      capable,
+    );
     assert.deepEqual(payload.messages, [
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
       { role: 'tool', tool_call_id: 'c', content: 'done' },
     ]);
   });
@@ -70,7 +118,10 @@ describe('chat: request payload', () => {
   it('without tool support: no tools are sent and tool parts are kept as text', () => {
     const payload = toChatPayload(
       'm',
-      [msg(MessageRole.Assistant, [callPart('c', 'lookup', { q: 1 })]), msg(MessageRole.User, [resultPart('c', [textPart('found')])])],
+      [
+        msg(MessageRole.Assistant, [callPart('c', 'lookup', { q: 1 })]),
+        msg(MessageRole.User, [resultPart('c', [textPart('found')])]),
+      ],
       { ...plain, tools: [{ name: 'lookup', description: 'd' }], toolMode: ToolMode.Required },
     );
     assert.equal(payload.tools, undefined);
@@ -83,17 +134,35 @@ describe('chat: request payload', () => {
 
   it('images go as data URLs only to models that take images; textual data becomes text; other data is dropped', () => {
     const png = new Uint8Array([137, 80, 78, 71]);
-    const content = [textPart('What is this?'), dataPart('image/png', png), dataPart('cache_control', new TextEncoder().encode('ephemeral')), dataPart('application/octet-stream', png)];
+    const content = [
+      textPart('What is this?'),
+      dataPart('image/png', png),
+      dataPart('cache_control', new TextEncoder().encode('ephemeral')),
+      dataPart('application/octet-stream', png),
+    ];
     assert.deepEqual(toChatPayload('m', [msg(MessageRole.User, content)], capable).messages, [
-      { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw==' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'What is this?' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw==' } },
+        ],
+      },
     ]);
-    assert.deepEqual(toChatPayload('m', [msg(MessageRole.User, content)], plain).messages, [{ role: 'user', content: 'What is this?' }]);
+    assert.deepEqual(toChatPayload('m', [msg(MessageRole.User, content)], plain).messages, [
+      { role: 'user', content: 'What is this?' },
+    ]);
     const json = dataPart('application/json', new TextEncoder().encode('{"a":1}'));
-    assert.deepEqual(toChatPayload('m', [msg(MessageRole.User, [json])], plain).messages, [{ role: 'user', content: '{"a":1}' }]);
+    assert.deepEqual(toChatPayload('m', [msg(MessageRole.User, [json])], plain).messages, [
+      { role: 'user', content: '{"a":1}' },
+    ]);
   });
 
   it('passes model options through, but never over the fields it owns', () => {
-    const payload = toChatPayload('m', [msg(MessageRole.User, ['hi'])], { ...plain, modelOptions: { temperature: 0.2, max_tokens: 50, model: 'other', stream: false, messages: [] } });
+    const payload = toChatPayload('m', [msg(MessageRole.User, ['hi'])], {
+      ...plain,
+      modelOptions: { temperature: 0.2, max_tokens: 50, model: 'other', stream: false, messages: [] },
+    });
     assert.equal(payload.temperature, 0.2);
     assert.equal(payload.max_tokens, 50);
     assert.equal(payload.model, 'm');
@@ -103,8 +172,17 @@ describe('chat: request payload', () => {
 
   it('recognises parts by shape; unknown parts are ignored', () => {
     assert.deepEqual(classifyPart({ value: 'x' }), { kind: 'text', text: 'x' });
-    assert.deepEqual(classifyPart({ callId: 'a', name: 'n', input: { k: 1 } }), { kind: 'toolCall', callId: 'a', name: 'n', input: { k: 1 } });
-    assert.deepEqual(classifyPart({ callId: 'a', content: [{ value: 'r' }, { value: { tsx: true } }] }), { kind: 'toolResult', callId: 'a', text: 'r{"tsx":true}' });
+    assert.deepEqual(classifyPart({ callId: 'a', name: 'n', input: { k: 1 } }), {
+      kind: 'toolCall',
+      callId: 'a',
+      name: 'n',
+      input: { k: 1 },
+    });
+    assert.deepEqual(classifyPart({ callId: 'a', content: [{ value: 'r' }, { value: { tsx: true } }] }), {
+      kind: 'toolResult',
+      callId: 'a',
+      text: 'r{"tsx":true}',
+    });
     assert.deepEqual(classifyPart(42), { kind: 'unknown' });
     assert.deepEqual(classifyPart({ something: 'else' }), { kind: 'unknown' });
     const payload = toChatPayload('m', [msg(MessageRole.User, [{ something: 'else' }, textPart('ok')])], plain);
@@ -139,7 +217,11 @@ describe('chat: streamed answer', () => {
 
   it('assembles tool calls from fragments and emits them when the choice finishes', () => {
     const parts = readAll([
-      chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'getWeather', arguments: '' } }] }),
+      chunk({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'getWeather', arguments: '' } }],
+      }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: '{"ci' } }] }),
       chunk({ tool_calls: [{ index: 1, id: 'call_b', function: { name: 'now', arguments: '' } }] }),
       chunk({ tool_calls: [{ index: 0, function: { arguments: 'ty":"Oslo"}' } }] }),
@@ -152,11 +234,19 @@ describe('chat: streamed answer', () => {
   });
 
   it('emits unfinished tool calls at the end, with a made-up id when the service gave none', () => {
-    assert.deepEqual(readAll([chunk({ tool_calls: [{ function: { name: 'f', arguments: '[1]' } }] })]), [{ kind: 'toolCall', callId: 'call_0', name: 'f', input: { value: [1] } }]);
+    assert.deepEqual(readAll([chunk({ tool_calls: [{ function: { name: 'f', arguments: '[1]' } }] })]), [
+      { kind: 'toolCall', callId: 'call_0', name: 'f', input: { value: [1] } },
+    ]);
   });
 
   it('fails on tool arguments that are not JSON', () => {
-    assert.throws(() => readAll([chunk({ tool_calls: [{ index: 0, id: 'x', function: { name: 'f', arguments: '{"a":' } }] }, 'tool_calls')]), ChatStreamError);
+    assert.throws(
+      () =>
+        readAll([
+          chunk({ tool_calls: [{ index: 0, id: 'x', function: { name: 'f', arguments: '{"a":' } }] }, 'tool_calls'),
+        ]),
+      ChatStreamError,
+    );
   });
 
   it('a content-filter stop and error chunks throw, blocked or not', () => {
@@ -179,7 +269,15 @@ describe('chat: streamed answer', () => {
     const parts = readCompletion({
       object: 'chat.completion',
       choices: [
-        { index: 0, message: { role: 'assistant', content: 'Whole answer', tool_calls: [{ id: 't', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] }, finish_reason: 'tool_calls' },
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: 'Whole answer',
+            tool_calls: [{ id: 't', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
+          },
+          finish_reason: 'tool_calls',
+        },
         { index: 1, message: { role: 'assistant', content: 'Second choice' }, finish_reason: 'stop' },
       ],
     });
@@ -196,12 +294,27 @@ describe('chat: streamed answer', () => {
 
 describe('chat: errors', () => {
   const http = (status: number, extra: Partial<ConstructorParameters<typeof ServiceError>[0]> = {}) =>
-    new ServiceError({ kind: status === 401 || status === 403 ? 'unauthorized' : status === 404 ? 'notFound' : status === 429 ? 'rateLimited' : 'http', status, message: `The server answered ${status}: said so`, ...extra });
+    new ServiceError({
+      kind:
+        status === 401 || status === 403
+          ? 'unauthorized'
+          : status === 404
+            ? 'notFound'
+            : status === 429
+              ? 'rateLimited'
+              : 'http',
+      status,
+      message: `The server answered ${status}: said so`,
+      ...extra,
+    });
 
   it('401/403 → no permission with what to do, 404 → not found', () => {
     const unauthorized = classifyChatError(http(401), 'aurora-2');
     assert.equal(unauthorized.kind, 'noPermissions');
-    assert.match(unauthorized.message, /^The server answered 401: said so\. Check the API key with "Model Access: Set API Key"\.$/);
+    assert.match(
+      unauthorized.message,
+      /^The server answered 401: said so\. Check the API key with "Model Access: Set API Key"\.$/,
+    );
     const forbidden = classifyChatError(http(403), 'aurora-2');
     assert.equal(forbidden.kind, 'noPermissions');
     assert.match(forbidden.message, /may not use "aurora-2"/);
@@ -214,7 +327,10 @@ describe('chat: errors', () => {
     assert.equal(classifyChatError(http(429)).kind, 'blocked');
     assert.equal(classifyChatError(http(451)).kind, 'blocked');
     assert.deepEqual(classifyChatError(http(500)), { kind: 'other', message: 'The server answered 500: said so' });
-    assert.equal(classifyChatError(new ServiceError({ kind: 'network', message: 'Could not connect' })).message, 'Could not connect');
+    assert.equal(
+      classifyChatError(new ServiceError({ kind: 'network', message: 'Could not connect' })).message,
+      'Could not connect',
+    );
     assert.equal(classifyChatError(new ServiceError({ kind: 'aborted', message: 'x' })).kind, 'cancelled');
     assert.equal(classifyChatError(new ChatStreamError('blocked', 'Filtered')).kind, 'blocked');
     assert.deepEqual(classifyChatError(new ChatStreamError('error', 'Broke')), { kind: 'other', message: 'Broke' });
@@ -235,6 +351,9 @@ describe('chat: token estimate', () => {
     assert.equal(estimateTokens(msg(MessageRole.User, [textPart('abcdefgh')])), MESSAGE_OVERHEAD_TOKENS + 2);
     const withTools = msg(MessageRole.Assistant, [callPart('c', 'f', { a: 1 }), resultPart('c', [textPart('1234')])]);
     assert.equal(estimateTokens(withTools), MESSAGE_OVERHEAD_TOKENS + 1 + 2 + 1);
-    assert.ok(estimateTokens(msg(MessageRole.User, [dataPart('image/png', new Uint8Array(10))])) > 100, 'an image is not priced by its bytes');
+    assert.ok(
+      estimateTokens(msg(MessageRole.User, [dataPart('image/png', new Uint8Array(10))])) > 100,
+      'an image is not priced by its bytes',
+    );
   });
 });

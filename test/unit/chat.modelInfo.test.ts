@@ -3,7 +3,16 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { ModelEntry } from '../../src/api/types';
 import { ChatVendor } from '../../src/ids';
-import { canChat, chatModelInfo, chatModels, chatSelection, DEFAULT_LIMITS, supportsImages, supportsTools, tokenLimits } from '../../src/chat/modelInfo';
+import {
+  canChat,
+  chatModelInfo,
+  chatModels,
+  chatSelection,
+  DEFAULT_LIMITS,
+  supportsImages,
+  supportsTools,
+  tokenLimits,
+} from '../../src/chat/modelInfo';
 
 const m = (id: string, family?: string, version?: string, raw: Record<string, unknown> = {}): ModelEntry => ({
   id,
@@ -15,8 +24,24 @@ const m = (id: string, family?: string, version?: string, raw: Record<string, un
 
 describe('chat: which models can chat', () => {
   it('offers every model whose entry says nothing, except embeddings, rerankers and speech by name', () => {
-    const chat = ['aurora-2', 'acme/sable-7b:q4_k_m', 'lynx-vision-1', 'halo-guard-1', 'basalt-code-2', 'globex/research preview:0.9', 'embedded-assistant'];
-    const notChat = ['cirrus-embed-1', 'vector-embed-small', 'orbit-rerank-2', 'tern-asr-3', 'tern-tts-2', 'text-embedding-3-small', 'whisper-1'];
+    const chat = [
+      'aurora-2',
+      'acme/sable-7b:q4_k_m',
+      'lynx-vision-1',
+      'halo-guard-1',
+      'basalt-code-2',
+      'globex/research preview:0.9',
+      'embedded-assistant',
+    ];
+    const notChat = [
+      'cirrus-embed-1',
+      'vector-embed-small',
+      'orbit-rerank-2',
+      'tern-asr-3',
+      'tern-tts-2',
+      'text-embedding-3-small',
+      'whisper-1',
+    ];
     for (const id of chat) {
       assert.equal(canChat(m(id)), true, id);
     }
@@ -27,33 +52,68 @@ describe('chat: which models can chat', () => {
   });
 
   it('believes what the entry declares over the name', () => {
-    assert.equal(canChat(m('cirrus-embed-chat', 'cirrus', '1', { capabilities: { chat_completion: true, embeddings: false } })), true);
-    assert.equal(canChat(m('aurora', 'aurora', '1', { capabilities: { chat_completion: false, embeddings: true } })), false);
+    assert.equal(
+      canChat(m('cirrus-embed-chat', 'cirrus', '1', { capabilities: { chat_completion: true, embeddings: false } })),
+      true,
+    );
+    assert.equal(
+      canChat(m('aurora', 'aurora', '1', { capabilities: { chat_completion: false, embeddings: true } })),
+      false,
+    );
     assert.equal(canChat(m('aurora', 'aurora', '1', { capabilities: { embeddings: true } })), false);
     assert.equal(canChat(m('gemma3', undefined, undefined, { capabilities: ['completion', 'tools'] })), true);
     assert.equal(canChat(m('nomic', undefined, undefined, { capabilities: ['embedding'] })), false);
-    assert.equal(canChat(m('models/gemini', undefined, undefined, { supportedGenerationMethods: ['generateContent', 'countTokens'] })), true);
-    assert.equal(canChat(m('models/text-embedding-004', undefined, undefined, { supportedGenerationMethods: ['embedContent'] })), false);
+    assert.equal(
+      canChat(
+        m('models/gemini', undefined, undefined, { supportedGenerationMethods: ['generateContent', 'countTokens'] }),
+      ),
+      true,
+    );
+    assert.equal(
+      canChat(m('models/text-embedding-004', undefined, undefined, { supportedGenerationMethods: ['embedContent'] })),
+      false,
+    );
     assert.equal(canChat(m('org/bert', undefined, undefined, { pipeline_tag: 'feature-extraction' })), false);
     assert.equal(canChat(m('org/llama', undefined, undefined, { pipeline_tag: 'text-generation' })), true);
     assert.equal(canChat(m('thing', undefined, undefined, { type: 'embedding' })), false);
     assert.equal(canChat(m('thing-embed', undefined, undefined, { task: 'chat' })), true);
-    assert.equal(canChat(m('vision', undefined, undefined, { capabilities: { vision: true, audio_input: true } })), true);
+    assert.equal(
+      canChat(m('vision', undefined, undefined, { capabilities: { vision: true, audio_input: true } })),
+      true,
+    );
   });
 
   it('narrows by family names and id patterns when modelAccess.chat.models is set', () => {
     const select = chatSelection(['Aurora', 'acme/sable-*', 'basalt-code-?', 'cirrus-embed-1']);
-    const ids = [m('aurora-2', 'aurora'), m('acme/sable-7b:fp16', 'sable'), m('basalt-code-2', 'basalt'), m('basalt-code-12', 'basalt'), m('lynx-1', 'lynx'), m('cirrus-embed-1', 'cirrus')]
+    const ids = [
+      m('aurora-2', 'aurora'),
+      m('acme/sable-7b:fp16', 'sable'),
+      m('basalt-code-2', 'basalt'),
+      m('basalt-code-12', 'basalt'),
+      m('lynx-1', 'lynx'),
+      m('cirrus-embed-1', 'cirrus'),
+    ]
       .filter(select)
       .map((e) => e.id);
-    assert.deepEqual(ids, ['aurora-2', 'acme/sable-7b:fp16', 'basalt-code-2', 'cirrus-embed-1'], 'an explicit pattern may pick a non-chat model');
+    assert.deepEqual(
+      ids,
+      ['aurora-2', 'acme/sable-7b:fp16', 'basalt-code-2', 'cirrus-embed-1'],
+      'an explicit pattern may pick a non-chat model',
+    );
     assert.equal(chatSelection(['a.b'])(m('axb')), false, 'dots are literal');
-    assert.equal(chatSelection([' ', ''])(m('cirrus-embed-1')), false, 'blank items mean no selection: the default applies');
+    assert.equal(
+      chatSelection([' ', ''])(m('cirrus-embed-1')),
+      false,
+      'blank items mean no selection: the default applies',
+    );
   });
 
   it('keeps catalog order and drops duplicate ids', () => {
     const infos = chatModels([m('b-1', 'b'), m('a-embed', 'a'), m('a-1', 'a'), m('b-1', 'b')], []);
-    assert.deepEqual(infos.map((i) => i.id), ['b-1', 'a-1']);
+    assert.deepEqual(
+      infos.map((i) => i.id),
+      ['b-1', 'a-1'],
+    );
   });
 });
 
@@ -80,19 +140,49 @@ describe('chat: model information', () => {
   it('reads token limits from the entry, else the defaults given', () => {
     const defaults = { maxInputTokens: 1000, maxOutputTokens: 200 };
     assert.deepEqual(tokenLimits({}, defaults), defaults);
-    assert.deepEqual(tokenLimits({ max_input_tokens: 120000, max_output_tokens: 8000 }, defaults), { maxInputTokens: 120000, maxOutputTokens: 8000 });
-    assert.deepEqual(tokenLimits({ inputTokenLimit: 1048576, outputTokenLimit: 8192 }, defaults), { maxInputTokens: 1048576, maxOutputTokens: 8192 });
-    assert.deepEqual(tokenLimits({ input_token_limit: '32000' }, defaults), { maxInputTokens: 32000, maxOutputTokens: 200 });
+    assert.deepEqual(tokenLimits({ max_input_tokens: 120000, max_output_tokens: 8000 }, defaults), {
+      maxInputTokens: 120000,
+      maxOutputTokens: 8000,
+    });
+    assert.deepEqual(tokenLimits({ inputTokenLimit: 1048576, outputTokenLimit: 8192 }, defaults), {
+      maxInputTokens: 1048576,
+      maxOutputTokens: 8192,
+    });
+    assert.deepEqual(tokenLimits({ input_token_limit: '32000' }, defaults), {
+      maxInputTokens: 32000,
+      maxOutputTokens: 200,
+    });
     // A context window alone: the output budget comes out of it.
-    assert.deepEqual(tokenLimits({ context_window: 128000, max_output_tokens: 16384 }, defaults), { maxInputTokens: 111616, maxOutputTokens: 16384 });
-    assert.deepEqual(tokenLimits({ context_length: 8192 }, { maxInputTokens: 1000, maxOutputTokens: 4096 }), { maxInputTokens: 6144, maxOutputTokens: 2048 });
-    assert.deepEqual(tokenLimits({ context_window: 100, max_output_tokens: 500 }, defaults), { maxInputTokens: 1, maxOutputTokens: 100 });
+    assert.deepEqual(tokenLimits({ context_window: 128000, max_output_tokens: 16384 }, defaults), {
+      maxInputTokens: 111616,
+      maxOutputTokens: 16384,
+    });
+    assert.deepEqual(tokenLimits({ context_length: 8192 }, { maxInputTokens: 1000, maxOutputTokens: 4096 }), {
+      maxInputTokens: 6144,
+      maxOutputTokens: 2048,
+    });
+    assert.deepEqual(tokenLimits({ context_window: 100, max_output_tokens: 500 }, defaults), {
+      maxInputTokens: 1,
+      maxOutputTokens: 100,
+    });
     // Nested shapes.
-    assert.deepEqual(tokenLimits({ capabilities: { limits: { max_prompt_tokens: 64000, max_output_tokens: 4096 } } }, defaults), { maxInputTokens: 64000, maxOutputTokens: 4096 });
-    assert.deepEqual(tokenLimits({ top_provider: { context_length: 200000, max_completion_tokens: 32000 } }, defaults), { maxInputTokens: 168000, maxOutputTokens: 32000 });
-    assert.deepEqual(tokenLimits({ limits: { context_window: 4000 } }, { maxInputTokens: 1, maxOutputTokens: 512 }), { maxInputTokens: 3488, maxOutputTokens: 512 });
+    assert.deepEqual(
+      tokenLimits({ capabilities: { limits: { max_prompt_tokens: 64000, max_output_tokens: 4096 } } }, defaults),
+      { maxInputTokens: 64000, maxOutputTokens: 4096 },
+    );
+    assert.deepEqual(
+      tokenLimits({ top_provider: { context_length: 200000, max_completion_tokens: 32000 } }, defaults),
+      { maxInputTokens: 168000, maxOutputTokens: 32000 },
+    );
+    assert.deepEqual(tokenLimits({ limits: { context_window: 4000 } }, { maxInputTokens: 1, maxOutputTokens: 512 }), {
+      maxInputTokens: 3488,
+      maxOutputTokens: 512,
+    });
     // Nonsense is ignored.
-    assert.deepEqual(tokenLimits({ context_window: -5, max_output_tokens: 'lots', max_input_tokens: null }, defaults), defaults);
+    assert.deepEqual(
+      tokenLimits({ context_window: -5, max_output_tokens: 'lots', max_input_tokens: null }, defaults),
+      defaults,
+    );
     assert.deepEqual(tokenLimits('not an object', defaults), defaults);
   });
 
@@ -115,7 +205,9 @@ describe('chat: model information', () => {
 
 describe('chat: manifest', () => {
   it('contributes the vendor registered in code, with a display name', () => {
-    const manifest = JSON.parse(readFileSync(`${__dirname}/../../package.json`, 'utf8')) as { contributes: { languageModelChatProviders?: Array<{ vendor: string; displayName: string }> } };
+    const manifest = JSON.parse(readFileSync(`${__dirname}/../../package.json`, 'utf8')) as {
+      contributes: { languageModelChatProviders?: Array<{ vendor: string; displayName: string }> };
+    };
     const providers = manifest.contributes.languageModelChatProviders ?? [];
     assert.deepEqual(providers, [{ vendor: ChatVendor, displayName: 'Model Access' }]);
   });

@@ -24,9 +24,19 @@ describe('client: faults of the local service', function () {
     const took = Date.now() - t0;
     await client.dispose();
     assert.ok(r.models.length > 0);
-    assert.deepEqual(s.requests.map((q) => q.status), [429, 429, 200]);
+    assert.deepEqual(
+      s.requests.map((q) => q.status),
+      [429, 429, 200],
+    );
     assert.ok(took >= 2000 && took < 4000, `honoured Retry-After twice (took ${took} ms)`);
-    assert.deepEqual(log.map((e) => [e.status, e.attempt]), [[429, 1], [429, 2], [200, 3]]);
+    assert.deepEqual(
+      log.map((e) => [e.status, e.attempt]),
+      [
+        [429, 1],
+        [429, 2],
+        [200, 3],
+      ],
+    );
     assert.match(log[0].error ?? '', /^The server answered 429 Too Many Requests: Rate limit reached/);
   });
 
@@ -46,7 +56,10 @@ describe('client: faults of the local service', function () {
     const e = await expectError(client.listModels(), 'http');
     await client.dispose();
     assert.equal(e.status, 503);
-    assert.match(e.message, /^The server answered 503 Service Unavailable: The server is overloaded\. Please retry your request after a brief wait\. \(request id req_[0-9a-f]+\)$/);
+    assert.match(
+      e.message,
+      /^The server answered 503 Service Unavailable: The server is overloaded\. Please retry your request after a brief wait\. \(request id req_[0-9a-f]+\)$/,
+    );
     assert.equal(s.requests.length, 3);
   });
 
@@ -82,7 +95,10 @@ describe('client: faults of the local service', function () {
     const e = await expectError(client.listModels(), 'http');
     await client.dispose();
     assert.equal(e.status, 502);
-    assert.match(e.message, /^The server answered 502 Bad Gateway \(an HTML page, probably from a proxy or gateway in front of the service\) \(request id req_[0-9a-f]+\)$/);
+    assert.match(
+      e.message,
+      /^The server answered 502 Bad Gateway \(an HTML page, probably from a proxy or gateway in front of the service\) \(request id req_[0-9a-f]+\)$/,
+    );
     assert.ok(!e.message.includes('<'));
   });
 
@@ -90,7 +106,10 @@ describe('client: faults of the local service', function () {
     const s = await start({ malformedJson: { rate: 1 } });
     const { client } = clientFor(s.url, s.keys.acme);
     const e = await expectError(client.listModels(), 'invalidResponse');
-    assert.match(e.message, /^The model list from http:\/\/127\.0\.0\.1:\d+ is not valid JSON \(.+\) \(request id req_[0-9a-f]+\)\.$/);
+    assert.match(
+      e.message,
+      /^The model list from http:\/\/127\.0\.0\.1:\d+ is not valid JSON \(.+\) \(request id req_[0-9a-f]+\)\.$/,
+    );
     await expectError(client.getModel('aurora-1'), 'invalidResponse');
     await client.dispose();
   });

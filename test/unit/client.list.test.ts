@@ -41,7 +41,10 @@ describe('client: listModels and getModel against the local service', function (
         const { client } = clientFor(`${server.url}/v1/`, server.keys.globex);
         const { models } = await client.listModels();
         await client.dispose();
-        assert.deepEqual(models.map((m) => m.id), registry.models.filter((m) => m.organization === 'globex').map((m) => m.id));
+        assert.deepEqual(
+          models.map((m) => m.id),
+          registry.models.filter((m) => m.organization === 'globex').map((m) => m.id),
+        );
       });
     });
   }
@@ -59,7 +62,10 @@ describe('client: listModels and getModel against the local service', function (
       const m2 = await client.getModel('globex/quill:10');
       await client.dispose();
       const expected = registry.models.find((x) => x.id === 'globex/research preview:0.9');
-      assert.deepEqual([m.id, m.family, m.version, m.cardUrl], [expected?.id, expected?.family, expected?.version, expected?.model_card_url]);
+      assert.deepEqual(
+        [m.id, m.family, m.version, m.cardUrl],
+        [expected?.id, expected?.family, expected?.version, expected?.model_card_url],
+      );
       assert.equal(m2.version, '10');
       assert.ok(server.requests.some((r) => r.url === '/v1/models/globex%2Fresearch%20preview%3A0.9'));
     });
@@ -70,7 +76,10 @@ describe('client: listModels and getModel against the local service', function (
       await client.dispose();
       assert.equal(e.status, 404);
       assert.equal(e.code, 'model_not_found');
-      assert.match(e.message, /^The server answered 404 Not Found: The model `acme\/nope:1` does not exist or you do not have access to it\. \(request id req_[0-9a-f]+\)$/);
+      assert.match(
+        e.message,
+        /^The server answered 404 Not Found: The model `acme\/nope:1` does not exist or you do not have access to it\. \(request id req_[0-9a-f]+\)$/,
+      );
       assert.equal(e.requestId, server.requests.at(-1)?.requestId);
     });
 
@@ -108,7 +117,10 @@ describe('client: listModels and getModel against the local service', function (
       const e = await expectError(client.listModels(), 'unauthorized');
       await client.dispose();
       assert.equal(e.status, 401);
-      assert.match(e.message, /^The server answered 401 Unauthorized: Incorrect API key provided\. .* \(request id req_[0-9a-f]+\)$/);
+      assert.match(
+        e.message,
+        /^The server answered 401 Unauthorized: Incorrect API key provided\. .* \(request id req_[0-9a-f]+\)$/,
+      );
       assert.equal(server.requests.filter((r) => r.status === 401).length, 1, '401 is not retried');
     });
 
@@ -122,7 +134,11 @@ describe('client: listModels and getModel against the local service', function (
 
   describe('configuration errors come before any request', () => {
     it('invalid and insecure base URLs', async () => {
-      for (const [url, kind] of [['not a url', 'config'], ['ftp://x', 'config'], ['http://models.example.invalid', 'insecure']] as const) {
+      for (const [url, kind] of [
+        ['not a url', 'config'],
+        ['ftp://x', 'config'],
+        ['http://models.example.invalid', 'insecure'],
+      ] as const) {
         let asked = 0;
         const { client } = clientFor(url, 'k', { apiKey: async () => (asked++, 'k') });
         await expectError(client.listModels(), kind);

@@ -25,7 +25,10 @@ describe('client: where the key goes', function () {
       await client.dispose();
       await service.close();
       assert.equal(e.status, status);
-      assert.equal(e.message, `The server redirected the request to ${other.url}; it was not followed, so your API key is not sent there. If the service has moved, set the service URL to ${other.url}.`);
+      assert.equal(
+        e.message,
+        `The server redirected the request to ${other.url}; it was not followed, so your API key is not sent there. If the service has moved, set the service URL to ${other.url}.`,
+      );
       assert.equal(other.seen.length, 0);
       assert.ok(service.seen.every((r) => r.authorization === `Bearer ${KEY}`));
       assert.ok(!JSON.stringify(log).includes(KEY));
@@ -46,11 +49,17 @@ describe('client: where the key goes', function () {
     });
     const { client } = clientFor(service.url, KEY);
     const r = await client.listModels();
-    assert.deepEqual(r.models.map((m) => m.id), ['m1']);
-    assert.deepEqual(service.seen.map((s) => [s.url, s.authorization]), [
-      ['/v1/models', `Bearer ${KEY}`],
-      ['/v2/models', `Bearer ${KEY}`],
-    ]);
+    assert.deepEqual(
+      r.models.map((m) => m.id),
+      ['m1'],
+    );
+    assert.deepEqual(
+      service.seen.map((s) => [s.url, s.authorization]),
+      [
+        ['/v1/models', `Bearer ${KEY}`],
+        ['/v2/models', `Bearer ${KEY}`],
+      ],
+    );
     const e = await expectError(client.getModel('x'), 'http');
     assert.match(e.message, /redirected more than 5 times/);
     await client.dispose();
@@ -65,30 +74,46 @@ describe('client: where the key goes', function () {
     await service.close();
     assert.equal(r.models.length, 5);
     assert.equal(r.pages, 1);
-    assert.match(r.warnings[0], new RegExp(`^Stopped after page 1: the next page is on another origin \\(${other.url.replace(/\./g, '\\.')}\\)`));
+    assert.match(
+      r.warnings[0],
+      new RegExp(`^Stopped after page 1: the next page is on another origin \\(${other.url.replace(/\./g, '\\.')}\\)`),
+    );
     assert.equal(other.seen.length, 0);
   });
 
   it('a cross-origin `next` URL in the body is refused the same way', async () => {
-    const service = await startRecorder((_req, res) => json(res, 200, { data: [{ id: 'a' }], next: `${other.url}/v1/models?cursor=2` }));
+    const service = await startRecorder((_req, res) =>
+      json(res, 200, { data: [{ id: 'a' }], next: `${other.url}/v1/models?cursor=2` }),
+    );
     const { client } = clientFor(service.url, KEY);
     const r = await client.listModels();
     await client.dispose();
     await service.close();
-    assert.deepEqual(r.models.map((m) => m.id), ['a']);
+    assert.deepEqual(
+      r.models.map((m) => m.id),
+      ['a'],
+    );
     assert.equal(r.warnings.length, 1);
     assert.equal(other.seen.length, 0);
   });
 
   it('a repeated cursor stops the list with a warning', async () => {
-    const service = await startRecorder((req, res) => json(res, 200, { models: [{ id: req.url }], next_page_token: 'same' }));
+    const service = await startRecorder((req, res) =>
+      json(res, 200, { models: [{ id: req.url }], next_page_token: 'same' }),
+    );
     const { client } = clientFor(service.url, KEY);
     const r = await client.listModels();
     await client.dispose();
     await service.close();
     assert.equal(r.pages, 2);
-    assert.deepEqual(r.models.map((m) => m.id), ['/v1/models', '/v1/models?page_token=same']);
-    assert.match(r.warnings[0], /^Stopped after page 2: the server sent a next page \(next_page_token\) that was already read/);
+    assert.deepEqual(
+      r.models.map((m) => m.id),
+      ['/v1/models', '/v1/models?page_token=same'],
+    );
+    assert.match(
+      r.warnings[0],
+      /^Stopped after page 2: the server sent a next page \(next_page_token\) that was already read/,
+    );
   });
 
   it('plain http to a host that is not loopback is refused before anything is sent', async () => {

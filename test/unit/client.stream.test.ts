@@ -5,7 +5,11 @@ import { startServer, type RunningServer } from '../server';
 import { clientFor } from './apiHelpers';
 
 const responsesBody = { model: 'aurora-1', input: 'Tell me about model registries, briefly.' };
-const chatBody = { model: 'aurora-1', messages: [{ role: 'user', content: 'Hello there' }], stream_options: { include_usage: true } };
+const chatBody = {
+  model: 'aurora-1',
+  messages: [{ role: 'user', content: 'Hello there' }],
+  stream_options: { include_usage: true },
+};
 
 describe('client: post and streamed events', function () {
   this.timeout(20000);
@@ -31,7 +35,10 @@ describe('client: post and streamed events', function () {
     assert.equal((r.body?.json as { object: string }).object, 'response');
     assert.equal(r.body?.truncated, false);
     assert.equal(r.body?.bytes, Buffer.byteLength(r.body?.text ?? ''));
-    assert.deepEqual(log.map((e) => [e.method, e.path, e.status]), [['POST', '/v1/responses', 200]]);
+    assert.deepEqual(
+      log.map((e) => [e.method, e.path, e.status]),
+      [['POST', '/v1/responses', 200]],
+    );
   });
 
   it('resolves for an error answer, with the body and a ServiceError in `error`', async () => {
@@ -75,8 +82,13 @@ describe('client: post and streamed events', function () {
     assert.ok(n >= 10, `${n} events`);
     assert.equal(arrivals[0].ev.event, 'response.created');
     assert.equal(arrivals[n - 1].ev.event, 'response.completed');
-    assert.deepEqual(arrivals.map((a) => (a.ev.json as { sequence_number: number }).sequence_number), [...Array(n).keys()]);
-    const deltas = arrivals.filter((a) => a.ev.event === 'response.output_text.delta').map((a) => (a.ev.json as { delta: string }).delta);
+    assert.deepEqual(
+      arrivals.map((a) => (a.ev.json as { sequence_number: number }).sequence_number),
+      [...Array(n).keys()],
+    );
+    const deltas = arrivals
+      .filter((a) => a.ev.event === 'response.output_text.delta')
+      .map((a) => (a.ev.json as { delta: string }).delta);
     assert.equal(deltas.join(''), text);
     // Each event came on its own, about one delay after the previous one, not all at the end.
     const gaps = arrivals.slice(1).map((a, i) => a.at - arrivals[i].at);
@@ -137,7 +149,8 @@ describe('client: post and streamed events', function () {
           seen++;
         }
       })(),
-      (e: unknown) => e instanceof ServiceError && e.kind === 'network' && /was reset before the answer was complete/.test(e.message),
+      (e: unknown) =>
+        e instanceof ServiceError && e.kind === 'network' && /was reset before the answer was complete/.test(e.message),
     );
     assert.ok(seen > 0);
     await client.dispose();

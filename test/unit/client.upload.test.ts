@@ -55,10 +55,15 @@ describe('client: uploadFile', function () {
     }, 10);
     const progress: number[] = [];
     const t0 = performance.now();
-    const r = await client.uploadFile(file, { purpose: 'fine-tune', filename: 'train "set".jsonl', mimeType: 'application/jsonl', onProgress: (sent, total) => {
-      assert.equal(total, size);
-      progress.push(sent);
-    } });
+    const r = await client.uploadFile(file, {
+      purpose: 'fine-tune',
+      filename: 'train "set".jsonl',
+      mimeType: 'application/jsonl',
+      onProgress: (sent, total) => {
+        assert.equal(total, size);
+        progress.push(sent);
+      },
+    });
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
@@ -77,7 +82,9 @@ describe('client: uploadFile', function () {
     const growth = (peak - base) / MiB;
     // Client and server share this process: both stream, so neither holds the file.
     assert.ok(growth < 64, `RSS grew by ${growth.toFixed(1)} MB`);
-    console.log(`      (200 MB in ${seconds.toFixed(2)} s, ${(size / MiB / seconds).toFixed(0)} MB/s, RSS +${growth.toFixed(1)} MB)`);
+    console.log(
+      `      (200 MB in ${seconds.toFixed(2)} s, ${(size / MiB / seconds).toFixed(0)} MB/s, RSS +${growth.toFixed(1)} MB)`,
+    );
   });
 
   it('cancellation mid-upload rejects with aborted and the server keeps nothing', async () => {

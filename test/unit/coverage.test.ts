@@ -25,7 +25,10 @@ function filesUnder(dir: string, suffix: string): string[] {
 }
 
 /** The code of each test file (helpers do not count), without comment lines: a comment runs nothing. */
-const testFiles = [...filesUnder(path.join(root, 'test', 'integration'), '.test.ts'), ...filesUnder(path.join(root, 'test', 'e2e'), '.e2e.ts')].map((file) => ({
+const testFiles = [
+  ...filesUnder(path.join(root, 'test', 'integration'), '.test.ts'),
+  ...filesUnder(path.join(root, 'test', 'e2e'), '.e2e.ts'),
+].map((file) => ({
   file: path.relative(root, file),
   code: readFileSync(file, 'utf8')
     .split('\n')
@@ -62,7 +65,11 @@ function commandPatterns(id: string, title: string): RegExp[] {
 function settingPatterns(key: string): RegExp[] {
   const short = key.replace(/^modelAccess\./, '');
   const name = constantName(Settings, short);
-  return [new RegExp(word(key)), ...(name ? [new RegExp(`\\bSettings\\.${word(name)}`)] : []), new RegExp(`['"\`]${escape(short)}['"\`]`)];
+  return [
+    new RegExp(word(key)),
+    ...(name ? [new RegExp(`\\bSettings\\.${word(name)}`)] : []),
+    new RegExp(`['"\`]${escape(short)}['"\`]`),
+  ];
 }
 
 /** Views: the literal id (also in `<id>.focus`) or `Views.<name>`. */
@@ -80,8 +87,14 @@ describe('every command, setting and view has a test that names it (package.json
   it('every contributed command is run by a test in test/integration or test/e2e', () => {
     const commands = manifest.contributes.commands ?? [];
     assert.ok(commands.length > 20);
-    const missing = commands.filter((c) => namingTests(commandPatterns(c.command, c.title)).length === 0).map((c) => `${c.command} (“${c.title}”)`);
-    assert.deepEqual(missing, [], 'commands no test names: add a test that runs them (test/integration/commands.test.ts)');
+    const missing = commands
+      .filter((c) => namingTests(commandPatterns(c.command, c.title)).length === 0)
+      .map((c) => `${c.command} (“${c.title}”)`);
+    assert.deepEqual(
+      missing,
+      [],
+      'commands no test names: add a test that runs them (test/integration/commands.test.ts)',
+    );
   });
 
   it('every contributed modelAccess.* setting is named by a test', () => {
@@ -89,7 +102,11 @@ describe('every command, setting and view has a test that names it (package.json
     assert.ok(settings.length > 10);
     assert.ok(settings.every((k) => k.startsWith(`${Settings.section}.`)));
     const missing = settings.filter((k) => namingTests(settingPatterns(k)).length === 0);
-    assert.deepEqual(missing, [], 'settings no test names: add a test that sets them (test/integration/settings.test.ts)');
+    assert.deepEqual(
+      missing,
+      [],
+      'settings no test names: add a test that sets them (test/integration/settings.test.ts)',
+    );
   });
 
   it('every contributed view is named by a test', () => {

@@ -4,22 +4,51 @@ import type { ModelEntry } from '../../src/api/types';
 import { describeFailure } from '../../src/failure';
 import { modelFromArg } from '../../src/models/args';
 import { checkCardLink, rawCardLink } from '../../src/models/linkSafety';
-import { compareVersions, filterModels, groupByFamily, naturalCompare, OTHER_FAMILY, sortModels } from '../../src/models/sorting';
+import {
+  compareVersions,
+  filterModels,
+  groupByFamily,
+  naturalCompare,
+  OTHER_FAMILY,
+  sortModels,
+} from '../../src/models/sorting';
 import { Redactor } from '../../src/redact';
 import { isLoopbackHost, originOf, resolveProxy, validateBaseUrl } from '../../src/serviceUrl';
 import { displayText } from '../../src/text';
 
-const m = (id: string, family?: string, version?: string, cardUrl?: string): ModelEntry => ({ id, family, version, cardUrl, raw: { id } });
+const m = (id: string, family?: string, version?: string, cardUrl?: string): ModelEntry => ({
+  id,
+  family,
+  version,
+  cardUrl,
+  raw: { id },
+});
 
 describe('natural order', () => {
   it('compares digit runs as numbers', () => {
     const ids = ['aurora-10', 'aurora-2', 'aurora-1.5', 'aurora-1', 'aurora-2-mini'];
-    assert.deepEqual([...ids].sort(naturalCompare), ['aurora-1', 'aurora-1.5', 'aurora-2', 'aurora-2-mini', 'aurora-10']);
+    assert.deepEqual([...ids].sort(naturalCompare), [
+      'aurora-1',
+      'aurora-1.5',
+      'aurora-2',
+      'aurora-2-mini',
+      'aurora-10',
+    ]);
   });
 
   it('orders versions naturally, pre-releases before their release', () => {
     const versions = ['1.10', '1.9', '2', '1.0.0', '1.0.0-rc1', '1.0.0-beta', '10', '2024-11-20', '2024-05-13'];
-    assert.deepEqual([...versions].sort(compareVersions), ['1.0.0-beta', '1.0.0-rc1', '1.0.0', '1.9', '1.10', '2', '10', '2024-05-13', '2024-11-20']);
+    assert.deepEqual([...versions].sort(compareVersions), [
+      '1.0.0-beta',
+      '1.0.0-rc1',
+      '1.0.0',
+      '1.9',
+      '1.10',
+      '2',
+      '10',
+      '2024-05-13',
+      '2024-11-20',
+    ]);
   });
 
   it('is case-insensitive, total and antisymmetric', () => {
@@ -31,7 +60,12 @@ describe('natural order', () => {
   });
 
   it('sorts accented letters among their base letters', () => {
-    assert.deepEqual(['zeta-1', 'Émeraude-1', 'eagle-1', 'ezra-1'].sort(naturalCompare), ['eagle-1', 'Émeraude-1', 'ezra-1', 'zeta-1']);
+    assert.deepEqual(['zeta-1', 'Émeraude-1', 'eagle-1', 'ezra-1'].sort(naturalCompare), [
+      'eagle-1',
+      'Émeraude-1',
+      'ezra-1',
+      'zeta-1',
+    ]);
     assert.ok(naturalCompare('Émeraude-1', 'zeta-1') < 0);
     // Equal under the collation: next to each other, in a fixed order.
     const sorted = ['zeta', 'émeraude', 'ezra', 'emeraude', 'Emeraude', 'eagle'].sort(naturalCompare);
@@ -59,19 +93,40 @@ describe('natural order', () => {
 });
 
 describe('sorting and grouping models', () => {
-  const models = [m('zeta-2', 'zeta', '2'), m('aurora-10', 'aurora', '10'), m('loner'), m('aurora-2', 'aurora', '2'), m('Borealis', 'borealis', '1'), m('blank', '  ')];
+  const models = [
+    m('zeta-2', 'zeta', '2'),
+    m('aurora-10', 'aurora', '10'),
+    m('loner'),
+    m('aurora-2', 'aurora', '2'),
+    m('Borealis', 'borealis', '1'),
+    m('blank', '  '),
+  ];
 
   it('sorts by family, then id, then version, with models without a family last', () => {
-    assert.deepEqual(sortModels(models).map((x) => x.id), ['aurora-2', 'aurora-10', 'Borealis', 'zeta-2', 'blank', 'loner']);
+    assert.deepEqual(
+      sortModels(models).map((x) => x.id),
+      ['aurora-2', 'aurora-10', 'Borealis', 'zeta-2', 'blank', 'loner'],
+    );
   });
 
   it('groups by family with "Other" last and counts', () => {
     const groups = groupByFamily(models);
-    assert.deepEqual(groups.map((g) => [g.family, g.models.length]), [['aurora', 2], ['borealis', 1], ['zeta', 1], [OTHER_FAMILY, 2]]);
+    assert.deepEqual(
+      groups.map((g) => [g.family, g.models.length]),
+      [
+        ['aurora', 2],
+        ['borealis', 1],
+        ['zeta', 1],
+        [OTHER_FAMILY, 2],
+      ],
+    );
   });
 
   it('filters on every word over id, family and version', () => {
-    assert.deepEqual(filterModels(models, 'AURORA 10').map((x) => x.id), ['aurora-10']);
+    assert.deepEqual(
+      filterModels(models, 'AURORA 10').map((x) => x.id),
+      ['aurora-10'],
+    );
     assert.deepEqual(filterModels(models, '  ').length, models.length);
     assert.deepEqual(filterModels(models, 'nothing-like-this'), []);
   });
@@ -83,7 +138,10 @@ describe('sorting and grouping models', () => {
 
 describe('Model Card link safety', () => {
   it('accepts absolute http and https links', () => {
-    assert.deepEqual(checkCardLink('https://cards.example/acme/aurora-1'), { ok: true, url: 'https://cards.example/acme/aurora-1' });
+    assert.deepEqual(checkCardLink('https://cards.example/acme/aurora-1'), {
+      ok: true,
+      url: 'https://cards.example/acme/aurora-1',
+    });
     assert.equal(checkCardLink('http://cards.example/x?y=1#z').ok, true);
   });
 
@@ -181,10 +239,16 @@ describe('service URL', () => {
 
   it('resolves the proxy from the setting, else the environment by scheme', () => {
     assert.equal(resolveProxy('https://h', { env: {} }), undefined);
-    assert.equal(resolveProxy('https://h', { setting: 'http://p:1', env: { HTTPS_PROXY: 'http://e:2' } })?.url, 'http://p:1');
+    assert.equal(
+      resolveProxy('https://h', { setting: 'http://p:1', env: { HTTPS_PROXY: 'http://e:2' } })?.url,
+      'http://p:1',
+    );
     assert.equal(resolveProxy('https://h', { env: { https_proxy: 'http://e:2' } })?.url, 'http://e:2');
     assert.equal(resolveProxy('http://h', { env: { HTTPS_PROXY: 'http://e:2' } })?.url, undefined);
-    assert.deepEqual(resolveProxy('https://h', { noProxySetting: ['a'], env: { NO_PROXY: 'b, a' } })?.noProxy, ['a', 'b']);
+    assert.deepEqual(resolveProxy('https://h', { noProxySetting: ['a'], env: { NO_PROXY: 'b, a' } })?.noProxy, [
+      'a',
+      'b',
+    ]);
     assert.equal(resolveProxy('https://h', { strictSSL: false, env: {} })?.strictSSL, false);
   });
 });
@@ -201,7 +265,11 @@ describe('failures as text', () => {
     const f = describeFailure({ kind: 'network', message: 'connect ECONNREFUSED' }, '127.0.0.1:9');
     assert.equal(f.message, 'Cannot reach 127.0.0.1:9: connect ECONNREFUSED');
     assert.equal(f.action, 'retry');
-    const g = describeFailure({ kind: 'network', host: 'http://127.0.0.1:9', message: 'Could not connect to http://127.0.0.1:9: connection refused.' });
+    const g = describeFailure({
+      kind: 'network',
+      host: 'http://127.0.0.1:9',
+      message: 'Could not connect to http://127.0.0.1:9: connection refused.',
+    });
     assert.equal(g.message, 'Could not connect to http://127.0.0.1:9: connection refused.');
   });
 
@@ -216,7 +284,10 @@ describe('failures as text', () => {
     });
     assert.equal(f.message, 'The service answered 500 Internal Server Error: upstream exploded (request id req_9)');
     assert.equal(f.requestId, 'req_9');
-    assert.equal(describeFailure({ kind: 'http', status: 502, message: 'The server answered 502 Bad Gateway' }).message, 'The service answered 502');
+    assert.equal(
+      describeFailure({ kind: 'http', status: 502, message: 'The server answered 502 Bad Gateway' }).message,
+      'The service answered 502',
+    );
   });
 
   it('never passes control characters or huge messages through', () => {

@@ -59,7 +59,16 @@ describe('ids match package.json', () => {
     for (const id of contributedCommands) {
       assert.match(id, /^modelAccess\.[a-z][A-Za-z]+$/, `${id} does not look like modelAccess.verbNoun`);
     }
-    for (const id of ['setBaseUrl', 'setApiKey', 'clearApiKey', 'refreshModels', 'inspectModel', 'openModelCard', 'copyModelId', 'showLog']) {
+    for (const id of [
+      'setBaseUrl',
+      'setApiKey',
+      'clearApiKey',
+      'refreshModels',
+      'inspectModel',
+      'openModelCard',
+      'copyModelId',
+      'showLog',
+    ]) {
       assert.ok(known.has(`modelAccess.${id}`));
     }
   });
@@ -108,7 +117,10 @@ describe('ids match package.json', () => {
       }
     }
     for (const key of Object.values(ContextKeys)) {
-      assert.ok(whenClauses().some((w) => w.includes(key)), `context key ${key} is never used in package.json`);
+      assert.ok(
+        whenClauses().some((w) => w.includes(key)),
+        `context key ${key} is never used in package.json`,
+      );
     }
   });
 
@@ -119,7 +131,10 @@ describe('ids match package.json', () => {
         assert.ok(values.includes(v), `viewItem ${v} is not in ItemContext`);
       }
       for (const [, re] of when.matchAll(/viewItem =~ \/(.+?)\//g)) {
-        assert.ok(values.some((v) => new RegExp(re).test(v)), `viewItem pattern /${re}/ matches no ItemContext`);
+        assert.ok(
+          values.some((v) => new RegExp(re).test(v)),
+          `viewItem pattern /${re}/ matches no ItemContext`,
+        );
       }
     }
   });
@@ -127,7 +142,14 @@ describe('ids match package.json', () => {
 
 describe('payload features stay on payloads (package.json)', () => {
   const payloadOnly = 'resourcePath in modelAccess.payloads';
-  const payloadCommands = [Commands.sendRequest, Commands.sendToResponses, Commands.sendToChat, Commands.sendToEmbeddings, Commands.changeEndpoint, Commands.copyAsCurl];
+  const payloadCommands = [
+    Commands.sendRequest,
+    Commands.sendToResponses,
+    Commands.sendToChat,
+    Commands.sendToEmbeddings,
+    Commands.changeEndpoint,
+    Commands.copyAsCurl,
+  ];
 
   it('Send, Send to…, Change endpoint and Copy as cURL show in the palette only for payloads', () => {
     const palette = manifest.contributes.menus?.commandPalette ?? [];
@@ -139,11 +161,15 @@ describe('payload features stay on payloads (package.json)', () => {
 
   it('the Send button and the Send keybinding are there only for payloads', () => {
     for (const [menu, items] of Object.entries(manifest.contributes.menus ?? {})) {
-      for (const item of items.filter((i) => payloadCommands.includes(i.command as (typeof payloadCommands)[number]) && menu !== 'commandPalette')) {
+      for (const item of items.filter(
+        (i) => payloadCommands.includes(i.command as (typeof payloadCommands)[number]) && menu !== 'commandPalette',
+      )) {
         assert.equal(item.when, payloadOnly, `${item.command} in ${menu}`);
       }
     }
-    const bindings = (manifest.contributes.keybindings ?? []).filter((k) => payloadCommands.includes(k.command as (typeof payloadCommands)[number]));
+    const bindings = (manifest.contributes.keybindings ?? []).filter((k) =>
+      payloadCommands.includes(k.command as (typeof payloadCommands)[number]),
+    );
     assert.ok(bindings.length > 0);
     for (const k of bindings) {
       assert.equal(k.when, `editorTextFocus && ${payloadOnly}`, `${k.command} on ${k.key}`);
@@ -175,7 +201,11 @@ describe('Restricted Mode and virtual workspaces (package.json)', () => {
   /** What makes a setting able to redirect the key or requests, whatever the list above says. */
   function looksRedirecting(name: string, s: Setting): string | undefined {
     const short = name.replace(/^modelAccess\./, '');
-    if (/url|uri|host|origin|endpoint|proxy|server|address|redirect|apikey|secret|header|template|cert|tls|ssl/i.test(short)) {
+    if (
+      /url|uri|host|origin|endpoint|proxy|server|address|redirect|apikey|secret|header|template|cert|tls|ssl/i.test(
+        short,
+      )
+    ) {
       return `its name (${short})`;
     }
     if (s.format === 'uri' || s.format === 'uri-reference') {
@@ -203,13 +233,21 @@ describe('Restricted Mode and virtual workspaces (package.json)', () => {
     for (const [name, s] of Object.entries(settings)) {
       const why = looksRedirecting(name, s);
       if (why && !restricted.has(name)) {
-        problems.push(`${name} looks like it redirects the key or requests (${why}) but is not in capabilities.untrustedWorkspaces.restrictedConfigurations`);
+        problems.push(
+          `${name} looks like it redirects the key or requests (${why}) but is not in capabilities.untrustedWorkspaces.restrictedConfigurations`,
+        );
       } else if (!restricted.has(name) && !(name in SAFE_FROM_A_WORKSPACE)) {
         problems.push(`${name} is neither restricted nor listed as safe from a workspace in this test: decide which`);
       }
     }
     assert.deepEqual(problems, []);
-    for (const name of ['modelAccess.baseUrl', 'modelAccess.requestTemplates', 'modelAccess.chat.models', 'modelAccess.chat.enabled', 'modelAccess.limits.maxResponseMegabytes']) {
+    for (const name of [
+      'modelAccess.baseUrl',
+      'modelAccess.requestTemplates',
+      'modelAccess.chat.models',
+      'modelAccess.chat.enabled',
+      'modelAccess.limits.maxResponseMegabytes',
+    ]) {
       assert.ok(restricted.has(name), `${name} is restricted`);
     }
   });

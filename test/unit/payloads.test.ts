@@ -30,7 +30,11 @@ describe('requests: which text is sent', () => {
   it('a selected complete JSON object or array is sent alone, with its offset', () => {
     const text = '// POST /v1/chat\n{"model": "a", "input": "one"}\n\n{"model": "b", "input": "two"}\n';
     const second = '{"model": "b", "input": "two"}';
-    assert.deepEqual(textToSend(text, select(text, second)), { text: second, offset: text.indexOf(second), fromSelection: true });
+    assert.deepEqual(textToSend(text, select(text, second)), {
+      text: second,
+      offset: text.indexOf(second),
+      fromSelection: true,
+    });
     const withLines = `\n${second}\n`;
     const padded = `// POST /v1/chat\n${withLines}`;
     assert.equal(textToSend(padded, select(padded, withLines)).text, withLines, 'white space around it is fine');
@@ -59,12 +63,21 @@ describe('requests: which text is sent', () => {
 });
 
 describe('requests: what a payload is', () => {
-  const scratch = { scheme: 'file', path: '/home/u/.config/Code/User/globalStorage/model-access-team.model-access/scratch' };
-  const doc = (languageId: string, p: string, firstLine: string, scheme = 'file') => ({ languageId, uri: { scheme, path: p }, firstLine });
+  const scratch = {
+    scheme: 'file',
+    path: '/home/u/.config/Code/User/globalStorage/model-access-team.model-access/scratch',
+  };
+  const doc = (languageId: string, p: string, firstLine: string, scheme = 'file') => ({
+    languageId,
+    uri: { scheme, path: p },
+    firstLine,
+  });
 
   it('scratch files are payloads, with or without the header', () => {
     assert.ok(isPayloadDocument(doc('jsonc', `${scratch.path}/chat-20250101-120000.jsonc`, '{'), scratch));
-    assert.ok(isPayloadDocument(doc('jsonc', `${scratch.path}/chat-20250101-120000.jsonc`, '// POST /v1/chat'), scratch));
+    assert.ok(
+      isPayloadDocument(doc('jsonc', `${scratch.path}/chat-20250101-120000.jsonc`, '// POST /v1/chat'), scratch),
+    );
   });
 
   it('any JSON document whose first line records one of the endpoints is a payload', () => {
@@ -74,15 +87,29 @@ describe('requests: what a payload is', () => {
 
   it("a project's package.json, settings and other JSON are not payloads", () => {
     assert.ok(!isPayloadDocument(doc('json', '/home/u/project/package.json', '{'), scratch));
-    assert.ok(!isPayloadDocument(doc('jsonc', '/home/u/.config/Code/User/settings.json', '// POST is not a header here'), scratch));
-    assert.ok(!isPayloadDocument(doc('json', '/home/u/project/a.json', '// POST /v1/files'), scratch), 'not an endpoint payloads are sent to');
+    assert.ok(
+      !isPayloadDocument(
+        doc('jsonc', '/home/u/.config/Code/User/settings.json', '// POST is not a header here'),
+        scratch,
+      ),
+    );
+    assert.ok(
+      !isPayloadDocument(doc('json', '/home/u/project/a.json', '// POST /v1/files'), scratch),
+      'not an endpoint payloads are sent to',
+    );
     assert.ok(!isPayloadDocument(doc('json', '/home/u/project/a.json', '{ "x": 1 } // POST /v1/chat'), scratch));
   });
 
   it('only JSON languages, and only inside the scratch folder itself', () => {
     assert.ok(!isPayloadDocument(doc('plaintext', '/home/u/project/notes.txt', '// POST /v1/chat'), scratch));
-    assert.ok(!isPayloadDocument(doc('jsonc', `${scratch.path}-old/chat.jsonc`, '{'), scratch), 'a sibling folder with the same prefix');
-    assert.ok(!isPayloadDocument(doc('jsonc', `${scratch.path}/chat.jsonc`, '{', 'vscode-remote'), scratch), 'another scheme');
+    assert.ok(
+      !isPayloadDocument(doc('jsonc', `${scratch.path}-old/chat.jsonc`, '{'), scratch),
+      'a sibling folder with the same prefix',
+    );
+    assert.ok(
+      !isPayloadDocument(doc('jsonc', `${scratch.path}/chat.jsonc`, '{', 'vscode-remote'), scratch),
+      'another scheme',
+    );
     assert.ok(isInside({ scheme: 'file', path: '/a/b/c' }, { scheme: 'file', path: '/a/b/' }));
     assert.ok(!isInside({ scheme: 'file', path: '/a/b' }, { scheme: 'file', path: '/a/b' }));
   });

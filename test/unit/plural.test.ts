@@ -15,7 +15,8 @@ describe('messages: counted nouns', () => {
   it('no message in src/ writes `${count} nouns` without plural()', () => {
     // A count interpolated right before a plural noun ("${n} entries") reads "1 entries" for one. Constants
     // (ALL_CAPS, never 1) may stay as they are.
-    const nouns = 'models|entries|events|pages|bytes|requests|files|items|tokens|characters|times|seconds|rows|families|results|matches|messages|parts|lines|chunks|retries|keys';
+    const nouns =
+      'models|entries|events|pages|bytes|requests|files|items|tokens|characters|times|seconds|rows|families|results|matches|messages|parts|lines|chunks|retries|keys';
     const pattern = new RegExp(`\\$\\{([^}]+)\\}\\)? (?:more )?(?:${nouns})\\b`, 'g');
     const offenders: string[] = [];
     const walk = (dir: string): void => {

@@ -29,7 +29,12 @@ function tableUnder(title: string): string[][] {
     .split('\n')
     .filter((line) => line.startsWith('|') && !/^\|[-| ]+\|$/.test(line))
     .slice(1)
-    .map((line) => line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim()));
+    .map((line) =>
+      line
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
 }
 
 /**
@@ -56,7 +61,9 @@ describe('README for users', () => {
   });
 
   it('names every command of the command palette in the Commands table', () => {
-    const hidden = new Set((manifest.contributes.menus.commandPalette ?? []).filter((m) => m.when === 'false').map((m) => m.command));
+    const hidden = new Set(
+      (manifest.contributes.menus.commandPalette ?? []).filter((m) => m.when === 'false').map((m) => m.command),
+    );
     const rows = tableUnder('Commands').map(([titles]) => titles);
     for (const c of manifest.contributes.commands.filter((c) => !hidden.has(c.command))) {
       assert.ok(
@@ -85,7 +92,13 @@ describe('README for users', () => {
   });
 
   it('leaves development, benchmarks and internal notes to CONTRIBUTING.md and docs/', () => {
-    for (const word of [/\bMISSED\b/, /npm run (demo|bench|serve|test)/, /\bnpm test\b/, /test\/(unit|integration|e2e|server)\//, /\bTODO\b/]) {
+    for (const word of [
+      /\bMISSED\b/,
+      /npm run (demo|bench|serve|test)/,
+      /\bnpm test\b/,
+      /test\/(unit|integration|e2e|server)\//,
+      /\bTODO\b/,
+    ]) {
       assert.doesNotMatch(readme, word);
     }
     assert.match(readme, /\[CONTRIBUTING\.md\]\(CONTRIBUTING\.md\)/);
@@ -94,7 +107,14 @@ describe('README for users', () => {
 });
 
 describe('documents refer only to files inside the repository', () => {
-  const docs = ['README.md', 'CONTRIBUTING.md', 'SECURITY.md', 'CHANGELOG.md', 'test/README.md', ...readdirSync(path.join(ROOT, 'docs')).map((f) => `docs/${f}`)];
+  const docs = [
+    'README.md',
+    'CONTRIBUTING.md',
+    'SECURITY.md',
+    'CHANGELOG.md',
+    'test/README.md',
+    ...readdirSync(path.join(ROOT, 'docs')).map((f) => `docs/${f}`),
+  ];
 
   it('every relative link of the Markdown documents resolves to a file or folder of the repository', () => {
     for (const doc of docs) {
@@ -107,7 +127,19 @@ describe('documents refer only to files inside the repository', () => {
   });
 
   it('no document, source file or test names a path outside the repository', () => {
-    const roots = ['src', 'bench', 'scripts', 'test/unit', 'test/integration', 'test/e2e', 'test/server', 'test/harness', 'test/demo', 'docs', 'media'];
+    const roots = [
+      'src',
+      'bench',
+      'scripts',
+      'test/unit',
+      'test/integration',
+      'test/e2e',
+      'test/server',
+      'test/harness',
+      'test/demo',
+      'docs',
+      'media',
+    ];
     const files = [...docs, 'package.json', '.vscodeignore', ...roots.flatMap((r) => walk(path.join(ROOT, r)))];
     const outside = /\.\.\/shared\b|\bshared\/(docs|reference)\b|\/work\/|\b(SHAPES|ENVIRONMENT|ARCHITECTURE)\.md\b/;
     for (const file of files) {

@@ -63,7 +63,10 @@ describe('requests: starter payloads', () => {
   });
 
   it('use the template from settings, keeping a fixed model', () => {
-    const t = { '/v1/chat': { model: '', messages: [], temperature: 0 }, '/v1/responses': { model: 'pinned', input: 'hi' } };
+    const t = {
+      '/v1/chat': { model: '', messages: [], temperature: 0 },
+      '/v1/responses': { model: 'pinned', input: 'hi' },
+    };
     assert.deepEqual(JSON.parse(starterPayload('/v1/chat', 'a', t)), { model: 'a', messages: [], temperature: 0 });
     assert.equal(JSON.parse(starterPayload('/v1/responses', 'a', t)).model, 'pinned');
     assert.equal(JSON.parse(starterPayload('/v1/embeddings', 'a', { '/v1/embeddings': 'not an object' })).model, 'a');
@@ -85,7 +88,9 @@ describe('requests: cURL export', () => {
     const cmd = curlCommand({ baseUrlVariable: 'MODEL_ACCESS_BASE_URL', path: '/v1/chat' }, '{}');
     // Run the command with `curl` replaced by a function that prints its arguments, one per line.
     const script = `curl() { printf '%s\\n' "$@"; }\n${cmd}`;
-    const out = execFileSync('sh', ['-c', script], { env: { ...process.env, MODEL_ACCESS_BASE_URL: 'https://gw.example/api', MODEL_ACCESS_API_KEY: 'k' } }).toString();
+    const out = execFileSync('sh', ['-c', script], {
+      env: { ...process.env, MODEL_ACCESS_BASE_URL: 'https://gw.example/api', MODEL_ACCESS_API_KEY: 'k' },
+    }).toString();
     assert.ok(out.split('\n').includes('https://gw.example/api/v1/chat'), out);
   });
 });
@@ -108,7 +113,13 @@ describe('requests: stream text', () => {
     const s = newStreamState();
     addEvent(s, ev({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant' } }] }));
     addEvent(s, ev({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'Hi' } }] }));
-    addEvent(s, ev({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: ' there' }, finish_reason: 'stop' }] }));
+    addEvent(
+      s,
+      ev({
+        object: 'chat.completion.chunk',
+        choices: [{ index: 0, delta: { content: ' there' }, finish_reason: 'stop' }],
+      }),
+    );
     addEvent(s, { data: '[DONE]' });
     assert.equal(s.text, 'Hi there');
     assert.ok(s.done);
@@ -125,7 +136,21 @@ const same = (text: string) => text;
 
 describe('requests: response document', () => {
   it('starts with endpoint, status, time, size and request id, then pretty JSON', () => {
-    const text = renderResponse({ method: 'POST', endpoint: '/v1/chat', startedAt: 0, status: 200, statusText: 'OK', elapsedMs: 12.4, bytes: 2048, requestId: 'req_1', bodyText: '{"a":1}', bodyJson: { a: 1 } }, same);
+    const text = renderResponse(
+      {
+        method: 'POST',
+        endpoint: '/v1/chat',
+        startedAt: 0,
+        status: 200,
+        statusText: 'OK',
+        elapsedMs: 12.4,
+        bytes: 2048,
+        requestId: 'req_1',
+        bodyText: '{"a":1}',
+        bodyJson: { a: 1 },
+      },
+      same,
+    );
     const [head, ...rest] = text.split('\n');
     assert.equal(head, '// POST /v1/chat · 200 OK · 12 ms · 2.0 KB · request id req_1');
     assert.equal(rest.join('\n'), '{\n  "a": 1\n}\n');
@@ -133,14 +158,23 @@ describe('requests: response document', () => {
 
   it('cuts a huge body for display and says how to save all of it', () => {
     const big = 'x'.repeat(300 * 1024);
-    const text = renderResponse({ method: 'POST', endpoint: '/v1/chat', startedAt: 0, status: 200, bodyText: big }, same);
+    const text = renderResponse(
+      { method: 'POST', endpoint: '/v1/chat', startedAt: 0, status: 200, bodyText: big },
+      same,
+    );
     assert.ok(text.length < big.length);
     assert.match(text, /Save Response Body/);
   });
 });
 
 describe('requests: history', () => {
-  const entry = (i: number): HistoryEntry => ({ id: `e${i}`, endpoint: '/v1/chat', at: new Date(i).toISOString(), payload: `{"i":${i}}`, summary: '' });
+  const entry = (i: number): HistoryEntry => ({
+    id: `e${i}`,
+    endpoint: '/v1/chat',
+    at: new Date(i).toISOString(),
+    payload: `{"i":${i}}`,
+    summary: '',
+  });
 
   it('keeps the newest 50, newest first, and clips very long payloads', () => {
     let h: HistoryEntry[] = [];

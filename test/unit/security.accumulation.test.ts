@@ -8,7 +8,15 @@ import type { AddressInfo } from 'node:net';
 import { redactor } from '../../src/api/redact';
 import type { ServerSentEvent } from '../../src/api/types';
 import { describeEntry } from '../../src/requests/historyEntries';
-import { DISPLAY_LIMIT, finishStream, fullBody, headerLine, renderResponse, summarize, type ResponseRecord } from '../../src/requests/responseFormat';
+import {
+  DISPLAY_LIMIT,
+  finishStream,
+  fullBody,
+  headerLine,
+  renderResponse,
+  summarize,
+  type ResponseRecord,
+} from '../../src/requests/responseFormat';
 import { newStreamState, readStream, TAIL_CHARS } from '../../src/requests/streamText';
 import { startServer, type RunningServer } from '../server';
 import { clientFor } from './apiHelpers';
@@ -44,7 +52,14 @@ async function* events(list: ServerSentEvent[]): AsyncGenerator<ServerSentEvent>
 }
 
 async function streamRecord(list: ServerSentEvent[]): Promise<ResponseRecord> {
-  const record: ResponseRecord = { method: 'POST', endpoint: '/v1/chat', startedAt: 0, status: 200, statusText: 'OK', elapsedMs: 5 };
+  const record: ResponseRecord = {
+    method: 'POST',
+    endpoint: '/v1/chat',
+    startedAt: 0,
+    status: 200,
+    statusText: 'OK',
+    elapsedMs: 5,
+  };
   record.stream = newStreamState();
   record.rawEvents = [];
   await readStream(events(list), record.stream, record.rawEvents, 1024 * 1024);
@@ -54,10 +69,20 @@ async function streamRecord(list: ServerSentEvent[]): Promise<ResponseRecord> {
 describe('security: the key is removed after decoding', () => {
   it('a key echoed with JSON escapes (\\/, \\u00XX) in a body is removed', () => {
     const escaped = [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`).join('');
-    assertNoKey(redact(`{"echo":"${escaped}"}`).replace(/\\u([0-9a-f]{4})/gi, (_m, h) => String.fromCharCode(parseInt(h, 16))), 'a \\u-escaped echo, decoded');
+    assertNoKey(
+      redact(`{"echo":"${escaped}"}`).replace(/\\u([0-9a-f]{4})/gi, (_m, h) => String.fromCharCode(parseInt(h, 16))),
+      'a \\u-escaped echo, decoded',
+    );
     const slashEscaped = JSON.stringify(KEY).slice(1, -1).replace(/\//g, '\\/');
     assert.ok(!redact(`{"echo":"${slashEscaped}"}`).includes('Z9q'), 'a \\/-escaped echo');
-    const record: ResponseRecord = { method: 'POST', endpoint: '/v1/chat', startedAt: 0, status: 200, bodyText: `{"echo":"${escaped}"}`, bodyJson: { echo: KEY } };
+    const record: ResponseRecord = {
+      method: 'POST',
+      endpoint: '/v1/chat',
+      startedAt: 0,
+      status: 200,
+      bodyText: `{"echo":"${escaped}"}`,
+      bodyJson: { echo: KEY },
+    };
     assertNoKey(renderResponse(record, redact), 'the response document');
     assertNoKey(fullBody(record, redact), 'Save Response Body');
     assertNoKey(summarize(record, redact), 'the history summary');
@@ -65,7 +90,12 @@ describe('security: the key is removed after decoding', () => {
 
   it('a key split across two stream events reaches neither the document, the saved body nor the history', async () => {
     const half = 9;
-    const record = await streamRecord([delta('Your key is '), delta(KEY.slice(0, half)), delta(KEY.slice(half)), delta(' — keep it safe.')]);
+    const record = await streamRecord([
+      delta('Your key is '),
+      delta(KEY.slice(0, half)),
+      delta(KEY.slice(half)),
+      delta(' — keep it safe.'),
+    ]);
     assert.equal(record.stream?.text, `Your key is ${KEY} — keep it safe.`);
     assertNoKey(renderResponse(record, redact), 'the growing document');
     finishStream(record, redact);
@@ -84,7 +114,12 @@ describe('security: the key is removed after decoding', () => {
       const text = `${before}${KEY}${'z'.repeat(DISPLAY_LIMIT - shift)}`;
       // As the reader leaves it (a bounded tail beside the whole text), and with the whole text only.
       for (const tail of [text.slice(-TAIL_CHARS - 1000), '']) {
-        const record: ResponseRecord = { method: 'POST', endpoint: '/v1/chat', startedAt: 0, stream: { ...newStreamState(), text, tail } };
+        const record: ResponseRecord = {
+          method: 'POST',
+          endpoint: '/v1/chat',
+          startedAt: 0,
+          stream: { ...newStreamState(), text, tail },
+        };
         const doc = renderResponse(record, redact);
         assertNoKey(doc, `the tail window (shift ${shift})`);
         assert.ok(doc.length < DISPLAY_LIMIT + 2000, 'one redraw renders about DISPLAY_LIMIT, not the whole text');
@@ -99,7 +134,13 @@ describe('security: a long final event is cut only after the key was removed', (
     for (let shift = -KEY.length; shift <= KEY.length; shift += 5) {
       // prettyJson indents: `{\n  "text": "` is 13 characters before the text starts.
       const text = `${'y'.repeat(DISPLAY_LIMIT - 13 + shift)}${KEY}${'y'.repeat(100)}`;
-      const record: ResponseRecord = { method: 'POST', endpoint: '/v1/responses', startedAt: 0, status: 200, stream: { ...newStreamState(), final: { text } } };
+      const record: ResponseRecord = {
+        method: 'POST',
+        endpoint: '/v1/responses',
+        startedAt: 0,
+        status: 200,
+        stream: { ...newStreamState(), final: { text } },
+      };
       assertNoKey(renderResponse(record, redact), `the final event (shift ${shift})`);
     }
   });
@@ -128,7 +169,11 @@ describe('security: what accumulates is bounded', () => {
       const { client } = clientFor(server.url, server.keys.acme);
       const controller = new AbortController();
       // The local service's chat streams are finite; 200 KB is far below one answer of 400 words.
-      const result = await client.post('/v1/chat', { model: 'aurora-2', stream: true, messages: [{ role: 'user', content: 'Write 400 words.' }], max_tokens: 400 }, { stream: true, signal: controller.signal });
+      const result = await client.post(
+        '/v1/chat',
+        { model: 'aurora-2', stream: true, messages: [{ role: 'user', content: 'Write 400 words.' }], max_tokens: 400 },
+        { stream: true, signal: controller.signal },
+      );
       const state = newStreamState();
       const end = await readStream(result.events ?? events([]), state, [], 2_000);
       controller.abort();
@@ -156,9 +201,26 @@ describe('security: what accumulates is bounded', () => {
 
 describe('security: an answer cut short is recorded as such', () => {
   it('a cancelled 200 stream reads as cancelled in the document and the history', () => {
-    const record: ResponseRecord = { method: 'POST', endpoint: '/v1/chat', startedAt: 0, status: 200, statusText: 'OK', cancelled: true, elapsedMs: 10, stream: newStreamState() };
+    const record: ResponseRecord = {
+      method: 'POST',
+      endpoint: '/v1/chat',
+      startedAt: 0,
+      status: 200,
+      statusText: 'OK',
+      cancelled: true,
+      elapsedMs: 10,
+      stream: newStreamState(),
+    };
     assert.match(headerLine(record), /200 OK · cancelled/);
-    const entry = { id: '1', endpoint: '/v1/chat' as const, status: 200, ended: 'cancelled' as const, at: new Date(0).toISOString(), payload: '{}', summary: '' };
+    const entry = {
+      id: '1',
+      endpoint: '/v1/chat' as const,
+      status: 200,
+      ended: 'cancelled' as const,
+      at: new Date(0).toISOString(),
+      payload: '{}',
+      summary: '',
+    };
     assert.match(describeEntry(entry), /200 \(cancelled\)/);
     assert.match(headerLine({ ...record, cancelled: false, limitReached: true }), /stopped at the size limit/);
   });
@@ -201,7 +263,11 @@ describe('security: loopback is never proxied', () => {
 
   it('a non-loopback target still goes through the proxy (the proxy is in use at all)', async () => {
     proxied.length = 0;
-    const { client } = clientFor('http://models.invalid', 'k', { proxy: { url: proxyUrl, noProxy: [] }, allowInsecureHttp: true, retries: { max: 0 } });
+    const { client } = clientFor('http://models.invalid', 'k', {
+      proxy: { url: proxyUrl, noProxy: [] },
+      allowInsecureHttp: true,
+      retries: { max: 0 },
+    });
     await client.listModels().catch(() => undefined);
     assert.equal(proxied.length > 0, true);
     await client.dispose();

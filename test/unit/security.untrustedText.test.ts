@@ -54,7 +54,9 @@ describe('security: untrusted text becomes display text', () => {
   });
 
   it('never yields a link, an icon, a line break or a bidi override, whatever the text (fast-check)', () => {
-    const hostile = fc.array(fc.oneof(fc.constantFrom(...hostileParts), fc.string({ maxLength: 6 })), { maxLength: 12 }).map((a) => a.join(''));
+    const hostile = fc
+      .array(fc.oneof(fc.constantFrom(...hostileParts), fc.string({ maxLength: 6 })), { maxLength: 12 })
+      .map((a) => a.join(''));
     fc.assert(
       fc.property(hostile, fc.integer({ min: 10, max: 300 }), (text, max) => {
         const shown = displayText(text, max);
@@ -78,12 +80,20 @@ describe('security: untrusted text becomes display text', () => {
 
 describe('security: tree item ids never collide', () => {
   it('distinguishes x, x and x\\u00001 in one family (and the old joined form)', () => {
-    const ids = [treeItemId(['m', 'f', 'x', 0]), treeItemId(['m', 'f', 'x', 1]), treeItemId(['m', 'f', 'x\u00001', 0]), treeItemId(['m', 'f\u0000x', 0])];
+    const ids = [
+      treeItemId(['m', 'f', 'x', 0]),
+      treeItemId(['m', 'f', 'x', 1]),
+      treeItemId(['m', 'f', 'x\u00001', 0]),
+      treeItemId(['m', 'f\u0000x', 0]),
+    ];
     assert.equal(new Set(ids).size, ids.length);
   });
 
   it('different part lists give different ids (fast-check)', () => {
-    const parts = fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom('\u0000', ':', 'm:', '"', '\\', ',')), { maxLength: 4 });
+    const parts = fc.array(
+      fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom('\u0000', ':', 'm:', '"', '\\', ',')),
+      { maxLength: 4 },
+    );
     fc.assert(
       fc.property(parts, parts, (a, b) => {
         if (JSON.stringify(a) !== JSON.stringify(b)) {
@@ -131,7 +141,10 @@ describe('security: deeply nested JSON is shown, not thrown', () => {
   });
 
   it('shallow values keep the usual indentation', () => {
-    assert.deepEqual(prettyJson({ a: [1, { b: null }] }), { text: JSON.stringify({ a: [1, { b: null }] }, null, 2), flat: false });
+    assert.deepEqual(prettyJson({ a: [1, { b: null }] }), {
+      text: JSON.stringify({ a: [1, { b: null }] }, null, 2),
+      flat: false,
+    });
   });
 
   it('flatJson matches JSON.stringify on ordinary values (fast-check)', () => {

@@ -43,10 +43,13 @@ function get(s: RunningServer, p: string, key: string, signal?: AbortSignal): Pr
 }
 
 function post(s: RunningServer, p: string, body: unknown, key: string, signal?: AbortSignal): Promise<Response> {
-  return fetch(`${s.url}${p}`, { method: 'POST', headers: { ...auth(key), 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+  return fetch(`${s.url}${p}`, {
+    method: 'POST',
+    headers: { ...auth(key), 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
 }
-
-
 
 async function until(check: () => boolean, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;
@@ -77,7 +80,11 @@ async function listHostile(s: RunningServer): Promise<{ entries: Entry[]; raw: s
   const raw: string[] = [];
   let after: string | undefined;
   for (let pages = 0; pages < 20; pages++) {
-    const res = await get(s, `/v1/models${after === undefined ? '' : `?after=${encodeURIComponent(after)}`}`, s.keys[HOSTILE_ORG]);
+    const res = await get(
+      s,
+      `/v1/models${after === undefined ? '' : `?after=${encodeURIComponent(after)}`}`,
+      s.keys[HOSTILE_ORG],
+    );
     assert.equal(res.status, 200);
     const text = await res.text();
     raw.push(text);
@@ -120,7 +127,10 @@ describe('local Model Access Service: hostile mode', () => {
           assert.equal(await a.text(), await b.text(), p);
         }
         const body = { model: 'aurora-2', messages: [{ role: 'user', content: 'same' }] };
-        const [a, b] = await Promise.all([post(s, '/v1/chat', body, s.keys.acme), post(plain, '/v1/chat', body, plain.keys.acme)]);
+        const [a, b] = await Promise.all([
+          post(s, '/v1/chat', body, s.keys.acme),
+          post(plain, '/v1/chat', body, plain.keys.acme),
+        ]);
         const text = (r: unknown) => (r as { choices: { message: { content: string } }[] }).choices[0].message.content;
         assert.equal(text(await a.json()), text(await b.json()));
       });
@@ -147,21 +157,43 @@ describe('local Model Access Service: hostile mode', () => {
         assert.ok(e, id);
         assert.match(e.model_card_url ?? '', /^https:\/\/cards\.example\//);
       }
-      assert.deepEqual(byId('plain-1').map((e) => [e.family, e.version]), [['plain', '1']]);
+      assert.deepEqual(
+        byId('plain-1').map((e) => [e.family, e.version]),
+        [['plain', '1']],
+      );
     });
 
     it('ids, families, versions and descriptions carry command links, $(icons), newlines, CR, bidi, zero-width, quotes, HTML, ANSI verbatim', () => {
-      const ids = ['commandLink', 'commandLinkNoCard', 'icon', 'forgedLogLine', 'carriageReturn', 'lineSeparators', 'bidi', 'zeroWidth', 'quotes', 'html', 'ansi', 'markdown'] as const;
+      const ids = [
+        'commandLink',
+        'commandLinkNoCard',
+        'icon',
+        'forgedLogLine',
+        'carriageReturn',
+        'lineSeparators',
+        'bidi',
+        'zeroWidth',
+        'quotes',
+        'html',
+        'ansi',
+        'markdown',
+      ] as const;
       for (const name of ids) {
         assert.equal(byId(HOSTILE_IDS[name]).length, 1, name);
       }
       const link = byId(HOSTILE_IDS.commandLink)[0];
       assert.equal(link.family, HOSTILE.zenLink);
       assert.equal(link.version, HOSTILE.icon);
-      assert.ok(link.description?.includes(HOSTILE.commandLink) && link.description.includes('\n2026-01-01 [error] forged') && link.description.includes('\u202E'));
+      assert.ok(
+        link.description?.includes(HOSTILE.commandLink) &&
+          link.description.includes('\n2026-01-01 [error] forged') &&
+          link.description.includes('\u202E'),
+      );
       assert.equal(byId(HOSTILE_IDS.forgedLogLine)[0].version, HOSTILE.carriageReturn);
       assert.equal(byId(HOSTILE_IDS.html)[0].version, HOSTILE.script);
-      const used = new Set(entries.flatMap((e) => [e.id, e.family, e.version, e.description ?? '', e.model_card_url ?? '']));
+      const used = new Set(
+        entries.flatMap((e) => [e.id, e.family, e.version, e.description ?? '', e.model_card_url ?? '']),
+      );
       const everywhere = [...used].join('\u0001');
       for (const hostile of HOSTILE_STRINGS) {
         assert.ok(everywhere.includes(hostile), `served somewhere: ${JSON.stringify(hostile)}`);
@@ -182,9 +214,16 @@ describe('local Model Access Service: hostile mode', () => {
     it('colliding ids: "x" twice and "x\\u00001" in family "collide"; ids differing only in a separator; family/id boundary', () => {
       assert.deepEqual(
         entries.filter((e) => e.family === 'collide').map((e) => [e.id, e.version]),
-        [['x', '1'], ['x', '2'], ['x\u00001', '1']],
+        [
+          ['x', '1'],
+          ['x', '2'],
+          ['x\u00001', '1'],
+        ],
       );
-      assert.deepEqual(entries.filter((e) => e.family === 'sep').map((e) => e.id), [...HOSTILE_IDS.separators]);
+      assert.deepEqual(
+        entries.filter((e) => e.family === 'sep').map((e) => e.id),
+        [...HOSTILE_IDS.separators],
+      );
       for (const { family, id } of HOSTILE_IDS.familyBoundary) {
         assert.equal(byId(id).filter((e) => e.family === family).length, 1);
       }
@@ -251,10 +290,16 @@ describe('local Model Access Service: hostile mode', () => {
     });
 
     it('POSTs naming those models get the same errors', async () => {
-      for (const [id, status] of [[HOSTILE_IDS.inspect500, 500], ['unknown', 404]] as const) {
+      for (const [id, status] of [
+        [HOSTILE_IDS.inspect500, 500],
+        ['unknown', 404],
+      ] as const) {
         const res = await post(s, '/v1/chat', { model: id, messages: [{ role: 'user', content: 'hi' }] }, key);
         assert.equal(res.status, status);
-        assert.equal(((await res.json()) as { error: { message: string } }).error.message, hostileErrorMessage(status, id, key));
+        assert.equal(
+          ((await res.json()) as { error: { message: string } }).error.message,
+          hostileErrorMessage(status, id, key),
+        );
       }
     });
 
@@ -270,8 +315,16 @@ describe('local Model Access Service: hostile mode', () => {
 
     it('non-streamed chat and responses answers: hostile text, the key only \\uXXXX-escaped in the raw body', async () => {
       for (const [p, body, read] of [
-        ['/v1/chat', { model: 'plain-1', messages: [{ role: 'user', content: 'hi' }] }, (j: never) => (j as { choices: { message: { content: string } }[] }).choices[0].message.content],
-        ['/v1/responses', { model: 'plain-2', input: 'hi' }, (j: never) => (j as { output: { content: { text: string }[] }[] }).output[0].content[0].text],
+        [
+          '/v1/chat',
+          { model: 'plain-1', messages: [{ role: 'user', content: 'hi' }] },
+          (j: never) => (j as { choices: { message: { content: string } }[] }).choices[0].message.content,
+        ],
+        [
+          '/v1/responses',
+          { model: 'plain-2', input: 'hi' },
+          (j: never) => (j as { output: { content: { text: string }[] }[] }).output[0].content[0].text,
+        ],
       ] as const) {
         const res = await post(s, p, body, key);
         assert.equal(res.status, 200);
@@ -280,30 +333,50 @@ describe('local Model Access Service: hostile mode', () => {
         assert.ok(!raw.includes(key) && !raw.includes(JSON.stringify(key).slice(1, -1)), `${p}: no plain key`);
         const answer = read(JSON.parse(raw) as never);
         assert.equal(answer, text());
-        for (const part of [HOSTILE.commandLink, HOSTILE.zenLink, '$(alert)', '\n2026-01-01 [error] forged', '\u202E', HOSTILE.html, key]) {
+        for (const part of [
+          HOSTILE.commandLink,
+          HOSTILE.zenLink,
+          '$(alert)',
+          '\n2026-01-01 [error] forged',
+          '\u202E',
+          HOSTILE.html,
+          key,
+        ]) {
           assert.ok(answer.includes(part), part);
         }
       }
     });
 
     it('streamed chat: hostile deltas, the key split across two consecutive delta events and in none whole', async () => {
-      const res = await post(s, '/v1/chat', { model: 'plain-1', messages: [{ role: 'user', content: 'hi' }], stream: true }, key);
+      const res = await post(
+        s,
+        '/v1/chat',
+        { model: 'plain-1', messages: [{ role: 'user', content: 'hi' }], stream: true },
+        key,
+      );
       const events = parseSse(await res.text());
       assert.equal(events.at(-1)?.data, '[DONE]');
-      const deltas = events.slice(0, -1).map((e) => (JSON.parse(e.data) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content);
+      const deltas = events
+        .slice(0, -1)
+        .map((e) => (JSON.parse(e.data) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content);
       const contents = deltas.filter((d): d is string => d !== undefined && d !== '');
       assert.deepEqual(contents, hostileAnswerPieces(key));
       const [head, tail] = splitKey(key);
       const at = contents.indexOf(head);
       assert.ok(at > 0 && contents[at + 1] === tail, 'consecutive halves');
       assert.ok(head.length > 0 && tail.length > 0);
-      assert.ok(events.every((e) => !e.data.includes(key)), 'no event carries the whole key');
+      assert.ok(
+        events.every((e) => !e.data.includes(key)),
+        'no event carries the whole key',
+      );
     });
 
     it('streamed responses: the same deltas, then done/completed events with the whole text', async () => {
       const res = await post(s, '/v1/responses', { model: 'solo-1.5', input: 'hi', stream: true }, key);
       const events = parseSse(await res.text());
-      const deltas = events.filter((e) => e.event === 'response.output_text.delta').map((e) => (JSON.parse(e.data) as { delta: string }).delta);
+      const deltas = events
+        .filter((e) => e.event === 'response.output_text.delta')
+        .map((e) => (JSON.parse(e.data) as { delta: string }).delta);
       assert.deepEqual(deltas, hostileAnswerPieces(key));
       const done = events.find((e) => e.event === 'response.output_text.done');
       assert.equal((JSON.parse(done?.data ?? '{}') as { text: string }).text, text());
@@ -324,7 +397,11 @@ describe('local Model Access Service: hostile mode', () => {
       return w;
     };
 
-    async function readThenAbort(p: string, body: Record<string, unknown>, bytes: number): Promise<{ read: number; head: string; contentType: string }> {
+    async function readThenAbort(
+      p: string,
+      body: Record<string, unknown>,
+      bytes: number,
+    ): Promise<{ read: number; head: string; contentType: string }> {
       const controller = new AbortController();
       const res = await post(s, p, { model: HOSTILE_IDS.endless, ...body }, key, controller.signal);
       assert.equal(res.status, 200);
@@ -353,12 +430,19 @@ describe('local Model Access Service: hostile mode', () => {
     }
 
     it('chat stream keeps going past 8 MB, then stops writing promptly after the client aborts', async () => {
-      const { read, head, contentType } = await readThenAbort('/v1/chat', { messages: [{ role: 'user', content: 'go' }], stream: true }, 8 * 1024 * 1024);
+      const { read, head, contentType } = await readThenAbort(
+        '/v1/chat',
+        { messages: [{ role: 'user', content: 'go' }], stream: true },
+        8 * 1024 * 1024,
+      );
       const abortedAt = Date.now();
       assert.match(contentType, /^text\/event-stream/);
       assert.ok(read >= 8 * 1024 * 1024);
       const first = parseSse(head.slice(0, head.lastIndexOf('\n\n') + 2));
-      assert.equal((JSON.parse(first[0].data) as { choices: { delta: { role: string } }[] }).choices[0].delta.role, 'assistant');
+      assert.equal(
+        (JSON.parse(first[0].data) as { choices: { delta: { role: string } }[] }).choices[0].delta.role,
+        'assistant',
+      );
       assert.ok(first.slice(1).some((e) => e.data.includes(JSON.stringify(HOSTILE.commandLink).slice(1, -1))));
       const w = lastWrite();
       assert.equal(w.path, '/v1/chat');
@@ -373,7 +457,10 @@ describe('local Model Access Service: hostile mode', () => {
       const { head } = await readThenAbort('/v1/responses', { input: 'go', stream: true }, 1024 * 1024);
       const abortedAt = Date.now();
       const events = parseSse(head.slice(0, head.lastIndexOf('\n\n') + 2));
-      assert.deepEqual(events.slice(0, 4).map((e) => e.event), ['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added']);
+      assert.deepEqual(
+        events.slice(0, 4).map((e) => e.event),
+        ['response.created', 'response.in_progress', 'response.output_item.added', 'response.content_part.added'],
+      );
       const deltas = events.slice(4).map((e) => JSON.parse(e.data) as { type: string; sequence_number: number });
       assert.ok(deltas.length > 5);
       deltas.forEach((d, i) => {
@@ -384,7 +471,11 @@ describe('local Model Access Service: hostile mode', () => {
     });
 
     it('without stream: an application/json body that never ends', async () => {
-      const { head, contentType } = await readThenAbort('/v1/chat', { messages: [{ role: 'user', content: 'go' }] }, 2 * 1024 * 1024);
+      const { head, contentType } = await readThenAbort(
+        '/v1/chat',
+        { messages: [{ role: 'user', content: 'go' }] },
+        2 * 1024 * 1024,
+      );
       const abortedAt = Date.now();
       assert.match(contentType, /^application\/json/);
       assert.match(head, /^\{"id":"chatcmpl-[0-9a-f]+","object":"chat.completion",.*"content":"endless words/);
@@ -405,7 +496,7 @@ describe('local Model Access Service: hostile mode', () => {
         await until(() => w.bytes > 0, 1000, 'the first write');
         // Stalled: no byte written for 50 ms, then still none 100 ms later.
         let previous = -1;
-        for (const deadline = Date.now() + 2000; w.bytes !== previous; ) {
+        for (const deadline = Date.now() + 2000; w.bytes !== previous;) {
           assert.ok(Date.now() < deadline, 'writing never stalled');
           previous = w.bytes;
           await sleep(50);
@@ -423,7 +514,12 @@ describe('local Model Access Service: hostile mode', () => {
 
     it('closing the server ends an endless stream that is still being read', async () => {
       await withServer({ hostile: { endlessStream: true } }, async (e) => {
-        const res = await post(e, '/v1/chat', { model: HOSTILE_IDS.endless, messages: [{ role: 'user', content: 'go' }], stream: true }, e.keys[HOSTILE_ORG]);
+        const res = await post(
+          e,
+          '/v1/chat',
+          { model: HOSTILE_IDS.endless, messages: [{ role: 'user', content: 'go' }], stream: true },
+          e.keys[HOSTILE_ORG],
+        );
         const reader = (res.body as ReadableStream<Uint8Array>).getReader();
         await reader.read();
         const started = Date.now();
@@ -494,11 +590,16 @@ describe('local Model Access Service: hostile mode', () => {
         assert.equal(e.keys[ENDLESS_ORG], undefined);
         const hostileKey = e.keys[HOSTILE_ORG];
         const list = (await (await get(e, '/v1/models', hostileKey)).json()) as { data: Entry[] };
-        assert.deepEqual(list.data.map((m) => m.id), [...HOSTILE_IDS.normal, HOSTILE_IDS.endless]);
+        assert.deepEqual(
+          list.data.map((m) => m.id),
+          [...HOSTILE_IDS.normal, HOSTILE_IDS.endless],
+        );
         const missing = await get(e, `/v1/models/${HOSTILE_IDS.inspect404}`, hostileKey);
         assert.equal(missing.status, 404);
         assert.doesNotMatch(await missing.text(), /command:|API key/);
-        const answer = (await (await post(e, '/v1/chat', { model: 'plain-1', messages: [{ role: 'user', content: 'hi' }] }, hostileKey)).json()) as { choices: { message: { content: string } }[] };
+        const answer = (await (
+          await post(e, '/v1/chat', { model: 'plain-1', messages: [{ role: 'user', content: 'hi' }] }, hostileKey)
+        ).json()) as { choices: { message: { content: string } }[] };
         assert.match(answer.choices[0].message.content, /^You wrote 2 characters/);
       });
     });
@@ -506,7 +607,9 @@ describe('local Model Access Service: hostile mode', () => {
     it('keys given in options win over the generated ones', async () => {
       await withServer({ hostile: { answers: true }, keys: { hostile: 'sk-mine/1+2' } }, async (e) => {
         assert.equal(e.hostile?.key, 'sk-mine/1+2');
-        const raw = await (await post(e, '/v1/chat', { model: 'plain-1', messages: [{ role: 'user', content: 'hi' }] }, 'sk-mine/1+2')).text();
+        const raw = await (
+          await post(e, '/v1/chat', { model: 'plain-1', messages: [{ role: 'user', content: 'hi' }] }, 'sk-mine/1+2')
+        ).text();
         assert.ok(raw.includes(jsonEscapeAll('sk-mine/1+2')));
       });
     });
@@ -529,21 +632,38 @@ describe('local Model Access Service: hostile mode', () => {
 });
 
 /** Entry ids of one page and the URL of the next, in any dialect. */
-function readPage(dialect: Dialect, body: never, res: Response, current: string): { entries: string[]; nextUrl?: string } {
+function readPage(
+  dialect: Dialect,
+  body: never,
+  res: Response,
+  current: string,
+): { entries: string[]; nextUrl?: string } {
   const link = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '');
   const base = current.slice(0, current.indexOf('/v1/models') + '/v1/models'.length);
   switch (dialect) {
     case 'openai': {
       const b = body as { data: { id: string }[]; has_more: boolean; last_id: string };
-      return { entries: b.data.map((m) => m.id), nextUrl: b.has_more ? `${base}?after=${encodeURIComponent(b.last_id)}` : undefined };
+      return {
+        entries: b.data.map((m) => m.id),
+        nextUrl: b.has_more ? `${base}?after=${encodeURIComponent(b.last_id)}` : undefined,
+      };
     }
     case 'array':
-      return { entries: (body as { id: string }[]).map((m) => m.id), nextUrl: link ? new URL(link[1], current).href : undefined };
+      return {
+        entries: (body as { id: string }[]).map((m) => m.id),
+        nextUrl: link ? new URL(link[1], current).href : undefined,
+      };
     case 'link':
-      return { entries: (body as { data: { id: string }[] }).data.map((m) => m.id), nextUrl: link ? new URL(link[1], current).href : undefined };
+      return {
+        entries: (body as { data: { id: string }[] }).data.map((m) => m.id),
+        nextUrl: link ? new URL(link[1], current).href : undefined,
+      };
     case 'models': {
       const b = body as { models: { modelId: string }[]; next_page_token?: string };
-      return { entries: b.models.map((m) => m.modelId), nextUrl: b.next_page_token ? `${base}?page_token=${encodeURIComponent(b.next_page_token)}` : undefined };
+      return {
+        entries: b.models.map((m) => m.modelId),
+        nextUrl: b.next_page_token ? `${base}?page_token=${encodeURIComponent(b.next_page_token)}` : undefined,
+      };
     }
   }
 }

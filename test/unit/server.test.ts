@@ -20,11 +20,22 @@ function auth(key: string | undefined): Record<string, string> {
   return key === undefined ? {} : { authorization: `Bearer ${key}` };
 }
 
-function get(s: RunningServer, p: string, key: string | undefined = s.keys.acme, signal?: AbortSignal): Promise<Response> {
+function get(
+  s: RunningServer,
+  p: string,
+  key: string | undefined = s.keys.acme,
+  signal?: AbortSignal,
+): Promise<Response> {
   return fetch(`${s.url}${p}`, { headers: auth(key), signal });
 }
 
-function post(s: RunningServer, p: string, body: unknown, key: string | undefined = s.keys.acme, signal?: AbortSignal): Promise<Response> {
+function post(
+  s: RunningServer,
+  p: string,
+  body: unknown,
+  key: string | undefined = s.keys.acme,
+  signal?: AbortSignal,
+): Promise<Response> {
   return fetch(`${s.url}${p}`, {
     method: 'POST',
     headers: { ...auth(key), 'content-type': 'application/json' },
@@ -48,9 +59,12 @@ async function expectError(res: Response, status: number, code: string | null): 
   return body;
 }
 
-
 /** Follows a dialect's paging to the end; returns the ids and how many pages it took. */
-async function listAll(s: RunningServer, dialect: Dialect, key = s.keys.acme): Promise<{ ids: string[]; pages: number; repeated: boolean }> {
+async function listAll(
+  s: RunningServer,
+  dialect: Dialect,
+  key = s.keys.acme,
+): Promise<{ ids: string[]; pages: number; repeated: boolean }> {
   const ids: string[] = [];
   let next: string | undefined = `${s.url}/v1/models`;
   let pages = 0;
@@ -69,7 +83,12 @@ async function listAll(s: RunningServer, dialect: Dialect, key = s.keys.acme): P
     next = undefined;
     switch (dialect) {
       case 'openai': {
-        const b = body as { object: string; data: { id: string; object: string }[]; has_more: boolean; last_id: string | null };
+        const b = body as {
+          object: string;
+          data: { id: string; object: string }[];
+          has_more: boolean;
+          last_id: string | null;
+        };
         assert.equal(b.object, 'list');
         b.data.forEach((m) => assert.equal(m.object, 'model'));
         ids.push(...b.data.map((m) => m.id));
@@ -97,7 +116,6 @@ async function listAll(s: RunningServer, dialect: Dialect, key = s.keys.acme): P
   }
   return { ids, pages, repeated: false };
 }
-
 
 describe('local Model Access Service', () => {
   let s: RunningServer;
@@ -152,7 +170,13 @@ describe('local Model Access Service', () => {
     });
 
     it('rejects malformed Authorization headers', async () => {
-      for (const header of ['Basic YWNtZTpzZWNyZXQ=', 'Bearer', 'Bearer   ', `${s.keys.acme}`, `Bearer ${s.keys.acme} extra`]) {
+      for (const header of [
+        'Basic YWNtZTpzZWNyZXQ=',
+        'Bearer',
+        'Bearer   ',
+        `${s.keys.acme}`,
+        `Bearer ${s.keys.acme} extra`,
+      ]) {
         const res = await fetch(`${s.url}/v1/models`, { headers: { authorization: header } });
         assert.equal(res.status, 401, header);
         const body = (await res.json()) as ErrorBody;
@@ -196,7 +220,11 @@ describe('local Model Access Service', () => {
     });
 
     it('an organization without models gets an empty list', async () => {
-      const body = (await (await get(s, '/v1/models', s.keys.initech)).json()) as { data: unknown[]; has_more: boolean; first_id: unknown };
+      const body = (await (await get(s, '/v1/models', s.keys.initech)).json()) as {
+        data: unknown[];
+        has_more: boolean;
+        first_id: unknown;
+      };
       assert.deepEqual(body.data, []);
       assert.equal(body.has_more, false);
       assert.equal(body.first_id, null);
@@ -293,9 +321,17 @@ describe('local Model Access Service', () => {
 
     it('models: entries use camelCase names and the last page has no token', async () => {
       await withServer({ dialect: 'models', pageSize: 100 }, async (d) => {
-        const body = (await (await get(d, '/v1/models')).json()) as { models: Record<string, unknown>[]; next_page_token?: string };
+        const body = (await (await get(d, '/v1/models')).json()) as {
+          models: Record<string, unknown>[];
+          next_page_token?: string;
+        };
         assert.equal(body.next_page_token, undefined);
-        assert.deepEqual(Object.keys(body.models[0]).filter((k) => k.startsWith('model')).sort(), ['modelCardUrl', 'modelFamily', 'modelId', 'modelVersion']);
+        assert.deepEqual(
+          Object.keys(body.models[0])
+            .filter((k) => k.startsWith('model'))
+            .sort(),
+          ['modelCardUrl', 'modelFamily', 'modelId', 'modelVersion'],
+        );
         const one = (await (await get(d, '/v1/models/aurora-2')).json()) as Record<string, unknown>;
         assert.equal(one.modelId, 'aurora-2');
         assert.equal(one.modelCardUrl, 'https://cards.example/acme/aurora-2');
@@ -305,7 +341,10 @@ describe('local Model Access Service', () => {
     it('array: the next link is absolute and may point at another origin when asked', async () => {
       await withServer({ dialect: 'array', linkOrigin: 'http://elsewhere.example:9' }, async (d) => {
         const res = await get(d, '/v1/models');
-        assert.match(res.headers.get('link') ?? '', /^<http:\/\/elsewhere\.example:9\/v1\/models\?limit=10&cursor=[^>]+>; rel="next"$/);
+        assert.match(
+          res.headers.get('link') ?? '',
+          /^<http:\/\/elsewhere\.example:9\/v1\/models\?limit=10&cursor=[^>]+>; rel="next"$/,
+        );
       });
     });
 
@@ -320,7 +359,10 @@ describe('local Model Access Service', () => {
         const { pages } = await listAll(d, 'link');
         assert.ok(pages >= 3);
         // Outside the prefix nothing is served.
-        assert.equal((await fetch(`${d.url.replace(/\/api$/, '')}/v1/models`, { headers: auth(d.keys.acme) })).status, 404);
+        assert.equal(
+          (await fetch(`${d.url.replace(/\/api$/, '')}/v1/models`, { headers: auth(d.keys.acme) })).status,
+          404,
+        );
       });
     });
 
@@ -333,7 +375,11 @@ describe('local Model Access Service', () => {
           assert.equal(res.status, 200, team);
         }
         for (const other of ['/team-ab', '/team-c', '']) {
-          assert.equal((await fetch(`${origin}${other}/v1/models`, { headers: auth(d.keys.acme) })).status, 404, other || '/');
+          assert.equal(
+            (await fetch(`${origin}${other}/v1/models`, { headers: auth(d.keys.acme) })).status,
+            404,
+            other || '/',
+          );
         }
         assert.deepEqual(
           d.requests.map((r) => [r.url, r.authorization]),
@@ -346,9 +392,14 @@ describe('local Model Access Service', () => {
       const started = Date.now();
       await withServer({ models: 100_000, pageSize: 1000 }, async (big) => {
         assert.ok(Date.now() - started < 3000, 'generating 100,000 models is fast');
-        const first = (await (await get(big, '/v1/models?limit=5000')).json()) as { data: { id: string }[]; last_id: string };
+        const first = (await (await get(big, '/v1/models?limit=5000')).json()) as {
+          data: { id: string }[];
+          last_id: string;
+        };
         assert.equal(first.data.length, 1000, 'limit is clamped to maxPageSize');
-        const deep = (await (await get(big, `/v1/models?after=${encodeURIComponent(big.registry.models[99_990].id)}`)).json()) as {
+        const deep = (await (
+          await get(big, `/v1/models?after=${encodeURIComponent(big.registry.models[99_990].id)}`)
+        ).json()) as {
           data: { id: string }[];
           has_more: boolean;
         };
@@ -361,18 +412,29 @@ describe('local Model Access Service', () => {
   });
 
   describe('responses and chat', () => {
-    type ResponseBody = { object: string; status: string; model: string; output: { type: string; content: { type: string; text: string }[] }[] };
+    type ResponseBody = {
+      object: string;
+      status: string;
+      model: string;
+      output: { type: string; content: { type: string; text: string }[] }[];
+    };
     const textOf = (r: ResponseBody): string => r.output[0].content[0].text;
 
     it('answers with deterministic text derived from the input', async () => {
-      const a = (await (await post(s, '/v1/responses', { model: 'aurora-2', input: 'Tell me about ravens' })).json()) as ResponseBody;
-      const b = (await (await post(s, '/v1/responses', { model: 'aurora-2', input: 'Tell me about ravens' })).json()) as ResponseBody;
+      const a = (await (
+        await post(s, '/v1/responses', { model: 'aurora-2', input: 'Tell me about ravens' })
+      ).json()) as ResponseBody;
+      const b = (await (
+        await post(s, '/v1/responses', { model: 'aurora-2', input: 'Tell me about ravens' })
+      ).json()) as ResponseBody;
       assert.equal(a.object, 'response');
       assert.equal(a.status, 'completed');
       assert.equal(a.model, 'aurora-2');
       assert.equal(textOf(a), textOf(b));
       assert.match(textOf(a), /Tell me about ravens/);
-      const c = (await (await post(s, '/v1/responses', { model: 'aurora-2', input: [{ role: 'user', content: 'Something else' }] })).json()) as ResponseBody;
+      const c = (await (
+        await post(s, '/v1/responses', { model: 'aurora-2', input: [{ role: 'user', content: 'Something else' }] })
+      ).json()) as ResponseBody;
       assert.notEqual(textOf(c), textOf(a));
     });
 
@@ -383,8 +445,16 @@ describe('local Model Access Service', () => {
       await expectError(await post(s, '/v1/responses', { input: 'hi' }), 400, 'missing_required_parameter');
       await expectError(await post(s, '/v1/responses', { model: 'nope', input: 'hi' }), 404, 'model_not_found');
       await expectError(await post(s, '/v1/responses', { model: 'aurora-2' }), 400, 'missing_required_parameter');
-      await expectError(await post(s, '/v1/chat', { model: 'aurora-2', messages: [] }), 400, 'missing_required_parameter');
-      await expectError(await post(s, '/v1/chat', { model: 'aurora-2', messages: [{ role: 'user', content: 'x' }], stream: 'yes' }), 400, 'invalid_type');
+      await expectError(
+        await post(s, '/v1/chat', { model: 'aurora-2', messages: [] }),
+        400,
+        'missing_required_parameter',
+      );
+      await expectError(
+        await post(s, '/v1/chat', { model: 'aurora-2', messages: [{ role: 'user', content: 'x' }], stream: 'yes' }),
+        400,
+        'invalid_type',
+      );
     });
 
     it('streams Responses events: created, deltas, done, completed — consistent with each other', async () => {
@@ -395,7 +465,16 @@ describe('local Model Access Service', () => {
       const types = events.map((e) => e.event);
       assert.equal(types[0], 'response.created');
       assert.equal(types[types.length - 1], 'response.completed');
-      const payloads = events.map((e) => JSON.parse(e.data) as { type: string; sequence_number: number; delta?: string; text?: string; response?: ResponseBody });
+      const payloads = events.map(
+        (e) =>
+          JSON.parse(e.data) as {
+            type: string;
+            sequence_number: number;
+            delta?: string;
+            text?: string;
+            response?: ResponseBody;
+          },
+      );
       payloads.forEach((p, i) => {
         assert.equal(p.type, types[i]);
         assert.equal(p.sequence_number, i);
@@ -405,23 +484,38 @@ describe('local Model Access Service', () => {
       const text = deltas.join('');
       assert.equal(payloads.find((p) => p.type === 'response.output_text.done')?.text, text);
       assert.equal(textOf(payloads[payloads.length - 1].response as ResponseBody), text);
-      const plain = (await (await post(s, '/v1/responses', { model: 'aurora-2', input: 'Stream please' })).json()) as ResponseBody;
+      const plain = (await (
+        await post(s, '/v1/responses', { model: 'aurora-2', input: 'Stream please' })
+      ).json()) as ResponseBody;
       assert.equal(textOf(plain), text);
     });
 
     it('streams Chat chunks ending with [DONE]; with include_usage a usage chunk precedes it', async () => {
-      const body = { model: 'meridian-4', messages: [{ role: 'user', content: 'Hello' }], stream: true, stream_options: { include_usage: true } };
+      const body = {
+        model: 'meridian-4',
+        messages: [{ role: 'user', content: 'Hello' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      };
       const res = await post(s, '/v1/chat', body, s.keys.globex);
       const events = parseSse(await res.text());
       assert.equal(events[events.length - 1].data, '[DONE]');
       assert.ok(events.every((e) => e.event === undefined));
-      const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data) as { object: string; choices: { delta: { content?: string }; finish_reason: string | null }[]; usage?: unknown });
+      type Chunk = {
+        object: string;
+        choices: { delta: { content?: string }; finish_reason: string | null }[];
+        usage?: unknown;
+      };
+      const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data) as Chunk);
       chunks.forEach((c) => assert.equal(c.object, 'chat.completion.chunk'));
       assert.deepEqual(chunks[chunks.length - 1].choices, []);
       assert.ok(chunks[chunks.length - 1].usage);
       assert.equal(chunks[chunks.length - 2].choices[0].finish_reason, 'stop');
       const text = chunks.flatMap((c) => c.choices.map((ch) => ch.delta.content ?? '')).join('');
-      const plain = (await (await post(s, '/v1/chat', { ...body, stream: false }, s.keys.globex)).json()) as { object: string; choices: { message: { content: string } }[] };
+      const plain = (await (await post(s, '/v1/chat', { ...body, stream: false }, s.keys.globex)).json()) as {
+        object: string;
+        choices: { message: { content: string } }[];
+      };
       assert.equal(plain.object, 'chat.completion');
       assert.equal(plain.choices[0].message.content, text);
     });
@@ -448,7 +542,13 @@ describe('local Model Access Service', () => {
     it('notices when the client aborts a stream', async () => {
       await withServer({ streamDelayMs: 30 }, async (d) => {
         const controller = new AbortController();
-        const res = await post(d, '/v1/chat', { model: 'aurora-2', messages: [{ role: 'user', content: 'long' }], stream: true }, d.keys.acme, controller.signal);
+        const res = await post(
+          d,
+          '/v1/chat',
+          { model: 'aurora-2', messages: [{ role: 'user', content: 'long' }], stream: true },
+          d.keys.acme,
+          controller.signal,
+        );
         const reader = (res.body as ReadableStream<Uint8Array>).getReader();
         await reader.read();
         controller.abort();
@@ -461,7 +561,11 @@ describe('local Model Access Service', () => {
   });
 
   describe('embeddings', () => {
-    type Embeddings = { object: string; model: string; data: { object: string; index: number; embedding: number[] | string }[] };
+    type Embeddings = {
+      object: string;
+      model: string;
+      data: { object: string; index: number; embedding: number[] | string }[];
+    };
 
     it('returns one deterministic unit vector per input', async () => {
       const body = { model: 'cirrus-embed-2', input: ['alpha', 'beta', 'alpha'] };
@@ -475,13 +579,19 @@ describe('local Model Access Service', () => {
       const v = a.data[0].embedding as number[];
       assert.equal(v.length, 16);
       assert.ok(Math.abs(Math.hypot(...v) - 1) < 1e-4);
-      const single = (await (await post(s, '/v1/embeddings', { model: 'cirrus-embed-2', input: 'alpha', dimensions: 64 })).json()) as Embeddings;
+      const single = (await (
+        await post(s, '/v1/embeddings', { model: 'cirrus-embed-2', input: 'alpha', dimensions: 64 })
+      ).json()) as Embeddings;
       assert.equal((single.data[0].embedding as number[]).length, 64);
     });
 
     it('encodes base64 as little-endian float32', async () => {
-      const floats = (await (await post(s, '/v1/embeddings', { model: 'cirrus-embed-1', input: 'x' })).json()) as Embeddings;
-      const b64 = (await (await post(s, '/v1/embeddings', { model: 'cirrus-embed-1', input: 'x', encoding_format: 'base64' })).json()) as Embeddings;
+      const floats = (await (
+        await post(s, '/v1/embeddings', { model: 'cirrus-embed-1', input: 'x' })
+      ).json()) as Embeddings;
+      const b64 = (await (
+        await post(s, '/v1/embeddings', { model: 'cirrus-embed-1', input: 'x', encoding_format: 'base64' })
+      ).json()) as Embeddings;
       const buf = Buffer.from(b64.data[0].embedding as string, 'base64');
       const decoded = Array.from({ length: buf.length / 4 }, (_, i) => buf.readFloatLE(i * 4));
       (floats.data[0].embedding as number[]).forEach((f, i) => assert.ok(Math.abs(f - decoded[i]) < 1e-6));
@@ -489,7 +599,11 @@ describe('local Model Access Service', () => {
 
     it('rejects invalid input', async () => {
       await expectError(await post(s, '/v1/embeddings', { model: 'cirrus-embed-1', input: 42 }), 400, 'invalid_input');
-      await expectError(await post(s, '/v1/embeddings', { model: 'cirrus-embed-1', input: 'x', dimensions: 0 }), 400, 'invalid_dimensions');
+      await expectError(
+        await post(s, '/v1/embeddings', { model: 'cirrus-embed-1', input: 'x', dimensions: 0 }),
+        400,
+        'invalid_dimensions',
+      );
     });
   });
 
@@ -505,7 +619,11 @@ describe('local Model Access Service', () => {
 
     it('stores the file and answers a file object with bytes, filename and purpose', async () => {
       const content = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7) % 256));
-      const res = await fetch(`${s.url}/v1/files`, { method: 'POST', headers: auth(s.keys.acme), body: form(content, 'train set.jsonl', 'fine-tune') });
+      const res = await fetch(`${s.url}/v1/files`, {
+        method: 'POST',
+        headers: auth(s.keys.acme),
+        body: form(content, 'train set.jsonl', 'fine-tune'),
+      });
       assert.equal(res.status, 200);
       const file = (await res.json()) as Record<string, unknown>;
       assert.match(String(file.id), /^file-/);
@@ -527,11 +645,15 @@ describe('local Model Access Service', () => {
       const chunk = Buffer.alloc(1024 * 1024, 0x61);
       const total = 24;
       async function* body(): AsyncGenerator<Buffer> {
-        yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+        yield Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        );
         for (let i = 0; i < total; i++) {
           yield chunk;
         }
-        yield Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nbatch\r\n--${boundary}--\r\n`);
+        yield Buffer.from(
+          `\r\n--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nbatch\r\n--${boundary}--\r\n`,
+        );
       }
       const res = await request(`${s.url}/v1/files`, {
         method: 'POST',
@@ -577,23 +699,55 @@ describe('local Model Access Service', () => {
 
     it('answers 413 over the size cap, by declared length and while streaming', async () => {
       await withServer({ maxUploadBytes: 1000 }, async (d) => {
-        const declared = await fetch(`${d.url}/v1/files`, { method: 'POST', headers: auth(d.keys.acme), body: form(Buffer.alloc(200_000), 'a.bin', 'user_data') });
+        const declared = await fetch(`${d.url}/v1/files`, {
+          method: 'POST',
+          headers: auth(d.keys.acme),
+          body: form(Buffer.alloc(200_000), 'a.bin', 'user_data'),
+        });
         await expectError(declared, 413, 'file_too_large');
-        const small = await fetch(`${d.url}/v1/files`, { method: 'POST', headers: auth(d.keys.acme), body: form(Buffer.alloc(1000), 'ok.bin', 'user_data') });
+        const small = await fetch(`${d.url}/v1/files`, {
+          method: 'POST',
+          headers: auth(d.keys.acme),
+          body: form(Buffer.alloc(1000), 'ok.bin', 'user_data'),
+        });
         assert.equal(small.status, 200);
         // Within the declared-length allowance, so only the streaming count can catch it.
-        const counted = await fetch(`${d.url}/v1/files`, { method: 'POST', headers: auth(d.keys.acme), body: form(Buffer.alloc(5000), 'b.bin', 'user_data') });
+        const counted = await fetch(`${d.url}/v1/files`, {
+          method: 'POST',
+          headers: auth(d.keys.acme),
+          body: form(Buffer.alloc(5000), 'b.bin', 'user_data'),
+        });
         await expectError(counted, 413, 'file_too_large');
         assert.equal(d.uploads.length, 1);
       });
     });
 
     it('rejects uploads without file or purpose, or not multipart', async () => {
-      await expectError(await fetch(`${s.url}/v1/files`, { method: 'POST', headers: auth(s.keys.acme), body: form(Buffer.from('x'), 'x.txt') }), 400, 'missing_required_parameter');
-      await expectError(await fetch(`${s.url}/v1/files`, { method: 'POST', headers: auth(s.keys.acme), body: form(Buffer.from('x'), 'x.txt', 'homework') }), 400, 'invalid_value');
+      await expectError(
+        await fetch(`${s.url}/v1/files`, {
+          method: 'POST',
+          headers: auth(s.keys.acme),
+          body: form(Buffer.from('x'), 'x.txt'),
+        }),
+        400,
+        'missing_required_parameter',
+      );
+      await expectError(
+        await fetch(`${s.url}/v1/files`, {
+          method: 'POST',
+          headers: auth(s.keys.acme),
+          body: form(Buffer.from('x'), 'x.txt', 'homework'),
+        }),
+        400,
+        'invalid_value',
+      );
       const fd = new FormData();
       fd.append('purpose', 'batch');
-      await expectError(await fetch(`${s.url}/v1/files`, { method: 'POST', headers: auth(s.keys.acme), body: fd }), 400, 'missing_required_parameter');
+      await expectError(
+        await fetch(`${s.url}/v1/files`, { method: 'POST', headers: auth(s.keys.acme), body: fd }),
+        400,
+        'missing_required_parameter',
+      );
       await expectError(await post(s, '/v1/files', { file: 'x' }), 415, 'unsupported_media_type');
     });
 
@@ -603,13 +757,43 @@ describe('local Model Access Service', () => {
         request(`${s.url}/v1/files`, { method: 'POST', headers: { ...auth(s.keys.acme), 'content-type': type }, body });
       const part = (name: string, value: string, filename?: string) =>
         `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename === undefined ? '' : `; filename="${filename}"`}\r\n\r\n${value}\r\n`;
-      const code = async (res: Awaited<ReturnType<typeof send>>): Promise<[number, string]> => [res.statusCode, ((await res.body.json()) as { error: { code: string } }).error.code];
+      const code = async (res: Awaited<ReturnType<typeof send>>): Promise<[number, string]> => [
+        res.statusCode,
+        ((await res.body.json()) as { error: { code: string } }).error.code,
+      ];
       const before = s.uploads.length;
       const files = await readdir(s.uploadDir);
-      assert.deepEqual(await code(await send(`${part('purpose', 'batch')}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\ncut`)), [400, 'invalid_multipart']);
-      assert.deepEqual(await code(await send(`${part('purpose', 'batch')}${part('file', 'a', 'a.txt')}${part('file', 'b', 'b.txt')}--${boundary}--\r\n`)), [400, 'invalid_multipart']);
-      assert.deepEqual(await code(await send(`${part('purpose', 'x'.repeat(70_000))}${part('file', 'a', 'a.txt')}--${boundary}--\r\n`)), [400, 'invalid_multipart']);
-      assert.deepEqual(await code(await send(`${part('purpose', 'batch')}${part('file', 'a', 'a.txt')}--${boundary}--\r\n`, 'multipart/form-data')), [400, 'invalid_multipart']);
+      assert.deepEqual(
+        await code(
+          await send(
+            `${part('purpose', 'batch')}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\ncut`,
+          ),
+        ),
+        [400, 'invalid_multipart'],
+      );
+      assert.deepEqual(
+        await code(
+          await send(
+            `${part('purpose', 'batch')}${part('file', 'a', 'a.txt')}${part('file', 'b', 'b.txt')}--${boundary}--\r\n`,
+          ),
+        ),
+        [400, 'invalid_multipart'],
+      );
+      assert.deepEqual(
+        await code(
+          await send(`${part('purpose', 'x'.repeat(70_000))}${part('file', 'a', 'a.txt')}--${boundary}--\r\n`),
+        ),
+        [400, 'invalid_multipart'],
+      );
+      assert.deepEqual(
+        await code(
+          await send(
+            `${part('purpose', 'batch')}${part('file', 'a', 'a.txt')}--${boundary}--\r\n`,
+            'multipart/form-data',
+          ),
+        ),
+        [400, 'invalid_multipart'],
+      );
       assert.equal(s.uploads.length, before);
       assert.deepEqual(await readdir(s.uploadDir), files, 'no partial file left behind');
     });
@@ -689,15 +873,21 @@ describe('local Model Access Service', () => {
         assert.match(res.headers.get('content-type') ?? '', /application\/json/);
         const text = await res.text();
         assert.throws(() => JSON.parse(text));
-        const stream = parseSse(await (await post(d, '/v1/responses', { model: 'aurora-2', input: 'x', stream: true })).text());
-        assert.ok(stream.some((e) => (() => {
-          try {
-            JSON.parse(e.data);
-            return false;
-          } catch {
-            return true;
-          }
-        })()));
+        const stream = parseSse(
+          await (await post(d, '/v1/responses', { model: 'aurora-2', input: 'x', stream: true })).text(),
+        );
+        assert.ok(
+          stream.some((e) =>
+            (() => {
+              try {
+                JSON.parse(e.data);
+                return false;
+              } catch {
+                return true;
+              }
+            })(),
+          ),
+        );
         assert.equal((await get(d, '/v1/models/none')).status, 404, 'error answers stay intact');
       });
     });
@@ -735,7 +925,25 @@ describe('local Model Access Service', () => {
 
   describe('command line', () => {
     it('parses flags into server options', () => {
-      const o = parseServeArgs(['--port', '8123', '--dialect', 'models', '--models', '500', '--rate-limit', 'first:2', '--retry-after', '4', '--unavailable', '0.25', '--fault-path', '/v1/models', '--key', 'acme=k1', '--echo-key']);
+      const o = parseServeArgs([
+        '--port',
+        '8123',
+        '--dialect',
+        'models',
+        '--models',
+        '500',
+        '--rate-limit',
+        'first:2',
+        '--retry-after',
+        '4',
+        '--unavailable',
+        '0.25',
+        '--fault-path',
+        '/v1/models',
+        '--key',
+        'acme=k1',
+        '--echo-key',
+      ]);
       assert.equal(o.port, 8123);
       assert.equal(o.dialect, 'models');
       assert.equal(o.models, 500);
@@ -752,7 +960,11 @@ describe('local Model Access Service', () => {
     it('prints {url, keys} as the first stdout line, serves, and exits cleanly on SIGTERM', async function () {
       this.timeout(15000);
       const root = path.resolve(__dirname, '..', '..');
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/server/cli.ts', '--port', '0', '--dialect', 'array', '--quiet'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'test/server/cli.ts', '--port', '0', '--dialect', 'array', '--quiet'],
+        { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       try {
         const firstLine = await new Promise<string>((resolve, reject) => {
           let out = '';

@@ -4,7 +4,15 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ModelEntry } from '../../src/api/types';
-import { compareModels, compareVersions, familyOf, groupByFamily, groupSorted, naturalCompare, sortModels } from '../../src/models/sorting';
+import {
+  compareModels,
+  compareVersions,
+  familyOf,
+  groupByFamily,
+  groupSorted,
+  naturalCompare,
+  sortModels,
+} from '../../src/models/sorting';
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 const codeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -44,15 +52,27 @@ describe('natural order: quick path agrees with the definition', () => {
   it('naturalCompare and compareVersions on random strings, and on strings sharing a prefix', () => {
     fc.assert(
       fc.property(fc.oneof(fc.tuple(str, str), near), ([a, b]) => {
-        assert.equal(naturalCompare(a, b), reference(a, b, false), `naturalCompare(${JSON.stringify(a)}, ${JSON.stringify(b)})`);
-        assert.equal(compareVersions(a, b), reference(a, b, true), `compareVersions(${JSON.stringify(a)}, ${JSON.stringify(b)})`);
+        assert.equal(
+          naturalCompare(a, b),
+          reference(a, b, false),
+          `naturalCompare(${JSON.stringify(a)}, ${JSON.stringify(b)})`,
+        );
+        assert.equal(
+          compareVersions(a, b),
+          reference(a, b, true),
+          `compareVersions(${JSON.stringify(a)}, ${JSON.stringify(b)})`,
+        );
       }),
       { numRuns: 20000 },
     );
   });
 
   it('sortModels equals sorting by compareModels, and groupSorted equals groupByFamily', () => {
-    const model = fc.record({ id: str, family: fc.option(fc.constantFrom('aurora', 'Aurora', 'b2', 'b10', ' ', 'Other', 'Σ'), { nil: undefined }), version: fc.option(str, { nil: undefined }) });
+    const model = fc.record({
+      id: str,
+      family: fc.option(fc.constantFrom('aurora', 'Aurora', 'b2', 'b10', ' ', 'Other', 'Σ'), { nil: undefined }),
+      version: fc.option(str, { nil: undefined }),
+    });
     fc.assert(
       fc.property(fc.array(model, { maxLength: 40 }), (raw) => {
         const models: ModelEntry[] = raw.map((m) => ({ ...m, raw: m }));
@@ -87,29 +107,53 @@ describe('natural order: a total order', () => {
 
     it(`${name} is transitive`, () => {
       fc.assert(
-        fc.property(fc.array(fc.oneof(str, near.map(([a]) => a)), { minLength: 3, maxLength: 12 }), (xs) => {
-          const sorted = [...xs].sort(compare);
-          // Every pair of a sorted list is in order: a violation of transitivity would leave one out of order.
-          for (let i = 0; i < sorted.length; i++) {
-            for (let j = i + 1; j < sorted.length; j++) {
-              assert.ok(compare(sorted[i], sorted[j]) <= 0, `${JSON.stringify(sorted[i])} before ${JSON.stringify(sorted[j])}`);
+        fc.property(
+          fc.array(
+            fc.oneof(
+              str,
+              near.map(([a]) => a),
+            ),
+            { minLength: 3, maxLength: 12 },
+          ),
+          (xs) => {
+            const sorted = [...xs].sort(compare);
+            // Every pair of a sorted list is in order: a violation of transitivity would leave one out of order.
+            for (let i = 0; i < sorted.length; i++) {
+              for (let j = i + 1; j < sorted.length; j++) {
+                assert.ok(
+                  compare(sorted[i], sorted[j]) <= 0,
+                  `${JSON.stringify(sorted[i])} before ${JSON.stringify(sorted[j])}`,
+                );
+              }
             }
-          }
-        }),
+          },
+        ),
         { numRuns: 3000 },
       );
     });
   }
 
   it('sortModels is deterministic: any input order gives the same result', () => {
-    const model = fc.record({ id: str, family: fc.option(fc.constantFrom('émeraude', 'Emeraude', 'zeta', 'Other'), { nil: undefined }), version: fc.option(str, { nil: undefined }) });
+    const model = fc.record({
+      id: str,
+      family: fc.option(fc.constantFrom('émeraude', 'Emeraude', 'zeta', 'Other'), { nil: undefined }),
+      version: fc.option(str, { nil: undefined }),
+    });
     fc.assert(
-      fc.property(fc.array(model, { maxLength: 30 }).chain((raw) => fc.tuple(fc.constant(raw), fc.shuffledSubarray(raw, { minLength: raw.length, maxLength: raw.length }))), ([raw, shuffled]) => {
-        // Models equal in what is compared (shown family, id, version) keep their input order, so compare those.
-        const key = (m: { id: string; family?: string; version?: string }): string => JSON.stringify([familyOf(m), m.id, m.version ?? '']);
-        const sortedKeys = (xs: typeof raw): string[] => sortModels(xs.map((m) => ({ ...m, raw: m }))).map(key);
-        assert.deepEqual(sortedKeys(shuffled), sortedKeys(raw));
-      }),
+      fc.property(
+        fc
+          .array(model, { maxLength: 30 })
+          .chain((raw) =>
+            fc.tuple(fc.constant(raw), fc.shuffledSubarray(raw, { minLength: raw.length, maxLength: raw.length })),
+          ),
+        ([raw, shuffled]) => {
+          // Models equal in what is compared (shown family, id, version) keep their input order, so compare those.
+          const key = (m: { id: string; family?: string; version?: string }): string =>
+            JSON.stringify([familyOf(m), m.id, m.version ?? '']);
+          const sortedKeys = (xs: typeof raw): string[] => sortModels(xs.map((m) => ({ ...m, raw: m }))).map(key);
+          assert.deepEqual(sortedKeys(shuffled), sortedKeys(raw));
+        },
+      ),
       { numRuns: 1000 },
     );
   });

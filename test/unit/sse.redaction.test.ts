@@ -17,7 +17,10 @@ async function* pieces(text: string, cuts: number[]): AsyncGenerator<Uint8Array>
 
 async function read(text: string, cuts: number[], redact: (t: string) => string): Promise<string[]> {
   const out: string[] = [];
-  for await (const ev of readEventStream(pieces(text, cuts), { redact, mapError: (e) => new ServiceError({ kind: 'network', message: String(e) }) })) {
+  for await (const ev of readEventStream(pieces(text, cuts), {
+    redact,
+    mapError: (e) => new ServiceError({ kind: 'network', message: String(e) }),
+  })) {
     out.push(ev.data);
   }
   return out;
@@ -37,7 +40,14 @@ describe('event stream redaction', () => {
 
   it('removes the key when the stream arrives a byte at a time', async () => {
     const length = Buffer.byteLength(stream);
-    assert.deepEqual(await read(stream, Array.from({ length }, (_, i) => i), redactor([KEY])), expected);
+    assert.deepEqual(
+      await read(
+        stream,
+        Array.from({ length }, (_, i) => i),
+        redactor([KEY]),
+      ),
+      expected,
+    );
   });
 
   it('leaves a stream without the key as it is, and applies any redacting function', async () => {

@@ -26,7 +26,9 @@ const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'
 const walkthroughs = manifest.contributes.walkthroughs ?? [];
 const walkthrough = walkthroughs[0];
 const commands = new Set(manifest.contributes.commands.map((c) => c.command));
-const views = Object.values(manifest.contributes.views).flat().map((v) => v.id);
+const views = Object.values(manifest.contributes.views)
+  .flat()
+  .map((v) => v.id);
 /** Commands a step may link to: ours, and the `<view>.focus` command VS Code creates for each of our views. */
 const linkable = new Set([...commands, ...views.map((v) => `${v}.focus`)]);
 
@@ -34,7 +36,10 @@ describe('walkthrough', () => {
   it('is the one in src/ids.ts, with its steps in order', () => {
     assert.equal(walkthroughs.length, 1);
     assert.equal(walkthrough.id, Walkthrough.id);
-    assert.deepEqual(walkthrough.steps.map((s) => s.id), [...Walkthrough.steps]);
+    assert.deepEqual(
+      walkthrough.steps.map((s) => s.id),
+      [...Walkthrough.steps],
+    );
     assert.ok(commands.has(Commands.openWalkthrough), 'the command that reopens it is contributed');
   });
 
@@ -62,7 +67,10 @@ describe('walkthrough', () => {
       for (const event of events) {
         const [, kind, arg] = /^(\w+):(.*)$/.exec(event) ?? [];
         if (kind === 'onCommand') {
-          assert.ok(commands.has(arg) || arg.startsWith('workbench.action.chat.'), `${step.id}: unknown command ${arg}`);
+          assert.ok(
+            commands.has(arg) || arg.startsWith('workbench.action.chat.'),
+            `${step.id}: unknown command ${arg}`,
+          );
         } else if (kind === 'onView') {
           assert.ok(views.includes(arg), `${step.id}: unknown view ${arg}`);
         } else if (kind === 'onContext') {
@@ -75,24 +83,35 @@ describe('walkthrough', () => {
       }
     }
     const events = (id: string) => walkthrough.steps.find((s) => s.id === id)?.completionEvents ?? [];
-    assert.deepEqual(events('setServiceUrl'), [`onContext:${ContextKeys.setup} == needsKey || ${ContextKeys.setup} == ready`]);
+    assert.deepEqual(events('setServiceUrl'), [
+      `onContext:${ContextKeys.setup} == needsKey || ${ContextKeys.setup} == ready`,
+    ]);
     assert.deepEqual(events('setApiKey'), [`onContext:${ContextKeys.setup} == ready`]);
     assert.deepEqual(events('browseModels'), [`onView:${Views.models}`]);
   });
 
   it('pictures are theme-aware SVGs under media/walkthrough/, shipped in the VSIX, with alt text', () => {
     const vscodeignore = readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8').split('\n');
-    assert.ok(vscodeignore.includes('!media/walkthrough/*.svg'), '.vscodeignore keeps media/walkthrough/*.svg in the VSIX');
+    assert.ok(
+      vscodeignore.includes('!media/walkthrough/*.svg'),
+      '.vscodeignore keeps media/walkthrough/*.svg in the VSIX',
+    );
     for (const step of walkthrough.steps) {
       const file = step.media.svg;
-      assert.ok(file && /^media\/walkthrough\/[\w-]+\.svg$/.test(file), `${step.id}: media.svg under media/walkthrough/`);
+      assert.ok(
+        file && /^media\/walkthrough\/[\w-]+\.svg$/.test(file),
+        `${step.id}: media.svg under media/walkthrough/`,
+      );
       assert.ok(step.media.altText && step.media.altText.length > 20, `${step.id}: altText`);
       const svg = readFileSync(path.join(ROOT, file), 'utf8');
       // The picture is inlined into a webview whose CSP allows no <style> or script; colors come from the
       // theme's CSS variables (with a fallback), so a light or high-contrast theme recolors it.
       assert.ok(!/<style|<script|<image|href="http/i.test(svg), `${file}: no <style>, <script> or external images`);
       for (const [, attr, value] of svg.matchAll(/\b(fill|stroke|flood-color|stop-color)="([^"]+)"/g)) {
-        assert.ok(value === 'none' || value.startsWith('var(--vscode-') || value.startsWith('url(#'), `${file}: ${attr}="${value}" ignores the theme`);
+        assert.ok(
+          value === 'none' || value.startsWith('var(--vscode-') || value.startsWith('url(#'),
+          `${file}: ${attr}="${value}" ignores the theme`,
+        );
       }
       assert.ok(svg.length < 12_000, `${file} is ${svg.length} bytes; keep the VSIX small`);
     }
