@@ -19,7 +19,7 @@ import {
 } from '../../src/requests/responseFormat';
 import { newStreamState, readStream, TAIL_CHARS } from '../../src/requests/streamText';
 import { startServer, type RunningServer } from '../server';
-import { clientFor } from './apiHelpers';
+import { clientFor } from './helpers/api';
 
 const KEY = 'sk-canary/Z9q+x"7\\end';
 const redact = redactor([KEY]);

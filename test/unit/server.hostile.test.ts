@@ -25,7 +25,7 @@ import {
   type EndlessWrite,
   type RunningServer,
 } from '../server/index';
-import { parseSse, withServer } from './apiHelpers';
+import { parseSse, withServer } from './helpers/api';
 
 interface Entry {
   id: string;

@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { parseServeArgs } from '../server/args';
 import { DEMO_KEYS, DIALECTS, loadRegistry, startServer, type Dialect, type RunningServer } from '../server/index';
-import { parseSse, withServer } from './apiHelpers';
+import { parseSse, withServer } from './helpers/api';
 
 const registry = loadRegistry();
 const idsOf = (org: string): string[] => registry.models.filter((m) => m.organization === org).map((m) => m.id);

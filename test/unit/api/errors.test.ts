@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { httpError, networkError, readErrorBody, ServiceError } from '../../src/api/errors';
-import { redactor } from '../../src/api/redact';
+import { httpError, networkError, readErrorBody, ServiceError } from '../../../src/api/errors';
+import { redactor } from '../../../src/api/redact';
 
 describe('api/errors: reading error bodies', () => {
   const cases: [string, string, Record<string, string>, { message?: string; code?: string; type?: string }][] = [

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { extractList, extractSingle, httpUrl, normalizeModel } from '../../src/api/models';
+import { extractList, extractSingle, httpUrl, normalizeModel } from '../../../src/api/models';
 
 describe('api/models: normalizeModel', () => {
   it('reads the OpenAI-style entry of the local service', () => {

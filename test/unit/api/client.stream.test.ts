@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { ServiceError } from '../../src/api/errors';
-import type { ServerSentEvent } from '../../src/api/types';
-import { startServer, type RunningServer } from '../server';
-import { clientFor } from './apiHelpers';
+import { ServiceError } from '../../../src/api/errors';
+import type { ServerSentEvent } from '../../../src/api/types';
+import { startServer, type RunningServer } from '../../server';
+import { clientFor } from '../helpers/api';
 
 const responsesBody = { model: 'aurora-1', input: 'Tell me about model registries, briefly.' };
 const chatBody = {

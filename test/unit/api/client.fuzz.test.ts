@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ServiceError } from '../../src/api/errors';
-import { readErrorBody } from '../../src/api/errorBody';
-import { readListPage } from '../../src/api/listPage';
-import { LIST_WRAPPERS, normalizeModel } from '../../src/api/models';
-import type { ModelEntry } from '../../src/api/types';
-import { clientFor, startRecorder } from './apiHelpers';
+import { ServiceError } from '../../../src/api/errors';
+import { readErrorBody } from '../../../src/api/errorBody';
+import { readListPage } from '../../../src/api/listPage';
+import { LIST_WRAPPERS, normalizeModel } from '../../../src/api/models';
+import type { ModelEntry } from '../../../src/api/types';
+import { clientFor, startRecorder } from '../helpers/api';
 
 const SEED = 20250311;
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { startServer, type FaultOptions, type RunningServer } from '../server';
-import { clientFor, expectError } from './apiHelpers';
+import { startServer, type FaultOptions, type RunningServer } from '../../server';
+import { clientFor, expectError } from '../helpers/api';
 
 const PATHS = { paths: ['/v1/models'] };
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { ServiceError } from '../../src/api/errors';
-import { readEventStream } from '../../src/api/sse';
-import type { ServerSentEvent } from '../../src/api/types';
+import { ServiceError } from '../../../src/api/errors';
+import { readEventStream } from '../../../src/api/sse';
+import type { ServerSentEvent } from '../../../src/api/types';
 
 function body(chunks: string[]): Readable {
   return Readable.from(chunks.map((c) => Buffer.from(c, 'utf8')));

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { startServer } from '../server';
-import { clientFor, expectError, json, startRecorder, type Recorder } from './apiHelpers';
+import { startServer } from '../../server';
+import { clientFor, expectError, json, startRecorder, type Recorder } from '../helpers/api';
 
 const KEY = 'sk-canary-4f1d2c3b5a69e8d7';
 

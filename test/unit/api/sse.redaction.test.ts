@@ -1,8 +1,8 @@
 // A key the server echoes in event data must be removed wherever the chunks happen to split it.
 import * as assert from 'node:assert/strict';
-import { ServiceError } from '../../src/api/errors';
-import { redactor } from '../../src/api/redact';
-import { readEventStream } from '../../src/api/sse';
+import { ServiceError } from '../../../src/api/errors';
+import { redactor } from '../../../src/api/redact';
+import { readEventStream } from '../../../src/api/sse';
 
 const KEY = 'ma-test-key-0123456789';
 

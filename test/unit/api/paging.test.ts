@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { findNextPage, parseLinkNext, withParam } from '../../src/api/paging';
+import { findNextPage, parseLinkNext, withParam } from '../../../src/api/paging';
 
 const BASE = 'https://h/api/v1/models?limit=10';
 

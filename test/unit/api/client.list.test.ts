@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { DIALECTS, loadRegistry, startServer, type RunningServer } from '../server';
-import { clientFor, expectError } from './apiHelpers';
+import { DIALECTS, loadRegistry, startServer, type RunningServer } from '../../server';
+import { clientFor, expectError } from '../helpers/api';
 
 const registry = loadRegistry();
 const acme = registry.models.filter((m) => m.organization === 'acme');

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { startServer, type RunningServer } from '../server';
-import { clientFor, expectError } from './apiHelpers';
+import { startServer, type RunningServer } from '../../server';
+import { clientFor, expectError } from '../helpers/api';
 
 const MiB = 1024 * 1024;
 

@@ -4,11 +4,11 @@ import * as assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
-import { ServiceError } from '../../src/api/errors';
-import { readEventStream } from '../../src/api/sse';
-import type { ServerSentEvent } from '../../src/api/types';
-import { startServer } from '../server';
-import { clientFor, expectError, startRecorder } from './apiHelpers';
+import { ServiceError } from '../../../src/api/errors';
+import { readEventStream } from '../../../src/api/sse';
+import type { ServerSentEvent } from '../../../src/api/types';
+import { startServer } from '../../server';
+import { clientFor, expectError, startRecorder } from '../helpers/api';
 
 const KEY = 'ma-adversarial-key-0001';
 
