@@ -9,9 +9,9 @@ import { readFile, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
-import { parseServeArgs } from '../server/args';
-import { DEMO_KEYS, DIALECTS, loadRegistry, startServer, type Dialect, type RunningServer } from '../server/index';
-import { parseSse, withServer } from './helpers/api';
+import { parseServeArgs } from '../../server/args';
+import { DEMO_KEYS, DIALECTS, loadRegistry, startServer, type Dialect, type RunningServer } from '../../server/index';
+import { parseSse, withServer } from '../helpers/api';
 
 const registry = loadRegistry();
 const idsOf = (org: string): string[] => registry.models.filter((m) => m.organization === org).map((m) => m.id);
@@ -959,7 +959,7 @@ describe('local Model Access Service', () => {
 
     it('prints {url, keys} as the first stdout line, serves, and exits cleanly on SIGTERM', async function () {
       this.timeout(15000);
-      const root = path.resolve(__dirname, '..', '..');
+      const root = path.resolve(__dirname, '..', '..', '..');
       const child = spawn(
         process.execPath,
         ['--import', 'tsx', 'test/server/cli.ts', '--port', '0', '--dialect', 'array', '--quiet'],

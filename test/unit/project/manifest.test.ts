@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { Commands, ContextKeys, ItemContext, ModelClickActions, Settings, Views } from '../../src/ids';
+import { Commands, ContextKeys, ItemContext, ModelClickActions, Settings, Views } from '../../../src/ids';
 
 interface Setting {
   type?: string | string[];
@@ -31,7 +31,7 @@ interface Manifest {
   };
 }
 
-const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as Manifest;
+const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as Manifest;
 const contributedCommands = new Set((manifest.contributes.commands ?? []).map((c) => c.command));
 
 function whenClauses(): string[] {

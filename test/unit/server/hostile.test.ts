@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { request } from 'undici';
-import { USAGE, parseServeArgs } from '../server/args';
+import { USAGE, parseServeArgs } from '../../server/args';
 import {
   ALL_HOSTILE_PIECES,
   DIALECTS,
@@ -24,8 +24,8 @@ import {
   type Dialect,
   type EndlessWrite,
   type RunningServer,
-} from '../server/index';
-import { parseSse, withServer } from './helpers/api';
+} from '../../server/index';
+import { parseSse, withServer } from '../helpers/api';
 
 interface Entry {
   id: string;

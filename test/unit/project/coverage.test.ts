@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { Commands, Settings, Views } from '../../src/ids';
+import { Commands, Settings, Views } from '../../../src/ids';
 
 interface Manifest {
   contributes: {
@@ -14,7 +14,7 @@ interface Manifest {
   };
 }
 
-const root = path.join(__dirname, '..', '..');
+const root = path.join(__dirname, '..', '..', '..');
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
 
 function filesUnder(dir: string, suffix: string): string[] {
