@@ -26,27 +26,63 @@ export default tseslint.config(
     },
   },
   {
-    // The core must stay testable by plain mocha: no VS Code API in src/api/.
-    files: ['src/api/**/*.ts'],
+    // Pure folders — the client core, shared helpers and each feature's core/ — stay testable by plain mocha:
+    // no VS Code API in them, and nothing from the vscode-bound modules but types.
+    files: ['src/api/**/*.ts', 'src/common/**/*.ts', 'src/*/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
+      '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [{ name: 'vscode', message: 'src/api/ must not depend on the VS Code API; pass what you need in.' }] },
+        {
+          paths: [
+            { name: 'vscode', message: 'Pure folders must not depend on the VS Code API; pass what you need in.' },
+          ],
+          patterns: [
+            {
+              // A feature's own modules (explorer/x, not explorer/core/x), platform/, and the composition root;
+              // from a core/ folder, `../x` is its feature's vscode-bound module.
+              regex: '(^|/)(platform|explorer|requests|chat|setup)/[^/]+$|(^|/)(extension|services)$',
+              allowTypeImports: true,
+              message: 'Pure folders import only pure folders (types excepted).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/*/core/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: 'Pure folders must not depend on the VS Code API; pass what you need in.' },
+          ],
+          patterns: [
+            {
+              regex:
+                '^\\.\\./[^./][^/]*$|(^|/)(platform|explorer|requests|chat|setup)/[^/]+$|(^|/)(extension|services)$',
+              allowTypeImports: true,
+              message: 'Pure folders import only pure folders (types excepted).',
+            },
+          ],
+        },
       ],
     },
   },
   {
     // Notifications run `[x](command:…)` links and the status bar renders `$(icon)`: every message goes
-    // through src/ui.ts, whose functions take only DisplayText (made by displayText/msg in src/text.ts).
+    // through src/platform/ui.ts, whose functions take only DisplayText (made by displayText/msg in
+    // src/common/text.ts).
     files: ['src/**/*.ts'],
-    ignores: ['src/ui.ts'],
+    ignores: ['src/platform/ui.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: 'MemberExpression[property.name=/^(show(Information|Warning|Error)Message|setStatusBarMessage)$/]',
           message:
-            'Show messages through the Ui in src/ui.ts (ui.info/warn/error/ask, flash): they take only DisplayText.',
+            'Show messages through the Ui in src/platform/ui.ts (ui.info/warn/error/ask, flash): they take only DisplayText.',
         },
       ],
     },

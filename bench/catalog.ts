@@ -71,8 +71,8 @@ export const workerTasks = {
 
   /** The extension's path: ServiceClient.listModels() (paging + normalize), then the tree items. */
   async client(params: CatalogParams): Promise<SideSamples> {
-    const { ModelsTreeProvider } = await import('../src/models/treeProvider.js');
-    const { FamilyNode } = await import('../src/models/nodes.js');
+    const { ModelsTreeProvider } = await import('../src/explorer/treeProvider.js');
+    const { FamilyNode } = await import('../src/explorer/nodes.js');
     const { createClient } = await import('./client.js');
     const client = createClient(params.url, params.key);
     let rows = 0;

@@ -97,3 +97,27 @@ export function originOf(url: string): string | undefined {
 function clip(s: string): string {
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
+
+/**
+ * Why `text` is not a usable base URL, or undefined when it is: the client's own check (one rule for the
+ * input box and for requests), with an input-box wording for the empty case.
+ */
+export function validateBaseUrl(text: string, allowInsecureHttp = false): string | undefined {
+  if (!text.trim()) {
+    return 'Enter the service URL, e.g. https://models.example.com';
+  }
+  try {
+    parseBaseUrl(text, allowInsecureHttp);
+    return undefined;
+  } catch (e) {
+    if (e instanceof ServiceError) {
+      return e.kind === 'insecure' ? `${e.message} The setting is modelAccess.allowInsecureHttp.` : e.message;
+    }
+    throw e;
+  }
+}
+
+/** The base URL as stored: trimmed, without trailing slashes. */
+export function normalizeBaseUrl(text: string): string {
+  return text.trim().replace(/\/+$/, '');
+}

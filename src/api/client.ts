@@ -24,7 +24,7 @@ import type {
 } from './types';
 import { multipartFromFile } from './upload';
 import type { Dispatcher } from 'undici';
-import { plural } from '../text';
+import { plural } from '../common/text';
 
 export const USER_AGENT = `model-access-vscode/${version}`;
 

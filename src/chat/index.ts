@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ChatVendor } from '../ids';
 import type { RequestDeps } from '../requests/deps';
 import { ModelAccessChatProvider } from './provider';
-import { ChatSettings } from '../config';
+import { ChatSettings } from '../platform/config';
 
 export { ModelAccessChatProvider } from './provider';
 

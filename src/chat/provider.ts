@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { PostResult } from '../api/types';
 import type { RequestDeps } from '../requests/deps';
-import { classifyChatError } from './errors';
-import { ChatStreamReader, readCompletion, toChatPayload, type OutputPart } from './messages';
-import { chatModels, type ChatModelInfo } from './modelInfo';
-import type { ChatSettings } from '../config';
-import { estimateTokens } from './tokenEstimate';
+import { classifyChatError } from './core/errors';
+import { ChatStreamReader, readCompletion, toChatPayload, type OutputPart } from './core/messages';
+import { chatModels, type ChatModelInfo } from './core/modelInfo';
+import type { ChatSettings } from '../platform/config';
+import { estimateTokens } from './core/tokenEstimate';
 
 /** A catalog that can also be asked to load (the real ModelCatalog can); the chat view may ask before the tree does. */
 interface LoadableCatalog {

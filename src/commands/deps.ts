@@ -1,11 +1,11 @@
-import type { ApiKeyStore } from '../auth/apiKeys';
-import type { Config } from '../config';
-import type { RedactingLog } from '../log';
-import type { ModelCatalog } from '../models/catalog';
-import type { ModelDocuments } from '../models/inspect';
-import type { ModelsView } from '../models/modelsView';
-import type { ServiceConnection } from '../service';
-import type { Ui } from '../ui';
+import type { ApiKeyStore } from '../platform/apiKeys';
+import type { Config } from '../platform/config';
+import type { RedactingLog } from '../platform/log';
+import type { ModelCatalog } from '../platform/catalog';
+import type { ModelDocuments } from '../explorer/inspect';
+import type { ModelsView } from '../explorer/modelsView';
+import type { ServiceConnection } from '../platform/connection';
+import type { Ui } from '../platform/ui';
 
 /** What command groups need; built once in `activate()`. */
 export interface CommandDeps {

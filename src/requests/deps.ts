@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { ModelEntry, ModelService } from '../api/types';
-import type { Config } from '../config';
-import type { Ui } from '../ui';
+import type { Config } from '../platform/config';
+import type { Ui } from '../platform/ui';
 
 /** The read side of the model catalog that request features (completion, hover, pickers) use. */
 export interface CatalogView {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { addToHistory, type HistoryEntry } from './historyEntries';
+import { addToHistory, type HistoryEntry } from './core/historyEntries';
 
 const KEY = 'modelAccess.requestHistory';
 

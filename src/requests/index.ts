@@ -1,22 +1,22 @@
 import * as vscode from 'vscode';
 import type { PostEndpoint } from '../api/types';
 import { Commands } from '../ids';
-import { modelFromArg } from '../models/args';
-import { curlCommand, type CurlTarget } from './curl';
+import { modelFromArg } from '../explorer/core/args';
+import { curlCommand, type CurlTarget } from './core/curl';
 import type { RequestDeps } from './deps';
-import { ENDPOINTS, readEndpoint } from './endpointHeader';
+import { ENDPOINTS, readEndpoint } from './core/endpointHeader';
 import { RequestHistory } from './history';
-import { describeEntry, type HistoryEntry } from './historyEntries';
-import { parsePayload, wantsStream } from './payload';
+import { describeEntry, type HistoryEntry } from './core/historyEntries';
+import { parsePayload, wantsStream } from './core/payload';
 import { PayloadDocuments } from './payloadDocuments';
 import { ModelCompletion, ModelDiagnostics, ModelHover, PAYLOAD_SELECTOR, PayloadCodeLens } from './payloadEditing';
 import { RESPONSE_SCHEME, ResponseDocuments } from './responseView';
 import { ScratchFiles } from './scratchFiles';
 import { RequestSender, recordEndpoint, type SendOutcome } from './send';
-import { textToSend } from './sendText';
-import { starterPayload } from './templates';
+import { textToSend } from './core/sendText';
+import { starterPayload } from './core/templates';
 import { uploadFile } from './upload';
-import { displayText, msg } from '../text';
+import { displayText, msg } from '../common/text';
 
 /** What integration tests reach through the extension's test API. */
 export interface RequestsApi {

@@ -3,10 +3,10 @@ import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
 import { Commands } from '../ids';
 import type { CatalogView } from './deps';
-import { readEndpoint } from './endpointHeader';
-import { jsonStringContent } from './payload';
-import { isPayloadDocument } from './payloadKind';
-import { displayText } from '../text';
+import { readEndpoint } from './core/endpointHeader';
+import { jsonStringContent } from './core/payload';
+import { isPayloadDocument } from './core/payloadKind';
+import { displayText } from '../common/text';
 import type { ScratchFiles } from './scratchFiles';
 
 export const PAYLOAD_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { fullBody, renderResponse, type Redact, type ResponseRecord } from './responseFormat';
+import { fullBody, renderResponse, type Redact, type ResponseRecord } from './core/responseFormat';
 
 export const RESPONSE_SCHEME = 'model-access-response';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { PostEndpoint } from '../api/types';
-import { endpointInfo, withEndpoint } from './endpointHeader';
-import { INPUT_PLACEHOLDER } from './templates';
+import { endpointInfo, withEndpoint } from './core/endpointHeader';
+import { INPUT_PLACEHOLDER } from './core/templates';
 
 /**
  * Scratch payloads are real files in the extension's global storage: they survive restarts and can be

@@ -2,16 +2,16 @@ import * as vscode from 'vscode';
 import { isServiceError } from '../api/errors';
 import type { PostEndpoint, PostResult, ServerSentEvent } from '../api/types';
 import type { RequestDeps } from './deps';
-import { ENDPOINTS, readEndpoint, withEndpoint } from './endpointHeader';
+import { ENDPOINTS, readEndpoint, withEndpoint } from './core/endpointHeader';
 import type { RequestHistory } from './history';
-import { parsePayload, payloadModel, wantsStream } from './payload';
-import type { ResponseRecord } from './responseFormat';
+import { parsePayload, payloadModel, wantsStream } from './core/payload';
+import type { ResponseRecord } from './core/responseFormat';
 import type { ResponseDocuments } from './responseView';
-import { textToSend } from './sendText';
-import { newStreamState, readStream } from './streamText';
-import { finishStream, formatBytes, summarize } from './responseFormat';
-import { msg } from '../text';
-import { reportNotReady, type SafePickItem } from '../ui';
+import { textToSend } from './core/sendText';
+import { newStreamState, readStream } from './core/streamText';
+import { finishStream, formatBytes, summarize } from './core/responseFormat';
+import { msg } from '../common/text';
+import { reportNotReady, type SafePickItem } from '../platform/ui';
 
 export type SendOutcome =
   | { kind: 'sent'; responseUri: vscode.Uri; record: ResponseRecord }

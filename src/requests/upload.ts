@@ -3,10 +3,10 @@ import * as vscode from 'vscode';
 import { isServiceError } from '../api/errors';
 import type { RequestDeps } from './deps';
 import type { RequestHistory } from './history';
-import { formatBytes, type ResponseRecord } from './responseFormat';
+import { formatBytes, type ResponseRecord } from './core/responseFormat';
 import type { ResponseDocuments } from './responseView';
-import { reportNotReady } from '../ui';
-import { displayText, msg } from '../text';
+import { reportNotReady } from '../platform/ui';
+import { displayText, msg } from '../common/text';
 
 /** OpenAI's file purposes; the service publishes none, so any other value can be typed. */
 const PURPOSES = ['user_data', 'assistants', 'batch', 'fine-tune', 'vision', 'evals'];

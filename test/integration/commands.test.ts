@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/extension';
 import { Commands, Settings, Views } from '../../src/ids';
-import type { ModelsTreeNode } from '../../src/models/nodes';
+import type { ModelsTreeNode } from '../../src/explorer/nodes';
 import type { SendOutcome } from '../../src/requests/send';
-import type { SafePickItem } from '../../src/ui';
+import type { SafePickItem } from '../../src/platform/ui';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
 

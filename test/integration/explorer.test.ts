@@ -3,11 +3,11 @@
 // checked before opening, inspect shows the server's JSON, and failures keep the previous tree.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ApiKeyStore } from '../../src/auth/apiKeys';
+import { ApiKeyStore } from '../../src/platform/apiKeys';
 import type { ModelAccessApi } from '../../src/extension';
 // Types only: this suite is bundled apart from the extension, so its classes are not the extension's
 // (no instanceof); nodes are told apart by their contextValue, as menus do.
-import type { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from '../../src/models/nodes';
+import type { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import { startServer, type Registry, type RegistryModel, type RunningServer } from '../server';
 import { activateExtension, eventually, sleep, setSetting, memorySecrets } from './helpers';
 

@@ -1,6 +1,6 @@
 // Shared helpers for integration tests (they run inside the extension host, with the real `vscode` API).
 import * as vscode from 'vscode';
-import type { Ui } from '../../src/ui'; // types only: the suite is bundled apart
+import type { Ui } from '../../src/platform/ui'; // types only: the suite is bundled apart
 
 export const EXTENSION_ID = 'model-access-team.model-access';
 

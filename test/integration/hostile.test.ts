@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/extension';
 // Types only: the suite is bundled apart from the extension, so nodes are told apart by contextValue.
-import type { FamilyNode, ModelNode, ModelsTreeNode } from '../../src/models/nodes';
+import type { FamilyNode, ModelNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import type { SendOutcome } from '../../src/requests/send';
 import { HOSTILE, HOSTILE_IDS, startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, newPayload, SECTION, setSetting, sleep, stubUi, type UiStub } from './helpers';

@@ -3,9 +3,9 @@
 // and records, for every request, whether it carried a key and whose it was.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ApiKeyStore } from '../../src/auth/apiKeys';
+import { ApiKeyStore } from '../../src/platform/apiKeys';
 import type { ModelAccessApi } from '../../src/extension';
-import type { MessageNode, ModelsTreeNode } from '../../src/models/nodes';
+import type { MessageNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, SECTION, setSetting, sleep, memorySecrets } from './helpers';
 

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/extension';
 import type { SendOutcome } from '../../src/requests/send';
 import { startServer, type RunningServer } from '../server';
-import { INPUT_PLACEHOLDER } from '../../src/requests/templates';
+import { INPUT_PLACEHOLDER } from '../../src/requests/core/templates';
 import { generateText, promptText } from '../server/generation';
 import { activateExtension, eventually, SECTION, sleep, setSetting, newPayload } from './helpers';
 

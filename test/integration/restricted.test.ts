@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/extension';
 import type { SendOutcome } from '../../src/requests/send';
-import { INPUT_PLACEHOLDER } from '../../src/requests/templates';
+import { INPUT_PLACEHOLDER } from '../../src/requests/core/templates';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, newPayload, SECTION, setSetting, sleep } from './helpers';
 

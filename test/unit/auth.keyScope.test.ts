@@ -1,7 +1,14 @@
 // Which stored key serves a base URL: origin + path prefix, segment by segment, longest stored prefix wins.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { candidateScopes, displayUrl, isOriginScope, keyScopeOf, scopeCovers, scopeOf } from '../../src/auth/keyScope';
+import {
+  candidateScopes,
+  displayUrl,
+  isOriginScope,
+  keyScopeOf,
+  scopeCovers,
+  scopeOf,
+} from '../../src/common/keyScope';
 
 /** The scope a key would be found under for `url`, given the scopes that hold a key (as ApiKeyStore looks it up). */
 function served(url: string, stored: readonly string[]): string | undefined {

@@ -1,7 +1,7 @@
 // Chat provider: VS Code chat messages → the /v1/chat payload, streamed chunks → parts, errors → kinds, token estimates.
 import * as assert from 'node:assert/strict';
 import { ServiceError } from '../../src/api/errors';
-import { classifyChatError } from '../../src/chat/errors';
+import { classifyChatError } from '../../src/chat/core/errors';
 import {
   ChatStreamError,
   ChatStreamReader,
@@ -12,8 +12,8 @@ import {
   ToolMode,
   type OutputPart,
   type RequestMessageLike,
-} from '../../src/chat/messages';
-import { estimateTextTokens, estimateTokens, MESSAGE_OVERHEAD_TOKENS } from '../../src/chat/tokenEstimate';
+} from '../../src/chat/core/messages';
+import { estimateTextTokens, estimateTokens, MESSAGE_OVERHEAD_TOKENS } from '../../src/chat/core/tokenEstimate';
 
 // Shaped like VS Code's LanguageModelTextPart / ToolCallPart / ToolResultPart / DataPart / PromptTsxPart.
 const textPart = (value: string) => ({ value });

@@ -12,7 +12,7 @@ import {
   supportsImages,
   supportsTools,
   tokenLimits,
-} from '../../src/chat/modelInfo';
+} from '../../src/chat/core/modelInfo';
 
 const m = (id: string, family?: string, version?: string, raw: Record<string, unknown> = {}): ModelEntry => ({
   id,

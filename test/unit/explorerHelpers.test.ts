@@ -1,9 +1,9 @@
 // Pure helpers of the models explorer: ordering, grouping, filtering, text and link safety, failures.
 import * as assert from 'node:assert/strict';
 import type { ModelEntry } from '../../src/api/types';
-import { describeFailure } from '../../src/failure';
-import { modelFromArg } from '../../src/models/args';
-import { checkCardLink, rawCardLink } from '../../src/models/linkSafety';
+import { describeFailure } from '../../src/common/failure';
+import { modelFromArg } from '../../src/explorer/core/args';
+import { checkCardLink, rawCardLink } from '../../src/explorer/core/linkSafety';
 import {
   compareVersions,
   filterModels,
@@ -11,10 +11,11 @@ import {
   naturalCompare,
   OTHER_FAMILY,
   sortModels,
-} from '../../src/models/sorting';
-import { Redactor } from '../../src/redact';
-import { isLoopbackHost, originOf, resolveProxy, validateBaseUrl } from '../../src/serviceUrl';
-import { displayText } from '../../src/text';
+} from '../../src/explorer/core/sorting';
+import { Redactor } from '../../src/api/redact';
+import { isLoopbackHost, originOf, validateBaseUrl } from '../../src/api/baseUrl';
+import { resolveProxy } from '../../src/api/proxy';
+import { displayText } from '../../src/common/text';
 
 const m = (id: string, family?: string, version?: string, cardUrl?: string): ModelEntry => ({
   id,

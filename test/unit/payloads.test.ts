@@ -1,9 +1,9 @@
 // "Which text is sent" and "is this a payload" (src/requests/sendText.ts, payloadKind.ts).
 import * as assert from 'node:assert/strict';
-import { isInside, isPayloadDocument } from '../../src/requests/payloadKind';
-import { isJsonObjectOrArray, textToSend } from '../../src/requests/sendText';
-import { INPUT_PLACEHOLDER, starterPayload } from '../../src/requests/templates';
-import { withEndpoint } from '../../src/requests/endpointHeader';
+import { isInside, isPayloadDocument } from '../../src/requests/core/payloadKind';
+import { isJsonObjectOrArray, textToSend } from '../../src/requests/core/sendText';
+import { INPUT_PLACEHOLDER, starterPayload } from '../../src/requests/core/templates';
+import { withEndpoint } from '../../src/requests/core/endpointHeader';
 
 /** The selection [start, end) of `needle` in `text`. */
 function select(text: string, needle: string): { start: number; end: number } {

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { plural } from '../../src/text';
+import { plural } from '../../src/common/text';
 
 describe('messages: counted nouns', () => {
   it('plural() says 1 entry, 2 entries, 0 models', () => {

@@ -2,13 +2,13 @@
 // stream text accumulation and the history bound.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { curlCommand, shellQuote } from '../../src/requests/curl';
-import { readEndpoint, withEndpoint } from '../../src/requests/endpointHeader';
-import { addToHistory, HISTORY_LIMIT, type HistoryEntry } from '../../src/requests/historyEntries';
-import { parsePayload, payloadModel, wantsStream } from '../../src/requests/payload';
-import { renderResponse } from '../../src/requests/responseFormat';
-import { addEvent, newStreamState } from '../../src/requests/streamText';
-import { INPUT_PLACEHOLDER, starterPayload } from '../../src/requests/templates';
+import { curlCommand, shellQuote } from '../../src/requests/core/curl';
+import { readEndpoint, withEndpoint } from '../../src/requests/core/endpointHeader';
+import { addToHistory, HISTORY_LIMIT, type HistoryEntry } from '../../src/requests/core/historyEntries';
+import { parsePayload, payloadModel, wantsStream } from '../../src/requests/core/payload';
+import { renderResponse } from '../../src/requests/core/responseFormat';
+import { addEvent, newStreamState } from '../../src/requests/core/streamText';
+import { INPUT_PLACEHOLDER, starterPayload } from '../../src/requests/core/templates';
 
 const ev = (json: unknown, event?: string) => ({ event, data: JSON.stringify(json), json });
 

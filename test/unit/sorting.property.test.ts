@@ -12,7 +12,7 @@ import {
   groupSorted,
   naturalCompare,
   sortModels,
-} from '../../src/models/sorting';
+} from '../../src/explorer/core/sorting';
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 const codeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,73 @@
+/**
+ * Which `LanguageModelError` a failed chat request becomes. Pure (no `vscode`): the provider builds the
+ * error from the verdict. Messages are the client's (already free of the key) plus what to do next.
+ */
+import { ChatStreamError } from './messages';
+import { displayText } from '../../common/text';
+
+export type ChatErrorKind = 'noPermissions' | 'notFound' | 'blocked' | 'cancelled' | 'other';
+
+export interface ChatErrorVerdict {
+  kind: ChatErrorKind;
+  message: string;
+}
+
+/** The fields of a ServiceError this needs (kept structural so tests can pass plain objects). */
+interface ServiceErrorLike {
+  kind?: unknown;
+  status?: unknown;
+  code?: unknown;
+  type?: unknown;
+  message?: unknown;
+}
+
+const BLOCKED_CODE =
+  /content[-_ ]?(filter|policy|management)|safety|blocked|moderation|responsible[-_ ]?ai|guardrail|insufficient[-_]quota|quota/i;
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+function withHint(message: string, hint: string): string {
+  const trimmed = message.replace(/\s+$/, '');
+  return `${trimmed}${/[.!?)]$/.test(trimmed) ? '' : '.'} ${hint}`;
+}
+
+/**
+ * 401/403 → no permission (with the command that fixes a key), 404 → not found, content filter / quota /
+ * rate limit / 451 → blocked, cancellation → cancelled, anything else → a plain error with the message.
+ */
+export function classifyChatError(error: unknown, model?: string): ChatErrorVerdict {
+  if (error instanceof ChatStreamError) {
+    return { kind: error.kind === 'blocked' ? 'blocked' : 'other', message: displayText(error.message, 500) };
+  }
+  const e = (typeof error === 'object' && error !== null ? error : {}) as ServiceErrorLike;
+  // The chat view renders error text: it goes through the display function like every other surface.
+  const message = displayText(str(e.message) ?? (typeof error === 'string' ? error : 'The chat request failed.'), 500);
+  const status = typeof e.status === 'number' ? e.status : undefined;
+  const kind = str(e.kind);
+  const codes = [str(e.code), str(e.type)].filter((c): c is string => c !== undefined);
+
+  if (kind === 'aborted' || (error instanceof Error && error.name === 'AbortError')) {
+    return { kind: 'cancelled', message: 'The chat request was cancelled.' };
+  }
+  if (status === 401 || (kind === 'unauthorized' && status !== 403)) {
+    return { kind: 'noPermissions', message: withHint(message, 'Check the API key with "Model Access: Set API Key".') };
+  }
+  if (status === 403) {
+    return {
+      kind: 'noPermissions',
+      message: withHint(
+        message,
+        `Your organization's key may not use ${model ? `"${displayText(model, 120)}"` : 'this model'}.`,
+      ),
+    };
+  }
+  if (status === 404 || kind === 'notFound') {
+    return { kind: 'notFound', message: withHint(message, 'Refresh the models ("Model Access: Refresh Models").') };
+  }
+  if (status === 451 || status === 429 || kind === 'rateLimited' || codes.some((c) => BLOCKED_CODE.test(c))) {
+    return { kind: 'blocked', message };
+  }
+  return { kind: 'other', message };
+}

@@ -1,0 +1,335 @@
+/**
+ * Which catalog models the chat provider offers, and how each one is described to VS Code
+ * (`LanguageModelChatInformation`). Pure: no `vscode` import, so plain mocha tests it.
+ */
+import type { ModelEntry } from '../../api/types';
+import { displayText } from '../../common/text';
+
+export interface ChatModelDefaults {
+  maxInputTokens: number;
+  maxOutputTokens: number;
+}
+
+/** Built-in defaults for models whose registry entry carries no token limits (overridable in settings). */
+export const DEFAULT_LIMITS: ChatModelDefaults = { maxInputTokens: 16_384, maxOutputTokens: 4_096 };
+
+/** Structurally a `vscode.LanguageModelChatInformation`. */
+export interface ChatModelInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly family: string;
+  readonly version: string;
+  readonly tooltip?: string;
+  readonly detail?: string;
+  readonly maxInputTokens: number;
+  readonly maxOutputTokens: number;
+  readonly capabilities: { readonly imageInput?: boolean; readonly toolCalling?: boolean | number };
+}
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A positive whole number of tokens, from a number or a numeric string. */
+function tokenCount(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined;
+}
+
+/** The first usable token count among `keys`, looked up in each of `places` in turn. */
+function firstCount(places: unknown[], keys: readonly string[]): number | undefined {
+  for (const place of places) {
+    if (!isObj(place)) {
+      continue;
+    }
+    for (const key of keys) {
+      const n = tokenCount(place[key]);
+      if (n !== undefined) {
+        return n;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Where services put limits: the entry itself, or a nested object (OpenRouter, GitHub Models, LiteLLM…). */
+function limitPlaces(raw: unknown): unknown[] {
+  if (!isObj(raw)) {
+    return [];
+  }
+  const capabilities = raw.capabilities;
+  return [
+    raw,
+    raw.limits,
+    raw.token_limits,
+    isObj(capabilities) ? capabilities.limits : undefined,
+    raw.top_provider,
+    raw.model_info,
+    raw.details,
+  ];
+}
+
+const CONTEXT_KEYS = [
+  'context_window',
+  'contextWindow',
+  'context_length',
+  'contextLength',
+  'max_context_length',
+  'max_context_window_tokens',
+  'max_model_len',
+  'num_ctx',
+  'max_sequence_length',
+] as const;
+const INPUT_KEYS = [
+  'max_input_tokens',
+  'maxInputTokens',
+  'input_token_limit',
+  'inputTokenLimit',
+  'max_prompt_tokens',
+  'maxPromptTokens',
+] as const;
+const OUTPUT_KEYS = [
+  'max_output_tokens',
+  'maxOutputTokens',
+  'output_token_limit',
+  'outputTokenLimit',
+  'max_completion_tokens',
+  'maxCompletionTokens',
+  'max_tokens',
+] as const;
+
+/**
+ * Token limits from the registry entry, else the defaults. A context window alone bounds both: input is
+ * the window minus the output budget, and the output budget never exceeds the window.
+ */
+export function tokenLimits(raw: unknown, defaults: ChatModelDefaults = DEFAULT_LIMITS): ChatModelDefaults {
+  const places = limitPlaces(raw);
+  const context = firstCount(places, CONTEXT_KEYS);
+  const input = firstCount(places, INPUT_KEYS);
+  let output = firstCount(places, OUTPUT_KEYS);
+  if (output === undefined) {
+    output =
+      context !== undefined
+        ? Math.min(defaults.maxOutputTokens, Math.max(1, Math.floor(context / 4)))
+        : defaults.maxOutputTokens;
+  } else if (context !== undefined && output > context) {
+    output = context;
+  }
+  let maxInput = input;
+  if (maxInput === undefined) {
+    maxInput = context !== undefined ? Math.max(1, context - output) : defaults.maxInputTokens;
+  }
+  return { maxInputTokens: maxInput, maxOutputTokens: output };
+}
+
+function words(v: unknown): string[] {
+  if (typeof v === 'string') {
+    return [v.toLowerCase()];
+  }
+  if (Array.isArray(v)) {
+    return v.filter((x): x is string => typeof x === 'string').map((x) => x.toLowerCase());
+  }
+  return [];
+}
+
+const CHAT_WORD =
+  /^(chat|chat[-_ ]?completions?|completions?|text[-_ ]generation|text2text[-_ ]generation|conversational|llm|generatecontent|generate[-_ ]?content|instruct)$/;
+const NON_CHAT_WORD =
+  /(embed|rerank|re-rank|ranking|classif|moderation|speech|transcri|audio|tts|asr|stt|text[-_ ]to[-_ ]image|image[-_ ]generation|feature[-_ ]extraction|sentence[-_ ]similarity|fill[-_ ]mask|token[-_ ]classification)/;
+
+/** Capability flags that, set alone (without a chat flag), mean the model does something else. */
+const NON_CHAT_FLAG =
+  /^(embed|embeds|embedding|embeddings|rerank|reranking|moderation|moderations|tts|asr|transcription|transcriptions|speech_to_text|text_to_speech)$/;
+
+/** What the entry itself says about chat: true/false when it says something, undefined when it is silent. */
+function declaredChat(raw: unknown): boolean | undefined {
+  if (!isObj(raw)) {
+    return undefined;
+  }
+  const caps = raw.capabilities;
+  if (isObj(caps)) {
+    // Azure OpenAI `{chat_completion: true, embeddings: false}`; GitHub-style `{type: "chat"}`; plain `{chat: true}`.
+    const chatFlags = ['chat', 'chat_completion', 'chatCompletion', 'completion', 'completions']
+      .map((k) => caps[k])
+      .filter((v) => typeof v === 'boolean');
+    if (chatFlags.includes(true)) {
+      return true;
+    }
+    if (chatFlags.includes(false)) {
+      return false;
+    }
+    const type = words(caps.type);
+    if (type.some((w) => CHAT_WORD.test(w))) {
+      return true;
+    }
+    if (type.some((w) => NON_CHAT_WORD.test(w))) {
+      return false;
+    }
+    const flags = Object.entries(caps).filter(([, v]) => typeof v === 'boolean');
+    if (flags.some(([k, v]) => v === true && NON_CHAT_FLAG.test(k.toLowerCase()))) {
+      return false;
+    }
+  } else if (Array.isArray(caps)) {
+    // Ollama `capabilities: ["completion", "tools"]` / `["embedding"]`.
+    const list = words(caps);
+    if (list.some((w) => CHAT_WORD.test(w))) {
+      return true;
+    }
+    if (list.some((w) => NON_CHAT_WORD.test(w))) {
+      return false;
+    }
+  }
+  // Gemini `supportedGenerationMethods`; Hugging Face `pipeline_tag`; generic `type` / `task` / `mode`.
+  const methods = words(raw.supportedGenerationMethods ?? raw.supported_generation_methods);
+  if (methods.length > 0) {
+    return methods.some((w) => CHAT_WORD.test(w));
+  }
+  for (const key of ['task', 'pipeline_tag', 'mode', 'model_type', 'type', 'kind']) {
+    const value = words(raw[key]);
+    if (value.some((w) => CHAT_WORD.test(w))) {
+      return true;
+    }
+    if (value.some((w) => NON_CHAT_WORD.test(w))) {
+      return false;
+    }
+  }
+  return undefined;
+}
+
+/** Name tokens that mean the model is not a chat model (embeddings, rerankers, speech). */
+const NON_CHAT_TOKEN = /^(embed|embeds|embedding|embeddings|rerank|reranker|rerankers|tts|asr|stt|whisper|moderation)$/;
+
+/**
+ * Whether a catalog model can chat: what its entry declares (capabilities, task, type…), else every model
+ * except those whose id or family names a non-chat kind (`…-embed-…`, `…-rerank-…`, `tts`, `asr`).
+ */
+export function canChat(entry: ModelEntry): boolean {
+  const declared = declaredChat(entry.raw);
+  if (declared !== undefined) {
+    return declared;
+  }
+  const tokens = `${entry.id} ${entry.family ?? ''}`.toLowerCase().split(/[^a-z0-9]+/);
+  return !tokens.some((t) => NON_CHAT_TOKEN.test(t));
+}
+
+/** `*` and `?` globs (anything else literal), matched against the whole id, case-insensitively. */
+function globToRegExp(pattern: string): RegExp {
+  const body = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${body}$`, 'i');
+}
+
+/**
+ * The `modelAccess.chat.models` selection: each item is a family name or an id pattern (`aurora-*`).
+ * Empty means "every model that can chat".
+ */
+export function chatSelection(patterns: readonly string[]): (entry: ModelEntry) => boolean {
+  const items = patterns.map((p) => p.trim()).filter((p) => p !== '');
+  if (items.length === 0) {
+    return canChat;
+  }
+  const families = new Set(items.map((p) => p.toLowerCase()));
+  const globs = items.map(globToRegExp);
+  return (entry) =>
+    (entry.family !== undefined && families.has(entry.family.toLowerCase())) || globs.some((g) => g.test(entry.id));
+}
+
+function capabilityFlag(raw: unknown, keys: readonly string[], listWords: RegExp): boolean {
+  if (!isObj(raw)) {
+    return false;
+  }
+  const caps = raw.capabilities;
+  const places = [raw, isObj(caps) ? caps : undefined, isObj(caps) ? caps.supports : undefined];
+  for (const place of places) {
+    if (!isObj(place)) {
+      continue;
+    }
+    for (const key of keys) {
+      if (place[key] === true) {
+        return true;
+      }
+    }
+  }
+  const lists = [
+    Array.isArray(caps) ? caps : undefined,
+    raw.supported_parameters,
+    raw.input_modalities,
+    isObj(raw.architecture) ? raw.architecture.input_modalities : undefined,
+  ];
+  return lists.some((l) => words(l).some((w) => listWords.test(w)));
+}
+
+/** Whether the entry advertises tool (function) calling; only then are tools sent to it. */
+export function supportsTools(raw: unknown): boolean {
+  return capabilityFlag(
+    raw,
+    [
+      'tool_calling',
+      'toolCalling',
+      'tools',
+      'function_calling',
+      'functionCalling',
+      'supports_tools',
+      'supports_function_calling',
+      'tool_calls',
+    ],
+    /^(tools|tool_calling|function_calling|tool_choice)$/,
+  );
+}
+
+/** Whether the entry advertises image input. */
+export function supportsImages(raw: unknown): boolean {
+  return capabilityFlag(
+    raw,
+    ['vision', 'image_input', 'imageInput', 'supports_vision', 'supports_image_input', 'images'],
+    /^(vision|image)$/,
+  );
+}
+
+/** How VS Code shows and budgets one model. `id` is the service's model id, used as is in requests. */
+export function chatModelInfo(entry: ModelEntry, defaults: ChatModelDefaults = DEFAULT_LIMITS): ChatModelInfo {
+  const limits = tokenLimits(entry.raw, defaults);
+  const family = entry.family ?? entry.id;
+  const version = entry.version ?? '';
+  // Shown in VS Code's model picker: display text, never raw registry text.
+  const tooltip = [
+    displayText(entry.family, 120) || 'no family',
+    entry.version ? `version ${displayText(entry.version, 60)}` : 'no version',
+    displayText(entry.cardUrl, 300),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  return {
+    id: entry.id,
+    name: displayText(entry.id, 120),
+    family,
+    version,
+    tooltip,
+    detail: entry.version ? `v${displayText(entry.version, 60)}` : undefined,
+    maxInputTokens: limits.maxInputTokens,
+    maxOutputTokens: limits.maxOutputTokens,
+    capabilities: { toolCalling: supportsTools(entry.raw), imageInput: supportsImages(entry.raw) },
+  };
+}
+
+/** The models to offer: the selection applied to the catalog, in catalog order, without duplicate ids. */
+export function chatModels(
+  entries: readonly ModelEntry[],
+  patterns: readonly string[],
+  defaults: ChatModelDefaults = DEFAULT_LIMITS,
+): ChatModelInfo[] {
+  const selected = chatSelection(patterns);
+  const seen = new Set<string>();
+  const out: ChatModelInfo[] = [];
+  for (const entry of entries) {
+    if (!seen.has(entry.id) && selected(entry)) {
+      seen.add(entry.id);
+      out.push(chatModelInfo(entry, defaults));
+    }
+  }
+  return out;
+}

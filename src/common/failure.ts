@@ -1,0 +1,132 @@
+/**
+ * Turning a failure (a ServiceError from src/api/, or anything else thrown) into text a person can act on,
+ * plus the one action that helps. Pure, no `vscode` import; the UI decides where the text goes.
+ */
+import { KEY_NOT_ALLOWED } from './keyConsent';
+import { Commands } from '../ids';
+import { displayText, hostOf } from './text';
+
+export type FailureAction = 'setApiKey' | 'setBaseUrl' | 'retry' | 'showLog' | 'allowKey';
+
+/** The command that helps with each failure, and how a button or tree row names it. */
+export const FAILURE_ACTIONS: Record<FailureAction, { command: string; title: string; icon: string }> = {
+  setApiKey: { command: Commands.setApiKey, title: 'Set API Key…', icon: 'key' },
+  setBaseUrl: { command: Commands.setBaseUrl, title: 'Set Service URL…', icon: 'link' },
+  retry: { command: Commands.refreshModels, title: 'Retry', icon: 'refresh' },
+  showLog: { command: Commands.showLog, title: 'Show Log', icon: 'output' },
+  allowKey: { command: Commands.allowStoredKey, title: 'Allow Stored Key…', icon: 'unlock' },
+};
+
+/** The `code` of the config error a connection throws when the URL is set but no key is. */
+export const NO_KEY = 'noKey';
+
+export interface Failure {
+  /** One line for the view message, notification or tree item. */
+  message: string;
+  /** Extra line (request id, hints), may be empty. */
+  detail: string;
+  action: FailureAction;
+  kind: string;
+  status?: number;
+  requestId?: string;
+}
+
+interface ServiceErrorLike {
+  kind?: unknown;
+  status?: unknown;
+  code?: unknown;
+  message?: unknown;
+  /** The server's own words, without our framing (ServiceError). */
+  serverMessage?: unknown;
+  statusText?: unknown;
+  requestId?: unknown;
+  /** The host the request went to, when the error carries it. */
+  host?: unknown;
+  url?: unknown;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function oneLine(text: string, max = 300): string {
+  return displayText(text.replace(/\s+/g, ' ').trim(), max);
+}
+
+/**
+ * @param error what was thrown
+ * @param host the service host (for network messages when the error does not name it)
+ */
+export function describeFailure(error: unknown, host?: string): Failure {
+  const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ServiceErrorLike;
+  const kind = str(e.kind) ?? 'unknown';
+  const status = num(e.status);
+  const requestId = str(e.requestId);
+  const message = str(e.message) ? oneLine(String(e.message)) : undefined;
+  const serverMessage = str(e.serverMessage) ? oneLine(String(e.serverMessage)) : undefined;
+  const detail = [
+    serverMessage ? `The service said: ${serverMessage}` : '',
+    requestId ? `Request id: ${requestId}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+  const base = { kind, status, requestId, detail };
+
+  if (kind === 'unauthorized' || status === 401 || status === 403) {
+    return {
+      ...base,
+      message:
+        status === 403
+          ? 'The API key was rejected (403): it is not allowed to list models.'
+          : 'The API key was rejected.',
+      action: 'setApiKey',
+    };
+  }
+  if (kind === 'network' || kind === 'timeout') {
+    const where = str(e.host) ?? host ?? 'the service';
+    const reason = message ?? (kind === 'timeout' ? 'the request timed out' : 'the connection failed');
+    // The client's messages already name the host ("Could not connect to https://h: connection refused.").
+    return {
+      ...base,
+      message: reason.includes(hostOf(where)) ? reason : `Cannot reach ${where}: ${reason}`,
+      action: 'retry',
+    };
+  }
+  if (kind === 'config' && str(e.code) === KEY_NOT_ALLOWED) {
+    return {
+      ...base,
+      message: message ?? "The key is not allowed for this workspace's service URL yet.",
+      action: 'allowKey',
+    };
+  }
+  if (kind === 'config' && str(e.code) === NO_KEY) {
+    return { ...base, message: message ?? 'No API key is set for this service.', action: 'setApiKey' };
+  }
+  if (kind === 'config') {
+    return { ...base, message: message ?? 'The service is not configured.', action: 'setBaseUrl' };
+  }
+  if (kind === 'insecure') {
+    return {
+      ...base,
+      message: message ?? 'Refused to send the key over an insecure connection.',
+      action: 'setBaseUrl',
+    };
+  }
+  if (kind === 'aborted') {
+    return { ...base, message: 'The request was cancelled.', action: 'retry' };
+  }
+  if (status !== undefined) {
+    const head = `${status}${str(e.statusText) ? ` ${str(e.statusText)}` : ''}`;
+    const said = serverMessage ?? (message && !/^the (server|service) answered/i.test(message) ? message : undefined);
+    const text = `The service answered ${head}${said ? `: ${said}` : ''}${requestId ? ` (request id ${requestId})` : ''}`;
+    return { ...base, message: oneLine(text, 400), action: 'retry' };
+  }
+  if (kind === 'invalidResponse') {
+    return { ...base, message: message ?? 'The service sent a response that could not be read.', action: 'retry' };
+  }
+  return { ...base, message: message ?? 'Something went wrong while talking to the service.', action: 'showLog' };
+}

@@ -1,0 +1,181 @@
+import * as vscode from 'vscode';
+import type { ModelEntry } from '../api/types';
+import { Commands } from '../ids';
+import { modelFromArg } from './core/args';
+import { checkCardLink } from './core/linkSafety';
+import { CardOutcome, openModelCard } from './modelCard';
+import { InspectOutcome } from './inspect';
+import { familyOf, sortModels } from './core/sorting';
+import { displayText, msg, type DisplayText } from '../common/text';
+import { flash, type SafePickItem } from '../platform/ui';
+import type { CommandDeps } from '../commands/deps';
+
+type ModelPickItem = SafePickItem & { model?: ModelEntry; run?: string };
+
+/** Refresh, filter, grouping, and the per-model commands (card, inspect, copy id, quick pick). */
+export function register(deps: CommandDeps): vscode.Disposable[] {
+  const inspect = (model: ModelEntry) => inspectModel(deps, model).then(() => undefined);
+  return [
+    vscode.commands.registerCommand(Commands.refreshModels, () => deps.catalog.refresh()),
+    vscode.commands.registerCommand(Commands.filterModels, () => filterModels(deps)),
+    vscode.commands.registerCommand(Commands.clearFilter, () => deps.view.setFilter(undefined)),
+    vscode.commands.registerCommand(Commands.viewAsGroups, () => deps.config.setGroupByFamily(true)),
+    vscode.commands.registerCommand(Commands.viewAsList, () => deps.config.setGroupByFamily(false)),
+    vscode.commands.registerCommand(Commands.openModelCard, async (arg?: unknown): Promise<CardOutcome | undefined> => {
+      const model = await modelOrPick(deps, arg, 'Open the Model Card of…');
+      return model ? openModelCard(model, { ui: deps.ui, log: deps.log, inspect }) : undefined;
+    }),
+    vscode.commands.registerCommand(
+      Commands.inspectModel,
+      async (arg?: unknown): Promise<InspectOutcome | undefined> => {
+        const model = await modelOrPick(deps, arg, 'Inspect model…');
+        return model ? inspectModel(deps, model) : undefined;
+      },
+    ),
+    vscode.commands.registerCommand(Commands.copyModelId, async (arg?: unknown) => {
+      const model = await modelOrPick(deps, arg, 'Copy the id of…');
+      if (model) {
+        await deps.ui.copy(model.id);
+        flash('copy', msg`Copied ${displayText(model.id, 60)}`);
+      }
+      return model?.id;
+    }),
+    vscode.commands.registerCommand(Commands.modelClicked, async (arg?: unknown) => {
+      const model = modelFromArg(arg, deps.catalog.models);
+      if (!model) {
+        return undefined;
+      }
+      switch (deps.config.modelClickAction) {
+        case 'openModelCard':
+          return openModelCard(model, { ui: deps.ui, log: deps.log, inspect });
+        case 'inspect':
+          return inspectModel(deps, model);
+        default:
+          return undefined;
+      }
+    }),
+    vscode.commands.registerCommand(Commands.showModels, () => showModels(deps)),
+  ];
+}
+
+async function inspectModel(deps: CommandDeps, model: ModelEntry): Promise<InspectOutcome> {
+  return deps.documents.inspect(model, async (id) => (await deps.connection.getClient()).getModel(id), deps.ui);
+}
+
+/** The model a command was given, or one picked from the catalog (loading it first if needed). */
+async function modelOrPick(deps: CommandDeps, arg: unknown, title: string): Promise<ModelEntry | undefined> {
+  const given = modelFromArg(arg, deps.catalog.models);
+  if (given) {
+    return given;
+  }
+  await deps.catalog.ensureLoaded();
+  const items = pickItems(deps.catalog.models);
+  if (items.length === 0) {
+    void deps.ui.info(describeEmpty(deps));
+    return undefined;
+  }
+  const picked = await deps.ui.pick(items, {
+    title,
+    placeHolder: 'Type to search by id, family or version',
+    matchOnDescription: true,
+  });
+  return picked?.model;
+}
+
+function describeEmpty(deps: CommandDeps): DisplayText {
+  const status = deps.catalog.status;
+  switch (status.kind) {
+    case 'needsUrl':
+      return msg`No service URL is set. Run "Model Access: Set Service URL".`;
+    case 'needsKey':
+      return msg`No API key is set. Run "Model Access: Set API Key".`;
+    case 'error':
+      return displayText(status.failure.message, 500);
+    default:
+      return msg`No models are available to your organization.`;
+  }
+}
+
+function pickItems(models: readonly ModelEntry[]): ModelPickItem[] {
+  const items: ModelPickItem[] = [];
+  let family: string | undefined;
+  for (const model of sortModels(models)) {
+    const f = familyOf(model);
+    if (f !== family) {
+      family = f;
+      items.push({ label: displayText(f, 80), kind: vscode.QuickPickItemKind.Separator });
+    }
+    items.push({
+      label: displayText(model.id, 200),
+      description: [displayText(model.version, 60), displayText(model.family, 60)]
+        .filter(Boolean)
+        .join(' · ') as DisplayText,
+      model,
+    });
+  }
+  return items;
+}
+
+async function filterModels(deps: CommandDeps): Promise<void> {
+  const text = await deps.ui.input({
+    title: 'Filter Models',
+    prompt: 'Show models whose id, family or version contain all of these words (empty clears the filter)',
+    value: deps.view.filter ?? '',
+    placeHolder: 'e.g. aurora 2',
+  });
+  if (text !== undefined) {
+    deps.view.setFilter(text);
+  }
+}
+
+/** The status bar's picker: every model (type to search), then what to do with the one picked. */
+async function showModels(deps: CommandDeps): Promise<void> {
+  await deps.catalog.ensureLoaded();
+  const status = deps.catalog.status;
+  if (status.kind === 'needsUrl' || status.kind === 'needsKey') {
+    await vscode.commands.executeCommand(status.kind === 'needsUrl' ? Commands.setBaseUrl : Commands.setApiKey);
+    return;
+  }
+  const items: ModelPickItem[] = [];
+  if (status.kind === 'error') {
+    items.push({
+      label: msg`$(refresh) Retry`,
+      detail: displayText(status.failure.message, 500),
+      run: Commands.refreshModels,
+      alwaysShow: true,
+    });
+  }
+  items.push(...pickItems(deps.catalog.models));
+  if (items.length === 0) {
+    void deps.ui.info(describeEmpty(deps));
+    return;
+  }
+  const picked = await deps.ui.pick(items, {
+    title: msg`Models on ${deps.catalog.serviceState.host ?? 'the service'}`,
+    placeHolder: 'Type to search by id, family or version',
+    matchOnDescription: true,
+  });
+  if (picked?.run) {
+    await vscode.commands.executeCommand(picked.run);
+    return;
+  }
+  const model = picked?.model;
+  if (!model) {
+    return;
+  }
+  const hasCard = checkCardLink(model.cardUrl).ok;
+  const actions: ModelPickItem[] = [
+    {
+      label: msg`$(link-external) Open Model Card`,
+      run: Commands.openModelCard,
+      description: hasCard ? undefined : msg`no card link`,
+    },
+    { label: msg`$(json) Inspect Model`, run: Commands.inspectModel },
+    { label: msg`$(copy) Copy Model ID`, run: Commands.copyModelId },
+    { label: msg`$(new-file) New Request with this Model`, run: Commands.newRequest },
+  ];
+  const action = await deps.ui.pick(actions, { title: displayText(model.id, 120) });
+  if (action?.run) {
+    await vscode.commands.executeCommand(action.run, model);
+  }
+}

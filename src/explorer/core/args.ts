@@ -1,0 +1,21 @@
+/**
+ * What model a command was invoked for. Tree items pass a node (`{ model }`), pickers and other
+ * features pass a `ModelEntry` or an id string. Pure, no `vscode` import, so any feature can use it.
+ */
+import type { ModelEntry } from '../../api/types';
+
+export function modelFromArg(arg: unknown, known: readonly ModelEntry[] = []): ModelEntry | undefined {
+  if (typeof arg === 'string') {
+    return known.find((m) => m.id === arg) ?? (arg ? { id: arg, raw: undefined } : undefined);
+  }
+  if (typeof arg === 'object' && arg !== null) {
+    const nested = (arg as { model?: unknown }).model;
+    if (typeof nested === 'object' && nested !== null && typeof (nested as ModelEntry).id === 'string') {
+      return nested as ModelEntry;
+    }
+    if (typeof (arg as ModelEntry).id === 'string') {
+      return arg as ModelEntry;
+    }
+  }
+  return undefined;
+}

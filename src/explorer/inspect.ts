@@ -1,0 +1,83 @@
+import * as vscode from 'vscode';
+import type { ModelEntry } from '../api/types';
+import { describeFailure } from '../common/failure';
+import type { RedactingLog } from '../platform/log';
+import { prettyJson } from '../common/prettyJson';
+import { displayText } from '../common/text';
+import type { Ui } from '../platform/ui';
+
+export const INSPECT_SCHEME = 'model-access-model';
+
+/** The outcome of an inspect, for tests: the document shown, or the message given instead. */
+export interface InspectOutcome {
+  document?: vscode.TextDocument;
+  message?: string;
+}
+
+/**
+ * Read-only documents showing `GET /v1/models/{id}` as pretty JSON, one per model, titled by the id.
+ * Inspecting again re-fetches and updates the open document.
+ */
+export class ModelDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly contents = new Map<string, string>();
+  private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this._onDidChange.event;
+  private readonly registration: vscode.Disposable;
+
+  constructor(private readonly log: RedactingLog) {
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(INSPECT_SCHEME, this);
+  }
+
+  /** `model-access-model:/<id>.json?id=<id>` — the path gives the tab title, the query the exact id. */
+  static uriFor(id: string): vscode.Uri {
+    const title = displayText(id, 120).replace(/[/\\]/g, '∕') || 'model';
+    return vscode.Uri.from({
+      scheme: INSPECT_SCHEME,
+      path: `/${title}.json`,
+      query: new URLSearchParams({ id }).toString(),
+    });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(uri.toString()) ?? '// Run "Model Access: Inspect Model" to load this model.\n';
+  }
+
+  async inspect(model: ModelEntry, fetch: (id: string) => Promise<ModelEntry>, ui: Ui): Promise<InspectOutcome> {
+    const name = displayText(model.id, 80);
+    let entry: ModelEntry;
+    try {
+      entry = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: `Inspecting ${name}` },
+        () => fetch(model.id),
+      );
+    } catch (e) {
+      const failure = describeFailure(e);
+      const message =
+        failure.kind === 'notFound' || failure.status === 404
+          ? `The model “${name}” is not available to your organization (404).`
+          : `Could not inspect “${name}”: ${failure.message}`;
+      const full = failure.requestId ? `${message} (request id ${failure.requestId})` : message;
+      this.log.warn(full);
+      void ui.warn(displayText(this.log.redactor.redact(full), 600));
+      return { message: full };
+    }
+    const uri = ModelDocuments.uriFor(model.id);
+    const body =
+      entry.raw !== undefined
+        ? entry.raw
+        : { id: entry.id, family: entry.family, version: entry.version, model_card_url: entry.cardUrl };
+    const json = prettyJson(body);
+    const text = `${json.flat ? '// Nested too deeply to indent: shown as one line.\n' : ''}${json.text}\n`;
+    this.contents.set(uri.toString(), this.log.redactor.redact(text));
+    this._onDidChange.fire(uri);
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document, { preview: false });
+    return { document };
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    this._onDidChange.dispose();
+    this.contents.clear();
+  }
+}

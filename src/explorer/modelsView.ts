@@ -1,0 +1,138 @@
+import * as vscode from 'vscode';
+import type { Config } from '../platform/config';
+import { ContextKeys, Views } from '../ids';
+import { displayText, plural } from '../common/text';
+import type { ModelCatalog } from '../platform/catalog';
+import type { ModelsTreeNode } from './nodes';
+import { ModelsTreeProvider, ViewOptions } from './treeProvider';
+import { filterModels } from './core/sorting';
+
+/**
+ * The Models view: the tree view, its message line, title description and the context keys its menus
+ * and welcome content depend on. The filter lives here (it is a view concern, not catalog state).
+ */
+export class ModelsView implements vscode.Disposable {
+  readonly provider: ModelsTreeProvider;
+  readonly treeView: vscode.TreeView<ModelsTreeNode>;
+  private _filter: string | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly contextValues = new Map<string, unknown>();
+
+  constructor(
+    private readonly catalog: ModelCatalog,
+    private readonly config: Config,
+  ) {
+    this.provider = new ModelsTreeProvider(catalog, () => this.options());
+    this.treeView = vscode.window.createTreeView(Views.models, {
+      treeDataProvider: this.provider,
+      showCollapseAll: true,
+    });
+    this.disposables.push(
+      this.provider,
+      this.treeView,
+      catalog.onDidChange(() => this.update()),
+      catalog.onDidChangeStatus(() => this.update()),
+      config.onDidChange((e) => {
+        if (e.view) {
+          this.update();
+          this.provider.refresh();
+        }
+      }),
+      this.treeView.onDidChangeVisibility((e) => {
+        if (e.visible) {
+          void catalog.ensureLoaded();
+        }
+      }),
+    );
+    this.update();
+  }
+
+  options(): ViewOptions {
+    return {
+      grouped: this.config.groupByFamily,
+      filter: this._filter,
+      clickable: this.config.modelClickAction !== 'none',
+    };
+  }
+
+  get filter(): string | undefined {
+    return this._filter;
+  }
+
+  setFilter(text: string | undefined): void {
+    const value = text?.trim() || undefined;
+    if (value === this._filter) {
+      return;
+    }
+    this._filter = value;
+    this.update();
+    this.provider.refresh();
+  }
+
+  /** Re-render after a setting that changes item rendering (click action). */
+  rerender(): void {
+    this.provider.refresh();
+  }
+
+  private setContext(key: string, value: unknown): void {
+    if (this.contextValues.get(key) === value) {
+      return;
+    }
+    this.contextValues.set(key, value);
+    void vscode.commands.executeCommand('setContext', key, value);
+  }
+
+  private update(): void {
+    const status = this.catalog.status;
+    const models = this.catalog.models;
+    const state = this.catalog.serviceState;
+    // While idle the status says nothing about the setup: the service state does, once it has been read.
+    // A passing "ready" (before the URL and key were read, or while a load is about to report them
+    // missing) would tick the walkthrough's setup steps.
+    const setup =
+      status.kind === 'needsUrl' || status.kind === 'needsKey'
+        ? status.kind
+        : status.kind !== 'idle'
+          ? 'ready'
+          : this.catalog.setupKnown
+            ? state.setup
+            : undefined;
+    if (setup) {
+      this.setContext(ContextKeys.setup, setup);
+    }
+    let catalogState: string = status.kind;
+    if (status.kind === 'ready' && models.length === 0) {
+      catalogState = 'empty';
+    }
+    this.setContext(ContextKeys.catalogState, catalogState);
+    this.setContext(ContextKeys.grouped, this.config.groupByFamily);
+    this.setContext(ContextKeys.filtered, this._filter !== undefined);
+
+    this.treeView.description = state.host && status.kind !== 'needsUrl' ? state.host : undefined;
+
+    const lines: string[] = [];
+    if (this._filter !== undefined) {
+      const shown = filterModels(models, this._filter).length;
+      lines.push(`Filter “${displayText(this._filter, 60)}”: ${shown} of ${plural(models.length, 'model')}.`);
+    }
+    if (status.kind === 'error') {
+      const kept =
+        models.length > 0 && this.catalog.loadedAt
+          ? ` Showing the list from ${this.catalog.loadedAt.toLocaleTimeString()}.`
+          : '';
+      lines.push(`${displayText(status.failure.message, 400)}${kept}`);
+    } else if (status.kind === 'ready') {
+      if (this.catalog.skipped > 0) {
+        lines.push(
+          `${plural(this.catalog.skipped, 'entry', 'entries')} without an identifier ${this.catalog.skipped === 1 ? 'was' : 'were'} skipped.`,
+        );
+      }
+      lines.push(...this.catalog.warnings.map((w) => displayText(w, 200)));
+    }
+    this.treeView.message = lines.length ? lines.join(' ') : undefined;
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

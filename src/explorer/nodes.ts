@@ -1,0 +1,125 @@
+import * as vscode from 'vscode';
+import type { ModelEntry } from '../api/types';
+import { checkCardLink } from './core/linkSafety';
+import { Commands, ItemContext } from '../ids';
+import { displayText, plural } from '../common/text';
+import { treeItemId } from './core/treeItemId';
+
+/** Highlight ranges of the filter's words in a label, for `TreeItemLabel.highlights`. */
+function highlights(label: string, words: readonly string[]): [number, number][] {
+  const lower = label.toLowerCase();
+  const out: [number, number][] = [];
+  for (const w of words) {
+    const i = lower.indexOf(w);
+    if (w && i >= 0) {
+      out.push([i, i + w.length]);
+    }
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+function label(text: string, words: readonly string[]): vscode.TreeItemLabel | string {
+  const h = highlights(text, words);
+  return h.length ? { label: text, highlights: h } : text;
+}
+
+/** A tooltip that shows registry text as text: untrusted, no HTML, everything escaped. */
+function plainTooltip(): vscode.MarkdownString {
+  const md = new vscode.MarkdownString('', false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  return md;
+}
+
+function field(md: vscode.MarkdownString, name: string, value: string): void {
+  md.appendMarkdown(`${name}: `);
+  md.appendText(value);
+  md.appendMarkdown('  \n');
+}
+
+/** A model's tooltip: id, family, version and card link, as plain text. */
+export function modelTooltip(model: ModelEntry): vscode.MarkdownString {
+  const card = checkCardLink(model.cardUrl);
+  const md = plainTooltip();
+  md.appendMarkdown('**');
+  md.appendText(displayText(model.id, 300) || '(no id)');
+  md.appendMarkdown('**\n\n');
+  field(md, 'Family', displayText(model.family, 200) || '—');
+  field(md, 'Version', displayText(model.version, 200) || '—');
+  field(md, 'Model Card', card.ok ? displayText(card.url, 300) : 'none');
+  return md;
+}
+
+/**
+ * One model: id as label, version as description; a click runs the configured click action. The tooltip
+ * is left undefined here and built on hover ({@link ModelNode.resolveTooltip}, through the provider's
+ * `resolveTreeItem`): a list can hold thousands of rows, and only a few are ever hovered.
+ */
+export class ModelNode extends vscode.TreeItem {
+  constructor(
+    readonly model: ModelEntry,
+    options: { words?: readonly string[]; clickable: boolean; id?: string },
+  ) {
+    const text = displayText(model.id) || '(no id)';
+    super(label(text, options.words ?? []), vscode.TreeItemCollapsibleState.None);
+    this.id = options.id;
+    const version = displayText(model.version, 60);
+    this.description = version;
+    const card = checkCardLink(model.cardUrl);
+    this.contextValue = card.ok ? ItemContext.modelWithCard : ItemContext.model;
+    this.iconPath = new vscode.ThemeIcon(card.ok ? 'sparkle' : 'circle-outline');
+    this.accessibilityInformation = {
+      label: `${text}${model.version ? `, version ${version}` : ''}${model.family ? `, family ${displayText(model.family, 60)}` : ''}`,
+    };
+    if (options.clickable) {
+      this.command = { command: Commands.modelClicked, title: 'Open', arguments: [this] };
+    }
+  }
+
+  /** Builds the tooltip if it is not there yet; returns it. */
+  resolveTooltip(): vscode.MarkdownString {
+    if (!(this.tooltip instanceof vscode.MarkdownString)) {
+      this.tooltip = modelTooltip(this.model);
+    }
+    return this.tooltip;
+  }
+}
+
+/** A family: collapsible, with the number of models it holds. */
+export class FamilyNode extends vscode.TreeItem {
+  constructor(
+    readonly family: string,
+    readonly models: readonly ModelEntry[],
+    options: { words?: readonly string[]; expanded: boolean },
+  ) {
+    const text = displayText(family, 120);
+    super(
+      label(text, options.words ?? []),
+      options.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+    );
+    this.id = treeItemId(['f', family]);
+    this.description = plural(models.length, 'model');
+    this.contextValue = ItemContext.family;
+    this.iconPath = new vscode.ThemeIcon('layers');
+    const md = plainTooltip();
+    md.appendMarkdown('Family **');
+    md.appendText(displayText(family, 300));
+    md.appendMarkdown(`**: ${plural(models.length, 'model')}`);
+    this.tooltip = md;
+  }
+}
+
+/** A line of information in the tree (a failure with its action, "no match", "N more"). */
+export class MessageNode extends vscode.TreeItem {
+  constructor(text: string, icon: string, command?: vscode.Command, tooltip?: string) {
+    super(displayText(text, 300), vscode.TreeItemCollapsibleState.None);
+    this.iconPath = new vscode.ThemeIcon(icon);
+    this.contextValue = ItemContext.message;
+    this.command = command;
+    if (tooltip) {
+      this.tooltip = tooltip;
+    }
+  }
+}
+
+export type ModelsTreeNode = ModelNode | FamilyNode | MessageNode;

@@ -1,0 +1,224 @@
+import * as vscode from 'vscode';
+import type { ModelEntry } from '../api/types';
+import { describeFailure, Failure } from '../common/failure';
+import type { ServiceConnection, ServiceState } from './connection';
+
+export type CatalogStatus =
+  | { kind: 'needsUrl' }
+  | { kind: 'needsKey' }
+  | { kind: 'idle' }
+  | { kind: 'loading' }
+  | { kind: 'ready' }
+  | { kind: 'error'; failure: Failure };
+
+/** Wraps a load so the UI can show progress (the view's progress bar); the catalog does not know how. */
+export type ProgressRunner = <T>(task: () => Promise<T>) => Thenable<T>;
+
+/**
+ * The organization's models: state, one refresh at a time, and events. It keeps the last good list when
+ * a refresh fails (as long as the service and key are the same), and drops it when they change.
+ */
+export class ModelCatalog implements vscode.Disposable {
+  private _models: readonly ModelEntry[] = [];
+  private _status: CatalogStatus = { kind: 'idle' };
+  private _state: ServiceState = { setup: 'needsUrl' };
+  private _setupKnown = false;
+  private _warnings: string[] = [];
+  private _skipped = 0;
+  private _loadedAt: Date | undefined;
+  private listIdentity: string | undefined;
+
+  private inFlight: Promise<void> | undefined;
+  private abort: AbortController | undefined;
+  private generation = 0;
+  private _requestCount = 0;
+
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  /** Fires when the list of models changes. */
+  readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidChangeStatus = new vscode.EventEmitter<CatalogStatus>();
+  /** Fires when loading starts or ends, or the setup or error state changes. */
+  readonly onDidChangeStatus = this._onDidChangeStatus.event;
+
+  constructor(
+    private readonly connection: ServiceConnection,
+    private readonly progress: ProgressRunner = (task) => task(),
+  ) {}
+
+  get models(): readonly ModelEntry[] {
+    return this._models;
+  }
+  get status(): CatalogStatus {
+    return this._status;
+  }
+  /** The service state seen by the last load (host, key source — never the key). */
+  get serviceState(): ServiceState {
+    return this._state;
+  }
+  /** False until a setup check or a load has read the URL and key (until then `serviceState` is a guess). */
+  get setupKnown(): boolean {
+    return this._setupKnown;
+  }
+  get warnings(): readonly string[] {
+    return this._warnings;
+  }
+  get skipped(): number {
+    return this._skipped;
+  }
+  get loadedAt(): Date | undefined {
+    return this._loadedAt;
+  }
+  /** How many list loads reached the service (tests use it to check deduplication). */
+  get requestCount(): number {
+    return this._requestCount;
+  }
+  get isLoading(): boolean {
+    return this.inFlight !== undefined;
+  }
+
+  /**
+   * Loads the list unless a load is already running, in which case it joins that one. Resolves when the
+   * catalog has settled: if a newer load replaced this one (the key or URL changed), after that one.
+   */
+  refresh(): Promise<void> {
+    if (!this.inFlight) {
+      const p = this.load().finally(() => {
+        if (this.inFlight === p) {
+          this.inFlight = undefined;
+        }
+      });
+      this.inFlight = p;
+    }
+    return this.settled();
+  }
+
+  /** The service or key changed: abandon a running load and start over. */
+  reload(): Promise<void> {
+    this.generation++;
+    this.abort?.abort();
+    this.inFlight = undefined;
+    return this.refresh();
+  }
+
+  /** Resolves once no load is running (waiting through loads that replace each other). */
+  async settled(): Promise<void> {
+    while (this.inFlight) {
+      await this.inFlight;
+    }
+  }
+
+  /**
+   * Reads the setup state (URL and key present?) without calling the service, so the view's welcome
+   * content and the status bar are right before the first load.
+   */
+  async refreshSetup(): Promise<void> {
+    if (this.inFlight) {
+      return;
+    }
+    const generation = this.generation;
+    try {
+      const state = await this.connection.state();
+      if (generation !== this.generation || this.inFlight) {
+        return;
+      }
+      this._state = state;
+      this._setupKnown = true;
+      if (state.setup !== 'ready') {
+        this.setModels([], undefined);
+        this.setStatus({ kind: state.setup });
+      } else if (this._status.kind === 'needsUrl' || this._status.kind === 'needsKey') {
+        this.setStatus({ kind: 'idle' });
+      } else {
+        this._onDidChangeStatus.fire(this._status);
+      }
+    } catch {
+      // The next load reports it.
+    }
+  }
+
+  /** Ensures the list was loaded at least once (first time the view or a picker needs it). */
+  async ensureLoaded(): Promise<void> {
+    if (this._status.kind === 'idle' || this.inFlight) {
+      await this.refresh();
+    }
+  }
+
+  private setStatus(status: CatalogStatus): void {
+    this._status = status;
+    this._onDidChangeStatus.fire(status);
+  }
+
+  private setModels(models: readonly ModelEntry[], identity: string | undefined): void {
+    const changed = models !== this._models;
+    this._models = models;
+    this.listIdentity = identity;
+    if (changed) {
+      this._onDidChange.fire();
+    }
+  }
+
+  private async load(): Promise<void> {
+    const generation = ++this.generation;
+    const current = () => generation === this.generation;
+    let state: ServiceState;
+    try {
+      state = await this.connection.state();
+    } catch (e) {
+      if (current()) {
+        this.setStatus({ kind: 'error', failure: describeFailure(e) });
+      }
+      return;
+    }
+    if (!current()) {
+      return;
+    }
+    this._state = state;
+    this._setupKnown = true;
+    if (state.setup !== 'ready') {
+      this._warnings = [];
+      this._skipped = 0;
+      this._loadedAt = undefined;
+      this.setModels([], undefined);
+      this.setStatus({ kind: state.setup });
+      return;
+    }
+    if (this.listIdentity !== undefined && this.listIdentity !== state.identity) {
+      // Another service or key: the old list is not this one's "last good list".
+      this.setModels([], undefined);
+    }
+    const abort = new AbortController();
+    this.abort = abort;
+    this.setStatus({ kind: 'loading' });
+    try {
+      const result = await this.progress(async () => {
+        const client = await this.connection.getClient();
+        this._requestCount++;
+        return client.listModels({ signal: abort.signal });
+      });
+      if (!current()) {
+        return;
+      }
+      this._warnings = result.warnings;
+      this._skipped = result.skipped;
+      this._loadedAt = new Date();
+      this.setModels(result.models, state.identity);
+      this.setStatus({ kind: 'ready' });
+    } catch (e) {
+      if (!current()) {
+        return;
+      }
+      this.setStatus({ kind: 'error', failure: describeFailure(e, state.host) });
+    } finally {
+      if (this.abort === abort) {
+        this.abort = undefined;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.generation++;
+    this.abort?.abort();
+    this._onDidChange.dispose();
+    this._onDidChangeStatus.dispose();
+  }
+}

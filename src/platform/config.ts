@@ -1,0 +1,233 @@
+import * as vscode from 'vscode';
+import type { ServiceClientOptions } from '../api/types';
+import { ModelClickAction, ModelClickActions, Settings } from '../ids';
+import { normalizeBaseUrl } from '../api/baseUrl';
+import { resolveProxy } from '../api/proxy';
+import { DEFAULT_LIMITS, type ChatModelDefaults } from '../chat/core/modelInfo';
+
+/** Where the base URL in use came from. Workspace-provided URLs are treated with more caution. */
+export type BaseUrlSource = 'user' | 'workspace' | 'environment';
+
+export interface BaseUrl {
+  url: string;
+  source: BaseUrlSource;
+}
+
+export interface ConfigChange {
+  /** Something that changes which service is called or how (URL, proxy, TLS, timeouts). */
+  service: boolean;
+  /** Grouping or the click action changed (items render differently). */
+  view: boolean;
+}
+
+const ENV_BASE_URL = 'MODEL_ACCESS_BASE_URL';
+
+/**
+ * Typed access to `modelAccess.*` (and the editor's `http.*` proxy settings). The only module that calls
+ * `getConfiguration`; everything else reads settings through it.
+ */
+export class Config implements vscode.Disposable {
+  private readonly _onDidChange = new vscode.EventEmitter<ConfigChange>();
+  readonly onDidChange = this._onDidChange.event;
+  private readonly listener: vscode.Disposable;
+
+  constructor(private readonly env: Record<string, string | undefined> = process.env) {
+    this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
+      const key = (name: string) => `${Settings.section}.${name}`;
+      const service =
+        e.affectsConfiguration(key(Settings.baseUrl)) ||
+        e.affectsConfiguration(key(Settings.allowInsecureHttp)) ||
+        e.affectsConfiguration(key(Settings.requestTimeoutSeconds)) ||
+        e.affectsConfiguration(`${Settings.section}.limits`) ||
+        e.affectsConfiguration('http.proxy') ||
+        e.affectsConfiguration('http.noProxy') ||
+        e.affectsConfiguration('http.proxyStrictSSL');
+      const view =
+        e.affectsConfiguration(key(Settings.groupByFamily)) || e.affectsConfiguration(key(Settings.modelClickAction));
+      if (service || view) {
+        this._onDidChange.fire({ service, view });
+      }
+    });
+  }
+
+  private section(): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration(Settings.section);
+  }
+
+  /**
+   * The configured base URL: the setting, else `MODEL_ACCESS_BASE_URL`; undefined when neither is set.
+   * Read level by level (`inspect()`): a value in folder or workspace settings is the workspace's choice
+   * (`source: 'workspace'`) unless the user's own settings hold the same URL.
+   */
+  get baseUrl(): BaseUrl | undefined {
+    const inspected = this.section().inspect<string>(Settings.baseUrl);
+    // Restricted Mode: VS Code already hides workspace values of restricted settings; never read them anyway.
+    const workspace = vscode.workspace.isTrusted
+      ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue)
+      : undefined;
+    const user = inspected?.globalValue;
+    const userUrl = typeof user === 'string' && user.trim() ? normalizeBaseUrl(user) : undefined;
+    if (typeof workspace === 'string' && workspace.trim()) {
+      const url = normalizeBaseUrl(workspace);
+      return { url, source: url === userUrl ? 'user' : 'workspace' };
+    }
+    if (userUrl) {
+      return { url: userUrl, source: 'user' };
+    }
+    const fromEnv = this.env[ENV_BASE_URL]?.trim();
+    if (fromEnv) {
+      return { url: normalizeBaseUrl(fromEnv), source: 'environment' };
+    }
+    return undefined;
+  }
+
+  /** The base URL given by the environment (`MODEL_ACCESS_BASE_URL`), whatever the setting says. */
+  get environmentBaseUrl(): string | undefined {
+    const v = this.env[ENV_BASE_URL]?.trim();
+    return v ? normalizeBaseUrl(v) : undefined;
+  }
+
+  async setBaseUrl(url: string | undefined): Promise<void> {
+    await this.section().update(
+      Settings.baseUrl,
+      url ? normalizeBaseUrl(url) : undefined,
+      vscode.ConfigurationTarget.Global,
+    );
+  }
+
+  get groupByFamily(): boolean {
+    return this.section().get<boolean>(Settings.groupByFamily, true);
+  }
+
+  async setGroupByFamily(value: boolean): Promise<void> {
+    await this.section().update(Settings.groupByFamily, value, vscode.ConfigurationTarget.Global);
+  }
+
+  get modelClickAction(): ModelClickAction {
+    const v = this.section().get<string>(Settings.modelClickAction, 'openModelCard');
+    return (ModelClickActions as readonly string[]).includes(v) ? (v as ModelClickAction) : 'openModelCard';
+  }
+
+  /** Only honoured from user settings (the setting is application-scoped): a workspace cannot opt in. */
+  get allowInsecureHttp(): boolean {
+    return this.section().inspect<boolean>(Settings.allowInsecureHttp)?.globalValue === true;
+  }
+
+  get requestTimeoutSeconds(): number {
+    const v = this.section().get<number>(Settings.requestTimeoutSeconds, 30);
+    return Number.isFinite(v) && v > 0 ? Math.min(v, 3600) : 30;
+  }
+
+  /** Starter payloads per endpoint path (`/v1/chat` → object) replacing the built-in ones. */
+  get requestTemplates(): Record<string, unknown> {
+    const v = this.section().get<unknown>(Settings.requestTemplates, {});
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  }
+
+  /** The `purpose` offered first when uploading a file. */
+  get defaultFilePurpose(): string {
+    const v = this.section().get<string>(Settings.defaultFilePurpose, 'user_data');
+    return typeof v === 'string' && v.trim() ? v.trim() : 'user_data';
+  }
+
+  /** What one answer may hold in memory (streamed text + raw events, or a body), in bytes. */
+  get maxResponseBytes(): number {
+    return megabytes(this.section().get<number>(Settings.maxResponseMegabytes, 32), 32);
+  }
+
+  get maxModels(): number {
+    const v = this.section().get<number>(Settings.maxModels, 100_000);
+    return typeof v === 'number' && Number.isFinite(v) && v >= 1 ? Math.floor(v) : 100_000;
+  }
+
+  get maxListBytes(): number {
+    return megabytes(this.section().get<number>(Settings.maxListMegabytes, 256), 256);
+  }
+
+  /** Open each answer in a new tab instead of reusing the payload's response document. */
+  get responseInNewTab(): boolean {
+    return this.section().get<boolean>(Settings.responseInNewTab, false) === true;
+  }
+
+  /** Everything but the key provider that the service client needs, from settings and the environment. */
+  clientOptions(baseUrl: string): Omit<ServiceClientOptions, 'apiKey'> {
+    const http = vscode.workspace.getConfiguration('http');
+    const timeoutMs = this.requestTimeoutSeconds * 1000;
+    return {
+      baseUrl,
+      allowInsecureHttp: this.allowInsecureHttp,
+      maxBodyBytes: this.maxResponseBytes,
+      maxModels: this.maxModels,
+      maxListBytes: this.maxListBytes,
+      timeouts: { headersMs: timeoutMs, bodyIdleMs: timeoutMs },
+      proxy: resolveProxy(baseUrl, {
+        setting: http.get<string>('proxy'),
+        noProxySetting: http.get<string[]>('noProxy'),
+        strictSSL: http.get<boolean>('proxyStrictSSL'),
+        env: this.env,
+      }),
+    };
+  }
+
+  dispose(): void {
+    this.listener.dispose();
+    this._onDidChange.dispose();
+  }
+}
+
+/** Typed reading of the `modelAccess.chat.*` settings, with their own change event for the chat provider. */
+export class ChatSettings implements vscode.Disposable {
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  /** Fires when any `modelAccess.chat.*` setting changes. */
+  readonly onDidChange = this._onDidChange.event;
+  private readonly listener: vscode.Disposable;
+
+  constructor() {
+    this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(`${Settings.section}.chat`)) {
+        this._onDidChange.fire();
+      }
+    });
+  }
+
+  private get section(): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration(Settings.section);
+  }
+
+  get enabled(): boolean {
+    return this.section.get<boolean>(Settings.chatEnabled, true) !== false;
+  }
+
+  /** Family names and id patterns; empty means every model that can chat. */
+  get models(): string[] {
+    const v = this.section.get<unknown>(Settings.chatModels, []);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  }
+
+  get defaults(): ChatModelDefaults {
+    return {
+      maxInputTokens: positive(
+        this.section.get<number>(Settings.chatDefaultMaxInputTokens),
+        DEFAULT_LIMITS.maxInputTokens,
+      ),
+      maxOutputTokens: positive(
+        this.section.get<number>(Settings.chatDefaultMaxOutputTokens),
+        DEFAULT_LIMITS.maxOutputTokens,
+      ),
+    };
+  }
+
+  dispose(): void {
+    this.listener.dispose();
+    this._onDidChange.dispose();
+  }
+}
+
+function positive(v: unknown, fallback: number): number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 1 ? Math.floor(v) : fallback;
+}
+
+function megabytes(v: unknown, fallback: number): number {
+  const mb = typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
+  return Math.floor(mb * 1024 * 1024);
+}

@@ -1,0 +1,202 @@
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ModelService, ServiceClientOptions } from '../api/types';
+import { ApiKeyStore, KeySource, ResolvedKey } from './apiKeys';
+import { KEY_NOT_ALLOWED, KeyConsent } from '../common/keyConsent';
+import { displayUrl, scopeOf } from '../common/keyScope';
+import { KeyMessages } from '../common/keyMessages';
+import type { BaseUrl, Config } from './config';
+import { originOf } from '../api/baseUrl';
+import { NO_KEY } from '../common/failure';
+import { hostOf } from '../common/text';
+
+export type SetupState = 'needsUrl' | 'needsKey' | 'ready';
+
+/** What is configured right now; never carries the key itself. */
+export interface ServiceState {
+  setup: SetupState;
+  baseUrl?: BaseUrl;
+  host?: string;
+  keySource?: KeySource;
+  /** What the key in use is bound to: the scope it was stored for (`https://gw/team-a`), or an origin. */
+  keyScope?: string;
+  /**
+   * The URL comes from workspace settings and the person has not allowed the key for it yet: the first
+   * request asks (once), and nothing is sent with the key until they allow it.
+   */
+  needsConsent?: boolean;
+  /**
+   * Changes when the URL's scope or the key changes (a hash, not the key): a model list loaded under one
+   * identity is not shown as "the last good list" under another.
+   */
+  identity?: string;
+}
+
+export type ClientFactory = (options: ServiceClientOptions) => ModelService;
+
+/** Builds the error `getClient()` rejects with when the service is not configured (`code` says why, when it matters). */
+export type ConfigErrorFactory = (message: string, code?: string) => Error;
+
+/** Never allows: for a connection built without a workspace to remember allowances in. */
+function refusingConsent(): KeyConsent {
+  const memory = new Map<string, unknown>();
+  return new KeyConsent(
+    {
+      get: <T>(k: string, d: T) => (memory.has(k) ? (memory.get(k) as T) : d),
+      update: async (k, v) => void memory.set(k, v),
+    },
+    async () => false,
+  );
+}
+
+/**
+ * The service as configured: base URL (settings/environment) + key (SecretStorage/environment) + one
+ * client, rebuilt when the settings that shape it change. `onDidChange` fires when the URL, the key
+ * (in this or another window), an allowance or the connection settings change.
+ *
+ * A key goes to a URL from *workspace* settings only once the person allowed it for that workspace and
+ * URL (`consent`): the first `getClient()` asks, requests made while the question is open wait for the
+ * same answer, and after "Not now" `getClient()` rejects with a `keyNotAllowed` config error without
+ * asking again until the person does it themselves (Allow Stored Key for Workspace URL).
+ */
+export class ServiceConnection implements vscode.Disposable {
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  readonly onDidChange = this._onDidChange.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private client: { signature: string; client: ModelService } | undefined;
+  private debounce: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly config: Config,
+    readonly keys: ApiKeyStore,
+    private readonly createClient: ClientFactory,
+    private readonly configError: ConfigErrorFactory,
+    private readonly onRequest?: ServiceClientOptions['onRequest'],
+    /** Allowances for URLs from workspace settings (default: none are ever given). */
+    readonly consent: KeyConsent = refusingConsent(),
+  ) {
+    this.disposables.push(
+      consent.onDidChange(() => this.fireSoon()),
+      config.onDidChange((e) => {
+        if (e.service) {
+          this.fireSoon();
+        }
+      }),
+      // SecretStorage reports changes from other windows too; a store here may report twice.
+      keys.onDidChange(() => this.fireSoon()),
+    );
+  }
+
+  private fireSoon(): void {
+    if (this.debounce) {
+      clearTimeout(this.debounce);
+    }
+    this.debounce = setTimeout(() => {
+      this.debounce = undefined;
+      this._onDidChange.fire();
+    }, 30);
+  }
+
+  async state(): Promise<ServiceState> {
+    const baseUrl = this.config.baseUrl;
+    if (!baseUrl || !originOf(baseUrl.url)) {
+      return { setup: 'needsUrl', baseUrl };
+    }
+    const host = hostOf(baseUrl.url);
+    const key = await this.keys.get(baseUrl.url, baseUrl.source);
+    if (!key) {
+      return { setup: 'needsKey', baseUrl, host };
+    }
+    const identity = `${scopeOf(baseUrl.url)} ${key.scope} ${createHash('sha256').update(key.key).digest('hex').slice(0, 16)}`;
+    const needsConsent = this.needsConsent(baseUrl, key);
+    return { setup: 'ready', baseUrl, host, keySource: key.source, keyScope: key.scope, needsConsent, identity };
+  }
+
+  /** Whether sending `key` to `baseUrl` waits for the person's allowance. */
+  private needsConsent(baseUrl: BaseUrl, key: ResolvedKey | undefined): boolean {
+    return baseUrl.source === 'workspace' && key !== undefined && !this.consent.isAllowed(baseUrl.url);
+  }
+
+  /**
+   * Asks (once at a time) whether the key may go to the workspace's URL; `again` asks even after "Not now"
+   * (the person asked for it). Resolves true when it may, also when no question is needed.
+   */
+  async allowKey(again = false): Promise<boolean> {
+    return this.askConsent(await this.state(), again);
+  }
+
+  private askConsent(state: ServiceState, again: boolean): Promise<boolean> {
+    if (!state.needsConsent || !state.baseUrl || !state.keyScope) {
+      return Promise.resolve(true);
+    }
+    return this.consent.request(
+      { url: displayUrl(state.baseUrl.url), keyScope: state.keyScope, keySource: state.keySource ?? 'secretStorage' },
+      { again },
+    );
+  }
+
+  /**
+   * The client for the configured service. Rejects with a `config` error when the URL or key is missing,
+   * or (code `keyNotAllowed`) when the person did not allow the key for the workspace's URL.
+   */
+  async getClient(): Promise<ModelService> {
+    const state = await this.state();
+    if (state.setup === 'needsUrl' || !state.baseUrl) {
+      throw this.configError('No service URL is set. Run "Model Access: Set Service URL".');
+    }
+    if (state.setup === 'needsKey') {
+      throw this.configError(`No API key is set for ${state.host}. Run "Model Access: Set API Key".`, NO_KEY);
+    }
+    if (state.needsConsent && !(await this.askConsent(state, false))) {
+      const message = KeyMessages.notAllowed(
+        displayUrl(state.baseUrl.url),
+        state.keyScope ?? '',
+        state.keySource === 'environment',
+      );
+      throw this.configError(message, KEY_NOT_ALLOWED);
+    }
+    return this.clientFor(state.baseUrl);
+  }
+
+  /**
+   * A client for `baseUrl` whose key is looked up per request for that URL's scope, so a client never
+   * sends one scope's key to another, nor a key to a workspace's URL before it was allowed there.
+   * `keyOverride` is for checking a key before saving it.
+   */
+  clientFor(baseUrl: BaseUrl, keyOverride?: string): ModelService {
+    const options = this.config.clientOptions(baseUrl.url);
+    if (keyOverride !== undefined) {
+      return this.createClient({ ...options, apiKey: async () => keyOverride, onRequest: this.onRequest });
+    }
+    const signature = JSON.stringify([options, baseUrl.source]);
+    if (this.client?.signature !== signature) {
+      const old = this.client?.client;
+      const url = baseUrl.url;
+      const source = baseUrl.source;
+      this.client = {
+        signature,
+        client: this.createClient({
+          ...options,
+          apiKey: async () => {
+            const key = await this.keys.get(url, source);
+            return key && !this.needsConsent({ url, source }, key) ? key.key : undefined;
+          },
+          onRequest: this.onRequest,
+        }),
+      };
+      // In-flight requests of the old client finish or fail on their own; then its connections close.
+      void old?.dispose().catch(() => undefined);
+    }
+    return this.client.client;
+  }
+
+  dispose(): void {
+    if (this.debounce) {
+      clearTimeout(this.debounce);
+    }
+    void this.client?.client.dispose().catch(() => undefined);
+    this.client = undefined;
+    this.disposables.forEach((d) => d.dispose());
+    this._onDidChange.dispose();
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The request history's records and their bound. What is kept is what a person needs to find and repeat a
+ * request — never headers, never the key. Pure; no `vscode` import.
+ */
+import type { PostEndpoint } from '../../api/types';
+
+export const HISTORY_LIMIT = 50;
+
+export interface HistoryEntry {
+  id: string;
+  endpoint: PostEndpoint | '/v1/files';
+  model?: string;
+  /** HTTP status, or undefined when no answer came (network error, cancelled). */
+  status?: number;
+  /** How the answer ended when it did not complete: a cancelled or size-limited stream keeps its 200. */
+  ended?: 'cancelled' | 'limit' | 'failed';
+  /** ISO time the request was sent. */
+  at: string;
+  elapsedMs?: number;
+  /** The payload text as sent (for uploads: the file path). */
+  payload: string;
+  /** The scratch file it came from, if any. */
+  source?: string;
+  /** A short description of the answer: first line of text, error message, or file id. */
+  summary: string;
+}
+
+/** Newest first, at most HISTORY_LIMIT, payloads clipped so globalState stays small. */
+export function addToHistory(
+  entries: readonly HistoryEntry[],
+  entry: HistoryEntry,
+  maxPayloadChars = 64 * 1024,
+): HistoryEntry[] {
+  const clipped =
+    entry.payload.length > maxPayloadChars ? { ...entry, payload: entry.payload.slice(0, maxPayloadChars) } : entry;
+  return [clipped, ...entries.filter((e) => e.id !== entry.id)].slice(0, HISTORY_LIMIT);
+}
+
+/** One line for a quick pick. */
+export function describeEntry(e: HistoryEntry): string {
+  const ended =
+    e.ended === 'cancelled'
+      ? ' (cancelled)'
+      : e.ended === 'limit'
+        ? ' (stopped at the size limit)'
+        : e.ended === 'failed'
+          ? ' (failed)'
+          : '';
+  const status =
+    (e.status === undefined ? (e.ended === 'cancelled' ? 'cancelled' : 'no answer') : String(e.status)) +
+    (e.status === undefined ? '' : ended);
+  return `${e.endpoint}${e.model ? ` · ${e.model}` : ''} · ${status}`;
+}

@@ -1,0 +1,193 @@
+import * as vscode from 'vscode';
+import { describeKeySource } from '../platform/apiKeys';
+import { displayUrl, isOriginScope, scopeOf } from '../common/keyScope';
+import { KeyMessages } from '../common/keyMessages';
+import { describeFailure } from '../common/failure';
+import { Commands } from '../ids';
+import { originOf, validateBaseUrl } from '../api/baseUrl';
+import { displayText, hostOf, msg } from '../common/text';
+import type { CommandDeps } from '../commands/deps';
+
+/** What Set API Key did, for tests. */
+export type SetKeyOutcome = 'saved' | 'cancelled' | 'noUrl';
+
+/** Set Service URL, Set API Key, Clear API Key, Allow Stored Key for Workspace URL, Show Log. */
+export function register(deps: CommandDeps): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(Commands.setBaseUrl, () => setBaseUrl(deps)),
+    vscode.commands.registerCommand(Commands.setApiKey, () => setApiKey(deps)),
+    vscode.commands.registerCommand(Commands.clearApiKey, () => clearApiKey(deps)),
+    vscode.commands.registerCommand(Commands.allowStoredKey, () => allowStoredKey(deps)),
+    vscode.commands.registerCommand(Commands.showLog, () => deps.log.show()),
+  ];
+}
+
+async function setBaseUrl(deps: CommandDeps): Promise<string | undefined> {
+  const { config, ui } = deps;
+  const allowInsecure = config.allowInsecureHttp;
+  const value = await ui.input({
+    title: 'Model Access: Service URL',
+    prompt: 'The base URL of the Model Access Service; requests go to <URL>/v1/…',
+    placeHolder: 'https://models.example.com',
+    value: config.baseUrl?.url ?? '',
+    ignoreFocusOut: true,
+    validateInput: (text) => validateBaseUrl(text, allowInsecure),
+  });
+  if (value === undefined || validateBaseUrl(value, allowInsecure)) {
+    return undefined;
+  }
+  await config.setBaseUrl(value);
+  const url = config.baseUrl;
+  if (url && url.source === 'workspace') {
+    void ui.warn(
+      msg`Saved to your user settings, but this workspace sets modelAccess.baseUrl, which takes precedence.`,
+    );
+  }
+  if (url && !(await deps.keys.get(url.url, url.source))) {
+    void ui
+      .info(msg`Service URL set to ${hostOf(value)}. Now set the API key for it.`, 'Set API Key')
+      .then((a) => (a ? vscode.commands.executeCommand(Commands.setApiKey) : undefined));
+  }
+  return value;
+}
+
+/**
+ * Asks for the key (password input), checks it with `GET /v1/models` against the configured service and
+ * saves it in SecretStorage for that URL's scope: its origin when the URL has no path, else origin + path
+ * prefix. A rejected or uncheckable key is saved only when asked to. For a URL from workspace settings the
+ * prompt says so, and entering the key there counts as allowing it for that workspace and URL.
+ */
+async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
+  const { config, ui, keys, connection } = deps;
+  const baseUrl = config.baseUrl;
+  if (!baseUrl || !originOf(baseUrl.url)) {
+    void ui
+      .warn(msg`Set the service URL first: the key is stored for that service only.`, 'Set Service URL')
+      .then((a) => (a ? vscode.commands.executeCommand(Commands.setBaseUrl) : undefined));
+    return 'noUrl';
+  }
+  const host = hostOf(baseUrl.url);
+  const scope = scopeOf(baseUrl.url) as string;
+  const fromWorkspace = baseUrl.source === 'workspace';
+  const save = async (value: string) => {
+    if (fromWorkspace) {
+      await connection.consent.allow(baseUrl.url);
+    }
+    await keys.store(baseUrl.url, value);
+  };
+  for (;;) {
+    const key = await ui.input({
+      title: KeyMessages.setKeyTitle(scope),
+      prompt: KeyMessages.setKeyPrompt(scope, isOriginScope(scope), fromWorkspace),
+      placeHolder: 'Paste your API key',
+      password: true,
+      ignoreFocusOut: true,
+      validateInput: (text) =>
+        text.trim() === '' ? 'Enter the API key.' : /\s/.test(text.trim()) ? 'An API key has no spaces.' : undefined,
+    });
+    if (key === undefined || key.trim() === '') {
+      return 'cancelled';
+    }
+    const value = key.trim();
+    deps.log.redactor.add(value);
+    const check = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Checking the API key with ${host}…`,
+        cancellable: true,
+      },
+      async (_progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        const client = connection.clientFor(baseUrl, value);
+        try {
+          const result = await client.listModels({ signal: abort.signal });
+          return { ok: true as const, count: result.models.length };
+        } catch (e) {
+          return { ok: false as const, cancelled: token.isCancellationRequested, failure: describeFailure(e, host) };
+        } finally {
+          sub.dispose();
+          void client.dispose().catch(() => undefined);
+        }
+      },
+    );
+    if (check.ok) {
+      await save(value);
+      deps.log.info(KeyMessages.keySavedLog(scope, check.count));
+      void ui.info(KeyMessages.keySaved(scope, check.count));
+      return 'saved';
+    }
+    if (check.cancelled) {
+      return 'cancelled';
+    }
+    const rejected = check.failure.action === 'setApiKey';
+    const question = rejected
+      ? `${host} rejected this API key (${check.failure.status ?? 401}). Save it anyway?`
+      : `Could not check the API key: ${check.failure.message} Save it anyway?`;
+    const answer = await ui.warn(displayText(deps.log.redactor.redact(question), 600), 'Enter Again', 'Save Anyway');
+    if (answer === 'Save Anyway') {
+      await save(value);
+      deps.log.info(KeyMessages.keySavedUncheckedLog(scope));
+      return 'saved';
+    }
+    if (answer !== 'Enter Again') {
+      return 'cancelled';
+    }
+  }
+}
+
+async function clearApiKey(deps: CommandDeps): Promise<boolean> {
+  const { config, ui, keys } = deps;
+  const baseUrl = config.baseUrl;
+  if (!baseUrl || !originOf(baseUrl.url)) {
+    void ui.info(msg`No service URL is set, so there is no API key to clear.`);
+    return false;
+  }
+  const host = hostOf(baseUrl.url);
+  // The key that serves this URL: stored for its own prefix, a shorter one, or the origin.
+  const scope = await keys.storedScope(baseUrl.url);
+  if (!scope) {
+    const current = await keys.get(baseUrl.url, baseUrl.source);
+    void ui.info(
+      current
+        ? msg`No API key is stored for ${host}; the key in use is ${describeKeySource(current.source)}.`
+        : msg`No API key is stored for ${host}.`,
+    );
+    return false;
+  }
+  await keys.delete(scope);
+  deps.log.info(KeyMessages.keyRemovedLog(scope));
+  void ui.info(KeyMessages.keyRemoved(scope));
+  return true;
+}
+
+/**
+ * Asks again whether the stored key may go to the URL the workspace's settings chose (after "Not now",
+ * or before the first request). Resolves true when it may.
+ */
+async function allowStoredKey(deps: CommandDeps): Promise<boolean> {
+  const { config, ui, keys, connection, catalog } = deps;
+  const baseUrl = config.baseUrl;
+  if (!baseUrl || !originOf(baseUrl.url)) {
+    void ui.info(KeyMessages.allowNoUrl());
+    return false;
+  }
+  const url = displayUrl(baseUrl.url);
+  if (baseUrl.source !== 'workspace') {
+    void ui.info(KeyMessages.allowNothingToAsk(url));
+    return true;
+  }
+  if (!(await keys.get(baseUrl.url, baseUrl.source))) {
+    void ui.info(KeyMessages.allowNoKey(url));
+    return false;
+  }
+  if (connection.consent.isAllowed(baseUrl.url)) {
+    void ui.info(KeyMessages.allowAlready(url));
+    return true;
+  }
+  const allowed = await connection.allowKey(true);
+  if (allowed) {
+    void catalog.reload();
+  }
+  return allowed;
+}

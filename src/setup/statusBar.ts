@@ -1,0 +1,81 @@
+import * as vscode from 'vscode';
+import { describeKeySource } from '../platform/apiKeys';
+import { Commands } from '../ids';
+import type { ModelCatalog } from '../platform/catalog';
+import { displayText, plural } from '../common/text';
+
+/** Service host and model count (or what is wrong) in the status bar; a click opens the models picker. */
+export class ModelsStatusBar implements vscode.Disposable {
+  readonly item: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly catalog: ModelCatalog) {
+    this.item = vscode.window.createStatusBarItem('modelAccess.status', vscode.StatusBarAlignment.Left, 50);
+    this.item.name = 'Model Access';
+    this.disposables.push(
+      this.item,
+      catalog.onDidChange(() => this.update()),
+      catalog.onDidChangeStatus(() => this.update()),
+    );
+    this.update();
+    this.item.show();
+  }
+
+  private update(): void {
+    const status = this.catalog.status;
+    const state = this.catalog.serviceState;
+    const host = state.host ?? 'Model Access';
+    const count = this.catalog.models.length;
+    const md = new vscode.MarkdownString('', true);
+    md.isTrusted = false;
+    md.appendMarkdown('**Model Access**\n\n');
+    this.item.backgroundColor = undefined;
+    switch (status.kind) {
+      case 'needsUrl':
+        this.item.text = '$(hubot) Model Access';
+        md.appendMarkdown('No service URL is set. Click to set it.');
+        this.item.command = Commands.setBaseUrl;
+        break;
+      case 'needsKey':
+        this.item.text = `$(key) ${host}`;
+        md.appendText(`No API key is set for ${host}.`);
+        md.appendMarkdown(' Click to set it.');
+        this.item.command = Commands.setApiKey;
+        break;
+      case 'idle':
+        this.item.text = `$(hubot) ${host}`;
+        md.appendText(`Models on ${host} are not loaded yet. Click to list them.`);
+        this.item.command = Commands.showModels;
+        break;
+      case 'loading':
+        this.item.text = `$(sync~spin) ${host}`;
+        md.appendText(`Loading models from ${host}…`);
+        this.item.command = Commands.showModels;
+        break;
+      case 'ready':
+        this.item.text = `$(hubot) ${host} · ${plural(count, 'model')}`;
+        md.appendText(`${plural(count, 'model')} on ${host}.`);
+        this.item.command = Commands.showModels;
+        break;
+      case 'error':
+        this.item.text = `$(warning) ${host}`;
+        this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+        md.appendText(displayText(status.failure.message, 300));
+        if (count > 0) {
+          md.appendText(` Showing the last list (${plural(count, 'model')}).`);
+        }
+        this.item.command = Commands.showModels;
+        break;
+    }
+    if (status.kind !== 'needsUrl') {
+      md.appendMarkdown('\n\n');
+      md.appendText(`API key: ${describeKeySource(state.keySource)}.`);
+    }
+    this.item.tooltip = md;
+    this.item.accessibilityInformation = { label: `Model Access: ${this.item.text.replace(/\$\([^)]*\)\s*/g, '')}` };
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+}
