@@ -100,17 +100,17 @@ export class Redactor {
 
   /**
    * Only the registered secrets, in every echoed form: for answers people read and save, where the
-   * credential-looking patterns below would mangle ordinary text ("token budget", "key=value").
+   * credential-looking patterns below would mangle ordinary text ("token budget", "key=value"). Bound, so
+   * it can be handed on as a function.
    */
-  removeSecrets(text: string): string {
-    return this.removeSecretsFn(text);
-  }
+  readonly removeSecrets = (text: string): string => this.removeSecretsFn(text);
 
-  redact(text: string): string {
+  /** The registered secrets and anything that looks like a credential: for logs and messages. Bound. */
+  readonly redact = (text: string): string => {
     let out = this.removeSecretsFn(text);
     for (const [re, replacement] of PATTERNS) {
       out = out.replace(re, replacement);
     }
     return out;
-  }
+  };
 }

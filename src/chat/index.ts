@@ -1,16 +1,14 @@
 import * as vscode from 'vscode';
 import { ChatVendor } from '../ids';
-import type { RequestDeps } from '../requests/deps';
+import type { Services } from '../services';
 import { ModelAccessChatProvider } from './provider';
-import { ChatSettings } from '../platform/config';
-
-export { ModelAccessChatProvider } from './provider';
+import { ChatSettings } from './settings';
 
 /**
  * Registers the Language Model Chat Provider (vendor `model-access`): the organization's models in VS Code's
  * chat and in `vscode.lm.selectChatModels`. An editor without the API gets a log line, not a failed activation.
  */
-export function registerChatProvider(deps: RequestDeps): vscode.Disposable[] {
+export function register(deps: Services): vscode.Disposable[] {
   const settings = new ChatSettings();
   const provider = new ModelAccessChatProvider(deps, settings);
   const disposables: vscode.Disposable[] = [settings, provider];

@@ -1,16 +1,12 @@
 import * as vscode from 'vscode';
 import type { PostResult } from '../api/types';
-import type { RequestDeps } from '../requests/deps';
+import type { Services } from '../services';
 import { classifyChatError } from './core/errors';
 import { ChatStreamReader, readCompletion, toChatPayload, type OutputPart } from './core/messages';
 import { chatModels, type ChatModelInfo } from './core/modelInfo';
-import type { ChatSettings } from '../platform/config';
+import type { ChatSettings } from './settings';
 import { estimateTokens } from './core/tokenEstimate';
-
-/** A catalog that can also be asked to load (the real ModelCatalog can); the chat view may ask before the tree does. */
-interface LoadableCatalog {
-  ensureLoaded?: () => Promise<void>;
-}
+import { debounce } from '../common/debounce';
 
 const CHAT_ENDPOINT = '/v1/chat';
 
@@ -23,10 +19,11 @@ export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this._onDidChange.event;
   private readonly disposables: vscode.Disposable[] = [];
-  private debounce: ReturnType<typeof setTimeout> | undefined;
+  // A reload may fire twice (cleared, then filled): VS Code is told to ask again once.
+  private readonly changed = debounce(() => this._onDidChange.fire(), 50);
 
   constructor(
-    private readonly deps: RequestDeps,
+    private readonly deps: Services,
     private readonly settings: ChatSettings,
   ) {
     // A refresh, a new key or another organization all arrive as catalog changes (a reload may fire twice:
@@ -37,16 +34,6 @@ export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider
     );
   }
 
-  private changed(): void {
-    if (this.debounce) {
-      clearTimeout(this.debounce);
-    }
-    this.debounce = setTimeout(() => {
-      this.debounce = undefined;
-      this._onDidChange.fire();
-    }, 50);
-  }
-
   async provideLanguageModelChatInformation(
     _options: vscode.PrepareLanguageModelChatModelOptions,
     token: vscode.CancellationToken,
@@ -54,11 +41,9 @@ export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider
     if (!this.settings.enabled) {
       return [];
     }
-    const catalog = this.deps.catalog as RequestDeps['catalog'] & LoadableCatalog;
-    if (typeof catalog.ensureLoaded === 'function') {
-      // First use before the Models view was opened: load the list (without a key this settles at once).
-      await Promise.race([catalog.ensureLoaded().catch(() => undefined), cancelled(token)]);
-    }
+    const catalog = this.deps.catalog;
+    // First use before the Models view was opened: load the list (without a key this settles at once).
+    await Promise.race([catalog.ensureLoaded().catch(() => undefined), cancelled(token)]);
     if (token.isCancellationRequested) {
       return [];
     }
@@ -92,7 +77,7 @@ export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider
       );
     };
     try {
-      const client = await this.deps.getClient();
+      const client = await this.deps.connection.getClient();
       const result: PostResult = await client.post(CHAT_ENDPOINT, payload, { stream: true, signal: abort.signal });
       if (result.error) {
         throw result.error;
@@ -164,9 +149,7 @@ export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider
   }
 
   dispose(): void {
-    if (this.debounce) {
-      clearTimeout(this.debounce);
-    }
+    this.changed.cancel();
     this.disposables.forEach((d) => d.dispose());
     this._onDidChange.dispose();
   }

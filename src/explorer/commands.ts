@@ -8,12 +8,21 @@ import { InspectOutcome } from './inspect';
 import { familyOf, sortModels } from './core/sorting';
 import { displayText, msg, type DisplayText } from '../common/text';
 import { flash, type SafePickItem } from '../platform/ui';
-import type { CommandDeps } from '../commands/deps';
+import type { Services } from '../services';
+import type { ModelDocuments } from './inspect';
+import type { ModelsView } from './modelsView';
+
+/** The services and the explorer's own parts. */
+type ExplorerDeps = Services & { view: ModelsView; documents: ModelDocuments };
 
 type ModelPickItem = SafePickItem & { model?: ModelEntry; run?: string };
 
 /** Refresh, filter, grouping, and the per-model commands (card, inspect, copy id, quick pick). */
-export function register(deps: CommandDeps): vscode.Disposable[] {
+export function explorerCommands(
+  services: Services,
+  parts: Pick<ExplorerDeps, 'view' | 'documents'>,
+): vscode.Disposable[] {
+  const deps: ExplorerDeps = { ...services, ...parts };
   const inspect = (model: ModelEntry) => inspectModel(deps, model).then(() => undefined);
   return [
     vscode.commands.registerCommand(Commands.refreshModels, () => deps.catalog.refresh()),
@@ -58,12 +67,12 @@ export function register(deps: CommandDeps): vscode.Disposable[] {
   ];
 }
 
-async function inspectModel(deps: CommandDeps, model: ModelEntry): Promise<InspectOutcome> {
+async function inspectModel(deps: ExplorerDeps, model: ModelEntry): Promise<InspectOutcome> {
   return deps.documents.inspect(model, async (id) => (await deps.connection.getClient()).getModel(id), deps.ui);
 }
 
 /** The model a command was given, or one picked from the catalog (loading it first if needed). */
-async function modelOrPick(deps: CommandDeps, arg: unknown, title: string): Promise<ModelEntry | undefined> {
+async function modelOrPick(deps: ExplorerDeps, arg: unknown, title: string): Promise<ModelEntry | undefined> {
   const given = modelFromArg(arg, deps.catalog.models);
   if (given) {
     return given;
@@ -82,7 +91,7 @@ async function modelOrPick(deps: CommandDeps, arg: unknown, title: string): Prom
   return picked?.model;
 }
 
-function describeEmpty(deps: CommandDeps): DisplayText {
+function describeEmpty(deps: ExplorerDeps): DisplayText {
   const status = deps.catalog.status;
   switch (status.kind) {
     case 'needsUrl':
@@ -116,7 +125,7 @@ function pickItems(models: readonly ModelEntry[]): ModelPickItem[] {
   return items;
 }
 
-async function filterModels(deps: CommandDeps): Promise<void> {
+async function filterModels(deps: ExplorerDeps): Promise<void> {
   const text = await deps.ui.input({
     title: 'Filter Models',
     prompt: 'Show models whose id, family or version contain all of these words (empty clears the filter)',
@@ -129,7 +138,7 @@ async function filterModels(deps: CommandDeps): Promise<void> {
 }
 
 /** The status bar's picker: every model (type to search), then what to do with the one picked. */
-async function showModels(deps: CommandDeps): Promise<void> {
+async function showModels(deps: ExplorerDeps): Promise<void> {
   await deps.catalog.ensureLoaded();
   const status = deps.catalog.status;
   if (status.kind === 'needsUrl' || status.kind === 'needsKey') {

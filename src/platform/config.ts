@@ -3,7 +3,6 @@ import type { ServiceClientOptions } from '../api/types';
 import { ModelClickAction, ModelClickActions, Settings } from '../ids';
 import { normalizeBaseUrl } from '../api/baseUrl';
 import { resolveProxy } from '../api/proxy';
-import { DEFAULT_LIMITS, type ChatModelDefaults } from '../chat/core/modelInfo';
 
 /** Where the base URL in use came from. Workspace-provided URLs are treated with more caution. */
 export type BaseUrlSource = 'user' | 'workspace' | 'environment';
@@ -175,55 +174,7 @@ export class Config implements vscode.Disposable {
   }
 }
 
-/** Typed reading of the `modelAccess.chat.*` settings, with their own change event for the chat provider. */
-export class ChatSettings implements vscode.Disposable {
-  private readonly _onDidChange = new vscode.EventEmitter<void>();
-  /** Fires when any `modelAccess.chat.*` setting changes. */
-  readonly onDidChange = this._onDidChange.event;
-  private readonly listener: vscode.Disposable;
-
-  constructor() {
-    this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(`${Settings.section}.chat`)) {
-        this._onDidChange.fire();
-      }
-    });
-  }
-
-  private get section(): vscode.WorkspaceConfiguration {
-    return vscode.workspace.getConfiguration(Settings.section);
-  }
-
-  get enabled(): boolean {
-    return this.section.get<boolean>(Settings.chatEnabled, true) !== false;
-  }
-
-  /** Family names and id patterns; empty means every model that can chat. */
-  get models(): string[] {
-    const v = this.section.get<unknown>(Settings.chatModels, []);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  }
-
-  get defaults(): ChatModelDefaults {
-    return {
-      maxInputTokens: positive(
-        this.section.get<number>(Settings.chatDefaultMaxInputTokens),
-        DEFAULT_LIMITS.maxInputTokens,
-      ),
-      maxOutputTokens: positive(
-        this.section.get<number>(Settings.chatDefaultMaxOutputTokens),
-        DEFAULT_LIMITS.maxOutputTokens,
-      ),
-    };
-  }
-
-  dispose(): void {
-    this.listener.dispose();
-    this._onDidChange.dispose();
-  }
-}
-
-function positive(v: unknown, fallback: number): number {
+export function positive(v: unknown, fallback: number): number {
   return typeof v === 'number' && Number.isFinite(v) && v >= 1 ? Math.floor(v) : fallback;
 }
 

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
+import { ServiceClient } from '../api/client';
+import { ServiceError } from '../api/errors';
 import type { ModelService, ServiceClientOptions } from '../api/types';
 import { ApiKeyStore, KeySource, ResolvedKey } from './apiKeys';
 import { KEY_NOT_ALLOWED, KeyConsent } from '../common/keyConsent';
@@ -9,6 +11,7 @@ import type { BaseUrl, Config } from './config';
 import { originOf } from '../api/baseUrl';
 import { NO_KEY } from '../common/failure';
 import { hostOf } from '../common/text';
+import { debounce } from '../common/debounce';
 
 export type SetupState = 'needsUrl' | 'needsKey' | 'ready';
 
@@ -32,23 +35,6 @@ export interface ServiceState {
   identity?: string;
 }
 
-export type ClientFactory = (options: ServiceClientOptions) => ModelService;
-
-/** Builds the error `getClient()` rejects with when the service is not configured (`code` says why, when it matters). */
-export type ConfigErrorFactory = (message: string, code?: string) => Error;
-
-/** Never allows: for a connection built without a workspace to remember allowances in. */
-function refusingConsent(): KeyConsent {
-  const memory = new Map<string, unknown>();
-  return new KeyConsent(
-    {
-      get: <T>(k: string, d: T) => (memory.has(k) ? (memory.get(k) as T) : d),
-      update: async (k, v) => void memory.set(k, v),
-    },
-    async () => false,
-  );
-}
-
 /**
  * The service as configured: base URL (settings/environment) + key (SecretStorage/environment) + one
  * client, rebuilt when the settings that shape it change. `onDidChange` fires when the URL, the key
@@ -64,16 +50,15 @@ export class ServiceConnection implements vscode.Disposable {
   readonly onDidChange = this._onDidChange.event;
   private readonly disposables: vscode.Disposable[] = [];
   private client: { signature: string; client: ModelService } | undefined;
-  private debounce: ReturnType<typeof setTimeout> | undefined;
+  // SecretStorage and settings report one change several times; listeners reload once.
+  private readonly fireSoon = debounce(() => this._onDidChange.fire(), 30);
 
   constructor(
     private readonly config: Config,
     readonly keys: ApiKeyStore,
-    private readonly createClient: ClientFactory,
-    private readonly configError: ConfigErrorFactory,
+    /** Allowances for URLs from workspace settings. */
+    readonly consent: KeyConsent,
     private readonly onRequest?: ServiceClientOptions['onRequest'],
-    /** Allowances for URLs from workspace settings (default: none are ever given). */
-    readonly consent: KeyConsent = refusingConsent(),
   ) {
     this.disposables.push(
       consent.onDidChange(() => this.fireSoon()),
@@ -85,16 +70,6 @@ export class ServiceConnection implements vscode.Disposable {
       // SecretStorage reports changes from other windows too; a store here may report twice.
       keys.onDidChange(() => this.fireSoon()),
     );
-  }
-
-  private fireSoon(): void {
-    if (this.debounce) {
-      clearTimeout(this.debounce);
-    }
-    this.debounce = setTimeout(() => {
-      this.debounce = undefined;
-      this._onDidChange.fire();
-    }, 30);
   }
 
   async state(): Promise<ServiceState> {
@@ -142,10 +117,10 @@ export class ServiceConnection implements vscode.Disposable {
   async getClient(): Promise<ModelService> {
     const state = await this.state();
     if (state.setup === 'needsUrl' || !state.baseUrl) {
-      throw this.configError('No service URL is set. Run "Model Access: Set Service URL".');
+      throw configError('No service URL is set. Run "Model Access: Set Service URL".');
     }
     if (state.setup === 'needsKey') {
-      throw this.configError(`No API key is set for ${state.host}. Run "Model Access: Set API Key".`, NO_KEY);
+      throw configError(`No API key is set for ${state.host}. Run "Model Access: Set API Key".`, NO_KEY);
     }
     if (state.needsConsent && !(await this.askConsent(state, false))) {
       const message = KeyMessages.notAllowed(
@@ -153,7 +128,7 @@ export class ServiceConnection implements vscode.Disposable {
         state.keyScope ?? '',
         state.keySource === 'environment',
       );
-      throw this.configError(message, KEY_NOT_ALLOWED);
+      throw configError(message, KEY_NOT_ALLOWED);
     }
     return this.clientFor(state.baseUrl);
   }
@@ -166,7 +141,7 @@ export class ServiceConnection implements vscode.Disposable {
   clientFor(baseUrl: BaseUrl, keyOverride?: string): ModelService {
     const options = this.config.clientOptions(baseUrl.url);
     if (keyOverride !== undefined) {
-      return this.createClient({ ...options, apiKey: async () => keyOverride, onRequest: this.onRequest });
+      return new ServiceClient({ ...options, apiKey: async () => keyOverride, onRequest: this.onRequest });
     }
     const signature = JSON.stringify([options, baseUrl.source]);
     if (this.client?.signature !== signature) {
@@ -175,7 +150,7 @@ export class ServiceConnection implements vscode.Disposable {
       const source = baseUrl.source;
       this.client = {
         signature,
-        client: this.createClient({
+        client: new ServiceClient({
           ...options,
           apiKey: async () => {
             const key = await this.keys.get(url, source);
@@ -191,12 +166,15 @@ export class ServiceConnection implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.debounce) {
-      clearTimeout(this.debounce);
-    }
+    this.fireSoon.cancel();
     void this.client?.client.dispose().catch(() => undefined);
     this.client = undefined;
     this.disposables.forEach((d) => d.dispose());
     this._onDidChange.dispose();
   }
+}
+
+/** What `getClient()` rejects with when the service is not configured (`code` says why, when it matters). */
+function configError(message: string, code?: string): ServiceError {
+  return new ServiceError({ kind: 'config', message, code });
 }

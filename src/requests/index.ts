@@ -3,14 +3,14 @@ import type { PostEndpoint } from '../api/types';
 import { Commands } from '../ids';
 import { modelFromArg } from '../explorer/core/args';
 import { curlCommand, type CurlTarget } from './core/curl';
-import type { RequestDeps } from './deps';
+import type { Services } from '../services';
 import { ENDPOINTS, readEndpoint } from './core/endpointHeader';
 import { RequestHistory } from './history';
 import { describeEntry, type HistoryEntry } from './core/historyEntries';
 import { parsePayload, wantsStream } from './core/payload';
 import { PayloadDocuments } from './payloadDocuments';
 import { ModelCompletion, ModelDiagnostics, ModelHover, PAYLOAD_SELECTOR, PayloadCodeLens } from './payloadEditing';
-import { RESPONSE_SCHEME, ResponseDocuments } from './responseView';
+import { ResponseDocuments } from './responseView';
 import { ScratchFiles } from './scratchFiles';
 import { RequestSender, recordEndpoint, type SendOutcome } from './send';
 import { textToSend } from './core/sendText';
@@ -27,10 +27,10 @@ export interface RequestsApi {
   payloads: PayloadDocuments;
 }
 
-/** Registers the scratch-request features; everything goes into `deps.context.subscriptions`. */
-export function registerRequests(deps: RequestDeps): RequestsApi {
+/** Scratch payloads, sending and uploading, response documents, history, cURL. */
+export function register(deps: Services): vscode.Disposable[] {
   const scratch = new ScratchFiles(deps.context.globalStorageUri);
-  const responses = new ResponseDocuments(deps.redact);
+  const responses = new ResponseDocuments(deps.log.redactor.removeSecrets);
   const history = new RequestHistory(deps.context.globalState);
   const sender = new RequestSender(deps, responses, history);
   const codeLens = new PayloadCodeLens(scratch);
@@ -53,7 +53,8 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
     async (arg?: unknown): Promise<SendOutcome> =>
       sendPayload(await editorFor(arg), endpoint);
 
-  deps.context.subscriptions.push(
+  deps.testApi.requests = { scratch, responses, history, sender, payloads };
+  return [
     responses,
     history,
     sender,
@@ -125,7 +126,7 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
       const endpoint = readEndpoint(doc.getText()) ?? '/v1/responses';
       let target: CurlTarget;
       try {
-        target = { url: (await deps.getClient()).endpointUrl(endpoint) };
+        target = { url: (await deps.connection.getClient()).endpointUrl(endpoint) };
       } catch {
         // No service configured here: the command reads the base URL from the environment, like the key.
         target = { baseUrlVariable: 'MODEL_ACCESS_BASE_URL', path: endpoint };
@@ -186,7 +187,7 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
       }
       const doc = await vscode.workspace.openTextDocument({
         language: 'plaintext',
-        content: deps.redact(raw.join('\n\n')),
+        content: deps.log.redactor.removeSecrets(raw.join('\n\n')),
       });
       await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
     }),
@@ -205,9 +206,7 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
         await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(body));
       }
     }),
-  );
-  void vscode.commands.executeCommand('setContext', 'modelAccess.responseScheme', RESPONSE_SCHEME);
-  return { scratch, responses, history, sender, payloads };
+  ];
 }
 
 /**
@@ -216,7 +215,7 @@ export function registerRequests(deps: RequestDeps): RequestsApi {
  * opens for review. Nothing is sent.
  */
 async function offerNewPayload(
-  deps: RequestDeps,
+  deps: Services,
   scratch: ScratchFiles,
   editor: vscode.TextEditor,
   endpoint?: PostEndpoint,
@@ -249,7 +248,7 @@ async function offerNewPayload(
 }
 
 async function showHistory(
-  deps: RequestDeps,
+  deps: Services,
   history: RequestHistory,
   scratch: ScratchFiles,
   sendPayload: (editor: vscode.TextEditor | undefined, endpoint?: PostEndpoint) => Promise<SendOutcome>,

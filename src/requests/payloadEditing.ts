@@ -2,7 +2,7 @@ import { getLocation, parseTree, findNodeAtLocation } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
 import { Commands } from '../ids';
-import type { CatalogView } from './deps';
+import type { ModelCatalog } from '../platform/catalog';
 import { readEndpoint } from './core/endpointHeader';
 import { jsonStringContent } from './core/payload';
 import { isPayloadDocument } from './core/payloadKind';
@@ -75,7 +75,7 @@ function detail(m: ModelEntry): string {
 /** Completion of `"model"` values with the organization's model ids. */
 export class ModelCompletion implements vscode.CompletionItemProvider {
   constructor(
-    private readonly catalog: CatalogView,
+    private readonly catalog: ModelCatalog,
     private readonly scratch: ScratchFiles,
   ) {}
 
@@ -112,7 +112,7 @@ export class ModelCompletion implements vscode.CompletionItemProvider {
 /** Hover over a model id: family, version and card link (plain text, untrusted). */
 export class ModelHover implements vscode.HoverProvider {
   constructor(
-    private readonly catalog: CatalogView,
+    private readonly catalog: ModelCatalog,
     private readonly scratch: ScratchFiles,
   ) {}
 
@@ -147,7 +147,7 @@ export class ModelDiagnostics implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
-    private readonly catalog: CatalogView,
+    private readonly catalog: ModelCatalog,
     private readonly scratch: ScratchFiles,
   ) {
     this.subscriptions.push(

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { isServiceError } from '../api/errors';
 import type { PostEndpoint, PostResult, ServerSentEvent } from '../api/types';
-import type { RequestDeps } from './deps';
+import type { Services } from '../services';
 import { ENDPOINTS, readEndpoint, withEndpoint } from './core/endpointHeader';
 import type { RequestHistory } from './history';
 import { parsePayload, payloadModel, wantsStream } from './core/payload';
@@ -28,7 +28,7 @@ export class RequestSender implements vscode.Disposable {
   readonly diagnostics = vscode.languages.createDiagnosticCollection('model-access-payload');
 
   constructor(
-    private readonly deps: RequestDeps,
+    private readonly deps: Services,
     private readonly responses: ResponseDocuments,
     private readonly history: RequestHistory,
   ) {}
@@ -68,7 +68,7 @@ export class RequestSender implements vscode.Disposable {
 
     let client;
     try {
-      client = await this.deps.getClient();
+      client = await this.deps.connection.getClient();
     } catch (e) {
       return this.notSent(reportNotReady(this.deps.ui, e));
     }
@@ -121,7 +121,7 @@ export class RequestSender implements vscode.Disposable {
         this.inFlight.delete(key);
       }
     }
-    finishStream(record, this.deps.redact);
+    finishStream(record, this.deps.log.redactor.removeSecrets);
     this.responses.redrawNow(uri);
     await this.history.add({
       id: `${record.startedAt}-${Math.random().toString(36).slice(2, 8)}`,
@@ -139,7 +139,7 @@ export class RequestSender implements vscode.Disposable {
       elapsedMs: record.elapsedMs,
       payload: text,
       source: doc.uri.scheme === 'untitled' ? undefined : doc.uri.toString(),
-      summary: summarize(record, this.deps.redact),
+      summary: summarize(record, this.deps.log.redactor.removeSecrets),
     });
     if (record.limitReached) {
       void this.deps.ui

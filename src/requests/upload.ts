@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { isServiceError } from '../api/errors';
-import type { RequestDeps } from './deps';
+import type { Services } from '../services';
 import type { RequestHistory } from './history';
 import { formatBytes, type ResponseRecord } from './core/responseFormat';
 import type { ResponseDocuments } from './responseView';
@@ -17,7 +17,7 @@ export type UploadOutcome =
 
 /** Upload to /v1/files: the given file, the active editor's file, or one picked in a dialog. */
 export async function uploadFile(
-  deps: RequestDeps,
+  deps: Services,
   responses: ResponseDocuments,
   history: RequestHistory,
   arg?: unknown,
@@ -38,7 +38,7 @@ export async function uploadFile(
   }
   let client;
   try {
-    client = await deps.getClient();
+    client = await deps.connection.getClient();
   } catch (e) {
     return { kind: 'notSent', message: reportNotReady(deps.ui, e) };
   }
@@ -125,7 +125,7 @@ async function pickFile(): Promise<vscode.Uri | undefined> {
   return picked?.[0];
 }
 
-async function askPurpose(deps: RequestDeps): Promise<string | undefined> {
+async function askPurpose(deps: Services): Promise<string | undefined> {
   const preferred = deps.config.defaultFilePurpose;
   const ordered = [preferred, ...PURPOSES.filter((p) => p !== preferred)];
   const pick = await deps.ui.pick(

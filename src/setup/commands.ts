@@ -6,13 +6,13 @@ import { describeFailure } from '../common/failure';
 import { Commands } from '../ids';
 import { originOf, validateBaseUrl } from '../api/baseUrl';
 import { displayText, hostOf, msg } from '../common/text';
-import type { CommandDeps } from '../commands/deps';
+import type { Services } from '../services';
 
 /** What Set API Key did, for tests. */
 export type SetKeyOutcome = 'saved' | 'cancelled' | 'noUrl';
 
 /** Set Service URL, Set API Key, Clear API Key, Allow Stored Key for Workspace URL, Show Log. */
-export function register(deps: CommandDeps): vscode.Disposable[] {
+export function setupCommands(deps: Services): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.setBaseUrl, () => setBaseUrl(deps)),
     vscode.commands.registerCommand(Commands.setApiKey, () => setApiKey(deps)),
@@ -22,7 +22,7 @@ export function register(deps: CommandDeps): vscode.Disposable[] {
   ];
 }
 
-async function setBaseUrl(deps: CommandDeps): Promise<string | undefined> {
+async function setBaseUrl(deps: Services): Promise<string | undefined> {
   const { config, ui } = deps;
   const allowInsecure = config.allowInsecureHttp;
   const value = await ui.input({
@@ -57,7 +57,7 @@ async function setBaseUrl(deps: CommandDeps): Promise<string | undefined> {
  * prefix. A rejected or uncheckable key is saved only when asked to. For a URL from workspace settings the
  * prompt says so, and entering the key there counts as allowing it for that workspace and URL.
  */
-async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
+async function setApiKey(deps: Services): Promise<SetKeyOutcome> {
   const { config, ui, keys, connection } = deps;
   const baseUrl = config.baseUrl;
   if (!baseUrl || !originOf(baseUrl.url)) {
@@ -136,7 +136,7 @@ async function setApiKey(deps: CommandDeps): Promise<SetKeyOutcome> {
   }
 }
 
-async function clearApiKey(deps: CommandDeps): Promise<boolean> {
+async function clearApiKey(deps: Services): Promise<boolean> {
   const { config, ui, keys } = deps;
   const baseUrl = config.baseUrl;
   if (!baseUrl || !originOf(baseUrl.url)) {
@@ -165,7 +165,7 @@ async function clearApiKey(deps: CommandDeps): Promise<boolean> {
  * Asks again whether the stored key may go to the URL the workspace's settings chose (after "Not now",
  * or before the first request). Resolves true when it may.
  */
-async function allowStoredKey(deps: CommandDeps): Promise<boolean> {
+async function allowStoredKey(deps: Services): Promise<boolean> {
   const { config, ui, keys, connection, catalog } = deps;
   const baseUrl = config.baseUrl;
   if (!baseUrl || !originOf(baseUrl.url)) {

@@ -6,7 +6,7 @@ import { Commands, Walkthrough } from '../ids';
  * (`contributes.walkthroughs` in package.json). The steps themselves need no code: each is completed by
  * the command or context key named in its `completionEvents`.
  */
-export function registerWalkthrough(context: vscode.ExtensionContext): vscode.Disposable[] {
+export function walkthroughCommands(context: vscode.ExtensionContext): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.openWalkthrough, () =>
       vscode.commands.executeCommand(

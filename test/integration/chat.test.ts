@@ -4,7 +4,7 @@
 // key surfaces as a LanguageModelError with a message a person can act on.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/extension';
+import type { ModelAccessApi } from '../../src/services';
 import { startServer, type RecordedRequest, type RunningServer } from '../server';
 import { generateText } from '../server/generation';
 import { activateExtension, eventually, sleep, setSetting } from './helpers';

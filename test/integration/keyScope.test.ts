@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ApiKeyStore } from '../../src/platform/apiKeys';
-import type { ModelAccessApi } from '../../src/extension';
+import type { ModelAccessApi } from '../../src/services';
 import type { MessageNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, SECTION, setSetting, sleep, memorySecrets } from './helpers';

@@ -1,0 +1,90 @@
+import * as vscode from 'vscode';
+import { Views } from './ids';
+import { ApiKeyStore } from './platform/apiKeys';
+import { ModelCatalog } from './platform/catalog';
+import { Config } from './platform/config';
+import { ServiceConnection } from './platform/connection';
+import { askWith, KeyConsent } from './common/keyConsent';
+import { RedactingLog } from './platform/log';
+import { createUi, type Ui } from './platform/ui';
+import type { ModelDocuments } from './explorer/inspect';
+import type { ModelsView } from './explorer/modelsView';
+import type { RequestsApi } from './requests';
+import type { ModelsStatusBar } from './setup/statusBar';
+
+/**
+ * The shared, vscode-bound services every feature receives: built once in `activate()`, handed to each
+ * feature's `register(services)`.
+ */
+export interface Services {
+  readonly context: vscode.ExtensionContext;
+  readonly config: Config;
+  readonly keys: ApiKeyStore;
+  /** The configured service: URL + key + one client (`getClient()`), and the consent for workspace URLs. */
+  readonly connection: ServiceConnection;
+  /** The organization's models, loaded once and shared by the tree, completions, pickers and chat. */
+  readonly catalog: ModelCatalog;
+  /** The Output channel; it removes every registered secret (and credential-looking text) from each line. */
+  readonly log: RedactingLog;
+  /** Prompts, messages, clipboard and browser; replaceable by tests. */
+  readonly ui: Ui;
+  /** What integration tests observe: features add their parts; `activate()` returns it only under a test runner. */
+  readonly testApi: Partial<ModelAccessApi>;
+}
+
+/**
+ * The objects integration tests observe and drive. `activate()` returns it only when the extension runs
+ * under a test runner (`ExtensionMode.Test`): it holds the key store and replaceable prompts, and any
+ * installed extension can call `getExtension(…).activate()`, so an installed copy exports nothing.
+ */
+export interface ModelAccessApi {
+  catalog: ModelCatalog;
+  view: ModelsView;
+  keys: ApiKeyStore;
+  connection: ServiceConnection;
+  documents: ModelDocuments;
+  log: RedactingLog;
+  statusBar: ModelsStatusBar;
+  /** Prompts, messages, clipboard and browser: replace members to answer prompts or observe. */
+  ui: Ui;
+  /** Scratch requests: scratch files, response documents, history, the sender. */
+  requests: RequestsApi;
+  /** Replaces how Model Cards are opened (default `vscode.env.openExternal`); returns a restore function. */
+  setOpener(opener: (url: string) => Thenable<boolean>): () => void;
+}
+
+/** Builds the services; their disposables go into `context.subscriptions`. */
+export function createServices(context: vscode.ExtensionContext, log: RedactingLog): Services {
+  const config = new Config();
+  // Every key read or stored is registered with the log's redactor there, and nowhere else.
+  const keys = new ApiKeyStore(context.secrets, {
+    environmentBaseUrl: () => config.environmentBaseUrl,
+    redactor: log.redactor,
+  });
+  const ui = createUi();
+  // Allowances for service URLs from workspace settings, kept in workspace state (never synced).
+  const consent = new KeyConsent(
+    context.workspaceState,
+    askWith((message, detail, ...actions) => ui.ask(message, detail, ...actions)),
+  );
+  const connection = new ServiceConnection(config, keys, consent, (entry) => log.request(entry));
+  const catalog = new ModelCatalog(connection, (task) =>
+    vscode.window.withProgress({ location: { viewId: Views.models } }, task),
+  );
+  context.subscriptions.push(config, keys, connection, catalog);
+  const testApi: Partial<ModelAccessApi> = {
+    catalog,
+    keys,
+    connection,
+    log,
+    ui,
+    setOpener(opener) {
+      const previous = ui.openExternal;
+      ui.openExternal = opener;
+      return () => {
+        ui.openExternal = previous;
+      };
+    },
+  };
+  return { context, config, keys, connection, catalog, log, ui, testApi };
+}

@@ -1,0 +1,14 @@
+import type * as vscode from 'vscode';
+import type { Services } from '../services';
+import { setupCommands } from './commands';
+import { ModelsStatusBar } from './statusBar';
+import { walkthroughCommands } from './walkthrough';
+
+/** Service URL, API key and consent commands, the status bar, the walkthrough. */
+export function register(services: Services): vscode.Disposable[] {
+  const statusBar = new ModelsStatusBar(services.catalog);
+  services.testApi.statusBar = statusBar;
+  // Not the full list: the status bar needs the setup state (URL/key) without loading models.
+  void services.catalog.refreshSetup();
+  return [statusBar, ...setupCommands(services), ...walkthroughCommands(services.context)];
+}
