@@ -12,7 +12,8 @@ import { withParam } from './paging';
 import { redactor } from './redact';
 import { isRetryable, retryAfterMs, retryDelay, retryPolicy, sleep, type RetryPolicy } from './retry';
 import { readEventStream } from './sse';
-import { header, Transport, type Exchange } from './transport';
+import { header } from './headers';
+import { Transport, type Exchange } from './transport';
 import type {
   CallOptions,
   ListModelsResult,
@@ -25,6 +26,7 @@ import type {
 import { multipartFromFile } from './upload';
 import type { Dispatcher } from 'undici';
 import { plural } from '../common/text';
+import { isRecord } from '../common/records';
 
 export const USER_AGENT = `model-access-vscode/${version}`;
 
@@ -41,10 +43,6 @@ interface Call {
   key: string;
   redact: (text: string) => string;
   signal?: AbortSignal;
-}
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**
@@ -372,7 +370,7 @@ export class ServiceClient implements ModelService {
       });
     }
     const entry = extractSingle(json);
-    const model = normalizeModel(entry) ?? (isObj(entry) ? normalizeModel({ ...entry, id }) : undefined);
+    const model = normalizeModel(entry) ?? (isRecord(entry) ? normalizeModel({ ...entry, id }) : undefined);
     if (model === undefined) {
       throw new ServiceError({
         kind: 'invalidResponse',
@@ -392,7 +390,7 @@ export class ServiceClient implements ModelService {
       text = body;
     } else {
       let payload = body;
-      if (options?.stream !== undefined && isObj(body) && !('stream' in body)) {
+      if (options?.stream !== undefined && isRecord(body) && !('stream' in body)) {
         payload = { ...body, stream: options.stream };
       }
       try {

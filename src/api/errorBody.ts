@@ -3,6 +3,10 @@
  * type. Never throws, whatever the body is.
  */
 
+import { asRecord } from '../common/records';
+import { oneLine } from '../common/text';
+import { header, type Headers } from './headers';
+
 export interface ErrorDetails {
   message?: string;
   code?: string;
@@ -11,34 +15,16 @@ export interface ErrorDetails {
   html?: boolean;
 }
 
-type Headers = Record<string, string | string[] | undefined>;
-
-const MAX_LINE = 300;
-
-function str(v: unknown): string | undefined {
+/** A string or number field as one clean line; anything else is undefined. */
+function field(v: unknown): string | undefined {
   if (typeof v === 'string') {
-    const t = cleanLine(v);
+    const t = oneLine(v);
     return t === '' ? undefined : t;
   }
   if (typeof v === 'number' && Number.isFinite(v)) {
     return String(v);
   }
   return undefined;
-}
-
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
-function header(headers: Headers, name: string): string | undefined {
-  const v = headers[name];
-  return str(Array.isArray(v) ? v[0] : v);
-}
-
-/** One line of at most 300 characters: control characters and runs of white space become one space. */
-export function cleanLine(text: string, max = MAX_LINE): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
@@ -62,7 +48,7 @@ export function htmlLine(html: string): string {
 }
 
 function textOf(fragment: string): string | undefined {
-  const text = cleanLine(
+  const text = oneLine(
     fragment.replace(/<[^>]*>/g, ' ').replace(/&(#?\w+);/g, (m, name: string) => ENTITIES[name.toLowerCase()] ?? m),
   );
   return text === '' ? undefined : text;
@@ -76,11 +62,11 @@ function detailText(v: unknown): string | undefined {
   if (Array.isArray(v)) {
     // FastAPI/pydantic: [{loc, msg, type}, …]
     const msgs = v
-      .map((d) => str(obj(d)?.msg) ?? str(obj(d)?.message) ?? str(d))
+      .map((d) => field(asRecord(d)?.msg) ?? field(asRecord(d)?.message) ?? field(d))
       .filter((m): m is string => m !== undefined);
-    return msgs.length ? cleanLine(msgs.join('; ')) : undefined;
+    return msgs.length ? oneLine(msgs.join('; ')) : undefined;
   }
-  return str(v);
+  return field(v);
 }
 
 /** The message, code and type of an error answer, from its body (JSON, problem+json, text, HTML) and headers. */
@@ -96,40 +82,41 @@ export function readErrorBody(body: string, headers: Headers = {}): ErrorDetails
       json = undefined;
     }
   }
-  const root = obj(json) ?? obj(Array.isArray(json) ? json[0] : undefined);
+  const root = asRecord(json) ?? asRecord(Array.isArray(json) ? json[0] : undefined);
   if (root) {
-    const err = obj(root.error);
-    const first = Array.isArray(root.errors) ? obj(root.errors[0]) : undefined;
-    const title = str(root.title);
+    const err = asRecord(root.error);
+    const first = Array.isArray(root.errors) ? asRecord(root.errors[0]) : undefined;
+    const title = field(root.title);
     const detail = detailText(root.detail);
     out.message =
-      str(err?.message) ??
-      str(root.error) ??
-      str(root.message) ??
+      field(err?.message) ??
+      field(root.error) ??
+      field(root.message) ??
       (title && detail ? (detail.startsWith(title) ? detail : `${title}: ${detail}`) : undefined) ??
       detail ??
-      str(root.error_description) ??
-      str(first?.message) ??
-      str(first?.detail) ??
+      field(root.error_description) ??
+      field(first?.message) ??
+      field(first?.detail) ??
       title ??
-      str(err?.detail);
-    out.code = str(err?.code) ?? str(root.error_code) ?? str(root.code) ?? str(err?.status) ?? str(first?.code);
-    const topType = str(root.type);
-    out.type = str(err?.type) ?? (topType && topType !== 'error' ? topType : undefined);
+      field(err?.detail);
+    out.code =
+      field(err?.code) ?? field(root.error_code) ?? field(root.code) ?? field(err?.status) ?? field(first?.code);
+    const topType = field(root.type);
+    out.type = field(err?.type) ?? (topType && topType !== 'error' ? topType : undefined);
   }
-  out.message ??= header(headers, 'x-error-message');
-  out.code ??= header(headers, 'x-error-code');
+  out.message ??= field(header(headers, 'x-error-message'));
+  out.code ??= field(header(headers, 'x-error-code'));
   if (out.message === undefined && trimmed !== '' && json === undefined) {
     if (looksLikeHtml(trimmed, contentType)) {
       out.html = true;
       out.message = htmlLine(trimmed) || undefined;
     } else {
       const line = trimmed.split(/\r?\n/).find((l) => l.trim() !== '');
-      out.message = line ? cleanLine(line) : undefined;
+      out.message = line ? oneLine(line) : undefined;
     }
   }
   if (out.message !== undefined) {
-    out.message = cleanLine(out.message);
+    out.message = oneLine(out.message);
   }
   return out;
 }

@@ -6,8 +6,6 @@ import { STATUS_CODES } from 'node:http';
 import type { ServiceErrorKind } from './types';
 import { readErrorBody, type ErrorDetails } from './errorBody';
 
-export { readErrorBody, cleanLine, type ErrorDetails } from './errorBody';
-
 export interface ServiceErrorInit {
   kind: ServiceErrorKind;
   message: string;

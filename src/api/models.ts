@@ -4,12 +4,10 @@
  * allocates a URL object.
  */
 import type { ModelEntry } from './types';
+import { isRecord } from '../common/records';
+import { INVISIBLE_CHARS } from '../common/text';
 
 type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** A usable text value: a non-blank string (trimmed), or a finite number. */
 function text(v: unknown): string | undefined {
@@ -33,7 +31,7 @@ function text(v: unknown): string | undefined {
 /** A text value, or the text inside a small object such as `{name}` / `{id}` / `{value}`. */
 function textOrNamed(v: unknown): string | undefined {
   const t = text(v);
-  if (t !== undefined || !isObj(v)) {
+  if (t !== undefined || !isRecord(v)) {
     return t;
   }
   return text(v.name) ?? text(v.id) ?? text(v.value) ?? text(v.version);
@@ -44,7 +42,7 @@ function first(v: unknown): unknown {
 }
 
 function get(o: unknown, key: string): unknown {
-  return isObj(o) ? o[key] : undefined;
+  return isRecord(o) ? o[key] : undefined;
 }
 
 const ID_KEYS = ['id', 'identifier', 'model_id', 'modelId', 'name', 'model', 'full_name', 'slug', 'key', '_id'];
@@ -132,8 +130,8 @@ function readVersion(m: Obj): string | undefined {
 const MAX_URL = 2048;
 // Absolute http(s), a host, and nothing that could break out of a link or disguise it (white space, controls,
 // quotes, angle brackets, bidi and zero-width marks).
-const HTTP_URL =
-  /^https?:\/\/[^\s/?#@\\<>"'`\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]+(?:[/?#][^\s\\<>"`\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]*)?$/i;
+const URL_BANNED = `\\s\\\\<>"\`\\u0000-\\u001f\\u007f-\\u009f${INVISIBLE_CHARS}`;
+const HTTP_URL = new RegExp(`^https?://[^/?#@'${URL_BANNED}]+(?:[/?#][^${URL_BANNED}]*)?$`, 'i');
 
 /**
  * The common case without a regular expression: lower-case scheme, all ASCII. True/false when decided,
@@ -179,7 +177,7 @@ export function httpUrl(v: unknown): string | undefined {
   let s =
     typeof v === 'string'
       ? v
-      : isObj(v)
+      : isRecord(v)
         ? typeof v.url === 'string'
           ? v.url
           : typeof v.href === 'string'
@@ -244,7 +242,7 @@ function readCard(m: Obj): string | undefined {
  * (not an object, or no id-like field holding a non-blank string or a number).
  */
 export function normalizeModel(raw: unknown): ModelEntry | undefined {
-  if (!isObj(raw)) {
+  if (!isRecord(raw)) {
     return undefined;
   }
   const id = readId(raw);
@@ -262,7 +260,7 @@ export function extractList(body: unknown): unknown[] | undefined {
   if (Array.isArray(body)) {
     return body;
   }
-  if (!isObj(body)) {
+  if (!isRecord(body)) {
     return undefined;
   }
   for (const k of LIST_WRAPPERS) {
@@ -276,7 +274,7 @@ export function extractList(body: unknown): unknown[] | undefined {
 
 /** The entry in a single-model body: the body itself, or `{model:{…}}` / `{data:{…}}` / `{item:{…}}` around it. */
 export function extractSingle(body: unknown): unknown {
-  if (!isObj(body)) {
+  if (!isRecord(body)) {
     return Array.isArray(body) && body.length === 1 ? body[0] : body;
   }
   if (readId(body) !== undefined) {
@@ -284,7 +282,7 @@ export function extractSingle(body: unknown): unknown {
   }
   for (const k of ['model', 'data', 'item', 'result']) {
     const v = body[k];
-    if (isObj(v)) {
+    if (isRecord(v)) {
       return v;
     }
   }

@@ -3,7 +3,7 @@
  * in the body, `next` URLs, and OpenAI/Anthropic `has_more` + `last_id`. Pure; no `vscode` import.
  */
 
-type Obj = Record<string, unknown>;
+import { isRecord } from '../common/records';
 
 export type NextPage =
   /** Follow this absolute URL (already resolved against the request URL). */
@@ -11,10 +11,6 @@ export type NextPage =
   /** Repeat the request with this query parameter set. */
   | { kind: 'param'; name: string; value: string; source: string }
   | { kind: 'end' };
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function token(v: unknown): string | undefined {
   if (typeof v === 'string') {
@@ -100,7 +96,7 @@ function resolve(s: string, base: string): string | undefined {
 
 /** A `next`-like value: a URL to follow, or a token sent back as `param`. */
 function urlOrToken(v: unknown, base: string, param: string, source: string): NextPage | undefined {
-  const link = isObj(v) ? (token(v.href) ?? token(v.url)) : undefined;
+  const link = isRecord(v) ? (token(v.href) ?? token(v.url)) : undefined;
   const t = link ?? token(v);
   if (t === undefined) {
     return undefined;
@@ -133,7 +129,7 @@ export function findNextPage(
   if (fromLink !== undefined) {
     return { kind: 'url', url: fromLink, source: 'Link header' };
   }
-  if (!isObj(body)) {
+  if (!isRecord(body)) {
     return { kind: 'end' };
   }
   const hasMore = body.has_more ?? body.hasMore;
@@ -151,10 +147,10 @@ export function findNextPage(
     [body.next, 'cursor', 'next'],
     [body.nextLink ?? body.next_link, 'cursor', 'nextLink'],
     [body.next_page, 'page', 'next_page'],
-    [isObj(body.links) ? body.links.next : undefined, 'cursor', 'links.next'],
-    [isObj(body._links) ? body._links.next : undefined, 'cursor', '_links.next'],
+    [isRecord(body.links) ? body.links.next : undefined, 'cursor', 'links.next'],
+    [isRecord(body._links) ? body._links.next : undefined, 'cursor', '_links.next'],
     [
-      isObj(body.pagination)
+      isRecord(body.pagination)
         ? (body.pagination.next ?? body.pagination.next_cursor ?? body.pagination.nextCursor)
         : undefined,
       'cursor',
@@ -171,12 +167,12 @@ export function findNextPage(
     let last = token(body.last_id) ?? token(body.lastId);
     if (last === undefined && entries && entries.length > 0) {
       const e = entries[entries.length - 1];
-      last = isObj(e) ? token(e.id) : undefined;
+      last = isRecord(e) ? token(e.id) : undefined;
     }
     if (last !== undefined) {
       // Anthropic pages with `after_id`, OpenAI with `after`; Anthropic entries say `type: "model"`.
       const anthropic =
-        entries !== undefined && isObj(entries[0]) && entries[0].type === 'model' && entries[0].object === undefined;
+        entries !== undefined && isRecord(entries[0]) && entries[0].type === 'model' && entries[0].object === undefined;
       return { kind: 'param', name: anthropic ? 'after_id' : 'after', value: last, source: 'has_more' };
     }
   }

@@ -4,6 +4,7 @@
  * and time. POSTs never come here.
  */
 import { isReset, type ServiceError } from './errors';
+import { header, type Headers } from './headers';
 
 export interface RetryPolicy {
   /** Retries after the first attempt. Default 3. */
@@ -31,19 +32,13 @@ export function retryPolicy(
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
 
-type Headers = Record<string, string | string[] | undefined>;
-
-function one(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
-
 /** Milliseconds the server asked to wait (`retry-after-ms`, then `Retry-After` in seconds or as an HTTP date). */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
-  const ms = one(headers['retry-after-ms']);
+  const ms = header(headers, 'retry-after-ms');
   if (ms !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(ms)) {
     return Math.round(Number(ms));
   }
-  const after = one(headers['retry-after'])?.trim();
+  const after = header(headers, 'retry-after')?.trim();
   if (after === undefined || after === '') {
     return undefined;
   }
@@ -56,7 +51,7 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
 
 /** Whether an error of an idempotent request is worth another try, by the rules above. */
 export function isRetryable(e: ServiceError, headers: Headers = {}): boolean {
-  const should = one(headers['x-should-retry'])?.trim().toLowerCase();
+  const should = header(headers, 'x-should-retry')?.trim().toLowerCase();
   if (should === 'false') {
     return false;
   }

@@ -8,8 +8,7 @@ import type { ServiceBase } from './baseUrl';
 import { networkError, ServiceError, type Phase } from './errors';
 import { idleTimer } from './sse';
 import type { RequestLogEntry } from './types';
-
-export type Headers = Record<string, string | string[] | undefined>;
+import { header, type Headers } from './headers';
 
 export interface SendRequest {
   method: 'GET' | 'POST';
@@ -50,18 +49,12 @@ const REQUEST_ID_HEADERS = [
 
 export function requestIdOf(headers: Headers): string | undefined {
   for (const h of REQUEST_ID_HEADERS) {
-    const v = headers[h];
-    const s = Array.isArray(v) ? v[0] : v;
+    const s = header(headers, h);
     if (s) {
       return s.length > 200 ? s.slice(0, 200) : s;
     }
   }
   return undefined;
-}
-
-export function header(headers: Headers, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v.join(', ') : v;
 }
 
 function ignore(): void {

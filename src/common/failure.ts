@@ -4,7 +4,8 @@
  */
 import { KEY_NOT_ALLOWED } from './keyConsent';
 import { Commands } from '../ids';
-import { displayText, hostOf } from './text';
+import { nonBlank } from './records';
+import { displayText, hostOf, oneLine } from './text';
 
 export type FailureAction = 'setApiKey' | 'setBaseUrl' | 'retry' | 'showLog' | 'allowKey';
 
@@ -45,16 +46,8 @@ interface ServiceErrorLike {
   url?: unknown;
 }
 
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
-}
-
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-function oneLine(text: string, max = 300): string {
-  return displayText(text.replace(/\s+/g, ' ').trim(), max);
 }
 
 /**
@@ -63,11 +56,11 @@ function oneLine(text: string, max = 300): string {
  */
 export function describeFailure(error: unknown, host?: string): Failure {
   const e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ServiceErrorLike;
-  const kind = str(e.kind) ?? 'unknown';
+  const kind = nonBlank(e.kind) ?? 'unknown';
   const status = num(e.status);
-  const requestId = str(e.requestId);
-  const message = str(e.message) ? oneLine(String(e.message)) : undefined;
-  const serverMessage = str(e.serverMessage) ? oneLine(String(e.serverMessage)) : undefined;
+  const requestId = nonBlank(e.requestId);
+  const message = nonBlank(e.message) ? displayText(oneLine(String(e.message)), 300) : undefined;
+  const serverMessage = nonBlank(e.serverMessage) ? displayText(oneLine(String(e.serverMessage)), 300) : undefined;
   const detail = [
     serverMessage ? `The service said: ${serverMessage}` : '',
     requestId ? `Request id: ${requestId}` : '',
@@ -87,7 +80,7 @@ export function describeFailure(error: unknown, host?: string): Failure {
     };
   }
   if (kind === 'network' || kind === 'timeout') {
-    const where = str(e.host) ?? host ?? 'the service';
+    const where = nonBlank(e.host) ?? host ?? 'the service';
     const reason = message ?? (kind === 'timeout' ? 'the request timed out' : 'the connection failed');
     // The client's messages already name the host ("Could not connect to https://h: connection refused.").
     return {
@@ -96,14 +89,14 @@ export function describeFailure(error: unknown, host?: string): Failure {
       action: 'retry',
     };
   }
-  if (kind === 'config' && str(e.code) === KEY_NOT_ALLOWED) {
+  if (kind === 'config' && nonBlank(e.code) === KEY_NOT_ALLOWED) {
     return {
       ...base,
       message: message ?? "The key is not allowed for this workspace's service URL yet.",
       action: 'allowKey',
     };
   }
-  if (kind === 'config' && str(e.code) === NO_KEY) {
+  if (kind === 'config' && nonBlank(e.code) === NO_KEY) {
     return { ...base, message: message ?? 'No API key is set for this service.', action: 'setApiKey' };
   }
   if (kind === 'config') {
@@ -120,10 +113,10 @@ export function describeFailure(error: unknown, host?: string): Failure {
     return { ...base, message: 'The request was cancelled.', action: 'retry' };
   }
   if (status !== undefined) {
-    const head = `${status}${str(e.statusText) ? ` ${str(e.statusText)}` : ''}`;
+    const head = `${status}${nonBlank(e.statusText) ? ` ${nonBlank(e.statusText)}` : ''}`;
     const said = serverMessage ?? (message && !/^the (server|service) answered/i.test(message) ? message : undefined);
     const text = `The service answered ${head}${said ? `: ${said}` : ''}${requestId ? ` (request id ${requestId})` : ''}`;
-    return { ...base, message: oneLine(text, 400), action: 'retry' };
+    return { ...base, message: displayText(oneLine(text, 400), 400), action: 'retry' };
   }
   if (kind === 'invalidResponse') {
     return { ...base, message: message ?? 'The service sent a response that could not be read.', action: 'retry' };

@@ -17,8 +17,12 @@ export type DisplayText = string & { readonly __displayText: true };
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/g;
 const LINE_BREAKS = /[\t\n\r]+/g;
-/** Bidi overrides/isolates/marks and zero-width characters (the one copy of this class in src/). */
-export const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+/**
+ * Bidi overrides/isolates/marks and zero-width characters, as the body of a regular-expression character
+ * class (the one copy of it in src/: link checks build their patterns from it).
+ */
+export const INVISIBLE_CHARS = '\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff';
+export const INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`, 'g');
 const LINK_JOIN = /\]\s*\(/g;
 const ICON = /\$\(/g;
 
@@ -54,6 +58,16 @@ export function msg(strings: TemplateStringsArray, ...values: unknown[]): Displa
     out += (typeof v === 'number' ? String(v) : displayText(v, 300)) + strings[i + 1];
   }
   return out as DisplayText;
+}
+
+/**
+ * One line of plain text of at most `max` characters: control characters and runs of white space become
+ * one space, long text ends with an ellipsis. For text kept as data (error messages of the client);
+ * what people see goes through {@link displayText} as well.
+ */
+export function oneLine(text: string, max = 300): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** The host (and port) of a URL for display, or the (neutralised) text itself when it does not parse. */

@@ -4,6 +4,7 @@
  */
 import { ChatStreamError } from './messages';
 import { displayText } from '../../common/text';
+import { nonBlank } from '../../common/records';
 
 export type ChatErrorKind = 'noPermissions' | 'notFound' | 'blocked' | 'cancelled' | 'other';
 
@@ -24,10 +25,6 @@ interface ServiceErrorLike {
 const BLOCKED_CODE =
   /content[-_ ]?(filter|policy|management)|safety|blocked|moderation|responsible[-_ ]?ai|guardrail|insufficient[-_]quota|quota/i;
 
-function str(v: unknown): string | undefined {
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
-
 function withHint(message: string, hint: string): string {
   const trimmed = message.replace(/\s+$/, '');
   return `${trimmed}${/[.!?)]$/.test(trimmed) ? '' : '.'} ${hint}`;
@@ -43,10 +40,13 @@ export function classifyChatError(error: unknown, model?: string): ChatErrorVerd
   }
   const e = (typeof error === 'object' && error !== null ? error : {}) as ServiceErrorLike;
   // The chat view renders error text: it goes through the display function like every other surface.
-  const message = displayText(str(e.message) ?? (typeof error === 'string' ? error : 'The chat request failed.'), 500);
+  const message = displayText(
+    nonBlank(e.message) ?? (typeof error === 'string' ? error : 'The chat request failed.'),
+    500,
+  );
   const status = typeof e.status === 'number' ? e.status : undefined;
-  const kind = str(e.kind);
-  const codes = [str(e.code), str(e.type)].filter((c): c is string => c !== undefined);
+  const kind = nonBlank(e.kind);
+  const codes = [nonBlank(e.code), nonBlank(e.type)].filter((c): c is string => c !== undefined);
 
   if (kind === 'aborted' || (error instanceof Error && error.name === 'AbortError')) {
     return { kind: 'cancelled', message: 'The chat request was cancelled.' };

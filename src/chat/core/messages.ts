@@ -7,6 +7,7 @@
  * imports `vscode`. The provider turns the results into `LanguageModelTextPart`/`LanguageModelToolCallPart`.
  */
 import { plural } from '../../common/text';
+import { isRecord } from '../../common/records';
 
 /** `vscode.LanguageModelChatMessageRole` values (System is 3 in the proposed API; Copilot sends it). */
 export const MessageRole = { User: 1, Assistant: 2, System: 3 } as const;
@@ -36,10 +37,6 @@ export type InputPart =
 
 type Obj = Record<string, unknown>;
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null;
-}
-
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
 function isTextual(mimeType: string): boolean {
@@ -62,7 +59,7 @@ function resultText(content: unknown): string {
           ? utf8.decode(part.data)
           : `[${part.mimeType} data, ${plural(part.data.byteLength, 'byte')}]`,
       );
-    } else if (isObj(item) && 'value' in item) {
+    } else if (isRecord(item) && 'value' in item) {
       // LanguageModelPromptTsxPart: an opaque tree; its JSON is the best plain-text rendering we have.
       out.push(safeJson(item.value));
     }
@@ -83,7 +80,7 @@ export function classifyPart(part: unknown): InputPart {
   if (typeof part === 'string') {
     return { kind: 'text', text: part };
   }
-  if (!isObj(part)) {
+  if (!isRecord(part)) {
     return { kind: 'unknown' };
   }
   if (typeof part.callId === 'string') {
@@ -290,7 +287,7 @@ function chunkError(error: unknown): ChatStreamError {
   if (typeof error === 'string') {
     return new ChatStreamError(BLOCKED.test(error) ? 'blocked' : 'error', error);
   }
-  const e = isObj(error) ? error : {};
+  const e = isRecord(error) ? error : {};
   const code = text(e.code) ?? (typeof e.code === 'number' ? String(e.code) : undefined);
   const type = text(e.type);
   const message = text(e.message) ?? 'The service reported an error in the middle of its answer.';
@@ -317,7 +314,7 @@ export class ChatStreamReader {
   usage: unknown;
 
   push(chunk: unknown): OutputPart[] {
-    if (!isObj(chunk)) {
+    if (!isRecord(chunk)) {
       return [];
     }
     if (chunk.error !== undefined && chunk.error !== null) {
@@ -329,11 +326,11 @@ export class ChatStreamReader {
     const out: OutputPart[] = [];
     const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
     for (const choice of choices) {
-      if (!isObj(choice) || (typeof choice.index === 'number' && choice.index !== 0)) {
+      if (!isRecord(choice) || (typeof choice.index === 'number' && choice.index !== 0)) {
         continue;
       }
       // A non-streamed answer sent as one event carries `message` instead of `delta`.
-      const delta = isObj(choice.delta) ? choice.delta : isObj(choice.message) ? choice.message : undefined;
+      const delta = isRecord(choice.delta) ? choice.delta : isRecord(choice.message) ? choice.message : undefined;
       if (delta) {
         this.readDelta(delta, out);
       }
@@ -350,7 +347,7 @@ export class ChatStreamReader {
       }
     }
     // Ollama-style lines: `{message: {content}, done}`.
-    if (choices.length === 0 && isObj(chunk.message)) {
+    if (choices.length === 0 && isRecord(chunk.message)) {
       this.readDelta(chunk.message, out);
     }
     return out;
@@ -361,7 +358,7 @@ export class ChatStreamReader {
       out.push({ kind: 'text', text: delta.content });
     } else if (Array.isArray(delta.content)) {
       for (const c of delta.content) {
-        if (isObj(c) && typeof c.text === 'string' && c.text !== '') {
+        if (isRecord(c) && typeof c.text === 'string' && c.text !== '') {
           out.push({ kind: 'text', text: c.text });
         }
       }
@@ -371,12 +368,12 @@ export class ChatStreamReader {
     }
     if (Array.isArray(delta.tool_calls)) {
       delta.tool_calls.forEach((call: unknown, position: number) => {
-        if (!isObj(call)) {
+        if (!isRecord(call)) {
           return;
         }
         const index = typeof call.index === 'number' ? call.index : position;
         const pending = this.calls.get(index) ?? { name: '', args: '' };
-        const fn = isObj(call.function) ? call.function : {};
+        const fn = isRecord(call.function) ? call.function : {};
         if (typeof call.id === 'string' && call.id !== '') {
           pending.id = call.id;
         }
@@ -385,7 +382,7 @@ export class ChatStreamReader {
         }
         if (typeof fn.arguments === 'string') {
           pending.args += fn.arguments;
-        } else if (isObj(fn.arguments)) {
+        } else if (isRecord(fn.arguments)) {
           pending.args += JSON.stringify(fn.arguments);
         }
         this.calls.set(index, pending);
@@ -411,7 +408,7 @@ export class ChatStreamReader {
         kind: 'toolCall',
         callId: call.id ?? `call_${index}`,
         name: call.name,
-        input: isObj(input) && !Array.isArray(input) ? input : { value: input },
+        input: isRecord(input) && !Array.isArray(input) ? input : { value: input },
       });
     }
     this.calls.clear();

@@ -4,6 +4,7 @@
  */
 import type { ModelEntry } from '../../api/types';
 import { displayText } from '../../common/text';
+import { isRecord } from '../../common/records';
 
 export interface ChatModelDefaults {
   maxInputTokens: number;
@@ -26,12 +27,6 @@ export interface ChatModelInfo {
   readonly capabilities: { readonly imageInput?: boolean; readonly toolCalling?: boolean | number };
 }
 
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** A positive whole number of tokens, from a number or a numeric string. */
 function tokenCount(v: unknown): number | undefined {
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
@@ -41,7 +36,7 @@ function tokenCount(v: unknown): number | undefined {
 /** The first usable token count among `keys`, looked up in each of `places` in turn. */
 function firstCount(places: unknown[], keys: readonly string[]): number | undefined {
   for (const place of places) {
-    if (!isObj(place)) {
+    if (!isRecord(place)) {
       continue;
     }
     for (const key of keys) {
@@ -56,7 +51,7 @@ function firstCount(places: unknown[], keys: readonly string[]): number | undefi
 
 /** Where services put limits: the entry itself, or a nested object (OpenRouter, GitHub Models, LiteLLM…). */
 function limitPlaces(raw: unknown): unknown[] {
-  if (!isObj(raw)) {
+  if (!isRecord(raw)) {
     return [];
   }
   const capabilities = raw.capabilities;
@@ -64,7 +59,7 @@ function limitPlaces(raw: unknown): unknown[] {
     raw,
     raw.limits,
     raw.token_limits,
-    isObj(capabilities) ? capabilities.limits : undefined,
+    isRecord(capabilities) ? capabilities.limits : undefined,
     raw.top_provider,
     raw.model_info,
     raw.details,
@@ -145,11 +140,11 @@ const NON_CHAT_FLAG =
 
 /** What the entry itself says about chat: true/false when it says something, undefined when it is silent. */
 function declaredChat(raw: unknown): boolean | undefined {
-  if (!isObj(raw)) {
+  if (!isRecord(raw)) {
     return undefined;
   }
   const caps = raw.capabilities;
-  if (isObj(caps)) {
+  if (isRecord(caps)) {
     // Azure OpenAI `{chat_completion: true, embeddings: false}`; GitHub-style `{type: "chat"}`; plain `{chat: true}`.
     const chatFlags = ['chat', 'chat_completion', 'chatCompletion', 'completion', 'completions']
       .map((k) => caps[k])
@@ -239,13 +234,13 @@ export function chatSelection(patterns: readonly string[]): (entry: ModelEntry) 
 }
 
 function capabilityFlag(raw: unknown, keys: readonly string[], listWords: RegExp): boolean {
-  if (!isObj(raw)) {
+  if (!isRecord(raw)) {
     return false;
   }
   const caps = raw.capabilities;
-  const places = [raw, isObj(caps) ? caps : undefined, isObj(caps) ? caps.supports : undefined];
+  const places = [raw, isRecord(caps) ? caps : undefined, isRecord(caps) ? caps.supports : undefined];
   for (const place of places) {
-    if (!isObj(place)) {
+    if (!isRecord(place)) {
       continue;
     }
     for (const key of keys) {
@@ -258,7 +253,7 @@ function capabilityFlag(raw: unknown, keys: readonly string[], listWords: RegExp
     Array.isArray(caps) ? caps : undefined,
     raw.supported_parameters,
     raw.input_modalities,
-    isObj(raw.architecture) ? raw.architecture.input_modalities : undefined,
+    isRecord(raw.architecture) ? raw.architecture.input_modalities : undefined,
   ];
   return lists.some((l) => words(l).some((w) => listWords.test(w)));
 }

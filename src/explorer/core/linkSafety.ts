@@ -6,12 +6,14 @@
  * `http`/`https` URLs with a host and no embedded credentials are opened.
  */
 
+import { INVISIBLE_CHARS } from '../../common/text';
+
 export const MAX_CARD_URL_LENGTH = 2048;
 
 export type CardLinkCheck = { ok: true; url: string } | { ok: false; reason: string };
 
 // C0/C1 controls, whitespace and bidi/zero-width marks have no business inside a URL.
-const FORBIDDEN_CHARS = /[\u0000-\u0020\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+const FORBIDDEN_CHARS = new RegExp(`[\\u0000-\\u0020\\u007f-\\u009f${INVISIBLE_CHARS}]`);
 
 export function checkCardLink(link: unknown): CardLinkCheck {
   if (typeof link !== 'string' || link.trim() === '') {

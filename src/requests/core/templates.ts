@@ -3,6 +3,7 @@
  * (docs/service-shapes.md); the service publishes none, so a setting can replace each one. Pure; no `vscode` import.
  */
 import type { PostEndpoint } from '../../api/types';
+import { isRecord } from '../../common/records';
 
 /** The text the cursor is placed on in a new payload. */
 export const INPUT_PLACEHOLDER = 'Write your prompt here.';
@@ -37,14 +38,10 @@ export function starterPayload(
   overrides: Record<string, unknown> = {},
 ): string {
   const override = overrides[endpoint];
-  const template = isPlainObject(override) ? override : DEFAULTS[endpoint];
+  const template = isRecord(override) ? override : DEFAULTS[endpoint];
   const payload: Record<string, unknown> = { ...template };
   if (model !== undefined && (payload.model === undefined || payload.model === '')) {
     payload.model = model;
   }
   return JSON.stringify(payload, null, 2);
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

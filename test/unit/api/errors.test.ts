@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { httpError, networkError, readErrorBody, ServiceError } from '../../../src/api/errors';
+import { readErrorBody } from '../../../src/api/errorBody';
+import { httpError, networkError, ServiceError } from '../../../src/api/errors';
 import { redactor } from '../../../src/api/redact';
 
 describe('api/errors: reading error bodies', () => {
