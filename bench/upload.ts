@@ -2,7 +2,7 @@
  * Upload: a generated 1 GiB file through `ServiceClient.uploadFile` vs a raw undici streamed multipart
  * upload (hand-made framing around `fs.createReadStream`) to the same `/v1/files` of the local service.
  * Throughput of each, their ratio, and how much the uploading process's RSS grows during an upload.
- * Beside them, two library encoders the client could use instead (issue 13, 6b): undici's `FormData` with
+ * Beside them, two library encoders the client could use instead: undici's `FormData` with
  * an `fs.openAsBlob` Blob, and form-data-encoder over the same; for each, whether Content-Length is exact and
  * known before sending, and how progress could be had.
  */
@@ -295,7 +295,7 @@ export async function runUpload(ctx: BenchContext): Promise<void> {
         warmup: 1,
         runs: ctx.quick ? 1 : 2,
       };
-      // Raw floor and the client alternate as elsewhere; the two library encoders (issue 13, 6b) run in the
+      // Raw floor and the client alternate as elsewhere; the two library encoders run in the
       // same run, in the same order reversed on the way back (A B C D, then D C B A unless --quick).
       const order = ['raw', 'client', 'formData', 'encoder'] as const;
       const parts: Record<(typeof order)[number], SideSamples[]> = { raw: [], client: [], formData: [], encoder: [] };

@@ -61,11 +61,6 @@ export class ServiceError extends Error {
     }
   }
 
-  /** Alias of `retryAfterMs` (the issue's name). */
-  get retryAfter(): number | undefined {
-    return this.retryAfterMs;
-  }
-
   toJSON(): Record<string, unknown> {
     const { kind, status, code, type, requestId, retryAfterMs, serverMessage, message } = this;
     return { name: this.name, kind, message, status, code, type, requestId, retryAfterMs, serverMessage };

@@ -4,7 +4,7 @@
  * the exact Content-Length is known up front (a server can refuse an oversized upload before it is
  * sent) and progress counts the file bytes actually handed to the socket.
  *
- * Why not a library (issue 13, 6b; figures in docs/benchmarks.md, `npm run bench -- --only upload`):
+ * Why not a library (figures in docs/benchmarks.md, `npm run bench -- --only upload`):
  * undici's FormData + `fs.openAsBlob` sends an exact Content-Length but never tells the caller (so no
  * total for progress, and progress itself only through a process-wide diagnostics channel);
  * form-data-encoder over the same Blob keeps every property but won no printed figure — median

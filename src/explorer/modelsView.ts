@@ -69,11 +69,6 @@ export class ModelsView implements vscode.Disposable {
     this.provider.refresh();
   }
 
-  /** Re-render after a setting that changes item rendering (click action). */
-  rerender(): void {
-    this.provider.refresh();
-  }
-
   private setContext(key: string, value: unknown): void {
     if (this.contextValues.get(key) === value) {
       return;

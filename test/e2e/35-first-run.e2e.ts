@@ -1,4 +1,4 @@
-// First run, as a newcomer would (issue 12): New Request → Send right away sends the template (the selected
+// First run, as a newcomer would: New Request → Send right away sends the template (the selected
 // prompt placeholder is not the payload); a selected JSON object is sent on its own; the project's own
 // package.json is never touched by the Send keybinding and the palette offers no Send there; after a reload
 // the payload has its CodeLens and model completion without the Models view being opened.

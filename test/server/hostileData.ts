@@ -1,5 +1,5 @@
 /**
- * What the hostile mode of the local service serves (issue 19: text from the registry and the service is
+ * What the hostile mode of the local service serves (text from the registry and the service is
  * data, never a command). Tests import these constants instead of copying the strings, so a client test
  * asserts on exactly what the server sent.
  *

@@ -97,7 +97,7 @@ export interface ServerOptions {
   uploadDir?: string;
   faults?: FaultOptions;
   /**
-   * Hostile mode (issue 19): adds organization `hostile` (hostile registry, error bodies and answers) and,
+   * Hostile mode: adds organization `hostile` (hostile registry, error bodies and answers) and,
    * with `endlessList`, organization `endless`. `true` turns every piece on; an object only the pieces set to
    * `true`. Other organizations are served as without it. See hostile.ts and test/README.md.
    */

@@ -7,7 +7,7 @@ import { checkCardLink, rawCardLink } from '../../src/explorer/core/linkSafety';
 import {
   compareVersions,
   filterModels,
-  groupByFamily,
+  groupSorted,
   naturalCompare,
   OTHER_FAMILY,
   sortModels,
@@ -111,7 +111,7 @@ describe('sorting and grouping models', () => {
   });
 
   it('groups by family with "Other" last and counts', () => {
-    const groups = groupByFamily(models);
+    const groups = groupSorted(sortModels(models));
     assert.deepEqual(
       groups.map((g) => [g.family, g.models.length]),
       [

@@ -231,12 +231,10 @@ export interface FamilyGroup<T extends ModelEntry = ModelEntry> {
   models: T[];
 }
 
-/** Groups models by family, each group sorted; groups in family order, "Other" last. */
-export function groupByFamily<T extends ModelEntry>(models: readonly T[]): FamilyGroup<T>[] {
-  return groupSorted(sortModels(models));
-}
-
-/** Groups models already in {@link sortModels} order, in one pass and without sorting again. */
+/**
+ * Groups models already in {@link sortModels} order by family, in one pass and without sorting again: groups
+ * in family order, "Other" last.
+ */
 export function groupSorted<T extends ModelEntry>(sorted: readonly T[]): FamilyGroup<T>[] {
   const groups: FamilyGroup<T>[] = [];
   let current: FamilyGroup<T> | undefined;

@@ -1,4 +1,4 @@
-// Hostile servers and registries against the real client (issue 7): every fault ends with a ServiceError a
+// Hostile servers and registries against the real client: every fault ends with a ServiceError a
 // person can read, within a time limit, and nothing else escapes — no TypeError, no unhandled rejection.
 import * as assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';

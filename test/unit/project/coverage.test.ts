@@ -1,5 +1,5 @@
 // Computed from package.json: every contributed command, setting and view is named by some integration or
-// e2e test, so a new one fails here until a test runs it (issue 20). How a test may name one: see
+// e2e test, so a new one fails here until a test runs it. How a test may name one: see
 // test/README.md ("Every command, setting and view has a test").
 import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

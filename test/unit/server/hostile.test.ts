@@ -1,5 +1,5 @@
 /**
- * Hostile mode of the local service (issue 19), checked over raw HTTP: the hostile registry, error bodies and
+ * Hostile mode of the local service, checked over raw HTTP: the hostile registry, error bodies and
  * answers carry exactly the exported hostile strings and the key in its escaped forms; endless answers and the
  * endless list never end, stop when the client goes away and never buffer without bound.
  */
