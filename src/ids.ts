@@ -107,3 +107,11 @@ export const ItemContext = {
 
 export const ModelClickActions = ['openModelCard', 'inspect', 'none'] as const;
 export type ModelClickAction = (typeof ModelClickActions)[number];
+
+/** VS Code's own commands the extension runs. */
+export const BuiltinCommands = {
+  setContext: 'setContext',
+  openSettings: 'workbench.action.openSettings',
+  openWalkthrough: 'workbench.action.openWalkthrough',
+  openFolder: 'vscode.openFolder',
+} as const;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Config } from '../platform/config';
-import { ContextKeys, Views } from '../ids';
+import { ContextKeys, Views, BuiltinCommands } from '../ids';
 import { displayText, plural } from '../common/text';
 import type { ModelCatalog } from '../platform/catalog';
 import type { ModelsTreeNode } from './nodes';
@@ -74,7 +74,7 @@ export class ModelsView implements vscode.Disposable {
       return;
     }
     this.contextValues.set(key, value);
-    void vscode.commands.executeCommand('setContext', key, value);
+    void vscode.commands.executeCommand(BuiltinCommands.setContext, key, value);
   }
 
   private update(): void {

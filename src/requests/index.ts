@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { PostEndpoint } from '../api/types';
-import { Commands } from '../ids';
+import { Commands, BuiltinCommands } from '../ids';
 import { modelFromArg } from '../explorer/core/args';
 import { curlCommand, type CurlTarget } from './core/curl';
 import type { Services } from '../services';
@@ -154,7 +154,7 @@ export function register(deps: Services): vscode.Disposable[] {
         await vscode.window.showTextDocument(pick.uri, { preview: false });
       } else if (pick) {
         await vscode.workspace.fs.createDirectory(scratch.folder);
-        await vscode.commands.executeCommand('vscode.openFolder', scratch.folder, { forceNewWindow: true });
+        await vscode.commands.executeCommand(BuiltinCommands.openFolder, scratch.folder, { forceNewWindow: true });
       }
     }),
     command(Commands.uploadFile, (arg?: unknown, purpose?: unknown) =>

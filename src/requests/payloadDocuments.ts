@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ContextKeys } from '../ids';
+import { ContextKeys, BuiltinCommands } from '../ids';
 import { isPayload } from './payloadEditing';
 import type { ScratchFiles } from './scratchFiles';
 
@@ -52,7 +52,7 @@ export class PayloadDocuments implements vscode.Disposable {
     const serialized = JSON.stringify(paths);
     if (serialized !== this.published) {
       this.published = serialized;
-      void vscode.commands.executeCommand('setContext', ContextKeys.payloads, paths);
+      void vscode.commands.executeCommand(BuiltinCommands.setContext, ContextKeys.payloads, paths);
     }
   }
 

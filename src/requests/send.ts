@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { isServiceError } from '../api/errors';
-import type { PostEndpoint, PostResult, ServerSentEvent } from '../api/types';
+import type { PostEndpoint, ServerSentEvent } from '../api/types';
+import { BuiltinCommands, Settings } from '../ids';
 import type { Services } from '../services';
 import { ENDPOINTS, readEndpoint, withEndpoint } from './core/endpointHeader';
 import type { RequestHistory } from './history';
@@ -11,7 +11,8 @@ import { textToSend } from './core/sendText';
 import { newStreamState, readStream } from './core/streamText';
 import { finishStream, formatBytes, summarize } from './core/responseFormat';
 import { msg } from '../common/text';
-import { reportNotReady, type SafePickItem } from '../platform/ui';
+import type { SafePickItem } from '../platform/ui';
+import { clientOrReport, historyId, recordAnswer, runExchange } from './exchange';
 
 export type SendOutcome =
   | { kind: 'sent'; responseUri: vscode.Uri; record: ResponseRecord }
@@ -66,11 +67,9 @@ export class RequestSender implements vscode.Disposable {
       return this.notSent('No endpoint was chosen; nothing was sent.');
     }
 
-    let client;
-    try {
-      client = await this.deps.connection.getClient();
-    } catch (e) {
-      return this.notSent(reportNotReady(this.deps.ui, e));
+    const client = await clientOrReport(this.deps);
+    if ('notReady' in client) {
+      return this.notSent(client.notReady);
     }
 
     const key = doc.uri.toString();
@@ -84,47 +83,25 @@ export class RequestSender implements vscode.Disposable {
     this.responses.set(uri, record);
     await this.responses.show(uri, true);
 
-    const started = Date.now();
-    try {
-      await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Model Access: POST ${endpoint}`, cancellable: true },
-        async (progress, token) => {
-          token.onCancellationRequested(() => controller.abort());
-          progress.report({ message: 'waiting for the answer…' });
-          const result = await client.post(endpoint, parsed.json, { stream, signal: controller.signal });
-          this.fillHead(record, result);
-          if (result.events) {
-            progress.report({ message: 'receiving…' });
-            await this.readStream(uri, record, result.events, controller);
-          } else if (result.body) {
-            record.bodyText = result.body.text;
-            record.bodyJson = result.body.json;
-            record.bytes = result.body.bytes;
-            record.truncatedByClient = result.body.truncated;
-          }
-          record.elapsedMs = Date.now() - started;
-        },
-      );
-    } catch (e) {
-      record.elapsedMs = Date.now() - started;
-      if (record.limitReached) {
-        // Our own abort at the size limit: the message was set where the limit was met.
-      } else if (isServiceError(e) && e.kind === 'aborted') {
-        record.cancelled = true;
-        record.error = 'The request was cancelled.';
-      } else {
-        record.error = isServiceError(e) ? e.message : 'The request failed unexpectedly.';
-        this.deps.log.error(`POST ${endpoint} failed: ${record.error}`);
+    const failure = await runExchange(`Model Access: POST ${endpoint}`, record, controller, async (progress) => {
+      progress.report({ message: 'waiting for the answer…' });
+      const result = await client.post(endpoint, parsed.json, { stream, signal: controller.signal });
+      recordAnswer(record, result);
+      if (result.events) {
+        progress.report({ message: 'receiving…' });
+        await this.readStream(uri, record, result.events, controller);
       }
-    } finally {
-      if (this.inFlight.get(key) === controller) {
-        this.inFlight.delete(key);
-      }
+    });
+    if (this.inFlight.get(key) === controller) {
+      this.inFlight.delete(key);
+    }
+    if (failure) {
+      this.deps.log.error(`POST ${endpoint} failed: ${failure}`);
     }
     finishStream(record, this.deps.log.redactor.removeSecrets);
     this.responses.redrawNow(uri);
     await this.history.add({
-      id: `${record.startedAt}-${Math.random().toString(36).slice(2, 8)}`,
+      id: historyId(record),
       endpoint,
       model: payloadModel(parsed.value),
       status: record.status,
@@ -146,7 +123,10 @@ export class RequestSender implements vscode.Disposable {
         .warn(msg`POST ${endpoint}: ${record.error}`, 'Open Settings')
         .then((a) =>
           a
-            ? vscode.commands.executeCommand('workbench.action.openSettings', 'modelAccess.limits.maxResponseMegabytes')
+            ? vscode.commands.executeCommand(
+                BuiltinCommands.openSettings,
+                `${Settings.section}.${Settings.maxResponseMegabytes}`,
+              )
             : undefined,
         );
     } else if (record.error && !record.cancelled) {
@@ -160,17 +140,6 @@ export class RequestSender implements vscode.Disposable {
     const controller = this.inFlight.get(payload.toString());
     controller?.abort();
     return controller !== undefined;
-  }
-
-  private fillHead(record: ResponseRecord, result: PostResult): void {
-    record.status = result.status;
-    record.statusText = result.statusText;
-    record.requestId = result.requestId;
-    record.headers = result.headers;
-    record.contentType = result.contentType;
-    if (result.error) {
-      record.error = result.error.message;
-    }
   }
 
   /**

@@ -1,11 +1,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isServiceError } from '../api/errors';
 import type { Services } from '../services';
 import type { RequestHistory } from './history';
 import { formatBytes, type ResponseRecord } from './core/responseFormat';
 import type { ResponseDocuments } from './responseView';
-import { reportNotReady } from '../platform/ui';
+import { clientOrReport, historyId, recordAnswer, runExchange } from './exchange';
 import { displayText, msg } from '../common/text';
 
 /** OpenAI's file purposes; the service publishes none, so any other value can be typed. */
@@ -36,57 +35,34 @@ export async function uploadFile(
   if (!purpose) {
     return { kind: 'notSent', message: 'No purpose was chosen.' };
   }
-  let client;
-  try {
-    client = await deps.connection.getClient();
-  } catch (e) {
-    return { kind: 'notSent', message: reportNotReady(deps.ui, e) };
+  const client = await clientOrReport(deps);
+  if ('notReady' in client) {
+    return { kind: 'notSent', message: client.notReady };
   }
   const filename = path.basename(uri.fsPath);
   const responseUri = responses.uriFor(uri, 'json', deps.config.responseInNewTab);
   const record: ResponseRecord = { method: 'POST', endpoint: '/v1/files', startedAt: Date.now() };
   responses.set(responseUri, record);
   const controller = new AbortController();
-  try {
-    await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: msg`Model Access: uploading ${filename}`,
-        cancellable: true,
+  await runExchange(msg`Model Access: uploading ${filename}`, record, controller, async (progress) => {
+    let lastPercent = 0;
+    const result = await client.uploadFile(uri.fsPath, {
+      purpose,
+      filename,
+      signal: controller.signal,
+      onProgress: (sent, total) => {
+        const percent = total > 0 ? Math.floor((sent / total) * 100) : 0;
+        if (percent > lastPercent) {
+          progress.report({
+            increment: percent - lastPercent,
+            message: `${formatBytes(sent)} of ${formatBytes(total)} (${percent}%)`,
+          });
+          lastPercent = percent;
+        }
       },
-      async (progress, token) => {
-        token.onCancellationRequested(() => controller.abort());
-        let lastPercent = 0;
-        const result = await client.uploadFile(uri.fsPath, {
-          purpose,
-          filename,
-          signal: controller.signal,
-          onProgress: (sent, total) => {
-            const percent = total > 0 ? Math.floor((sent / total) * 100) : 0;
-            if (percent > lastPercent) {
-              progress.report({
-                increment: percent - lastPercent,
-                message: `${formatBytes(sent)} of ${formatBytes(total)} (${percent}%)`,
-              });
-              lastPercent = percent;
-            }
-          },
-        });
-        record.status = result.status;
-        record.statusText = result.statusText;
-        record.requestId = result.requestId;
-        record.headers = result.headers;
-        record.bodyText = result.body?.text;
-        record.bodyJson = result.body?.json;
-        record.bytes = result.body?.bytes;
-        record.error = result.error?.message;
-      },
-    );
-  } catch (e) {
-    record.cancelled = isServiceError(e) && e.kind === 'aborted';
-    record.error = isServiceError(e) ? e.message : 'The upload failed unexpectedly.';
-  }
-  record.elapsedMs = Date.now() - record.startedAt;
+    });
+    recordAnswer(record, result);
+  });
   responses.redrawNow(responseUri);
   await responses.show(responseUri, true);
   const fileId =
@@ -94,7 +70,7 @@ export async function uploadFile(
       ? (record.bodyJson as { id: string }).id
       : undefined;
   await history.add({
-    id: `${record.startedAt}-${Math.random().toString(36).slice(2, 8)}`,
+    id: historyId(record),
     endpoint: '/v1/files',
     status: record.status,
     at: new Date(record.startedAt).toISOString(),

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands, Walkthrough } from '../ids';
+import { Commands, Walkthrough, BuiltinCommands } from '../ids';
 
 /**
  * "Model Access: Get Started" reopens the walkthrough VS Code offers on first install
@@ -10,7 +10,7 @@ export function walkthroughCommands(context: vscode.ExtensionContext): vscode.Di
   return [
     vscode.commands.registerCommand(Commands.openWalkthrough, () =>
       vscode.commands.executeCommand(
-        'workbench.action.openWalkthrough',
+        BuiltinCommands.openWalkthrough,
         `${context.extension.id}#${Walkthrough.id}`,
         false,
       ),

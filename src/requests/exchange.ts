@@ -1,0 +1,81 @@
+import * as vscode from 'vscode';
+import { isServiceError } from '../api/errors';
+import type { ModelService, PostResult } from '../api/types';
+import { reportNotReady } from '../platform/ui';
+import type { Services } from '../services';
+import type { ResponseRecord } from './core/responseFormat';
+
+/**
+ * What sending a payload and uploading a file share: getting a client (or saying why there is none), one
+ * cancellable progress notification, copying the answer into the response record, and turning a failure
+ * into the record's error.
+ */
+
+/** The client, or the message already shown to the person (no URL, no key, a key not yet allowed). */
+export async function clientOrReport(services: Services): Promise<ModelService | { notReady: string }> {
+  try {
+    return await services.connection.getClient();
+  } catch (e) {
+    return { notReady: reportNotReady(services.ui, e) };
+  }
+}
+
+export type ExchangeProgress = vscode.Progress<{ message?: string; increment?: number }>;
+
+/**
+ * Runs `task` under a notification whose Cancel button aborts `controller`; a failure becomes
+ * `record.error` (a cancellation `record.cancelled`), and `record.elapsedMs` is set either way.
+ * Returns the error message of an unexpected failure (for the log), else undefined.
+ */
+export async function runExchange(
+  title: string,
+  record: ResponseRecord,
+  controller: AbortController,
+  task: (progress: ExchangeProgress) => Promise<void>,
+): Promise<string | undefined> {
+  let failure: string | undefined;
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
+      async (progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        await task(progress);
+      },
+    );
+  } catch (e) {
+    if (record.limitReached) {
+      // Our own abort at the size limit: the message was set where the limit was met.
+    } else if (isServiceError(e) && e.kind === 'aborted') {
+      record.cancelled = true;
+      record.error = 'The request was cancelled.';
+    } else {
+      record.error = isServiceError(e) ? e.message : 'The request failed unexpectedly.';
+      failure = record.error;
+    }
+  }
+  record.elapsedMs = Date.now() - record.startedAt;
+  return failure;
+}
+
+/** Copies an answer's status line, headers and (unless it streams) body into the record. */
+export function recordAnswer(record: ResponseRecord, result: PostResult): void {
+  record.status = result.status;
+  record.statusText = result.statusText;
+  record.requestId = result.requestId;
+  record.headers = result.headers;
+  record.contentType = result.contentType;
+  if (result.error) {
+    record.error = result.error.message;
+  }
+  if (result.body) {
+    record.bodyText = result.body.text;
+    record.bodyJson = result.body.json;
+    record.bytes = result.body.bytes;
+    record.truncatedByClient = result.body.truncated;
+  }
+}
+
+/** A history id unique enough for one person's history: the start time and a random suffix. */
+export function historyId(record: ResponseRecord): string {
+  return `${record.startedAt}-${Math.random().toString(36).slice(2, 8)}`;
+}
