@@ -7,6 +7,7 @@ import { chatModels, type ChatModelInfo } from './core/modelInfo';
 import type { ChatSettings } from './settings';
 import { estimateTokens } from './core/tokenEstimate';
 import { debounce } from '../common/debounce';
+import { Lifecycle } from '../platform/lifecycle';
 
 const CHAT_ENDPOINT = '/v1/chat';
 
@@ -15,10 +16,9 @@ const CHAT_ENDPOINT = '/v1/chat';
  * and the `modelAccess.chat.*` settings; requests stream from `POST /v1/chat`; cancelling the request aborts
  * the HTTP call. Conversions live in messages.ts / modelInfo.ts (pure); this class is the thin VS Code glue.
  */
-export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider<ChatModelInfo>, vscode.Disposable {
+export class ModelAccessChatProvider extends Lifecycle implements vscode.LanguageModelChatProvider<ChatModelInfo> {
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this._onDidChange.event;
-  private readonly disposables: vscode.Disposable[] = [];
   // A reload may fire twice (cleared, then filled): VS Code is told to ask again once.
   private readonly changed = debounce(() => this._onDidChange.fire(), 50);
 
@@ -26,9 +26,10 @@ export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider
     private readonly deps: Services,
     private readonly settings: ChatSettings,
   ) {
+    super();
     // A refresh, a new key or another organization all arrive as catalog changes (a reload may fire twice:
     // cleared, then filled), so changes are coalesced before VS Code is told to ask again.
-    this.disposables.push(
+    this.own(
       deps.catalog.onDidChange(() => this.changed()),
       settings.onDidChange(() => this.changed()),
     );
@@ -148,10 +149,10 @@ export class ModelAccessChatProvider implements vscode.LanguageModelChatProvider
     return estimateTokens(text);
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.changed.cancel();
-    this.disposables.forEach((d) => d.dispose());
     this._onDidChange.dispose();
+    super.dispose();
   }
 }
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { Settings } from '../ids';
-import { positive } from '../platform/config';
+import { positive } from '../common/settingValues';
 import { DEFAULT_LIMITS, type ChatModelDefaults } from './core/modelInfo';
 
 /** Typed reading of the `modelAccess.chat.*` settings, with their own change event for the chat provider. */

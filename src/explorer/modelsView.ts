@@ -6,28 +6,29 @@ import type { ModelCatalog } from '../platform/catalog';
 import type { ModelsTreeNode } from './nodes';
 import { ModelsTreeProvider, ViewOptions } from './treeProvider';
 import { filterModels } from './core/sorting';
+import { Lifecycle } from '../platform/lifecycle';
 
 /**
  * The Models view: the tree view, its message line, title description and the context keys its menus
  * and welcome content depend on. The filter lives here (it is a view concern, not catalog state).
  */
-export class ModelsView implements vscode.Disposable {
+export class ModelsView extends Lifecycle {
   readonly provider: ModelsTreeProvider;
   readonly treeView: vscode.TreeView<ModelsTreeNode>;
   private _filter: string | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
   private readonly contextValues = new Map<string, unknown>();
 
   constructor(
     private readonly catalog: ModelCatalog,
     private readonly config: Config,
   ) {
+    super();
     this.provider = new ModelsTreeProvider(catalog, () => this.options());
     this.treeView = vscode.window.createTreeView(Views.models, {
       treeDataProvider: this.provider,
       showCollapseAll: true,
     });
-    this.disposables.push(
+    this.own(
       this.provider,
       this.treeView,
       catalog.onDidChange(() => this.update()),
@@ -125,9 +126,5 @@ export class ModelsView implements vscode.Disposable {
       lines.push(...this.catalog.warnings.map((w) => displayText(w, 200)));
     }
     this.treeView.message = lines.length ? lines.join(' ') : undefined;
-  }
-
-  dispose(): void {
-    this.disposables.forEach((d) => d.dispose());
   }
 }

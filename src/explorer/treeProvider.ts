@@ -7,6 +7,7 @@ import { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from './nodes';
 import { FamilyGroup, familyOf, filterModels, groupSorted, sortModels } from './core/sorting';
 import { treeItemId } from './core/treeItemId';
 import { plural } from '../common/text';
+import { Lifecycle } from '../platform/lifecycle';
 
 /** How the view presents the catalog; owned by the view controller, read by the provider. */
 export interface ViewOptions {
@@ -25,10 +26,9 @@ const EXPAND_BELOW = 300;
  * Renders the catalog as a tree. It never fetches: it reads `catalog.models` and `catalog.status` and
  * re-renders when they change.
  */
-export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNode>, vscode.Disposable {
+export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProvider<ModelsTreeNode> {
   private readonly _onDidChangeTreeData = new vscode.EventEmitter<ModelsTreeNode | undefined | void>();
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  private readonly disposables: vscode.Disposable[] = [];
   /** The last filtered, sorted list and its groups: one sort per list/filter change, not per render. */
   private memo:
     | { models: readonly ModelEntry[]; filter: string | undefined; sorted: ModelEntry[]; groups?: FamilyGroup[] }
@@ -38,7 +38,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
     private readonly catalog: ModelCatalog,
     private readonly options: () => ViewOptions,
   ) {
-    this.disposables.push(
+    super();
+    this.own(
       catalog.onDidChange(() => this.refresh()),
       catalog.onDidChangeStatus(() => this.refresh()),
     );
@@ -161,8 +162,8 @@ export class ModelsTreeProvider implements vscode.TreeDataProvider<ModelsTreeNod
     return nodes;
   }
 
-  dispose(): void {
-    this.disposables.forEach((d) => d.dispose());
+  override dispose(): void {
     this._onDidChangeTreeData.dispose();
+    super.dispose();
   }
 }

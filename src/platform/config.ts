@@ -3,6 +3,7 @@ import type { ServiceClientOptions } from '../api/types';
 import { ModelClickAction, ModelClickActions, Settings } from '../ids';
 import { normalizeBaseUrl } from '../api/baseUrl';
 import { resolveProxy } from '../api/proxy';
+import { megabytes } from '../common/settingValues';
 
 /** Where the base URL in use came from. Workspace-provided URLs are treated with more caution. */
 export type BaseUrlSource = 'user' | 'workspace' | 'environment';
@@ -172,13 +173,4 @@ export class Config implements vscode.Disposable {
     this.listener.dispose();
     this._onDidChange.dispose();
   }
-}
-
-export function positive(v: unknown, fallback: number): number {
-  return typeof v === 'number' && Number.isFinite(v) && v >= 1 ? Math.floor(v) : fallback;
-}
-
-function megabytes(v: unknown, fallback: number): number {
-  const mb = typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
-  return Math.floor(mb * 1024 * 1024);
 }

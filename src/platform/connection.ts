@@ -12,6 +12,7 @@ import { originOf } from '../api/baseUrl';
 import { NO_KEY } from '../common/failure';
 import { hostOf } from '../common/text';
 import { debounce } from '../common/debounce';
+import { Lifecycle } from './lifecycle';
 
 export type SetupState = 'needsUrl' | 'needsKey' | 'ready';
 
@@ -45,10 +46,9 @@ export interface ServiceState {
  * same answer, and after "Not now" `getClient()` rejects with a `keyNotAllowed` config error without
  * asking again until the person does it themselves (Allow Stored Key for Workspace URL).
  */
-export class ServiceConnection implements vscode.Disposable {
+export class ServiceConnection extends Lifecycle {
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange = this._onDidChange.event;
-  private readonly disposables: vscode.Disposable[] = [];
   private client: { signature: string; client: ModelService } | undefined;
   // SecretStorage and settings report one change several times; listeners reload once.
   private readonly fireSoon = debounce(() => this._onDidChange.fire(), 30);
@@ -60,7 +60,8 @@ export class ServiceConnection implements vscode.Disposable {
     readonly consent: KeyConsent,
     private readonly onRequest?: ServiceClientOptions['onRequest'],
   ) {
-    this.disposables.push(
+    super();
+    this.own(
       consent.onDidChange(() => this.fireSoon()),
       config.onDidChange((e) => {
         if (e.service) {
@@ -165,12 +166,12 @@ export class ServiceConnection implements vscode.Disposable {
     return this.client.client;
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.fireSoon.cancel();
     void this.client?.client.dispose().catch(() => undefined);
     this.client = undefined;
-    this.disposables.forEach((d) => d.dispose());
     this._onDidChange.dispose();
+    super.dispose();
   }
 }
 

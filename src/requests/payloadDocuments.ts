@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ContextKeys, BuiltinCommands } from '../ids';
 import { isPayload } from './payloadEditing';
 import type { ScratchFiles } from './scratchFiles';
+import { Lifecycle } from '../platform/lifecycle';
 
 /**
  * Which open documents are payloads (see payloadKind.ts), published as the context key
@@ -9,23 +10,23 @@ import type { ScratchFiles } from './scratchFiles';
  * `resourcePath in modelAccess.payloads`. Opening a payload also loads the model list once (deferred),
  * so completion, hover and diagnostics have it without the Models view.
  */
-export class PayloadDocuments implements vscode.Disposable {
+export class PayloadDocuments extends Lifecycle {
   private readonly open = new Map<string, readonly string[]>();
   private published: string | undefined;
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(
     private readonly scratch: ScratchFiles,
     private readonly onPayloadOpened: () => void,
   ) {
-    this.subscriptions = [
+    super();
+    this.own(
       vscode.workspace.onDidOpenTextDocument((d) => this.update(d)),
       vscode.workspace.onDidChangeTextDocument((e) => this.update(e.document)),
       vscode.workspace.onDidCloseTextDocument((d) => {
         this.open.delete(d.uri.toString());
         this.publish();
       }),
-    ];
+    );
     vscode.workspace.textDocuments.forEach((d) => this.update(d));
   }
 
@@ -54,10 +55,6 @@ export class PayloadDocuments implements vscode.Disposable {
       this.published = serialized;
       void vscode.commands.executeCommand(BuiltinCommands.setContext, ContextKeys.payloads, paths);
     }
-  }
-
-  dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
   }
 }
 

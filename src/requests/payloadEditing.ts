@@ -8,6 +8,7 @@ import { jsonStringContent } from './core/payload';
 import { isPayloadDocument } from './core/payloadKind';
 import { displayText } from '../common/text';
 import type { ScratchFiles } from './scratchFiles';
+import { Lifecycle } from '../platform/lifecycle';
 
 export const PAYLOAD_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
 
@@ -142,15 +143,15 @@ export class ModelHover implements vscode.HoverProvider {
 }
 
 /** A warning when a payload names a model the catalog does not list. */
-export class ModelDiagnostics implements vscode.Disposable {
+export class ModelDiagnostics extends Lifecycle {
   private readonly collection = vscode.languages.createDiagnosticCollection('model-access-models');
-  private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
     private readonly catalog: ModelCatalog,
     private readonly scratch: ScratchFiles,
   ) {
-    this.subscriptions.push(
+    super();
+    this.own(
       vscode.workspace.onDidOpenTextDocument((d) => this.check(d)),
       vscode.workspace.onDidChangeTextDocument((e) => this.check(e.document)),
       vscode.workspace.onDidCloseTextDocument((d) => this.collection.delete(d.uri)),
@@ -180,8 +181,8 @@ export class ModelDiagnostics implements vscode.Disposable {
     this.collection.set(doc.uri, [d]);
   }
 
-  dispose(): void {
-    this.subscriptions.forEach((s) => s.dispose());
+  override dispose(): void {
     this.collection.dispose();
+    super.dispose();
   }
 }

@@ -3,16 +3,17 @@ import { describeKeySource } from '../platform/apiKeys';
 import { Commands } from '../ids';
 import type { ModelCatalog } from '../platform/catalog';
 import { displayText, plural } from '../common/text';
+import { Lifecycle } from '../platform/lifecycle';
 
 /** Service host and model count (or what is wrong) in the status bar; a click opens the models picker. */
-export class ModelsStatusBar implements vscode.Disposable {
+export class ModelsStatusBar extends Lifecycle {
   readonly item: vscode.StatusBarItem;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly catalog: ModelCatalog) {
+    super();
     this.item = vscode.window.createStatusBarItem('modelAccess.status', vscode.StatusBarAlignment.Left, 50);
     this.item.name = 'Model Access';
-    this.disposables.push(
+    this.own(
       this.item,
       catalog.onDidChange(() => this.update()),
       catalog.onDidChangeStatus(() => this.update()),
@@ -73,9 +74,5 @@ export class ModelsStatusBar implements vscode.Disposable {
     }
     this.item.tooltip = md;
     this.item.accessibilityInformation = { label: `Model Access: ${this.item.text.replace(/\$\([^)]*\)\s*/g, '')}` };
-  }
-
-  dispose(): void {
-    this.disposables.forEach((d) => d.dispose());
   }
 }
