@@ -184,6 +184,13 @@ describe('Chat models (Language Model Chat Provider)', function () {
     }
     // The local service answers from the text of every message, joined by newlines.
     assert.equal(text, generateText('basalt-code-2', 'First question\nFirst answer\nSecond question'));
+    // What went over the wire: each VS Code message with its role, in order (roles written out, not taken from src).
+    assert.deepEqual(lastChatRequest(server).json?.messages, [
+      { role: 'user', content: 'First question' },
+      { role: 'assistant', content: 'First answer' },
+      { role: 'user', content: 'Second question' },
+    ]);
+    assert.equal(lastChatRequest(server).json?.stream, true);
     assert.equal(await model.countTokens('abcdefgh'), 2, 'about four characters per token');
     assert.ok((await model.countTokens(messages[0])) >= 4);
   });

@@ -2,6 +2,8 @@
 // (code-server): one local service plays a gateway with two teams (`/team-a`, `/team-b`) under one origin,
 // and records, for every request, whether it carried a key and whose it was.
 import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiKeyStore } from '../../src/platform/apiKeys';
 import type { ModelAccessApi } from '../../src/services';
@@ -265,6 +267,79 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     assert.equal(api.catalog.status.kind, 'ready');
     assert.deepEqual(asked, []);
     await setBaseUrl('workspace', undefined);
+  });
+
+  it('MODEL_ACCESS_API_KEY goes to a URL from user settings, never to the same service chosen by workspace settings', async () => {
+    // The extension reads the environment when it needs a key, so setting it here is what a person's shell does.
+    const saved = { key: process.env.MODEL_ACCESS_API_KEY, base: process.env.MODEL_ACCESS_BASE_URL };
+    for (const scope of [teamA, teamB, origin]) {
+      await api.keys.delete(scope);
+    }
+    await api.connection.consent.forget();
+    process.env.MODEL_ACCESS_API_KEY = server.keys.globex;
+    delete process.env.MODEL_ACCESS_BASE_URL;
+    try {
+      await point('user', teamA);
+      server.clearRecords();
+      await api.catalog.reload();
+      assert.equal(api.catalog.status.kind, 'ready', 'the environment key serves a URL the user chose');
+      assert.ok(withKey('/team-a').length > 0 && withKey('/team-a').every((r) => r.organization === 'globex'));
+
+      // The same setting written in the workspace's settings instead: the decision reads the level it came from.
+      await point('workspace', teamA);
+      server.clearRecords();
+      await api.catalog.reload();
+      assert.equal(api.catalog.status.kind, 'needsKey', 'a workspace-chosen URL asks for a key of its own');
+      assert.ok(reached('/team-a').length === 0 || withKey('/team-a').length === 0, 'no request carried the key');
+      assert.deepEqual(asked, [], 'nothing to allow: the environment key is never offered to a workspace URL');
+      assert.equal((await api.connection.state()).setup, 'needsKey');
+    } finally {
+      process.env.MODEL_ACCESS_API_KEY = saved.key;
+      if (saved.key === undefined) {
+        delete process.env.MODEL_ACCESS_API_KEY;
+      }
+      if (saved.base !== undefined) {
+        process.env.MODEL_ACCESS_BASE_URL = saved.base;
+      }
+      await setBaseUrl('workspace', undefined);
+    }
+  });
+
+  it('modelAccess.allowInsecureHttp counts only from user settings: in the workspace’s settings file plain http is still refused', async () => {
+    // A cloned repository's .vscode/settings.json, written as a file (VS Code refuses to write an
+    // application-scoped setting there itself).
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'a folder is open');
+    const file = path.join(folder.uri.fsPath, '.vscode', 'settings.json');
+    const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    const insecure = 'http://models.example.invalid';
+    const refused = /over plain http/i;
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify({ 'modelAccess.allowInsecureHttp': true }));
+      await sleep(1500); // VS Code reads the file when it changes
+      await api.keys.store(insecure, 'ma-insecure-test-key-1');
+      await point('user', insecure);
+      await api.catalog.reload();
+      assert.equal(api.catalog.status.kind, 'error', String(api.view.treeView.message));
+      assert.match(String(api.view.treeView.message), refused);
+
+      // The same setting in the user's own settings is honoured: that refusal goes (the made-up host then
+      // cannot be reached, which is another error).
+      await setSetting('allowInsecureHttp', true);
+      await sleep(150);
+      await api.catalog.reload();
+      assert.doesNotMatch(String(api.view.treeView.message ?? ''), refused);
+    } finally {
+      if (before === undefined) {
+        rmSync(file, { force: true });
+      } else {
+        writeFileSync(file, before);
+      }
+      await setSetting('allowInsecureHttp', undefined);
+      await setSetting('baseUrl', undefined);
+      await api.keys.delete(insecure);
+    }
   });
 
   it('reads keys stored under the old origin names and stores new ones under origin + prefix', async () => {
