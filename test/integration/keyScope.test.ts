@@ -10,6 +10,7 @@ import type { ModelAccessApi } from '../../src/services';
 import type { MessageNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, SECTION, setSetting, sleep, memorySecrets } from './helpers';
+import { Commands, Views } from '../../src/ids';
 
 type Level = 'user' | 'workspace';
 
@@ -80,7 +81,7 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     restoreUi = () => Object.assign(api.ui, { info, warn, ask });
     await api.connection.consent.forget();
     // The view is open, so every change of URL or key reloads the list (and may ask).
-    await vscode.commands.executeCommand('workbench.view.extension.modelAccess');
+    await vscode.commands.executeCommand(`workbench.view.extension.${Views.container}`);
   });
 
   after(async () => {
@@ -106,7 +107,7 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     const { input } = api.ui;
     api.ui.input = async (options) => (prompts.push(options), options.password ? server.keys.globex : undefined);
     try {
-      assert.equal(await vscode.commands.executeCommand(`${SECTION}.setApiKey`), 'saved');
+      assert.equal(await vscode.commands.executeCommand(Commands.setApiKey), 'saved');
     } finally {
       api.ui.input = input;
     }
@@ -140,7 +141,7 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     const { input } = api.ui;
     api.ui.input = async (options) => (prompts.push(options), undefined);
     try {
-      assert.equal(await vscode.commands.executeCommand(`${SECTION}.setApiKey`), 'cancelled');
+      assert.equal(await vscode.commands.executeCommand(Commands.setApiKey), 'cancelled');
     } finally {
       api.ui.input = input;
     }
@@ -174,7 +175,7 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
 
     // While the question is open: refreshes, a reload and a send join it instead of asking again.
     for (let i = 0; i < 5; i++) {
-      pending.push(api.catalog.refresh(), vscode.commands.executeCommand(`${SECTION}.refreshModels`));
+      pending.push(api.catalog.refresh(), vscode.commands.executeCommand(Commands.refreshModels));
     }
     pending.push(api.catalog.reload());
     await sleep(500);
@@ -220,7 +221,7 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     const row = api.view.provider.getChildren()[0];
     assert.ok(isMessage(row), 'a message row');
     assert.equal(labelOf(row), 'Allow Stored Key…');
-    assert.equal(row.command?.command, `${SECTION}.allowStoredKey`);
+    assert.equal(row.command?.command, Commands.allowStoredKey);
     assert.match(
       String(api.view.treeView.message),
       new RegExp(`This workspace sets the service URL to ${teamB.replace(/[.:/]/g, '\\$&')}\\. The key stored for`),
@@ -228,13 +229,13 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     assert.match(api.statusBar.item.text, /warning/);
 
     for (let i = 0; i < 5; i++) {
-      await vscode.commands.executeCommand(`${SECTION}.refreshModels`);
+      await vscode.commands.executeCommand(Commands.refreshModels);
     }
     await api.catalog.reload();
     assert.equal(asked.length, 1, 'refreshes after "Not now" do not ask again');
     assert.equal(server.requests.filter((r) => r.authorization).length, 0, 'and send no key');
 
-    const allowing = vscode.commands.executeCommand(row.command.command);
+    const allowing = vscode.commands.executeCommand(Commands.allowStoredKey, ...(row.command.arguments ?? []));
     await eventually(() => asked.length === 2, 5000, 'the question, asked by the tree action');
     answer('Allow');
     assert.equal(await allowing, true);

@@ -11,7 +11,8 @@ import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/services';
 import type { SendOutcome } from '../../src/requests/send';
 import { startServer, type RunningServer } from '../server';
-import { activateExtension, eventually, SECTION, sleep, setSetting, newPayload } from './helpers';
+import { activateExtension, eventually, sleep, setSetting, newPayload } from './helpers';
+import { Commands } from '../../src/ids';
 
 /** Every file under `dir` (skipping very large ones), with its text. */
 function filesUnder(dir: string, out: { file: string; text: string }[] = []): { file: string; text: string }[] {
@@ -72,12 +73,12 @@ describe('Security: keys and concurrency', function () {
     await connect(canary);
     assert.equal(api.catalog.status.kind, 'ready');
     const model = api.catalog.models[0].id;
-    await vscode.commands.executeCommand(`${SECTION}.inspectModel`, api.catalog.models[0]);
-    await vscode.commands.executeCommand(`${SECTION}.inspectModel`, { id: 'no-such-model', raw: undefined }); // 404 echoing the key
+    await vscode.commands.executeCommand(Commands.inspectModel, api.catalog.models[0]);
+    await vscode.commands.executeCommand(Commands.inspectModel, { id: 'no-such-model', raw: undefined }); // 404 echoing the key
     for (const endpoint of ['/v1/responses', '/v1/chat', '/v1/embeddings']) {
       for (const stream of endpoint === '/v1/embeddings' ? [false] : [false, true]) {
         await newPayload(endpoint, model, (p) => (stream ? (p.stream = true) : undefined));
-        const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+        const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
         assert.equal(outcome.kind, 'sent');
         assert.ok(
           outcome.kind === 'sent' && outcome.record.status === 200,
@@ -87,12 +88,12 @@ describe('Security: keys and concurrency', function () {
     }
     // Errors whose bodies repeat the key: an unknown model, and a wrong key.
     await newPayload('/v1/chat', 'unknown-model-x');
-    const notFound = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    const notFound = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
     assert.ok(notFound.kind === 'sent' && notFound.record.status === 404);
     const file = path.join(tmp, 'data.jsonl');
     writeFileSync(file, '{"a":1}\n');
-    await vscode.commands.executeCommand(`${SECTION}.uploadFile`, vscode.Uri.file(file), 'batch');
-    await vscode.commands.executeCommand(`${SECTION}.copyAsCurl`);
+    await vscode.commands.executeCommand(Commands.uploadFile, vscode.Uri.file(file), 'batch');
+    await vscode.commands.executeCommand(Commands.copyAsCurl);
     await api.keys.store(server.url, `${canary}-wrong`);
     await sleep(150);
     await api.catalog.refresh();
@@ -141,7 +142,7 @@ describe('Security: keys and concurrency', function () {
       slow.clearRecords();
       const burst: Thenable<unknown>[] = [];
       for (let i = 0; i < 50; i++) {
-        burst.push(vscode.commands.executeCommand(`${SECTION}.refreshModels`));
+        burst.push(vscode.commands.executeCommand(Commands.refreshModels));
         await sleep(4);
       }
       await Promise.all(burst);
@@ -196,7 +197,7 @@ describe('Security: keys and concurrency', function () {
       p.stream = true;
       (p.messages as { content: string }[])[1].content = 'payload A';
     });
-    const pendingA = vscode.commands.executeCommand(`${SECTION}.sendRequest`) as Thenable<SendOutcome>;
+    const pendingA = vscode.commands.executeCommand(Commands.sendRequest) as Thenable<SendOutcome>;
     await eventually(
       () =>
         (api.requests.responses.get(api.requests.responses.uriFor(a.document.uri, 'text', false))?.stream?.events ??
@@ -205,7 +206,7 @@ describe('Security: keys and concurrency', function () {
       'A streaming',
     );
     await newPayload('/v1/chat', model, (p) => ((p.messages as { content: string }[])[1].content = 'payload B'));
-    const b = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    const b = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
     const resultA = await pendingA;
     assert.ok(b.kind === 'sent' && resultA.kind === 'sent');
     assert.notEqual(b.responseUri.toString(), resultA.responseUri.toString());
