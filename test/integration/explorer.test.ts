@@ -293,12 +293,20 @@ describe('Models explorer', function () {
     });
     assert.deepEqual(JSON.parse(doc.getText()), await res.json());
     assert.ok(!doc.getText().includes(server.keys.acme));
-    // Typing into it changes nothing: the editor is read-only.
+    // Typing changes nothing: the editor is read-only. A writable editor, focused and typed into the same way
+    // first, proves the typing reaches the focused editor (without it, no focus would pass as read-only too).
+    const control = await vscode.workspace.openTextDocument({ content: '' });
+    await vscode.window.showTextDocument(control, { preview: false, preserveFocus: false });
+    await vscode.commands.executeCommand('type', { text: 'typed' });
+    await eventually(() => control.getText() === 'typed', 5000, 'the text typed into a writable editor');
+    await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: false });
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), doc.uri.toString());
     const text = doc.getText();
     await vscode.commands.executeCommand('type', { text: 'typed' });
     assert.equal(doc.getText(), text, 'the document is read-only');
     assert.equal(doc.isDirty, false);
+    await vscode.window.showTextDocument(control);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 
     // Inspecting again re-fetches into the same document.
     const again = await vscode.commands.executeCommand<{ document?: vscode.TextDocument }>(Commands.inspectModel, id);
