@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/services';
-import { startServer, type RecordedRequest, type RunningServer } from '../server';
+import { HOSTILE_IDS, startServer, type RecordedRequest, type RunningServer } from '../server';
 import { generateText } from '../server/generation';
 import { activateExtension, eventually, sleep, setSetting } from './helpers';
 
@@ -184,6 +184,13 @@ describe('Chat models (Language Model Chat Provider)', function () {
     }
     // The local service answers from the text of every message, joined by newlines.
     assert.equal(text, generateText('basalt-code-2', 'First question\nFirst answer\nSecond question'));
+    // What went over the wire: each VS Code message with its role, in order (roles written out, not taken from src).
+    assert.deepEqual(lastChatRequest(server).json?.messages, [
+      { role: 'user', content: 'First question' },
+      { role: 'assistant', content: 'First answer' },
+      { role: 'user', content: 'Second question' },
+    ]);
+    assert.equal(lastChatRequest(server).json?.stream, true);
     assert.equal(await model.countTokens('abcdefgh'), 2, 'about four characters per token');
     assert.ok((await model.countTokens(messages[0])) >= 4);
   });
@@ -247,6 +254,7 @@ describe('Chat models (Language Model Chat Provider)', function () {
     await server.close();
     server = await startServer({ port, streamDelayMs: STREAM_DELAY_MS, keys: { acme: 'ma-rotated-key-0001' } });
     let error: unknown;
+    const fragments: string[] = [];
     try {
       const response = await model.sendRequest(
         [vscode.LanguageModelChatMessage.User('Hello?')],
@@ -254,11 +262,12 @@ describe('Chat models (Language Model Chat Provider)', function () {
         new vscode.CancellationTokenSource().token,
       );
       for await (const fragment of response.text) {
-        assert.fail(`no text expected, got ${fragment}`);
+        fragments.push(fragment);
       }
     } catch (e) {
       error = e;
     }
+    assert.deepEqual(fragments, [], 'no text arrives');
     assert.ok(error instanceof Error, `an error (${String(error)})`);
     const message = error.message;
     assert.equal(lastChatRequest(server).status, 401, 'the service answered 401');
@@ -273,5 +282,79 @@ describe('Chat models (Language Model Chat Provider)', function () {
     // Back to a working service for whatever runs next.
     await server.close();
     server = await startServer({ port, streamDelayMs: STREAM_DELAY_MS });
+  });
+});
+
+describe('Chat models: errors a person can act on', function () {
+  this.timeout(60_000);
+  let api: ModelAccessApi;
+  let server: RunningServer;
+
+  /** Sends one message to `id`; returns the error it ended with and any text that arrived. */
+  async function ask(id: string): Promise<{ error: unknown; fragments: string[] }> {
+    const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id });
+    assert.ok(model, `${id} is offered`);
+    const fragments: string[] = [];
+    try {
+      const response = await model.sendRequest(
+        [vscode.LanguageModelChatMessage.User('Hello?')],
+        {},
+        new vscode.CancellationTokenSource().token,
+      );
+      for await (const fragment of response.text) {
+        fragments.push(fragment);
+      }
+    } catch (e) {
+      return { error: e, fragments };
+    }
+    return { error: undefined, fragments };
+  }
+
+  before(async () => {
+    api = await activateExtension<ModelAccessApi>();
+    // The hostile organization lists `inspect-404`, which the service then answers 404; the first chat request
+    // of all is refused with 429.
+    server = await startServer({
+      hostile: { errors: true },
+      faults: { rateLimit: { first: 1, retryAfterSeconds: 0 }, paths: ['/v1/chat'] },
+    });
+    await setSetting('baseUrl', server.url);
+    await api.keys.store(server.url, server.keys.hostile);
+    await eventually(
+      () => api.connection.state().then((s) => s.baseUrl?.url === server.url && s.setup === 'ready'),
+      5000,
+      'the service and key',
+    );
+    await sleep(150);
+    await api.catalog.refresh();
+    await waitForOffered(
+      api.catalog.models.filter((m) => !NOT_CHAT.test(m.id)).map((m) => m.id),
+      'the hostile organization’s chat models',
+    );
+  });
+
+  after(async () => {
+    await api.keys.delete(server.url).catch(() => undefined);
+    await setSetting('baseUrl', undefined);
+    await server?.close();
+  });
+
+  it('a refused request (429) is Blocked, with the service’s reason', async () => {
+    const { error, fragments } = await ask(HOSTILE_IDS.normal[0]);
+    assert.deepEqual(fragments, []);
+    assert.equal(lastChatRequest(server).status, 429);
+    assert.ok(error instanceof vscode.LanguageModelError, `a LanguageModelError, not ${String(error)}`);
+    assert.equal(error.code, vscode.LanguageModelError.Blocked.name);
+    assert.match(error.message, /429/);
+  });
+
+  it('a model the service no longer knows (404) is NotFound, and says to refresh the models', async () => {
+    const { error, fragments } = await ask(HOSTILE_IDS.inspect404);
+    assert.deepEqual(fragments, []);
+    assert.equal(lastChatRequest(server).status, 404);
+    assert.ok(error instanceof vscode.LanguageModelError, `a LanguageModelError, not ${String(error)}`);
+    assert.equal(error.code, vscode.LanguageModelError.NotFound.name);
+    assert.match(error.message, /Refresh the models \("Model Access: Refresh Models"\)/);
+    assert.ok(!error.message.includes(server.keys.hostile), 'the key the error body repeats is not in the message');
   });
 });

@@ -37,14 +37,14 @@ describe('Commands from the palette', function () {
       .filter(isModel);
   const acmeIds = () => server.registry.models.filter((m) => m.organization === 'acme').map((m) => m.id);
 
-  /** Sends a fresh payload for `endpoint` with `command` (the palette's Send …) and waits for the finished answer. */
+  /** Sends a fresh payload for `endpoint` with `run` (the palette's Send …) and waits for the finished answer. */
   async function send(
-    command: string,
+    run: () => Thenable<unknown>,
     endpoint: string,
     edit?: (p: Record<string, unknown>) => void,
   ): Promise<SendOutcome & { kind: 'sent' }> {
     await newPayload(endpoint, api.catalog.models[0].id, edit);
-    const outcome = (await vscode.commands.executeCommand(command)) as SendOutcome;
+    const outcome = (await run()) as SendOutcome;
     assert.equal(outcome.kind, 'sent', JSON.stringify(outcome));
     assert.ok(outcome.kind === 'sent');
     // The document is redrawn after the command returns: wait for the status line.
@@ -208,12 +208,12 @@ describe('Commands from the palette', function () {
   });
 
   it('Send to /v1/chat and Send to /v1/embeddings post to that endpoint and show its answer', async () => {
-    const chat = await send(Commands.sendToChat, '/v1/chat');
+    const chat = await send(() => vscode.commands.executeCommand(Commands.sendToChat), '/v1/chat');
     assert.equal(server.requests.at(-1)?.url, '/v1/chat');
     const chatText = await eventually(() => documentText(chat.responseUri), 5000, 'the chat response document');
     assert.match(chatText.split('\n')[0], /^\/\/ POST \/v1\/chat · 200 OK/);
 
-    const embeddings = await send(Commands.sendToEmbeddings, '/v1/embeddings');
+    const embeddings = await send(() => vscode.commands.executeCommand(Commands.sendToEmbeddings), '/v1/embeddings');
     assert.equal(server.requests.at(-1)?.url, '/v1/embeddings');
     const text = await eventually(() => documentText(embeddings.responseUri), 5000, 'the embeddings response document');
     assert.match(text.split('\n')[0], /^\/\/ POST \/v1\/embeddings · 200 OK/);
@@ -251,7 +251,7 @@ describe('Commands from the palette', function () {
   });
 
   it('Show Request History lists the requests and shows or re-opens one; Clear Request History empties it', async () => {
-    await send(Commands.sendRequest, '/v1/chat');
+    await send(() => vscode.commands.executeCommand(Commands.sendRequest), '/v1/chat');
     const entry = api.requests.history.entries[0];
     const listed: string[][] = [];
     let action = 'show';
@@ -285,7 +285,7 @@ describe('Commands from the palette', function () {
   });
 
   it('Show/Hide Response Headers adds the headers to the response document and takes them away', async () => {
-    const outcome = await send(Commands.sendRequest, '/v1/chat');
+    const outcome = await send(() => vscode.commands.executeCommand(Commands.sendRequest), '/v1/chat');
     await vscode.window.showTextDocument(outcome.responseUri, { preview: false });
     const marker = '// ── response headers ──';
     assert.ok(!documentText(outcome.responseUri)?.includes(marker));
@@ -301,7 +301,11 @@ describe('Commands from the palette', function () {
   });
 
   it('Show Raw Stream Events opens the stream’s data: lines; for an answer that is no stream it says so', async () => {
-    const streamed = await send(Commands.sendRequest, '/v1/responses', (p) => (p.stream = true));
+    const streamed = await send(
+      () => vscode.commands.executeCommand(Commands.sendRequest),
+      '/v1/responses',
+      (p) => (p.stream = true),
+    );
     await eventually(
       () => documentText(streamed.responseUri)?.includes('── final event ──'),
       10_000,
@@ -322,14 +326,14 @@ describe('Commands from the palette', function () {
     assert.ok(raw.includes('response.completed'));
     assert.ok(!raw.includes(server.keys.acme));
 
-    const plain = await send(Commands.sendRequest, '/v1/chat');
+    const plain = await send(() => vscode.commands.executeCommand(Commands.sendRequest), '/v1/chat');
     await vscode.window.showTextDocument(plain.responseUri, { preview: false });
     await vscode.commands.executeCommand(Commands.showRawEvents);
     assert.ok(ui.messages.includes('The active response is not a stream of events.'), ui.messages.join(' | '));
   });
 
   it('Save Response Body writes the answer’s body to the file chosen', async () => {
-    const outcome = await send(Commands.sendRequest, '/v1/chat');
+    const outcome = await send(() => vscode.commands.executeCommand(Commands.sendRequest), '/v1/chat');
     await vscode.window.showTextDocument(outcome.responseUri, { preview: false });
     const target = vscode.Uri.file(path.join(tmp, 'answer.json'));
     const asked: vscode.SaveDialogOptions[] = [];

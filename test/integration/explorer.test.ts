@@ -10,6 +10,7 @@ import type { ModelAccessApi } from '../../src/services';
 import type { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import { startServer, type Registry, type RegistryModel, type RunningServer } from '../server';
 import { activateExtension, eventually, sleep, setSetting, memorySecrets } from './helpers';
+import { Commands, Views } from '../../src/ids';
 
 function orgModels(server: RunningServer, org: string): RegistryModel[] {
   return server.registry.models.filter((m) => m.organization === org);
@@ -80,7 +81,7 @@ describe('Models explorer', function () {
     };
     await setSetting('groupByFamily', true);
     await setSetting('modelClickAction', undefined);
-    await vscode.commands.executeCommand('workbench.view.extension.modelAccess');
+    await vscode.commands.executeCommand(`workbench.view.extension.${Views.container}`);
   });
 
   after(async () => {
@@ -215,7 +216,7 @@ describe('Models explorer', function () {
     const { input } = api.ui;
     api.ui.input = async (options) => (options.password ? server.keys.globex : undefined);
     try {
-      const outcome = await vscode.commands.executeCommand('modelAccess.setApiKey');
+      const outcome = await vscode.commands.executeCommand(Commands.setApiKey);
       assert.equal(outcome, 'saved');
     } finally {
       api.ui.input = input;
@@ -261,7 +262,7 @@ describe('Models explorer', function () {
       assert.equal(nodes.length, 3);
       for (const node of nodes) {
         assert.equal(node.contextValue, 'model', 'no card context value for an unsafe link');
-        const outcome = await vscode.commands.executeCommand('modelAccess.openModelCard', node);
+        const outcome = await vscode.commands.executeCommand(Commands.openModelCard, node);
         assert.equal(outcome, 'refused');
       }
       assert.deepEqual(opened, [], 'nothing was opened');
@@ -282,10 +283,7 @@ describe('Models explorer', function () {
 
   it("Inspect Model shows the server's JSON in a read-only document titled by the id", async () => {
     const id = 'aurora-2';
-    const outcome = await vscode.commands.executeCommand<{ document?: vscode.TextDocument }>(
-      'modelAccess.inspectModel',
-      id,
-    );
+    const outcome = await vscode.commands.executeCommand<{ document?: vscode.TextDocument }>(Commands.inspectModel, id);
     const doc = outcome?.document;
     assert.ok(doc, 'a document was shown');
     assert.equal(doc.uri.scheme, 'model-access-model');
@@ -295,24 +293,26 @@ describe('Models explorer', function () {
     });
     assert.deepEqual(JSON.parse(doc.getText()), await res.json());
     assert.ok(!doc.getText().includes(server.keys.acme));
-    // Typing into it changes nothing: the editor is read-only.
+    // Typing changes nothing: the editor is read-only. A writable editor, focused and typed into the same way
+    // first, proves the typing reaches the focused editor (without it, no focus would pass as read-only too).
+    const control = await vscode.workspace.openTextDocument({ content: '' });
+    await vscode.window.showTextDocument(control, { preview: false, preserveFocus: false });
+    await vscode.commands.executeCommand('type', { text: 'typed' });
+    await eventually(() => control.getText() === 'typed', 5000, 'the text typed into a writable editor');
+    await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: false });
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), doc.uri.toString());
     const text = doc.getText();
     await vscode.commands.executeCommand('type', { text: 'typed' });
     assert.equal(doc.getText(), text, 'the document is read-only');
     assert.equal(doc.isDirty, false);
+    await vscode.window.showTextDocument(control);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 
     // Inspecting again re-fetches into the same document.
-    const again = await vscode.commands.executeCommand<{ document?: vscode.TextDocument }>(
-      'modelAccess.inspectModel',
-      id,
-    );
+    const again = await vscode.commands.executeCommand<{ document?: vscode.TextDocument }>(Commands.inspectModel, id);
     assert.equal(again?.document?.uri.toString(), doc.uri.toString());
 
-    const missing = await vscode.commands.executeCommand<{ message?: string }>(
-      'modelAccess.inspectModel',
-      'no-such-model',
-    );
+    const missing = await vscode.commands.executeCommand<{ message?: string }>(Commands.inspectModel, 'no-such-model');
     assert.match(String(missing?.message), /not available to your organization/);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -355,7 +355,7 @@ describe('Models explorer', function () {
     await Promise.all([
       api.catalog.refresh(),
       api.catalog.refresh(),
-      vscode.commands.executeCommand('modelAccess.refreshModels'),
+      vscode.commands.executeCommand(Commands.refreshModels),
       api.catalog.refresh(),
     ]);
     assert.equal(api.catalog.requestCount - before, 1);
@@ -373,7 +373,7 @@ describe('Models explorer', function () {
     const first = roots()[0];
     assert.ok(isMessage(first));
     assert.equal(labelOf(first), 'Set API Key…');
-    assert.equal(first.command?.command, 'modelAccess.setApiKey');
+    assert.equal(first.command?.command, Commands.setApiKey);
     assert.match(String(first.tooltip), /The API key was rejected/);
     assert.match(String(api.view.treeView.message), /The API key was rejected/);
     assert.deepEqual(modelNodes().map(labelOf), shown, 'the previous tree is kept');
@@ -393,13 +393,13 @@ describe('Models explorer', function () {
       const first = roots()[0];
       assert.ok(isMessage(first));
       assert.equal(labelOf(first), 'Retry');
-      assert.equal(first.command?.command, 'modelAccess.refreshModels');
+      assert.equal(first.command?.command, Commands.refreshModels);
       assert.match(String(api.view.treeView.message), new RegExp(`127\\.0\\.0\\.1:${port}.*(refused|connect)`));
       assert.deepEqual(modelNodes().map(labelOf), shown, 'the previous tree is kept');
     } finally {
       server = await startServer({ port, pageSize: 4 });
     }
-    await vscode.commands.executeCommand('modelAccess.refreshModels');
+    await vscode.commands.executeCommand(Commands.refreshModels);
     assert.equal(api.catalog.status.kind, 'ready');
   });
 

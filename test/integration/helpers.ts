@@ -1,6 +1,7 @@
 // Shared helpers for integration tests (they run inside the extension host, with the real `vscode` API).
 import * as vscode from 'vscode';
 import type { Ui } from '../../src/platform/ui'; // types only: the suite is bundled apart
+import { Commands } from '../../src/ids';
 
 export const EXTENSION_ID = 'model-access-team.model-access';
 
@@ -60,9 +61,9 @@ export async function newPayload(
   model: string,
   edit?: (payload: Record<string, unknown>) => void,
 ): Promise<vscode.TextEditor> {
-  const editor = (await vscode.commands.executeCommand(`${SECTION}.newRequest`, model, endpoint)) as vscode.TextEditor;
+  const editor = (await vscode.commands.executeCommand(Commands.newRequest, model, endpoint)) as vscode.TextEditor;
   if (!editor) {
-    throw new Error('modelAccess.newRequest returned no editor');
+    throw new Error(`${Commands.newRequest} returned no editor`);
   }
   if (edit) {
     const doc = editor.document;

@@ -11,7 +11,8 @@ import type { ModelAccessApi } from '../../src/services';
 import type { FamilyNode, ModelNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import type { SendOutcome } from '../../src/requests/send';
 import { HOSTILE, HOSTILE_IDS, startServer, type RunningServer } from '../server';
-import { activateExtension, eventually, newPayload, SECTION, setSetting, sleep, stubUi, type UiStub } from './helpers';
+import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
+import { Commands } from '../../src/ids';
 
 // What VS Code turns into a clickable link in a notification, and into an icon in a label.
 const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
@@ -127,7 +128,7 @@ describe('Hostile service: registry and service text is data', function () {
     const model = api.catalog.models.find((m) => m.id === HOSTILE_IDS.commandLinkNoCard);
     assert.ok(model);
     await setSetting('modelClickAction', 'openModelCard');
-    const outcome = await vscode.commands.executeCommand(`${SECTION}.modelClicked`, model);
+    const outcome = await vscode.commands.executeCommand(Commands.modelClicked, model);
     assert.equal(outcome, 'noCard');
     await eventually(() => ui.messages.length > 0, 5000, 'the message');
     assert.match(ui.messages[0], /has no Model Card link/);
@@ -139,7 +140,7 @@ describe('Hostile service: registry and service text is data', function () {
     for (const id of [HOSTILE_IDS.inspect404, HOSTILE_IDS.inspect500, HOSTILE_IDS.commandLink]) {
       const model = api.catalog.models.find((m) => m.id === id);
       assert.ok(model, id);
-      await vscode.commands.executeCommand(`${SECTION}.inspectModel`, model);
+      await vscode.commands.executeCommand(Commands.inspectModel, model);
     }
     await eventually(() => ui.messages.length >= 2, 5000, 'two error messages');
     ui.messages.forEach((m) => assertInert(m, 'an error notification'));
@@ -151,8 +152,8 @@ describe('Hostile service: registry and service text is data', function () {
 
   it('the model pickers show inert labels, descriptions and separators', async () => {
     picks.length = 0;
-    await vscode.commands.executeCommand(`${SECTION}.inspectModel`);
-    await vscode.commands.executeCommand(`${SECTION}.showModels`);
+    await vscode.commands.executeCommand(Commands.inspectModel);
+    await vscode.commands.executeCommand(Commands.showModels);
     assert.ok(picks.length >= 2);
     for (const item of picks.flat()) {
       assertInert(item.label.replace(/^\$\([a-z-]+\) /, ''), 'a quick-pick label');
@@ -164,7 +165,7 @@ describe('Hostile service: registry and service text is data', function () {
   it('Inspect shows a 10,000-deep entry on one line instead of failing', async () => {
     const model = api.catalog.models.find((m) => m.id === HOSTILE_IDS.deep);
     assert.ok(model);
-    const outcome = (await vscode.commands.executeCommand(`${SECTION}.inspectModel`, model)) as {
+    const outcome = (await vscode.commands.executeCommand(Commands.inspectModel, model)) as {
       document?: vscode.TextDocument;
       message?: string;
     };
@@ -199,7 +200,7 @@ describe('Hostile service: registry and service text is data', function () {
     it(`an answer echoing the key ${stream ? 'split across two stream events' : 'with every character \\u-escaped'} shows, saves and records no key`, async () => {
       ui.messages.length = 0;
       await newPayload('/v1/chat', 'plain-1', (p) => (p.stream = stream));
-      const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+      const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
       assert.equal(outcome.kind, 'sent');
       assert.ok(outcome.kind === 'sent');
       assert.equal(outcome.record.status, 200);
@@ -213,7 +214,7 @@ describe('Hostile service: registry and service text is data', function () {
       assert.ok(!JSON.stringify(entry).includes(key), 'the history holds no key');
       // The history keeps the answer as data; what a person sees of it is display text.
       picks.length = 0;
-      await vscode.commands.executeCommand(`${SECTION}.showHistory`);
+      await vscode.commands.executeCommand(Commands.showHistory);
       assert.ok(picks[0]?.length > 0, 'the history picker opened');
       for (const item of picks[0]) {
         assertInert(item.label, 'a history label');
@@ -227,7 +228,7 @@ describe('Hostile service: registry and service text is data', function () {
     ui.messages.length = 0;
     await newPayload('/v1/chat', HOSTILE_IDS.endless, (p) => (p.stream = true));
     const started = Date.now();
-    const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
     assert.ok(outcome.kind === 'sent');
     assert.equal(outcome.record.limitReached, true);
     assert.ok(Date.now() - started < 30_000);

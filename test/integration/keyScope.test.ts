@@ -2,12 +2,15 @@
 // (code-server): one local service plays a gateway with two teams (`/team-a`, `/team-b`) under one origin,
 // and records, for every request, whether it carried a key and whose it was.
 import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiKeyStore } from '../../src/platform/apiKeys';
 import type { ModelAccessApi } from '../../src/services';
 import type { MessageNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, SECTION, setSetting, sleep, memorySecrets } from './helpers';
+import { Commands, Views } from '../../src/ids';
 
 type Level = 'user' | 'workspace';
 
@@ -78,7 +81,7 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     restoreUi = () => Object.assign(api.ui, { info, warn, ask });
     await api.connection.consent.forget();
     // The view is open, so every change of URL or key reloads the list (and may ask).
-    await vscode.commands.executeCommand('workbench.view.extension.modelAccess');
+    await vscode.commands.executeCommand(`workbench.view.extension.${Views.container}`);
   });
 
   after(async () => {
@@ -104,7 +107,7 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     const { input } = api.ui;
     api.ui.input = async (options) => (prompts.push(options), options.password ? server.keys.globex : undefined);
     try {
-      assert.equal(await vscode.commands.executeCommand(`${SECTION}.setApiKey`), 'saved');
+      assert.equal(await vscode.commands.executeCommand(Commands.setApiKey), 'saved');
     } finally {
       api.ui.input = input;
     }
@@ -138,7 +141,7 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     const { input } = api.ui;
     api.ui.input = async (options) => (prompts.push(options), undefined);
     try {
-      assert.equal(await vscode.commands.executeCommand(`${SECTION}.setApiKey`), 'cancelled');
+      assert.equal(await vscode.commands.executeCommand(Commands.setApiKey), 'cancelled');
     } finally {
       api.ui.input = input;
     }
@@ -172,7 +175,7 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
 
     // While the question is open: refreshes, a reload and a send join it instead of asking again.
     for (let i = 0; i < 5; i++) {
-      pending.push(api.catalog.refresh(), vscode.commands.executeCommand(`${SECTION}.refreshModels`));
+      pending.push(api.catalog.refresh(), vscode.commands.executeCommand(Commands.refreshModels));
     }
     pending.push(api.catalog.reload());
     await sleep(500);
@@ -218,7 +221,7 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     const row = api.view.provider.getChildren()[0];
     assert.ok(isMessage(row), 'a message row');
     assert.equal(labelOf(row), 'Allow Stored Key…');
-    assert.equal(row.command?.command, `${SECTION}.allowStoredKey`);
+    assert.equal(row.command?.command, Commands.allowStoredKey);
     assert.match(
       String(api.view.treeView.message),
       new RegExp(`This workspace sets the service URL to ${teamB.replace(/[.:/]/g, '\\$&')}\\. The key stored for`),
@@ -226,13 +229,13 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     assert.match(api.statusBar.item.text, /warning/);
 
     for (let i = 0; i < 5; i++) {
-      await vscode.commands.executeCommand(`${SECTION}.refreshModels`);
+      await vscode.commands.executeCommand(Commands.refreshModels);
     }
     await api.catalog.reload();
     assert.equal(asked.length, 1, 'refreshes after "Not now" do not ask again');
     assert.equal(server.requests.filter((r) => r.authorization).length, 0, 'and send no key');
 
-    const allowing = vscode.commands.executeCommand(row.command.command);
+    const allowing = vscode.commands.executeCommand(Commands.allowStoredKey, ...(row.command.arguments ?? []));
     await eventually(() => asked.length === 2, 5000, 'the question, asked by the tree action');
     answer('Allow');
     assert.equal(await allowing, true);
@@ -265,6 +268,79 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
     assert.equal(api.catalog.status.kind, 'ready');
     assert.deepEqual(asked, []);
     await setBaseUrl('workspace', undefined);
+  });
+
+  it('MODEL_ACCESS_API_KEY goes to a URL from user settings, never to the same service chosen by workspace settings', async () => {
+    // The extension reads the environment when it needs a key, so setting it here is what a person's shell does.
+    const saved = { key: process.env.MODEL_ACCESS_API_KEY, base: process.env.MODEL_ACCESS_BASE_URL };
+    for (const scope of [teamA, teamB, origin]) {
+      await api.keys.delete(scope);
+    }
+    await api.connection.consent.forget();
+    process.env.MODEL_ACCESS_API_KEY = server.keys.globex;
+    delete process.env.MODEL_ACCESS_BASE_URL;
+    try {
+      await point('user', teamA);
+      server.clearRecords();
+      await api.catalog.reload();
+      assert.equal(api.catalog.status.kind, 'ready', 'the environment key serves a URL the user chose');
+      assert.ok(withKey('/team-a').length > 0 && withKey('/team-a').every((r) => r.organization === 'globex'));
+
+      // The same setting written in the workspace's settings instead: the decision reads the level it came from.
+      await point('workspace', teamA);
+      server.clearRecords();
+      await api.catalog.reload();
+      assert.equal(api.catalog.status.kind, 'needsKey', 'a workspace-chosen URL asks for a key of its own');
+      assert.ok(reached('/team-a').length === 0 || withKey('/team-a').length === 0, 'no request carried the key');
+      assert.deepEqual(asked, [], 'nothing to allow: the environment key is never offered to a workspace URL');
+      assert.equal((await api.connection.state()).setup, 'needsKey');
+    } finally {
+      process.env.MODEL_ACCESS_API_KEY = saved.key;
+      if (saved.key === undefined) {
+        delete process.env.MODEL_ACCESS_API_KEY;
+      }
+      if (saved.base !== undefined) {
+        process.env.MODEL_ACCESS_BASE_URL = saved.base;
+      }
+      await setBaseUrl('workspace', undefined);
+    }
+  });
+
+  it('modelAccess.allowInsecureHttp counts only from user settings: in the workspace’s settings file plain http is still refused', async () => {
+    // A cloned repository's .vscode/settings.json, written as a file (VS Code refuses to write an
+    // application-scoped setting there itself).
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder, 'a folder is open');
+    const file = path.join(folder.uri.fsPath, '.vscode', 'settings.json');
+    const before = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    const insecure = 'http://models.example.invalid';
+    const refused = /over plain http/i;
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify({ 'modelAccess.allowInsecureHttp': true }));
+      await sleep(1500); // VS Code reads the file when it changes
+      await api.keys.store(insecure, 'ma-insecure-test-key-1');
+      await point('user', insecure);
+      await api.catalog.reload();
+      assert.equal(api.catalog.status.kind, 'error', String(api.view.treeView.message));
+      assert.match(String(api.view.treeView.message), refused);
+
+      // The same setting in the user's own settings is honoured: that refusal goes (the made-up host then
+      // cannot be reached, which is another error).
+      await setSetting('allowInsecureHttp', true);
+      await sleep(150);
+      await api.catalog.reload();
+      assert.doesNotMatch(String(api.view.treeView.message ?? ''), refused);
+    } finally {
+      if (before === undefined) {
+        rmSync(file, { force: true });
+      } else {
+        writeFileSync(file, before);
+      }
+      await setSetting('allowInsecureHttp', undefined);
+      await setSetting('baseUrl', undefined);
+      await api.keys.delete(insecure);
+    }
   });
 
   it('reads keys stored under the old origin names and stores new ones under origin + prefix', async () => {

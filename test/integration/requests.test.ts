@@ -13,7 +13,8 @@ import type { SendOutcome } from '../../src/requests/send';
 import { startServer, type RunningServer } from '../server';
 import { INPUT_PLACEHOLDER } from '../../src/requests/core/templates';
 import { generateText, promptText } from '../server/generation';
-import { activateExtension, eventually, SECTION, sleep, setSetting, newPayload } from './helpers';
+import { activateExtension, eventually, sleep, setSetting, newPayload } from './helpers';
+import { Commands } from '../../src/ids';
 
 function documentText(uri: vscode.Uri): string | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.getText();
@@ -71,7 +72,7 @@ describe('Scratch requests', function () {
   it('sending shows status 200 and the server’s text in the response document', async () => {
     const model = api.catalog.models[0].id;
     const editor = await newPayload('/v1/chat', model);
-    const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
     assert.equal(outcome.kind, 'sent');
     assert.ok(outcome.kind === 'sent');
     const payload = JSON.parse(editor.document.getText().replace(/^.*\n/, ''));
@@ -92,7 +93,7 @@ describe('Scratch requests', function () {
     const editor = await newPayload('/v1/responses', model, (p) => (p.stream = true));
     const payload = JSON.parse(editor.document.getText().replace(/^.*\n/, ''));
     const expected = generateText(model, promptText(payload.input));
-    const pending = vscode.commands.executeCommand(`${SECTION}.sendToResponses`) as Thenable<SendOutcome>;
+    const pending = vscode.commands.executeCommand(Commands.sendToResponses) as Thenable<SendOutcome>;
     const responseUri = api.requests.responses.uriFor(editor.document.uri, 'text', false);
     // An intermediate state: some of the text is there, the final event is not.
     const partial = await eventually(
@@ -119,13 +120,9 @@ describe('Scratch requests', function () {
 
   it('New Request, then Send at once: the selected placeholder is not the payload, the template is sent', async () => {
     const model = api.catalog.models[0].id;
-    const editor = (await vscode.commands.executeCommand(
-      `${SECTION}.newRequest`,
-      model,
-      '/v1/chat',
-    )) as vscode.TextEditor;
+    const editor = (await vscode.commands.executeCommand(Commands.newRequest, model, '/v1/chat')) as vscode.TextEditor;
     assert.equal(editor.document.getText(editor.selection), INPUT_PLACEHOLDER, 'the prompt is selected to type over');
-    const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
     assert.equal(outcome.kind, 'sent');
     assert.ok(outcome.kind === 'sent');
     assert.equal(outcome.record.status, 200);
@@ -142,12 +139,12 @@ describe('Scratch requests', function () {
     try {
       const before = server.requests.length;
       api.ui.pick = async (_items, options) => (offered.push(options.title ?? ''), undefined); // Escape.
-      let outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+      let outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
       assert.equal(outcome.kind, 'notSent');
       assert.match(offered[0], /package\.json is not a Model Access payload/);
       api.ui.pick = async (items) => items.find((i) => (i as { path?: string }).path === '/v1/chat');
-      outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`, editor.document.uri)) as SendOutcome;
-      await vscode.commands.executeCommand(`${SECTION}.changeEndpoint`, editor.document.uri);
+      outcome = (await vscode.commands.executeCommand(Commands.sendRequest, editor.document.uri)) as SendOutcome;
+      await vscode.commands.executeCommand(Commands.changeEndpoint, editor.document.uri);
       assert.equal(server.requests.length, before, 'nothing was sent');
       assert.equal(editor.document.getText(), original, 'the editor text is unchanged');
       assert.equal(editor.document.isDirty, false);
@@ -165,7 +162,7 @@ describe('Scratch requests', function () {
     const doc = editor.document;
     await editor.edit((b) => b.insert(doc.lineAt(2).range.end, ' oops'));
     const before = server.requests.length;
-    const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
     assert.equal(outcome.kind, 'invalid');
     assert.ok(outcome.kind === 'invalid');
     assert.match(outcome.message, /line 3, column \d+/);
@@ -180,7 +177,7 @@ describe('Scratch requests', function () {
     const file = path.join(tmp, 'training data.jsonl');
     const bytes = randomBytes(512 * 1024);
     writeFileSync(file, bytes);
-    await vscode.commands.executeCommand(`${SECTION}.uploadFile`, vscode.Uri.file(file), 'batch');
+    await vscode.commands.executeCommand(Commands.uploadFile, vscode.Uri.file(file), 'batch');
     const upload = server.uploads.at(-1);
     assert.ok(upload, 'the server stored an upload');
     assert.equal(upload.filename, 'training data.jsonl');
@@ -196,7 +193,7 @@ describe('Scratch requests', function () {
   it('Cancel stops an in-flight request and the server sees the abort', async () => {
     const editor = await newPayload('/v1/chat', api.catalog.models[0].id, (p) => (p.stream = true));
     const abortsBefore = server.abortedCount();
-    const pending = vscode.commands.executeCommand(`${SECTION}.sendRequest`) as Thenable<SendOutcome>;
+    const pending = vscode.commands.executeCommand(Commands.sendRequest) as Thenable<SendOutcome>;
     const responseUri = api.requests.responses.uriFor(editor.document.uri, 'text', false);
     await eventually(
       () => (api.requests.responses.get(responseUri)?.stream?.events ?? 0) > 1,
@@ -231,7 +228,7 @@ describe('Scratch requests', function () {
 
   it('cURL export and history never contain the key', async () => {
     await newPayload('/v1/chat', api.catalog.models[0].id);
-    const curl = (await vscode.commands.executeCommand(`${SECTION}.copyAsCurl`)) as string;
+    const curl = (await vscode.commands.executeCommand(Commands.copyAsCurl)) as string;
     assert.equal(copied[0], curl);
     assert.match(curl, /Authorization: Bearer \$MODEL_ACCESS_API_KEY/);
     assert.ok(curl.includes(`${server.url}/v1/chat`));

@@ -12,6 +12,7 @@ import type { SendOutcome } from '../../src/requests/send';
 import { INPUT_PLACEHOLDER } from '../../src/requests/core/templates';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, newPayload, SECTION, setSetting, sleep } from './helpers';
+import { Commands } from '../../src/ids';
 
 describe('Restricted Mode (untrusted workspace)', function () {
   this.timeout(60_000);
@@ -93,7 +94,7 @@ describe('Restricted Mode (untrusted workspace)', function () {
     try {
       const model = service.registry.models.find((m) => m.organization === 'acme' && m.id === 'aurora-1.5');
       assert.ok(model);
-      await vscode.commands.executeCommand(`${SECTION}.openModelCard`, model.id);
+      await vscode.commands.executeCommand(Commands.openModelCard, model.id);
       assert.deepEqual(opened, [model.model_card_url]);
     } finally {
       restore();
@@ -101,7 +102,7 @@ describe('Restricted Mode (untrusted workspace)', function () {
 
     const editor = await newPayload('/v1/chat', api.catalog.models[0].id);
     assert.ok(editor.document.getText().includes(INPUT_PLACEHOLDER), 'the built-in template, not the workspace one');
-    const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
     assert.equal(outcome.kind, 'sent');
     assert.ok(outcome.kind === 'sent');
     assert.equal(outcome.record.status, 200);

@@ -4,14 +4,15 @@
 // during a stream keep state consistent.
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/services';
 import type { SendOutcome } from '../../src/requests/send';
-import { startServer, type RunningServer } from '../server';
-import { activateExtension, eventually, SECTION, sleep, setSetting, newPayload } from './helpers';
+import { HOSTILE_ECHO_HEADER, startServer, type RunningServer } from '../server';
+import { activateExtension, eventually, sleep, setSetting, newPayload } from './helpers';
+import { Commands } from '../../src/ids';
 
 /** Every file under `dir` (skipping very large ones), with its text. */
 function filesUnder(dir: string, out: { file: string; text: string }[] = []): { file: string; text: string }[] {
@@ -36,8 +37,13 @@ describe('Security: keys and concurrency', function () {
   let server: RunningServer;
   let tmp: string;
   const canary = `ma-canary-${randomBytes(12).toString('hex')}`;
+  /** The key of the hostile organization, whose answers repeat it (body, header, stream). */
+  const hostileCanary = `ma-canary-hostile-${randomBytes(12).toString('hex')}`;
   const shown: string[] = [];
   let restoreUi: () => void;
+
+  /** Read afresh: TypeScript would keep the kind an earlier assertion narrowed it to. */
+  const statusKind = (): string => api.catalog.status.kind;
 
   async function connect(key: string): Promise<void> {
     await api.keys.store(server.url, key);
@@ -47,7 +53,12 @@ describe('Security: keys and concurrency', function () {
 
   before(async () => {
     api = await activateExtension<ModelAccessApi>();
-    server = await startServer({ keys: { acme: canary }, faults: { echoKey: true }, streamDelayMs: 30 });
+    server = await startServer({
+      keys: { acme: canary, hostile: hostileCanary },
+      hostile: { answers: true },
+      faults: { echoKey: true },
+      streamDelayMs: 30,
+    });
     tmp = mkdtempSync(path.join(tmpdir(), 'model-access-security-'));
     const { info, warn, error, copy } = api.ui;
     api.ui.info = async (m) => (shown.push(m), undefined);
@@ -72,12 +83,12 @@ describe('Security: keys and concurrency', function () {
     await connect(canary);
     assert.equal(api.catalog.status.kind, 'ready');
     const model = api.catalog.models[0].id;
-    await vscode.commands.executeCommand(`${SECTION}.inspectModel`, api.catalog.models[0]);
-    await vscode.commands.executeCommand(`${SECTION}.inspectModel`, { id: 'no-such-model', raw: undefined }); // 404 echoing the key
+    await vscode.commands.executeCommand(Commands.inspectModel, api.catalog.models[0]);
+    await vscode.commands.executeCommand(Commands.inspectModel, { id: 'no-such-model', raw: undefined }); // 404 echoing the key
     for (const endpoint of ['/v1/responses', '/v1/chat', '/v1/embeddings']) {
       for (const stream of endpoint === '/v1/embeddings' ? [false] : [false, true]) {
         await newPayload(endpoint, model, (p) => (stream ? (p.stream = true) : undefined));
-        const outcome = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+        const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
         assert.equal(outcome.kind, 'sent');
         assert.ok(
           outcome.kind === 'sent' && outcome.record.status === 200,
@@ -87,16 +98,93 @@ describe('Security: keys and concurrency', function () {
     }
     // Errors whose bodies repeat the key: an unknown model, and a wrong key.
     await newPayload('/v1/chat', 'unknown-model-x');
-    const notFound = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    const notFound = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
     assert.ok(notFound.kind === 'sent' && notFound.record.status === 404);
     const file = path.join(tmp, 'data.jsonl');
     writeFileSync(file, '{"a":1}\n');
-    await vscode.commands.executeCommand(`${SECTION}.uploadFile`, vscode.Uri.file(file), 'batch');
-    await vscode.commands.executeCommand(`${SECTION}.copyAsCurl`);
+    await vscode.commands.executeCommand(Commands.uploadFile, vscode.Uri.file(file), 'batch');
+    await vscode.commands.executeCommand(Commands.copyAsCurl);
+    // The error state, as the view shows it: its message, and each row with its tooltip.
     await api.keys.store(server.url, `${canary}-wrong`);
     await sleep(150);
     await api.catalog.refresh();
     assert.equal(api.catalog.status.kind, 'error');
+    const errorView: string[] = [String(api.view.treeView.message ?? '')];
+    for (const row of api.view.provider.getChildren()) {
+      const item = await api.view.provider.resolveTreeItem(row, row);
+      const tooltip = item.tooltip;
+      errorView.push(
+        JSON.stringify({ label: item.label, description: item.description }),
+        typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? ''),
+      );
+    }
+    assert.match(errorView[0], /401|key/i, 'the view says what went wrong');
+
+    // Answers that repeat the key themselves (hostile mode): in the body, in a header, split across stream
+    // events. Each is looked at every way a person can: the response document with its headers, the raw
+    // events, the history, and the body saved to a file.
+    await connect(hostileCanary);
+    assert.equal(statusKind(), 'ready');
+    const saved: string[] = [];
+    const { saveDialog, pick } = api.ui;
+    try {
+      for (const endpoint of ['/v1/chat', '/v1/responses']) {
+        for (const stream of [false, true]) {
+          await newPayload(endpoint, api.catalog.models[0].id, (p) => (stream ? (p.stream = true) : undefined));
+          const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+          assert.ok(outcome.kind === 'sent' && outcome.record.status === 200, `${endpoint} stream=${stream}`);
+          await eventually(
+            () =>
+              vscode.workspace.textDocuments
+                .find((d) => d.uri.toString() === outcome.responseUri.toString())
+                ?.getText()
+                .match(stream ? /^\/\/ ── output text ──$/m : /^\/\/ POST \S+ · 200 /),
+            10_000,
+            'the finished response document',
+          );
+          await vscode.window.showTextDocument(outcome.responseUri, { preview: false });
+          await vscode.commands.executeCommand(Commands.toggleResponseHeaders);
+          await eventually(
+            () =>
+              vscode.workspace.textDocuments
+                .find((d) => d.uri.toString() === outcome.responseUri.toString())
+                ?.getText()
+                .includes(`// ${HOSTILE_ECHO_HEADER}: API key: [redacted]`),
+            5000,
+            'the echo header, redacted, among the headers shown',
+          );
+          if (stream) {
+            // The key split across events cannot be redacted event by event: the raw events are withheld, and
+            // the person is told why.
+            const told = shown.length;
+            await vscode.commands.executeCommand(Commands.showRawEvents);
+            await eventually(
+              () => shown.slice(told).some((m) => m.startsWith('The raw events of this answer are not shown')),
+              10_000,
+              'the raw events withheld, with the reason',
+            );
+            await vscode.window.showTextDocument(outcome.responseUri, { preview: false });
+          }
+          const target = vscode.Uri.file(path.join(tmp, `saved-${saved.length}.txt`));
+          api.ui.saveDialog = async () => target;
+          await vscode.commands.executeCommand(Commands.saveResponseBody);
+          saved.push(await eventually(() => existsSync(target.fsPath) && readFileSync(target.fsPath, 'utf8'), 5000));
+          await vscode.commands.executeCommand(Commands.toggleResponseHeaders);
+        }
+      }
+      api.ui.pick = async (items) => {
+        shown.push(JSON.stringify(items.map((i) => [i.label, i.description, i.detail])));
+        return undefined;
+      };
+      await vscode.commands.executeCommand(Commands.showHistory);
+    } finally {
+      Object.assign(api.ui, { saveDialog, pick });
+    }
+    assert.ok(
+      saved.some((t) => t.includes('API key: [redacted]')),
+      'a saved body held the echo, redacted',
+    );
+
     await api.keys.store(server.url, canary);
     await sleep(150);
     await api.catalog.refresh();
@@ -110,6 +198,8 @@ describe('Security: keys and concurrency', function () {
       ...shown.map((text, i) => ({ where: `message/clipboard #${i}`, text })),
       { where: 'request history', text: JSON.stringify(api.requests.history.entries) },
       { where: 'view message', text: String(api.view.treeView.message ?? '') },
+      ...errorView.map((text, i) => ({ where: `error state of the view #${i}`, text })),
+      ...saved.map((text, i) => ({ where: `saved response body #${i}`, text })),
     ];
     // The whole user-data folder of this VS Code: logs (the Model Access channel), settings, global and
     // workspace storage (scratch files, history, state).
@@ -124,7 +214,7 @@ describe('Security: keys and concurrency', function () {
       shown.some((m) => m.includes('$MODEL_ACCESS_API_KEY')),
       'the cURL export was captured',
     );
-    const leaks = places.filter((p) => p.text.includes(canary)).map((p) => p.where);
+    const leaks = places.filter((p) => p.text.includes(canary) || p.text.includes(hostileCanary)).map((p) => p.where);
     assert.deepEqual(leaks, [], 'the key appears nowhere');
   });
 
@@ -141,7 +231,7 @@ describe('Security: keys and concurrency', function () {
       slow.clearRecords();
       const burst: Thenable<unknown>[] = [];
       for (let i = 0; i < 50; i++) {
-        burst.push(vscode.commands.executeCommand(`${SECTION}.refreshModels`));
+        burst.push(vscode.commands.executeCommand(Commands.refreshModels));
         await sleep(4);
       }
       await Promise.all(burst);
@@ -196,7 +286,7 @@ describe('Security: keys and concurrency', function () {
       p.stream = true;
       (p.messages as { content: string }[])[1].content = 'payload A';
     });
-    const pendingA = vscode.commands.executeCommand(`${SECTION}.sendRequest`) as Thenable<SendOutcome>;
+    const pendingA = vscode.commands.executeCommand(Commands.sendRequest) as Thenable<SendOutcome>;
     await eventually(
       () =>
         (api.requests.responses.get(api.requests.responses.uriFor(a.document.uri, 'text', false))?.stream?.events ??
@@ -205,11 +295,33 @@ describe('Security: keys and concurrency', function () {
       'A streaming',
     );
     await newPayload('/v1/chat', model, (p) => ((p.messages as { content: string }[])[1].content = 'payload B'));
-    const b = (await vscode.commands.executeCommand(`${SECTION}.sendRequest`)) as SendOutcome;
+    const b = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
     const resultA = await pendingA;
     assert.ok(b.kind === 'sent' && resultA.kind === 'sent');
     assert.notEqual(b.responseUri.toString(), resultA.responseUri.toString());
-    assert.ok(b.record.bodyText?.includes('payload B') && !b.record.bodyText.includes('payload A'));
-    assert.ok(resultA.record.stream?.text.includes('payload A') && !resultA.record.stream.text.includes('payload B'));
+    // What a person sees: each payload's response document, as shown in its editor.
+    const shownText = (uri: vscode.Uri) =>
+      eventually(
+        () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.getText(),
+        5000,
+        `the document ${uri.toString()}`,
+      );
+    const docB = await shownText(b.responseUri);
+    const docA = await eventually(
+      async () => {
+        const text = await shownText(resultA.responseUri);
+        return text.includes('// ── output text ──\n') ? text : undefined;
+      },
+      10_000,
+      'the end of the A stream in its document',
+    );
+    assert.ok(docB.includes('payload B'), docB.slice(0, 400));
+    assert.ok(!docB.includes('payload A'), "A's answer shows under B");
+    assert.ok(docA.includes('payload A'), docA.slice(0, 400));
+    assert.ok(!docA.includes('payload B'), "B's answer shows under A");
+    // The service received each payload once, as sent.
+    const sent = server.received('/v1/chat').map((r) => JSON.stringify(r.json));
+    assert.equal(sent.filter((t) => t.includes('payload A')).length, 1);
+    assert.equal(sent.filter((t) => t.includes('payload B')).length, 1);
   });
 });

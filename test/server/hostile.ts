@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Caller } from './auth';
 import { chatAnswer, responsesAnswer, wantsStream } from './conversation';
 import { renderEntry, type Dialect } from './dialects';
-import { badRequest, readJsonObject } from './http';
+import { badRequest } from './http';
 import {
   ENDLESS_ORG,
   HOSTILE,
@@ -22,7 +22,15 @@ import {
   type HostileModelPieces,
 } from './hostileData';
 import type { OrgCatalog, RegistryModel } from './registry';
-import { decodeId, requestedModel, sendJson, type Exchange, type HostileHooks, type ServerContext } from './routes';
+import {
+  decodeId,
+  readJsonBody,
+  requestedModel,
+  sendJson,
+  type Exchange,
+  type HostileHooks,
+  type ServerContext,
+} from './routes';
 import { drainOrClose, formatEvent, writeEventStream, type StreamOutcome } from './streaming';
 
 /**
@@ -176,6 +184,9 @@ export function hostileErrorMessage(status: 404 | 500, id: string, key: string):
   return `${what} ${HOSTILE.commandLink} ${HOSTILE.icon}\n2026-01-01 [error] forged by the service ${HOSTILE.bidi} ${HOSTILE.zeroWidth} (API key: ${key})`;
 }
 
+/** Response header of every hostile answer (piece `answers`), carrying the caller's key in plain text. */
+export const HOSTILE_ECHO_HEADER = 'x-hostile-echo';
+
 /** Stands for the key while a body is encoded, then replaced by an escaped form of it. */
 const KEY_MARK = '@@hostile-key@@';
 
@@ -271,7 +282,7 @@ export class HostileRuntime implements HostileHooks {
       return false;
     }
     // From here on the body is read, so this answers whatever it finds, like the normal endpoint would.
-    const body = await readJsonObject(ex.req, ex.onBodyBytes);
+    const body = await readJsonBody(ex);
     if (pieces.errors && typeof body.model === 'string' && body.model !== '') {
       const status = this.errorStatus(catalog, body.model);
       if (status !== undefined) {
@@ -294,6 +305,10 @@ export class HostileRuntime implements HostileHooks {
         ),
       );
       return true;
+    }
+    if (pieces.answers) {
+      // A header is one more place a client shows to a person (a response's headers view): it must redact there too.
+      ex.headers[HOSTILE_ECHO_HEADER] = `API key: ${caller.key}`;
     }
     const answerPieces = pieces.answers ? hostileAnswerPieces(stream ? caller.key : KEY_MARK) : undefined;
     const answer = chat ? chatAnswer(model.id, body, answerPieces) : responsesAnswer(model.id, body, answerPieces);

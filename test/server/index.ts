@@ -41,6 +41,7 @@ export type { FaultOptions, FaultSpec, RetryingFaultSpec } from './faults';
 export type { UploadedFile } from './upload';
 export {
   ALL_HOSTILE_PIECES,
+  HOSTILE_ECHO_HEADER,
   hostileAnswerPieces,
   hostileErrorMessage,
   splitKey,
@@ -112,8 +113,16 @@ export interface RecordedRequest {
   method: string;
   /** Path and query as received, prefix included. */
   url: string;
+  /** Path after the path prefix, without the query, still percent-encoded (`/v1/chat`, `/v1/models/a%2Fb`). */
+  path: string;
   /** Whether an Authorization header was present (its value is never recorded). */
   authorization: boolean;
+  /** Every request header as received, names in lower case, except `authorization` (see above). */
+  headers: Record<string, string>;
+  /** The parsed JSON body of a POST to /v1/chat, /v1/responses or /v1/embeddings, once read. */
+  json?: Record<string, unknown>;
+  /** The text fields of an upload (every multipart part but the file: `purpose` and any other), once read. */
+  fields?: Record<string, string>;
   /** The organization the key resolved to, when it was valid. */
   organization?: string;
   status?: number;
@@ -146,6 +155,14 @@ export interface RunningServer {
   hostile?: HostileInfo;
   /** Number of requests the client aborted before the answer was complete. */
   abortedCount(): number;
+  /**
+   * What the service received, oldest first: every recorded request to `path` (after the prefix, without the
+   * query; all paths when absent), with `method` when given. Tests read `json`, `fields` and `headers` of these
+   * to check what went over the wire.
+   */
+  received(path?: string, method?: string): RecordedRequest[];
+  /** The last request received on `path` (with `method` when given); throws when there is none. */
+  lastReceived(path: string, method?: string): RecordedRequest;
   /** Resolves with the first recorded request matching `predicate` once it is finished or aborted. */
   waitForRequest(predicate: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
   /** Resolves when the server has seen `count` aborted requests in total. */
@@ -215,7 +232,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       requestId,
       method: req.method ?? 'GET',
       url: req.url ?? '/',
+      path: '',
       authorization: req.headers.authorization !== undefined,
+      headers: receivedHeaders(req),
       aborted: false,
       bodyBytes: 0,
       startedAt: Date.now(),
@@ -241,6 +260,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
     // `pathname` keeps percent-encoding, so a model id may contain an encoded `/`.
     const target = new URL(record.url, 'http://localhost');
+    record.path = target.pathname;
     const prefix = byLength.find((p) => p === '' || target.pathname === p || target.pathname.startsWith(`${p}/`));
     if (prefix === undefined) {
       plainWriter(
@@ -260,6 +280,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return;
     }
     const apiPath = target.pathname.slice(prefix.length) || '/';
+    record.path = apiPath;
 
     const faults = plan.decide(safeDecode(apiPath));
     resetIsOurs = faults.resetMidBody;
@@ -286,6 +307,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         headers: {},
         onBodyBytes: (n) => {
           record.bodyBytes += n;
+        },
+        onJson: (body) => {
+          record.json = body;
+        },
+        onFields: (fields) => {
+          record.fields = fields;
         },
         onCaller: (caller) => {
           record.organization = caller.organization;
@@ -340,6 +367,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       waiters.add(waiter);
     });
 
+  const received = (p?: string, method?: string): RecordedRequest[] =>
+    requests.filter((r) => (p === undefined || r.path === p) && (method === undefined || r.method === method));
+
   let closed: Promise<void> | undefined;
   return {
     url: `${origin}${pathPrefix}`,
@@ -352,6 +382,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     uploadDir,
     ...(hostileRuntime === undefined ? {} : { hostile: hostileRuntime.info }),
     abortedCount: () => requests.filter((r) => r.aborted).length,
+    received,
+    lastReceived(p, method) {
+      const found = received(p, method).at(-1);
+      if (found === undefined) {
+        throw new Error(`The service received no ${method === undefined ? '' : `${method} `}request on ${p}`);
+      }
+      return found;
+    },
     async waitForRequest(predicate, timeoutMs = 5000) {
       const done = (): RecordedRequest | undefined => requests.find((r) => r.finishedAt !== undefined && predicate(r));
       await waitFor(() => done() !== undefined, timeoutMs, 'a matching request');
@@ -376,6 +414,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return closed;
     },
   };
+}
+
+/** The request's headers without Authorization: a record a test prints must never hold a key it was sent. */
+function receivedHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (name !== 'authorization' && value !== undefined) {
+      out[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+  }
+  return out;
 }
 
 function normalizePrefix(prefix: string | undefined): string {

@@ -50,6 +50,10 @@ export interface Exchange {
   write: BodyWriter;
   headers: Record<string, string>;
   onBodyBytes(n: number): void;
+  /** The parsed JSON body of a POST, for the request record. */
+  onJson(body: Record<string, unknown>): void;
+  /** The text fields of a multipart upload, for the request record. */
+  onFields(fields: Record<string, string>): void;
   onCaller(caller: Caller): void;
   onStream(outcome: StreamOutcome): void;
 }
@@ -99,6 +103,7 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
         dir: ctx.uploadDir,
         maxBytes: ctx.maxUploadBytes,
         onBytes: ex.onBodyBytes,
+        onFields: ex.onFields,
       });
       ctx.onUpload(file);
       sendJson(ex, 200, {
@@ -113,7 +118,7 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
       });
       return;
     }
-    const body = await readJsonObject(ex.req, ex.onBodyBytes);
+    const body = await readJsonBody(ex);
     const model = requestedModel(catalog, body);
     if (path === '/v1/embeddings') {
       const request = parseEmbeddingRequest(body);
@@ -144,6 +149,13 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
   }
 
   throw new ApiError(404, 'invalid_request_error', 'unknown_url', `Invalid URL (${method} ${ctx.pathPrefix}${path}).`);
+}
+
+/** Reads the JSON object body of a POST and hands it to the request record. */
+export async function readJsonBody(ex: Exchange): Promise<Record<string, unknown>> {
+  const body = await readJsonObject(ex.req, ex.onBodyBytes);
+  ex.onJson(body);
+  return body;
 }
 
 export function sendJson(

@@ -24,6 +24,8 @@ export interface UploadedFile {
   /** Hex SHA-256 of the stored content, so tests can check the bytes arrived intact. */
   sha256: string;
   contentType: string;
+  /** Every text part of the form (`purpose` and any other field), as received. */
+  fields: Record<string, string>;
   /** Where the content was stored (inside the server's upload directory). */
   path: string;
   created_at: number;
@@ -33,6 +35,8 @@ export interface UploadOptions {
   dir: string;
   maxBytes: number;
   onBytes(n: number): void;
+  /** Every text part, as received (the request record keeps them); called once the body is read. */
+  onFields?(fields: Record<string, string>): void;
 }
 
 export const FILE_PURPOSES = ['assistants', 'batch', 'fine-tune', 'vision', 'user_data', 'evals'];
@@ -164,6 +168,8 @@ export async function receiveUpload(req: IncomingMessage, options: UploadOptions
     }
     throw e;
   }
+  const received = Object.fromEntries(fields);
+  options.onFields?.(received);
   const stored = file;
   if (!stored) {
     throw badRequest(
@@ -190,6 +196,7 @@ export async function receiveUpload(req: IncomingMessage, options: UploadOptions
     bytes: stored.bytes,
     sha256: stored.hash.digest('hex'),
     contentType: stored.contentType,
+    fields: received,
     path: stored.path,
     created_at: Math.floor(Date.now() / 1000),
   };

@@ -6,7 +6,6 @@ import {
   ChatStreamError,
   ChatStreamReader,
   classifyPart,
-  MessageRole,
   readCompletion,
   toChatPayload,
   ToolMode,
@@ -20,6 +19,11 @@ const textPart = (value: string) => ({ value });
 const callPart = (callId: string, name: string, input: object) => ({ callId, name, input });
 const resultPart = (callId: string, content: unknown[]) => ({ callId, content });
 const dataPart = (mimeType: string, data: Uint8Array) => ({ mimeType, data });
+/**
+ * vscode.LanguageModelChatMessageRole's values (System from the proposed API, as Copilot sends it), written out
+ * here: expectations taken from messages.ts's own table would agree with a swap made there.
+ */
+const Role = { User: 1, Assistant: 2, System: 3 } as const;
 const msg = (role: number, content: unknown[], name?: string): RequestMessageLike => ({ role, content, name });
 
 const plain = { supportsTools: false, supportsImages: false };
@@ -30,9 +34,9 @@ describe('chat: request payload', () => {
     const payload = toChatPayload(
       'aurora-2',
       [
-        msg(MessageRole.System, [textPart('Be brief.')]),
-        msg(MessageRole.User, [textPart('Hello, '), textPart('world')], 'ana'),
-        msg(MessageRole.Assistant, [textPart('Hi!')]),
+        msg(Role.System, [textPart('Be brief.')]),
+        msg(Role.User, [textPart('Hello, '), textPart('world')], 'ana'),
+        msg(Role.Assistant, [textPart('Hi!')]),
       ],
       plain,
     );
@@ -59,12 +63,9 @@ describe('chat: request payload', () => {
     const payload = toChatPayload(
       'm',
       [
-        msg(MessageRole.User, [textPart('Weather in Oslo?')]),
-        msg(MessageRole.Assistant, [textPart('Let me check.'), callPart('call_1', 'getWeather', { city: 'Oslo' })]),
-        msg(MessageRole.User, [
-          resultPart('call_1', [textPart('12 °C, '), textPart('rain')]),
-          textPart('And tomorrow?'),
-        ]),
+        msg(Role.User, [textPart('Weather in Oslo?')]),
+        msg(Role.Assistant, [textPart('Let me check.'), callPart('call_1', 'getWeather', { city: 'Oslo' })]),
+        msg(Role.User, [resultPart('call_1', [textPart('12 °C, '), textPart('rain')]), textPart('And tomorrow?')]),
       ],
       { ...capable, tools, toolMode: ToolMode.Required },
     );
@@ -91,7 +92,7 @@ describe('chat: request payload', () => {
       },
     ]);
     assert.equal(payload.tool_choice, 'required');
-    const auto = toChatPayload('m', [msg(MessageRole.User, [textPart('x')])], {
+    const auto = toChatPayload('m', [msg(Role.User, [textPart('x')])], {
       ...capable,
       tools,
       toolMode: ToolMode.Auto,
@@ -102,7 +103,7 @@ describe('chat: request payload', () => {
   it('an assistant turn with only tool calls has null content; a user turn with only results adds no empty message', () => {
     const payload = toChatPayload(
       'm',
-      [msg(MessageRole.Assistant, [callPart('c', 'f', {})]), msg(MessageRole.User, [resultPart('c', ['done'])])],
+      [msg(Role.Assistant, [callPart('c', 'f', {})]), msg(Role.User, [resultPart('c', ['done'])])],
       capable,
     );
     assert.deepEqual(payload.messages, [
@@ -119,8 +120,8 @@ describe('chat: request payload', () => {
     const payload = toChatPayload(
       'm',
       [
-        msg(MessageRole.Assistant, [callPart('c', 'lookup', { q: 1 })]),
-        msg(MessageRole.User, [resultPart('c', [textPart('found')])]),
+        msg(Role.Assistant, [callPart('c', 'lookup', { q: 1 })]),
+        msg(Role.User, [resultPart('c', [textPart('found')])]),
       ],
       { ...plain, tools: [{ name: 'lookup', description: 'd' }], toolMode: ToolMode.Required },
     );
@@ -140,7 +141,7 @@ describe('chat: request payload', () => {
       dataPart('cache_control', new TextEncoder().encode('ephemeral')),
       dataPart('application/octet-stream', png),
     ];
-    assert.deepEqual(toChatPayload('m', [msg(MessageRole.User, content)], capable).messages, [
+    assert.deepEqual(toChatPayload('m', [msg(Role.User, content)], capable).messages, [
       {
         role: 'user',
         content: [
@@ -149,17 +150,17 @@ describe('chat: request payload', () => {
         ],
       },
     ]);
-    assert.deepEqual(toChatPayload('m', [msg(MessageRole.User, content)], plain).messages, [
+    assert.deepEqual(toChatPayload('m', [msg(Role.User, content)], plain).messages, [
       { role: 'user', content: 'What is this?' },
     ]);
     const json = dataPart('application/json', new TextEncoder().encode('{"a":1}'));
-    assert.deepEqual(toChatPayload('m', [msg(MessageRole.User, [json])], plain).messages, [
+    assert.deepEqual(toChatPayload('m', [msg(Role.User, [json])], plain).messages, [
       { role: 'user', content: '{"a":1}' },
     ]);
   });
 
   it('passes model options through, but never over the fields it owns', () => {
-    const payload = toChatPayload('m', [msg(MessageRole.User, ['hi'])], {
+    const payload = toChatPayload('m', [msg(Role.User, ['hi'])], {
       ...plain,
       modelOptions: { temperature: 0.2, max_tokens: 50, model: 'other', stream: false, messages: [] },
     });
@@ -185,7 +186,7 @@ describe('chat: request payload', () => {
     });
     assert.deepEqual(classifyPart(42), { kind: 'unknown' });
     assert.deepEqual(classifyPart({ something: 'else' }), { kind: 'unknown' });
-    const payload = toChatPayload('m', [msg(MessageRole.User, [{ something: 'else' }, textPart('ok')])], plain);
+    const payload = toChatPayload('m', [msg(Role.User, [{ something: 'else' }, textPart('ok')])], plain);
     assert.deepEqual(payload.messages, [{ role: 'user', content: 'ok' }]);
   });
 });
@@ -348,11 +349,11 @@ describe('chat: token estimate', () => {
   });
 
   it('counts a message: text, tool calls and results, plus a fixed overhead', () => {
-    assert.equal(estimateTokens(msg(MessageRole.User, [textPart('abcdefgh')])), MESSAGE_OVERHEAD_TOKENS + 2);
-    const withTools = msg(MessageRole.Assistant, [callPart('c', 'f', { a: 1 }), resultPart('c', [textPart('1234')])]);
+    assert.equal(estimateTokens(msg(Role.User, [textPart('abcdefgh')])), MESSAGE_OVERHEAD_TOKENS + 2);
+    const withTools = msg(Role.Assistant, [callPart('c', 'f', { a: 1 }), resultPart('c', [textPart('1234')])]);
     assert.equal(estimateTokens(withTools), MESSAGE_OVERHEAD_TOKENS + 1 + 2 + 1);
     assert.ok(
-      estimateTokens(msg(MessageRole.User, [dataPart('image/png', new Uint8Array(10))])) > 100,
+      estimateTokens(msg(Role.User, [dataPart('image/png', new Uint8Array(10))])) > 100,
       'an image is not priced by its bytes',
     );
   });

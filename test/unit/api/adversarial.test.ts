@@ -147,10 +147,19 @@ describe('adversarial: faults end cleanly', function () {
   });
 
   it('a gzip bomb is not inflated: the compressed bytes are refused as not JSON', async () => {
-    const bomb = gzipSync(Buffer.alloc(200 * 1024 * 1024, 0x20)); // 200 MB of spaces in ~200 KB
-    const server = await startRecorder((_req, res) => {
+    // Valid JSON once inflated (a list of one model after 200 MB of spaces, in ~200 KB): an inflating client
+    // would either list the model or stop at its size limit, never call the body "not JSON".
+    const bomb = gzipSync(
+      Buffer.concat([
+        Buffer.from('{"data":['),
+        Buffer.alloc(200 * 1024 * 1024, 0x20),
+        Buffer.from('{"id":"inflated"}]}'),
+      ]),
+    );
+    const small = gzipSync(Buffer.from('{"data":[{"id":"inflated"}]}'));
+    const server = await startRecorder((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
-      res.end(bomb);
+      res.end(req.url?.includes('small') ? small : bomb);
     });
     try {
       const { client } = clientFor(server.url, KEY);
@@ -158,7 +167,12 @@ describe('adversarial: faults end cleanly', function () {
       const e = await within(10_000, expectError(client.listModels(), 'invalidResponse'));
       assert.ok(process.memoryUsage().rss - before < 100 * 1024 * 1024, 'the body was never inflated in memory');
       assert.ok(e.message.length < 400, 'a short message, not the body');
+      assert.doesNotMatch(e.message, /inflated|limit|MB/, e.message);
       await client.dispose();
+      // A small gzipped list that would parse once inflated is refused the same way: nothing is inflated.
+      const { client: other } = clientFor(`${server.url}/small`, KEY);
+      await expectError(other.listModels(), 'invalidResponse');
+      await other.dispose();
     } finally {
       await server.close();
     }
@@ -261,6 +275,9 @@ describe('adversarial: hostile registries', function () {
       { id: 'vs', model_card_url: 'vscode://some.extension/run' },
       { id: 'data', model_card_url: 'data:text/html,<script>alert(1)</script>' },
       { id: 'long', model_card_url: `https://cards.example/${'a'.repeat(100_000)}` },
+      // Links a person could still open: 2,048 characters is the longest kept, one more is dropped.
+      { id: 'longest', model_card_url: `https://cards.example/${'b'.repeat(2048 - 'https://cards.example/'.length)}` },
+      { id: 'one-over', model_card_url: `https://cards.example/${'c'.repeat(2049 - 'https://cards.example/'.length)}` },
       { id: 'ok', model_card_url: 'https://cards.example/ok' },
       {
         id: '**bold** <img src=x onerror=alert(1)> [link](command:x)',
@@ -279,10 +296,9 @@ describe('adversarial: hostile registries', function () {
       for (const id of ['cmd', 'js', 'file', 'vs', 'data']) {
         assert.equal(card(id), undefined, `${id} link dropped`);
       }
-      assert.ok(
-        card('long') === undefined || card('long')!.startsWith('https://'),
-        'a very long link is dropped or stays https',
-      );
+      assert.equal(card('long'), undefined, 'a 100,000-character link is dropped');
+      assert.equal(card('one-over'), undefined, 'a link over 2,048 characters is dropped');
+      assert.equal(card('longest')?.length, 2048, 'a 2,048-character link is kept whole');
       assert.equal(card('ok'), 'https://cards.example/ok');
       const weird = r.models.find((m) => m.id.startsWith('**bold**'));
       assert.ok(weird, 'the markup id is kept as a plain string');

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { startServer } from '../../server';
+import { HOSTILE_ECHO_HEADER, HOSTILE_IDS, splitKey, startServer, type RunningServer } from '../../server';
 import { clientFor, expectError, json, startRecorder, type Recorder } from '../helpers/api';
 
 const KEY = 'sk-canary-4f1d2c3b5a69e8d7';
@@ -155,4 +155,58 @@ describe('client: the key never appears in errors, logs or results', function ()
     assert.ok(all.includes('API key: [redacted]'), 'the echo was there and was redacted');
     assert.ok(!all.includes(KEY), 'the key leaked');
   });
+});
+
+describe('client: the key the service echoes in successful answers is redacted (hostile mode)', function () {
+  this.timeout(20000);
+  let server: RunningServer;
+  before(async () => {
+    server = await startServer({ hostile: { answers: true } });
+  });
+  after(() => server.close());
+
+  const body = (endpoint: string) =>
+    endpoint === '/v1/chat'
+      ? { model: HOSTILE_IDS.normal[0], messages: [{ role: 'user', content: 'hi' }] }
+      : { model: HOSTILE_IDS.normal[0], input: 'hi' };
+
+  for (const endpoint of ['/v1/chat', '/v1/responses']) {
+    it(`${endpoint}, streamed: no event and no header holds the key`, async () => {
+      const key = server.keys.hostile;
+      const { client } = clientFor(server.url, key);
+      const result = await client.post(endpoint, body(endpoint), { stream: true });
+      assert.equal(result.status, 200);
+      assert.ok(result.events, 'an event stream');
+      const data: string[] = [];
+      for await (const ev of result.events) {
+        data.push(ev.data);
+      }
+      await client.dispose();
+      assert.equal(result.headers[HOSTILE_ECHO_HEADER], 'API key: [redacted]', 'the echo header, redacted');
+      assert.ok(data.length > 5, `${data.length} events`);
+      const [first, second] = splitKey(key);
+      if (endpoint === '/v1/responses') {
+        // The closing events repeat the whole text: the reader must redact each event it hands out.
+        const done = data.find((d) => d.includes('"response.output_text.done"')) ?? '';
+        assert.match(done, /API key: \[redacted\]\./);
+      } else {
+        // Chat sends the key in two halves, one per event: no single event holds it.
+        assert.ok(data.some((d) => d.includes(JSON.stringify(first).slice(1, -1))));
+        assert.ok(data.some((d) => d.includes(JSON.stringify(second).slice(1, -1))));
+      }
+      const everything = JSON.stringify({ data, headers: result.headers });
+      assert.ok(!everything.includes(key), 'the key leaked');
+    });
+
+    it(`${endpoint}, not streamed: neither the body nor a header holds the key`, async () => {
+      const key = server.keys.hostile;
+      const { client } = clientFor(server.url, key);
+      const result = await client.post(endpoint, body(endpoint));
+      await client.dispose();
+      assert.equal(result.status, 200);
+      assert.equal(result.headers[HOSTILE_ECHO_HEADER], 'API key: [redacted]');
+      assert.match(JSON.stringify(result.body?.json), /API key: \[redacted\]\./);
+      assert.ok(!JSON.stringify(result).includes(key), 'the key leaked');
+    });
+  }
 });

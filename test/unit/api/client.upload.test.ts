@@ -119,9 +119,12 @@ describe('client: uploadFile', function () {
     writeFileSync(file, 'hello');
     server = await startServer();
     const { client } = clientFor(server.url, server.keys.acme);
-    const r = await client.uploadFile(file, { purpose: 'user_data', fields: { note: 'x' } });
+    const fields = { note: 'ünïcode "quoted" value', 'expires_after[days]': '7' };
+    const r = await client.uploadFile(file, { purpose: 'user_data', fields });
     assert.equal(r.status, 200);
     assert.equal(server.uploads[0].bytes, 5);
+    // What went over the wire, as the service's own multipart reader parsed it.
+    assert.deepEqual(server.lastReceived('/v1/files', 'POST').fields, { purpose: 'user_data', ...fields });
     server.clearRecords();
     const e = await expectError(client.uploadFile(path.join(dir, 'missing.bin'), { purpose: 'batch' }), 'config');
     assert.match(e.message, /Cannot upload missing\.bin: the file cannot be read \(ENOENT\)/);

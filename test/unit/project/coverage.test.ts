@@ -49,26 +49,36 @@ function namingTests(patterns: RegExp[]): string[] {
   return testFiles.filter((t) => patterns.some((p) => p.test(t.code))).map((t) => t.file);
 }
 
-/** Commands: the literal id, `Commands.<name>`, `${SECTION}.<name>`, or (e2e) the palette entry `'Model Access: <title>'`. */
+/**
+ * A command is run by a test: `executeCommand(<id>` with the literal id, `Commands.<name>` or `${SECTION}.<name>`
+ * as its first argument, or (e2e) the palette entry `openPalette(page, 'Model Access: <title>')`. Naming it
+ * elsewhere (an assertion on a row's command, a comment) runs nothing.
+ */
 function commandPatterns(id: string, title: string): RegExp[] {
   const short = id.replace(/^modelAccess\./, '');
   const name = constantName(Commands, id);
+  const ids = [`['"\`]${word(id)}['"\`]`, `\`\\$\\{SECTION\\}\\.${word(short)}`];
+  if (name) {
+    ids.push(`\\bCommands\\.${word(name)}`);
+  }
   return [
-    new RegExp(`['"\`]${word(id)}`),
-    ...(name ? [new RegExp(`\\bCommands\\.${word(name)}`)] : []),
-    new RegExp(`\\$\\{SECTION\\}\\.${word(short)}`),
-    new RegExp(`['"\`]Model Access: ${escape(title)}['"\`]`),
+    new RegExp(`executeCommand(?:<[^>(]*>)?\\(\\s*(?:${ids.join('|')})`),
+    new RegExp(`openPalette\\([^)]*['"\`]Model Access: ${escape(title)}['"\`]`),
   ];
 }
 
-/** Settings: the literal `modelAccess.<key>`, `Settings.<name>`, or the key as a string (`setSetting('<key>', …)`, `inspect('<key>')`). */
+/**
+ * A setting is set by a test: `setSetting(<key>` or `.update(<key>` with the key as a string or `Settings.<name>`,
+ * to a value other than `undefined`, or a settings file written with `'modelAccess.<key>':`. Reading it (`inspect`, a
+ * title) or clearing it sets nothing.
+ */
 function settingPatterns(key: string): RegExp[] {
   const short = key.replace(/^modelAccess\./, '');
   const name = constantName(Settings, short);
+  const refs = [`['"\`]${escape(short)}['"\`]`, ...(name ? [`\\bSettings\\.${word(name)}`] : [])];
   return [
-    new RegExp(word(key)),
-    ...(name ? [new RegExp(`\\bSettings\\.${word(name)}`)] : []),
-    new RegExp(`['"\`]${escape(short)}['"\`]`),
+    new RegExp(`(?:\\bsetSetting|\\.update)\\(\\s*(?:${refs.join('|')})\\s*,(?!\\s*undefined\\b)`),
+    new RegExp(`['"\`]${escape(key)}['"\`]\\s*:`),
   ];
 }
 
@@ -97,7 +107,7 @@ describe('every command, setting and view has a test that names it (package.json
     );
   });
 
-  it('every contributed modelAccess.* setting is named by a test', () => {
+  it('every contributed modelAccess.* setting is set by a test', () => {
     const settings = Object.keys(manifest.contributes.configuration?.properties ?? {});
     assert.ok(settings.length > 10);
     assert.ok(settings.every((k) => k.startsWith(`${Settings.section}.`)));
@@ -116,15 +126,36 @@ describe('every command, setting and view has a test that names it (package.json
     assert.deepEqual(missing, []);
   });
 
-  it('the patterns tell ids apart: a longer id does not name a shorter one, a comment names nothing', () => {
+  it('the patterns count a run or a write, not a mention; a longer id does not name a shorter one', () => {
     const named = (patterns: RegExp[], code: string) => patterns.some((p) => p.test(code));
-    assert.ok(named(commandPatterns('modelAccess.showLog', 'Show Log'), "executeCommand('modelAccess.showLog')"));
-    assert.ok(named(commandPatterns('modelAccess.showLog', 'Show Log'), 'executeCommand(Commands.showLog)'));
-    assert.ok(named(commandPatterns('modelAccess.showLog', 'Show Log'), "openPalette(page, 'Model Access: Show Log')"));
-    assert.ok(!named(commandPatterns('modelAccess.showLog', 'Show Log'), "executeCommand('modelAccess.showLogs')"));
-    assert.ok(!named(commandPatterns('modelAccess.showLog', 'Show Log'), 'executeCommand(Commands.showLogs)'));
-    assert.ok(!named(settingPatterns('modelAccess.chat.models'), "setSetting('chat.modelsX', [])"));
-    assert.ok(named(settingPatterns('modelAccess.chat.models'), "setSetting('chat.models', [])"));
+    const showLog = commandPatterns('modelAccess.showLog', 'Show Log');
+    assert.ok(named(showLog, "executeCommand('modelAccess.showLog')"));
+    assert.ok(named(showLog, 'executeCommand(Commands.showLog)'));
+    assert.ok(named(showLog, 'vscode.commands.executeCommand<boolean>(\n  Commands.showLog, 1)'));
+    assert.ok(named(showLog, 'executeCommand(`${SECTION}.showLog`)'));
+    assert.ok(named(showLog, "openPalette(page, 'Model Access: Show Log')"));
+    assert.ok(!named(showLog, "executeCommand('modelAccess.showLogs')"));
+    assert.ok(!named(showLog, 'executeCommand(Commands.showLogs)'));
+    assert.ok(!named(showLog, 'assert.equal(row.command?.command, Commands.showLog)'), 'an assertion runs nothing');
+    assert.ok(!named(showLog, "const id = 'modelAccess.showLog';"));
+    const models = settingPatterns('modelAccess.chat.models');
+    assert.ok(named(models, "setSetting('chat.models', [])"));
+    assert.ok(named(models, 'config.update(Settings.chatModels, [], target)'));
+    assert.ok(named(models, "writeFileSync(f, JSON.stringify({ 'modelAccess.chat.models': [] }))"));
+    assert.ok(!named(models, "setSetting('chat.modelsX', [])"));
+    assert.ok(!named(models, "inspect('chat.models')"), 'reading a setting sets nothing');
+    assert.ok(!named(models, "setSetting('chat.models', undefined)"), 'clearing it neither');
     assert.ok(named(viewPatterns('modelAccess.models'), "executeCommand('modelAccess.models.focus')"));
+  });
+
+  it('a contributed command, setting or view that no test runs is reported', () => {
+    const code = "await vscode.commands.executeCommand(Commands.showLog);\nawait setSetting('chat.models', []);";
+    const files = [{ file: 'x.test.ts', code }];
+    const runs = (patterns: RegExp[]) => files.some((t) => patterns.some((p) => p.test(t.code)));
+    assert.ok(runs(commandPatterns('modelAccess.showLog', 'Show Log')));
+    assert.ok(!runs(commandPatterns('modelAccess.brandNewCommand', 'Brand New Command')));
+    assert.ok(runs(settingPatterns('modelAccess.chat.models')));
+    assert.ok(!runs(settingPatterns('modelAccess.brandNewSetting')));
+    assert.ok(!runs(viewPatterns('modelAccess.brandNewView')));
   });
 });

@@ -53,24 +53,29 @@ describe('ids match package.json', () => {
     }
   });
 
-  it('every contributed command of the explorer is known to ids.ts', () => {
+  it('every contributed command is in ids.ts, and every ids.ts command is contributed: the same set both ways', () => {
     const known = new Set<string>(Object.values(Commands));
-    // The scratch-requests feature keeps its own ids; commands here must at least use the prefix.
-    for (const id of contributedCommands) {
+    const contributed = (manifest.contributes.commands ?? []).map((c) => c.command);
+    for (const id of contributed) {
       assert.match(id, /^modelAccess\.[a-z][A-Za-z]+$/, `${id} does not look like modelAccess.verbNoun`);
     }
-    for (const id of [
-      'setBaseUrl',
-      'setApiKey',
-      'clearApiKey',
-      'refreshModels',
-      'inspectModel',
-      'openModelCard',
-      'copyModelId',
-      'showLog',
-    ]) {
-      assert.ok(known.has(`modelAccess.${id}`));
-    }
+    assert.deepEqual(
+      contributed.filter((id) => !known.has(id)),
+      [],
+      'contributed in package.json but missing from Commands in src/ids.ts',
+    );
+    assert.deepEqual(
+      [...known].filter((id) => !contributedCommands.has(id)),
+      [],
+      'in Commands (src/ids.ts) but not contributed in package.json',
+    );
+    assert.equal(contributed.length, new Set(contributed).size, 'a command is contributed twice');
+  });
+
+  it('modelAccess.allowInsecureHttp is application-scoped: VS Code takes it from user settings only', () => {
+    const props = manifest.contributes.configuration?.properties ?? {};
+    const setting = props[`${Settings.section}.${Settings.allowInsecureHttp}`] as { scope?: string };
+    assert.equal(setting.scope, 'application');
   });
 
   it('menus and viewsWelcome refer only to contributed commands', () => {

@@ -607,6 +607,65 @@ describe('local Model Access Service', () => {
     });
   });
 
+  describe('what it received (the request record)', () => {
+    it('keeps the path, the headers without Authorization, and the parsed JSON body of a POST', async () => {
+      const messages = [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: 'Hello' },
+        { role: 'user', content: 'Which models?' },
+      ];
+      const res = await fetch(`${s.url}/v1/chat?trace=1`, {
+        method: 'POST',
+        headers: { ...auth(s.keys.acme), 'content-type': 'application/json', 'x-probe': 'p1' },
+        body: JSON.stringify({ model: 'aurora-2', messages, temperature: 0.5 }),
+      });
+      assert.equal(res.status, 200);
+      const id = res.headers.get('x-request-id');
+      const record = await s.waitForRequest((r) => r.requestId === id);
+      assert.equal(record.path, '/v1/chat');
+      assert.equal(record.url, '/v1/chat?trace=1');
+      assert.deepEqual(record.json, { model: 'aurora-2', messages, temperature: 0.5 });
+      assert.equal(record.headers['x-probe'], 'p1');
+      assert.equal(record.headers['content-type'], 'application/json');
+      assert.equal(record.authorization, true);
+      assert.equal(record.headers.authorization, undefined, 'the key is never recorded');
+      assert.ok(!JSON.stringify(record).includes(s.keys.acme));
+      assert.equal(s.lastReceived('/v1/chat', 'POST').requestId, id);
+      assert.ok(s.received('/v1/chat').some((r) => r.requestId === id));
+      assert.ok(!s.received('/v1/responses').some((r) => r.requestId === id));
+      assert.throws(() => s.lastReceived('/v1/never'), /received no request on \/v1\/never/);
+    });
+
+    it('keeps every text field of an upload, in the record and with the stored file', async () => {
+      const fd = new FormData();
+      fd.append('purpose', 'batch');
+      fd.append('note', 'ünïcode "quoted" value');
+      fd.append('expires_after[days]', '7');
+      fd.append('file', new Blob(['{"a":1}\n']), 'data.jsonl');
+      const res = await fetch(`${s.url}/v1/files`, { method: 'POST', headers: auth(s.keys.acme), body: fd });
+      assert.equal(res.status, 200);
+      const file = (await res.json()) as { id: string };
+      const expected = { purpose: 'batch', note: 'ünïcode "quoted" value', 'expires_after[days]': '7' };
+      const record = await s.waitForRequest((r) => r.requestId === res.headers.get('x-request-id'));
+      assert.deepEqual(record.fields, expected);
+      assert.deepEqual(s.uploads.find((u) => u.id === file.id)?.fields, expected);
+      assert.equal(record.json, undefined);
+    });
+
+    it('a GET has no body in its record; a refused body is not recorded as received', async () => {
+      const res = await get(s, '/v1/models?limit=2');
+      const record = await s.waitForRequest((r) => r.requestId === res.headers.get('x-request-id'));
+      assert.equal(record.path, '/v1/models');
+      assert.equal(record.json, undefined);
+      const bad = await post(s, '/v1/chat', '{not json');
+      assert.equal(bad.status, 400);
+      const refused = await s.waitForRequest((r) => r.requestId === bad.headers.get('x-request-id'));
+      assert.equal(refused.json, undefined);
+      assert.ok(refused.bodyBytes > 0);
+    });
+  });
+
   describe('uploads', () => {
     function form(content: Buffer | Blob, filename: string, purpose?: string): FormData {
       const fd = new FormData();
