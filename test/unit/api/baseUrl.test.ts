@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { joinUrl, parseBaseUrl } from '../../../src/api/baseUrl';
+import { joinUrl, parseBaseUrl, isLoopbackHost, originOf, validateBaseUrl } from '../../../src/api/baseUrl';
 import { ServiceError } from '../../../src/api/errors';
+import { resolveProxy } from '../../../src/api/proxy';
 
 describe('api/baseUrl', () => {
   const url = (base: string, path = '/v1/models'): string => joinUrl(parseBaseUrl(base), path);
@@ -43,5 +44,44 @@ describe('api/baseUrl', () => {
     for (const ok of ['http://127.0.0.1:8080', 'http://localhost', 'http://[::1]:3000', 'http://app.localhost']) {
       assert.equal(kind(ok), undefined, ok);
     }
+  });
+});
+
+describe('service URL', () => {
+  it('validates base URLs', () => {
+    assert.equal(validateBaseUrl('https://models.example.com/api'), undefined);
+    assert.equal(validateBaseUrl('http://127.0.0.1:8123'), undefined);
+    assert.equal(validateBaseUrl('http://localhost:8123'), undefined);
+    assert.ok(validateBaseUrl('http://models.example.com'));
+    assert.equal(validateBaseUrl('http://models.example.com', true), undefined);
+    assert.ok(validateBaseUrl('ftp://models.example.com'));
+    assert.ok(validateBaseUrl('models.example.com'));
+    assert.ok(validateBaseUrl('https://u:p@models.example.com'));
+    assert.ok(validateBaseUrl('https://models.example.com/?x=1'));
+    assert.ok(validateBaseUrl(''));
+  });
+
+  it('keys by origin: scheme, host and port', () => {
+    assert.equal(originOf('https://Models.Example.com/api/v1'), 'https://models.example.com');
+    assert.equal(originOf('http://127.0.0.1:8123/x'), 'http://127.0.0.1:8123');
+    assert.notEqual(originOf('http://127.0.0.1:8123'), originOf('http://127.0.0.1:8124'));
+    assert.equal(originOf('command:x'), undefined);
+    assert.ok(isLoopbackHost('[::1]'));
+    assert.ok(!isLoopbackHost('127.example.com'));
+  });
+
+  it('resolves the proxy from the setting, else the environment by scheme', () => {
+    assert.equal(resolveProxy('https://h', { env: {} }), undefined);
+    assert.equal(
+      resolveProxy('https://h', { setting: 'http://p:1', env: { HTTPS_PROXY: 'http://e:2' } })?.url,
+      'http://p:1',
+    );
+    assert.equal(resolveProxy('https://h', { env: { https_proxy: 'http://e:2' } })?.url, 'http://e:2');
+    assert.equal(resolveProxy('http://h', { env: { HTTPS_PROXY: 'http://e:2' } })?.url, undefined);
+    assert.deepEqual(resolveProxy('https://h', { noProxySetting: ['a'], env: { NO_PROXY: 'b, a' } })?.noProxy, [
+      'a',
+      'b',
+    ]);
+    assert.equal(resolveProxy('https://h', { strictSSL: false, env: {} })?.strictSSL, false);
   });
 });

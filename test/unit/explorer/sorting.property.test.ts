@@ -3,7 +3,7 @@
 // equal sorting by compareModels.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { ModelEntry } from '../../src/api/types';
+import type { ModelEntry } from '../../../src/api/types';
 import {
   compareModels,
   compareVersions,
@@ -11,7 +11,7 @@ import {
   groupSorted,
   naturalCompare,
   sortModels,
-} from '../../src/explorer/core/sorting';
+} from '../../../src/explorer/core/sorting';
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 const codeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

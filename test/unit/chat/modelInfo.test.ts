@@ -1,8 +1,8 @@
 // Chat provider: which catalog models are offered and how each is described (limits, capabilities, tooltip).
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { ModelEntry } from '../../src/api/types';
-import { ChatVendor } from '../../src/ids';
+import type { ModelEntry } from '../../../src/api/types';
+import { ChatVendor } from '../../../src/ids';
 import {
   canChat,
   chatModelInfo,
@@ -12,7 +12,7 @@ import {
   supportsImages,
   supportsTools,
   tokenLimits,
-} from '../../src/chat/core/modelInfo';
+} from '../../../src/chat/core/modelInfo';
 
 const m = (id: string, family?: string, version?: string, raw: Record<string, unknown> = {}): ModelEntry => ({
   id,
@@ -205,7 +205,7 @@ describe('chat: model information', () => {
 
 describe('chat: manifest', () => {
   it('contributes the vendor registered in code, with a display name', () => {
-    const manifest = JSON.parse(readFileSync(`${__dirname}/../../package.json`, 'utf8')) as {
+    const manifest = JSON.parse(readFileSync(`${__dirname}/../../../package.json`, 'utf8')) as {
       contributes: { languageModelChatProviders?: Array<{ vendor: string; displayName: string }> };
     };
     const providers = manifest.contributes.languageModelChatProviders ?? [];

@@ -5,9 +5,9 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { redactor } from '../../src/api/redact';
-import type { ServerSentEvent } from '../../src/api/types';
-import { describeEntry } from '../../src/requests/core/historyEntries';
+import { redactor } from '../../../src/api/redact';
+import type { ServerSentEvent } from '../../../src/api/types';
+import { describeEntry } from '../../../src/requests/core/historyEntries';
 import {
   DISPLAY_LIMIT,
   finishStream,
@@ -16,10 +16,10 @@ import {
   renderResponse,
   summarize,
   type ResponseRecord,
-} from '../../src/requests/core/responseFormat';
-import { newStreamState, readStream, TAIL_CHARS } from '../../src/requests/core/streamText';
-import { startServer, type RunningServer } from '../server';
-import { clientFor } from './helpers/api';
+} from '../../../src/requests/core/responseFormat';
+import { newStreamState, readStream, TAIL_CHARS } from '../../../src/requests/core/streamText';
+import { startServer, type RunningServer } from '../../server';
+import { clientFor } from '../helpers/api';
 
 const KEY = 'sk-canary/Z9q+x"7\\end';
 const redact = redactor([KEY]);

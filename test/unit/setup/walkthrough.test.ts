@@ -3,9 +3,9 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { Commands, ContextKeys, Views, Walkthrough } from '../../src/ids';
+import { Commands, ContextKeys, Views, Walkthrough } from '../../../src/ids';
 
-const ROOT = path.join(__dirname, '..', '..');
+const ROOT = path.join(__dirname, '..', '..', '..');
 
 interface Step {
   id: string;

@@ -1,7 +1,4 @@
-// Chat provider: VS Code chat messages → the /v1/chat payload, streamed chunks → parts, errors → kinds, token estimates.
 import * as assert from 'node:assert/strict';
-import { ServiceError } from '../../src/api/errors';
-import { classifyChatError } from '../../src/chat/core/errors';
 import {
   ChatStreamError,
   ChatStreamReader,
@@ -11,10 +8,7 @@ import {
   ToolMode,
   type OutputPart,
   type RequestMessageLike,
-} from '../../src/chat/core/messages';
-import { estimateTextTokens, estimateTokens, MESSAGE_OVERHEAD_TOKENS } from '../../src/chat/core/tokenEstimate';
-
-// Shaped like VS Code's LanguageModelTextPart / ToolCallPart / ToolResultPart / DataPart / PromptTsxPart.
+} from '../../../src/chat/core/messages';
 const textPart = (value: string) => ({ value });
 const callPart = (callId: string, name: string, input: object) => ({ callId, name, input });
 const resultPart = (callId: string, content: unknown[]) => ({ callId, content });
@@ -290,71 +284,5 @@ describe('chat: streamed answer', () => {
 
   it('ignores what is not a chunk', () => {
     assert.deepEqual(readAll([undefined, 'text', 3, { choices: 'no' }]), []);
-  });
-});
-
-describe('chat: errors', () => {
-  const http = (status: number, extra: Partial<ConstructorParameters<typeof ServiceError>[0]> = {}) =>
-    new ServiceError({
-      kind:
-        status === 401 || status === 403
-          ? 'unauthorized'
-          : status === 404
-            ? 'notFound'
-            : status === 429
-              ? 'rateLimited'
-              : 'http',
-      status,
-      message: `The server answered ${status}: said so`,
-      ...extra,
-    });
-
-  it('401/403 → no permission with what to do, 404 → not found', () => {
-    const unauthorized = classifyChatError(http(401), 'aurora-2');
-    assert.equal(unauthorized.kind, 'noPermissions');
-    assert.match(
-      unauthorized.message,
-      /^The server answered 401: said so\. Check the API key with "Model Access: Set API Key"\.$/,
-    );
-    const forbidden = classifyChatError(http(403), 'aurora-2');
-    assert.equal(forbidden.kind, 'noPermissions');
-    assert.match(forbidden.message, /may not use "aurora-2"/);
-    assert.equal(classifyChatError(http(404)).kind, 'notFound');
-  });
-
-  it('content filter, quota and rate limits → blocked; anything else → a plain error with the message', () => {
-    assert.equal(classifyChatError(http(400, { code: 'content_filter' })).kind, 'blocked');
-    assert.equal(classifyChatError(http(429, { code: 'insufficient_quota' })).kind, 'blocked');
-    assert.equal(classifyChatError(http(429)).kind, 'blocked');
-    assert.equal(classifyChatError(http(451)).kind, 'blocked');
-    assert.deepEqual(classifyChatError(http(500)), { kind: 'other', message: 'The server answered 500: said so' });
-    assert.equal(
-      classifyChatError(new ServiceError({ kind: 'network', message: 'Could not connect' })).message,
-      'Could not connect',
-    );
-    assert.equal(classifyChatError(new ServiceError({ kind: 'aborted', message: 'x' })).kind, 'cancelled');
-    assert.equal(classifyChatError(new ChatStreamError('blocked', 'Filtered')).kind, 'blocked');
-    assert.deepEqual(classifyChatError(new ChatStreamError('error', 'Broke')), { kind: 'other', message: 'Broke' });
-    assert.equal(classifyChatError(undefined).kind, 'other');
-  });
-});
-
-describe('chat: token estimate', () => {
-  it('is about four characters per token, rounded up, counting code points', () => {
-    assert.equal(estimateTextTokens(''), 0);
-    assert.equal(estimateTextTokens('abcd'), 1);
-    assert.equal(estimateTextTokens('abcde'), 2);
-    assert.equal(estimateTextTokens('😀😀😀😀'), 1);
-    assert.equal(estimateTokens('x'.repeat(400)), 100);
-  });
-
-  it('counts a message: text, tool calls and results, plus a fixed overhead', () => {
-    assert.equal(estimateTokens(msg(Role.User, [textPart('abcdefgh')])), MESSAGE_OVERHEAD_TOKENS + 2);
-    const withTools = msg(Role.Assistant, [callPart('c', 'f', { a: 1 }), resultPart('c', [textPart('1234')])]);
-    assert.equal(estimateTokens(withTools), MESSAGE_OVERHEAD_TOKENS + 1 + 2 + 1);
-    assert.ok(
-      estimateTokens(msg(Role.User, [dataPart('image/png', new Uint8Array(10))])) > 100,
-      'an image is not priced by its bytes',
-    );
   });
 });

@@ -4,10 +4,10 @@
  */
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { flatJson, prettyJson } from '../../src/common/prettyJson';
-import { treeItemId } from '../../src/explorer/core/treeItemId';
-import { jsonStringContent } from '../../src/requests/core/payload';
-import { displayText, msg } from '../../src/common/text';
+import { flatJson, prettyJson } from '../../../src/common/prettyJson';
+import { treeItemId } from '../../../src/explorer/core/treeItemId';
+import { jsonStringContent } from '../../../src/requests/core/payload';
+import { displayText, msg } from '../../../src/common/text';
 
 // The Markdown-style link that notifications turn into a clickable link (VS Code's `parseLinkedText`).
 const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;

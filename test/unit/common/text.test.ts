@@ -1,8 +1,18 @@
-// Counted nouns in messages (src/plural.ts): "1 entry", never "1 entries".
 import * as assert from 'node:assert/strict';
+import { displayText, plural } from '../../../src/common/text';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { plural } from '../../src/common/text';
+
+describe('display text', () => {
+  it('neutralises control, bidi and zero-width characters and truncates', () => {
+    assert.equal(displayText('a\u0000b\nc'), 'a\ufffdb c');
+    assert.equal(displayText('evil\u202Egnp.exe\u200b'), 'evilgnp.exe');
+    const long = displayText('x'.repeat(10_000), 50);
+    assert.equal(long.length, 50);
+    assert.ok(long.endsWith('…'));
+    assert.equal(displayText(undefined), '');
+  });
+});
 
 describe('messages: counted nouns', () => {
   it('plural() says 1 entry, 2 entries, 0 models', () => {
@@ -37,7 +47,7 @@ describe('messages: counted nouns', () => {
         }
       }
     };
-    walk(path.join(__dirname, '..', '..', 'src'));
+    walk(path.join(__dirname, '..', '..', '..', 'src'));
     assert.deepEqual(offenders, []);
   });
 });

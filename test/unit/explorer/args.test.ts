@@ -1,0 +1,23 @@
+import * as assert from 'node:assert/strict';
+import type { ModelEntry } from '../../../src/api/types';
+import { modelFromArg } from '../../../src/explorer/core/args';
+
+const m = (id: string, family?: string, version?: string, cardUrl?: string): ModelEntry => ({
+  id,
+  family,
+  version,
+  cardUrl,
+  raw: { id },
+});
+
+describe('command arguments', () => {
+  const known = [m('a', 'f', '1')];
+  it('accepts a tree node, an entry or an id', () => {
+    assert.equal(modelFromArg({ model: known[0] }), known[0]);
+    assert.equal(modelFromArg(known[0]), known[0]);
+    assert.equal(modelFromArg('a', known), known[0]);
+    assert.deepEqual(modelFromArg('zz', known), { id: 'zz', raw: undefined });
+    assert.equal(modelFromArg(undefined), undefined);
+    assert.equal(modelFromArg({}), undefined);
+  });
+});
