@@ -1,6 +1,32 @@
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+/** A feature's own modules (explorer/x, not explorer/core/x), platform/, and the composition root. */
+const VSCODE_BOUND = '(^|/)(platform|explorer|requests|chat|setup)/[^/]+$|(^|/)(extension|services)$';
+
+function pureFolders(files, boundImports) {
+  return {
+    files,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: 'Pure folders must not depend on the VS Code API; pass what you need in.' },
+          ],
+          patterns: [
+            {
+              regex: boundImports,
+              allowTypeImports: true,
+              message: 'Pure folders import only pure folders (types excepted).',
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -25,51 +51,11 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  {
-    // Pure folders — the client core, shared helpers and each feature's core/ — stay testable by plain mocha:
-    // no VS Code API in them, and nothing from the vscode-bound modules but types.
-    files: ['src/api/**/*.ts', 'src/common/**/*.ts', 'src/*/core/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            { name: 'vscode', message: 'Pure folders must not depend on the VS Code API; pass what you need in.' },
-          ],
-          patterns: [
-            {
-              // A feature's own modules (explorer/x, not explorer/core/x), platform/, and the composition root;
-              // from a core/ folder, `../x` is its feature's vscode-bound module.
-              regex: '(^|/)(platform|explorer|requests|chat|setup)/[^/]+$|(^|/)(extension|services)$',
-              allowTypeImports: true,
-              message: 'Pure folders import only pure folders (types excepted).',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/*/core/**/*.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            { name: 'vscode', message: 'Pure folders must not depend on the VS Code API; pass what you need in.' },
-          ],
-          patterns: [
-            {
-              regex:
-                '^\\.\\./[^./][^/]*$|(^|/)(platform|explorer|requests|chat|setup)/[^/]+$|(^|/)(extension|services)$',
-              allowTypeImports: true,
-              message: 'Pure folders import only pure folders (types excepted).',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // Pure folders — the client core, shared helpers and each feature's core/ — stay testable by plain mocha:
+  // no VS Code API in them, and nothing from the vscode-bound modules but types.
+  pureFolders(['src/api/**/*.ts', 'src/common/**/*.ts'], VSCODE_BOUND),
+  // From a core/ folder, `../x` is its feature's vscode-bound module.
+  pureFolders(['src/*/core/**/*.ts'], `^\\.\\./[^./][^/]*$|${VSCODE_BOUND}`),
   {
     // Notifications run `[x](command:…)` links and the status bar renders `$(icon)`: every message goes
     // through src/platform/ui.ts, whose functions take only DisplayText (made by displayText/msg in
