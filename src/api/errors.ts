@@ -3,8 +3,20 @@
  * it carries has had the API key removed (see redact.ts) before it was built.
  */
 import { STATUS_CODES } from 'node:http';
-import type { ServiceErrorKind } from './types';
 import { readErrorBody, type ErrorDetails } from './errorBody';
+
+/** What went wrong, in the few kinds the UI distinguishes. */
+export type ServiceErrorKind =
+  | 'http' // the server answered with a non-2xx status
+  | 'unauthorized' // 401 / 403
+  | 'notFound' // 404
+  | 'rateLimited' // 429 after retries
+  | 'network' // refused, DNS, reset, TLS
+  | 'timeout'
+  | 'aborted'
+  | 'invalidResponse' // malformed JSON, unexpected shape
+  | 'config' // invalid base URL, insecure http origin, no key
+  | 'insecure';
 
 export interface ServiceErrorInit {
   kind: ServiceErrorKind;

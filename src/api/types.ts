@@ -3,6 +3,8 @@
  * Implementations live in the sibling modules; the VS Code glue codes against these shapes.
  */
 
+import type { ServiceError } from './errors';
+
 /** One model as the extension understands it, whatever names the server used. */
 export interface ModelEntry {
   id: string;
@@ -59,20 +61,8 @@ export interface PostResult {
    * `post`/`uploadFile` resolve for every HTTP answer. For a non-2xx status (or a JSON content type whose
    * body does not parse) this is the ServiceError the same answer would have thrown elsewhere.
    */
-  error?: import('./errors').ServiceError;
+  error?: ServiceError;
 }
-
-export type ServiceErrorKind =
-  | 'http' // the server answered with a non-2xx status
-  | 'unauthorized' // 401 / 403
-  | 'notFound' // 404
-  | 'rateLimited' // 429 after retries
-  | 'network' // refused, DNS, reset, TLS
-  | 'timeout'
-  | 'aborted'
-  | 'invalidResponse' // malformed JSON, unexpected shape
-  | 'config' // invalid base URL, insecure http origin, no key
-  | 'insecure';
 
 /** One line of the request log: never carries headers, bodies or the key. */
 export interface RequestLogEntry {

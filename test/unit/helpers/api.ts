@@ -3,8 +3,8 @@ import * as assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServiceClient } from '../../../src/api/client';
-import { ServiceError } from '../../../src/api/errors';
-import type { RequestLogEntry, ServiceClientOptions, ServiceErrorKind } from '../../../src/api/types';
+import { ServiceError, type ServiceErrorKind } from '../../../src/api/errors';
+import type { RequestLogEntry, ServiceClientOptions } from '../../../src/api/types';
 import { startServer, type RunningServer, type ServerOptions } from '../../server';
 
 export function clientFor(
