@@ -306,7 +306,15 @@ describe('Security: keys and concurrency', function () {
         5000,
         `the document ${uri.toString()}`,
       );
-    const docB = await shownText(b.responseUri);
+    // The document is redrawn after the answer arrived; VS Code reads the new content asynchronously.
+    const docB = await eventually(
+      async () => {
+        const text = await shownText(b.responseUri);
+        return text.includes('waiting for the answer') ? undefined : text;
+      },
+      10_000,
+      'the answer to B in its document',
+    );
     const docA = await eventually(
       async () => {
         const text = await shownText(resultA.responseUri);
