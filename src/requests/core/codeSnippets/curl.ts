@@ -1,0 +1,69 @@
+/**
+ * The request as a curl command for bash, PowerShell or cmd.exe. Each reads the key from the environment
+ * variable `MODEL_ACCESS_API_KEY` and sends the same JSON value as the payload. Pure; no `vscode` import.
+ */
+import { asciiJson, cmdQuote, cmdSafeJson, crtQuoteJson, posixQuote, powershellQuote } from './quoting';
+import { BASE_URL_VARIABLE, KEY_VARIABLE, isStreaming, type SnippetRequest } from './request';
+
+export function curlBash(request: SnippetRequest): string {
+  const url = request.serviceRoot
+    ? posixQuote(`${request.serviceRoot}${request.endpoint}`)
+    : `"$${BASE_URL_VARIABLE}"${posixQuote(request.endpoint)}`;
+  return [
+    `# bash, zsh (POSIX shell). Set ${KEY_VARIABLE} first; the key is not written here.`,
+    ...(request.serviceRoot ? [] : [`# The service URL is read from $${BASE_URL_VARIABLE}.`]),
+    [
+      `curl ${isStreaming(request) ? '-N ' : ''}-sS -X POST ${url}`,
+      `  -H "Authorization: Bearer $${KEY_VARIABLE}"`,
+      `  -H 'Content-Type: application/json'`,
+      `  --data-binary ${posixQuote(JSON.stringify(request.body))}`,
+    ].join(' \\\n'),
+  ].join('\n');
+}
+
+/**
+ * PowerShell 5.1 and 7. The body is piped to curl.exe's standard input: Windows PowerShell 5.1 strips the
+ * double quotes of JSON passed as a native argument, and pipes text as ASCII, hence the `\u` escapes.
+ */
+export function curlPowerShell(request: SnippetRequest): string {
+  const url = request.serviceRoot
+    ? powershellQuote(`${request.serviceRoot}${request.endpoint}`)
+    : `"$env:${BASE_URL_VARIABLE}${request.endpoint}"`;
+  return [
+    `# PowerShell (Windows PowerShell 5.1 or PowerShell 7; on macOS and Linux write curl for curl.exe).`,
+    `# Set $env:${KEY_VARIABLE} first; the key is not written here.`,
+    ...(request.serviceRoot ? [] : [`# The service URL is read from $env:${BASE_URL_VARIABLE}.`]),
+    `$body = ${powershellQuote(asciiJson(request.body))}`,
+    [
+      `$body | curl.exe ${isStreaming(request) ? '-N ' : ''}-sS -X POST ${url}`,
+      `  -H "Authorization: Bearer $env:${KEY_VARIABLE}"`,
+      `  -H 'Content-Type: application/json'`,
+      `  --data-binary '@-'`,
+    ].join(' `\n'),
+  ].join('\n');
+}
+
+/**
+ * cmd.exe. Its `%`, `!`, `^` and quote rules cannot carry every string, so the JSON spells each risky
+ * character as a `\u` escape, and a service URL with such a character is read from `%MODEL_ACCESS_BASE_URL%`.
+ */
+export function curlCmd(request: SnippetRequest): string {
+  const literalUrl = request.serviceRoot ? cmdQuote(`${request.serviceRoot}${request.endpoint}`) : undefined;
+  const url = literalUrl ?? `"%${BASE_URL_VARIABLE}%${request.endpoint}"`;
+  return [
+    `REM cmd.exe. Set ${KEY_VARIABLE} first; the key is not written here.`,
+    ...(literalUrl
+      ? []
+      : [
+          request.serviceRoot
+            ? `REM This service URL holds characters cmd.exe would change: set ${BASE_URL_VARIABLE} to it first.`
+            : `REM The service URL is read from ${BASE_URL_VARIABLE}.`,
+        ]),
+    [
+      `curl.exe ${isStreaming(request) ? '-N ' : ''}-sS -X POST ${url}`,
+      `  -H "Authorization: Bearer %${KEY_VARIABLE}%"`,
+      `  -H "Content-Type: application/json"`,
+      `  --data-binary ${crtQuoteJson(cmdSafeJson(request.body))}`,
+    ].join(' ^\n'),
+  ].join('\n');
+}

@@ -1,0 +1,45 @@
+/**
+ * What a code snippet is made from: the service, the endpoint and the JSON value sent. Pure; no `vscode` import.
+ */
+import type { PostEndpoint } from '../../../api/types';
+
+/** The environment variable every snippet reads the API key from; its value is never written into a snippet. */
+export const KEY_VARIABLE = 'MODEL_ACCESS_API_KEY';
+/** Where a snippet reads the service URL from when none is configured (the extension reads it there too). */
+export const BASE_URL_VARIABLE = 'MODEL_ACCESS_BASE_URL';
+
+export interface SnippetRequest {
+  /**
+   * The service's root: origin and path prefix, without `/v1` or a trailing slash (`https://host/api`).
+   * Undefined: the snippet reads it from `$MODEL_ACCESS_BASE_URL`.
+   */
+  serviceRoot?: string;
+  endpoint: PostEndpoint;
+  /** The JSON value sent (comments and the endpoint line already gone). */
+  body: unknown;
+}
+
+export function isStreaming(request: SnippetRequest): boolean {
+  const b = request.body;
+  return typeof b === 'object' && b !== null && (b as Record<string, unknown>).stream === true;
+}
+
+/** Whether `value` nests at least `limit` arrays/objects deep (iterative, so any depth is safe to ask about). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v === 'object' && v !== null) {
+      if (depth >= limit) {
+        return true;
+      }
+      for (const child of Object.values(v)) {
+        stack.push([child, depth + 1]);
+      }
+    }
+  }
+  return false;
+}
+
+/** Snippets write values as their language's literals up to this depth; deeper ones are parsed from JSON text. */
+export const LITERAL_DEPTH = 32;

@@ -1,0 +1,158 @@
+// The snippets run: JavaScript with Node (the openai npm package and fetch) and bash with curl, against the
+// local service, which must receive the payload's JSON value and the key from MODEL_ACCESS_API_KEY. Python
+// packages cannot be installed here, so the Python snippets are compiled (`python3 -m py_compile`).
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { PostEndpoint } from '../../../../src/api/types';
+import { SNIPPET_TARGETS, snippetTarget } from '../../../../src/requests/core/codeSnippets/targets';
+import type { SnippetRequest } from '../../../../src/requests/core/codeSnippets/request';
+import { startServer, type RunningServer } from '../../../server';
+import { generateText, promptText } from '../../../server/generation';
+
+const root = path.join(__dirname, '..', '..', '..', '..');
+/** A prompt every shell and language would like to change: quotes, expansions, escapes, newlines, unicode. */
+const HOSTILE = `It's "quoted" $HOME \${PATH} \`id\` %PATH% !x! ^& | < > \\ \\n\nnew line\ttab é 中文 😀 \u2019’’ @- --data`;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(file: string, args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      { env: { PATH: process.env.PATH ?? '', ...env }, cwd, timeout: 30_000 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+function bodyFor(endpoint: PostEndpoint, model: string, stream: boolean): Record<string, unknown> {
+  switch (endpoint) {
+    case '/v1/chat':
+      return {
+        model,
+        messages: [
+          { role: 'system', content: 'Answer briefly.' },
+          { role: 'user', content: HOSTILE },
+        ],
+        stream,
+        custom_field: { nested: [1, 2.5, true, null, 'x'] },
+      };
+    case '/v1/embeddings':
+      return { model, input: [HOSTILE, 'second'] };
+    default:
+      return { model, input: HOSTILE, stream, temperature: 0.2, custom_field: 'kept' };
+  }
+}
+
+const CASES: { endpoint: PostEndpoint; stream: boolean }[] = [
+  { endpoint: '/v1/responses', stream: false },
+  { endpoint: '/v1/responses', stream: true },
+  { endpoint: '/v1/chat', stream: false },
+  { endpoint: '/v1/chat', stream: true },
+  { endpoint: '/v1/embeddings', stream: false },
+];
+
+describe('requests: code snippets run against the service', function () {
+  this.timeout(120_000);
+  let server: RunningServer;
+  let dir: string;
+  let model: string;
+
+  before(async () => {
+    server = await startServer();
+    dir = mkdtempSync(path.join(tmpdir(), 'model-access-snippets-'));
+    // The snippets import 'openai' as an application would: from a node_modules beside them.
+    symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    model = server.registry.models.find((m) => m.organization === 'acme')!.id;
+  });
+
+  after(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const runners: Record<string, (file: string) => [string, string[]]> = {
+    'js-openai': (file) => [process.execPath, [file]],
+    'js-fetch': (file) => [process.execPath, [file]],
+    'curl-bash': (file) => ['bash', [file]],
+  };
+
+  for (const targetId of Object.keys(runners)) {
+    for (const { endpoint, stream } of CASES) {
+      it(`${targetId}: POST ${endpoint}${stream ? ' (streamed)' : ''} reaches the service and prints the answer`, async () => {
+        const target = snippetTarget(targetId)!;
+        const body = bodyFor(endpoint, model, stream);
+        const request: SnippetRequest = { serviceRoot: server.url, endpoint, body };
+        const code = target.write(request);
+        assert.ok(!code.includes(server.keys.acme), 'the key is not in the snippet');
+        const file = path.join(
+          dir,
+          `${targetId}-${endpoint.slice(4)}-${stream}.${targetId === 'curl-bash' ? 'sh' : 'mjs'}`,
+        );
+        writeFileSync(file, code);
+        const before = server.received(endpoint).length;
+        const [cmd, args] = runners[targetId](file);
+        const result = await run(cmd, args, { MODEL_ACCESS_API_KEY: server.keys.acme }, dir);
+        assert.equal(result.code, 0, `${code}\n--- stderr:\n${result.stderr}\n--- stdout:\n${result.stdout}`);
+        const received = server.received(endpoint);
+        assert.equal(received.length, before + 1, 'one request');
+        const last = received.at(-1)!;
+        // The openai package asks for embeddings as base64 (and decodes them) unless the payload chose a format.
+        const sdkAdds = targetId === 'js-openai' && endpoint === '/v1/embeddings' ? { encoding_format: 'base64' } : {};
+        assert.deepEqual(last.json, { ...sdkAdds, ...body }, 'the service received the payload’s JSON value');
+        assert.equal(last.status, 200);
+        assert.ok(last.authorization && last.organization === 'acme', 'the key from MODEL_ACCESS_API_KEY was sent');
+        assert.match(last.headers['content-type'] ?? '', /^application\/json/);
+        if (endpoint !== '/v1/embeddings') {
+          const expected = generateText(model, promptText(endpoint === '/v1/chat' ? body.messages : body.input));
+          // A stream prints pieces (raw events or deltas); the first words of the answer are in one piece.
+          const firstWords = expected.split(' ').slice(0, 2).join(' ');
+          assert.ok(result.stdout.includes(stream ? firstWords.split(' ')[0] : firstWords), result.stdout);
+          if (!stream && targetId !== 'curl-bash') {
+            assert.ok(
+              result.stdout.includes(JSON.stringify(expected).slice(1, -1)) || result.stdout.includes(expected),
+            );
+          }
+        }
+      });
+    }
+  }
+
+  it('without the key in the environment the service refuses the snippet’s request (nothing else supplies one)', async () => {
+    const file = path.join(dir, 'nokey.mjs');
+    writeFileSync(
+      file,
+      snippetTarget('js-fetch')!.write({
+        serviceRoot: server.url,
+        endpoint: '/v1/responses',
+        body: bodyFor('/v1/responses', model, false),
+      }),
+    );
+    const result = await run(process.execPath, [file], {}, dir);
+    assert.notEqual(result.code, 0);
+    assert.match(result.stderr, /401/);
+  });
+
+  it('every Python snippet compiles (python3 -m py_compile), for every endpoint, streamed or not, with and without a configured URL', async () => {
+    for (const target of SNIPPET_TARGETS.filter((t) => t.language === 'python')) {
+      for (const { endpoint, stream } of CASES) {
+        for (const serviceRoot of [server.url, undefined]) {
+          const code = target.write({ serviceRoot, endpoint, body: bodyFor(endpoint, model, stream) });
+          const file = path.join(dir, `${target.id}-${endpoint.slice(4)}-${stream}-${serviceRoot ? 'url' : 'env'}.py`);
+          writeFileSync(file, code);
+          const result = await run('python3', ['-m', 'py_compile', file], {}, dir);
+          assert.equal(result.code, 0, `${code}\n${result.stderr}`);
+        }
+      }
+    }
+  });
+});
