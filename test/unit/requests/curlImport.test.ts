@@ -1,0 +1,145 @@
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { importCurl } from '../../../src/requests/core/curlImport';
+import { curlBash, curlPowerShell } from '../../../src/requests/core/codeSnippets/curl';
+
+const KEY = 'sk-secret-123';
+const ROOT = 'https://models.example.com/api';
+
+function ok(text: string, root: string | undefined = ROOT) {
+  const r = importCurl(text, root);
+  assert.ok(r.ok, `not imported: ${r.ok ? '' : r.message}`);
+  return r;
+}
+
+function refused(text: string, pattern: RegExp) {
+  const r = importCurl(text, ROOT);
+  assert.ok(!r.ok, 'imported');
+  assert.match(r.message, pattern);
+  assert.ok(!r.message.includes(KEY));
+}
+
+describe('requests: Import cURL', () => {
+  it('bash: line continuations, -X POST, -H, -d with single quotes; the Authorization header is dropped with a note', () => {
+    const r = ok(
+      `curl -X POST ${ROOT}/v1/chat \\\n  -H "Authorization: Bearer ${KEY}" \\\n  -H 'Content-Type: application/json' \\\n  -d '{"model":"aurora-1","messages":[{"role":"user","content":"it'\\''s $HOME"}]}'`,
+    );
+    assert.equal(r.endpoint, '/v1/chat');
+    assert.deepEqual(JSON.parse(r.json), {
+      model: 'aurora-1',
+      messages: [{ role: 'user', content: "it's $HOME" }],
+    });
+    assert.equal(r.json, JSON.stringify(JSON.parse(r.json), null, 2), 'pretty-printed');
+    assert.equal(r.notes.length, 1);
+    assert.match(r.notes[0], /Authorization header was dropped/);
+    assert.ok(!JSON.stringify(r).includes(KEY), 'the key is nowhere in the result');
+  });
+
+  it('PowerShell: backtick continuations, curl.exe, doubled quotes, $env: left as written', () => {
+    const r = ok(
+      'curl.exe -sS -X POST \'https://other.example/v1/responses\' `\n  -H "Authorization: Bearer $env:MODEL_ACCESS_API_KEY" `\n  --data-raw \'{"model":"m","input":"it\'\'s"}\'',
+    );
+    assert.equal(r.endpoint, '/v1/responses');
+    assert.deepEqual(JSON.parse(r.json), { model: 'm', input: "it's" });
+    assert.ok(r.notes.some((n) => /another server/.test(n)));
+  });
+
+  it('--json, --data, --data-raw, -d attached, -XPOST bundles, and a URL without the base (a path, or $VARIABLE)', () => {
+    assert.equal(ok(`curl --json '{"model":"m","input":["a"]}' ${ROOT}/v1/embeddings`).endpoint, '/v1/embeddings');
+    assert.equal(
+      ok(`curl --data '{"model":"m","input":"a"}' "$MODEL_ACCESS_BASE_URL/v1/responses"`).endpoint,
+      '/v1/responses',
+    );
+    assert.equal(ok(`curl -sSXPOST -d'{"model":"m","input":"a"}' /v1/responses/`).endpoint, '/v1/responses');
+    assert.equal(
+      ok(`curl --request=POST --url ${ROOT}/v1/chat --data-raw '{"model":"m","messages":[]}'`).endpoint,
+      '/v1/chat',
+    );
+    assert.equal(ok(`$ curl https://localhost:8123/v1/chat -d '{"a":1}' | jq .`, undefined).endpoint, '/v1/chat');
+  });
+
+  it('refuses what is not a POST to one of the payload endpoints, with a message that says why', () => {
+    refused(`curl ${ROOT}/v1/models`, /GET \/v1\/models/);
+    refused(`curl -X POST ${ROOT}/v1/files -F purpose=batch -F file=@data.jsonl`, /Upload File/);
+    refused(`curl -X POST ${ROOT}/v1/files -d '{}'`, /multipart.*Upload File/);
+    refused(`curl -X POST ${ROOT}/v1/completions -d '{}'`, /\/v1\/completions is not one of/);
+    refused(`curl -X PUT ${ROOT}/v1/chat -d '{}'`, /PUT/);
+    refused(`curl -X POST ${ROOT}/v1/chat -d @body.json`, /from a file/);
+    refused(`curl -X POST ${ROOT}/v1/chat -d '{"a":'`, /not valid JSON/);
+    refused(`curl -X POST ${ROOT}/v1/chat -d '[1]'`, /not an object/);
+    refused(`curl -X POST ${ROOT}/v1/chat -d '{"a":1}`, /quote is not closed/);
+    refused(`wget ${ROOT}/v1/chat`, /not a curl command/);
+    refused(`curl -X POST -H "Authorization: Bearer ${KEY}" -d '{}'`, /no URL/);
+    refused(`curl -X POST https://user:${KEY}@h.example/chat -d '{}'`, /not one of/);
+  });
+
+  it('other credentials (-u, api-key headers, cookies) are dropped with a note that never repeats them', () => {
+    const r = ok(
+      `curl ${ROOT}/v1/chat -u me:${KEY} -H 'api-key: ${KEY}' -H 'X-Trace: 1' -H 'Cookie: s=${KEY}' -d '{"model":"m"}'`,
+    );
+    assert.equal(r.notes.length, 4);
+    assert.ok(!JSON.stringify(r).includes(KEY));
+  });
+
+  it('what Copy as Code writes for bash and PowerShell imports back to the same endpoint and body', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })), fc.boolean(), (body, env) => {
+        const request = { serviceRoot: env ? undefined : ROOT, endpoint: '/v1/chat' as const, body };
+        const bash = ok(curlBash(request));
+        assert.equal(bash.endpoint, '/v1/chat');
+        assert.deepEqual(JSON.parse(bash.json), JSON.parse(JSON.stringify(body)));
+        // The PowerShell snippet pipes $body; its curl line with the body inlined is what a person pastes.
+        const ps = curlPowerShell(request);
+        const bodyLine = ps.split('\n').find((l) => l.startsWith('$body = '))!;
+        const inlined = ps
+          .slice(ps.indexOf('$body | ') + '$body | '.length)
+          .replace("'@-'", () => bodyLine.slice('$body = '.length));
+        const imported = ok(inlined);
+        assert.deepEqual(JSON.parse(imported.json), JSON.parse(JSON.stringify(body)));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never throws, whatever is pasted', () => {
+    const pieces = fc.constantFrom(
+      'curl',
+      ' ',
+      '-d',
+      '-H',
+      '-X',
+      'POST',
+      '--json',
+      "'",
+      '"',
+      '`',
+      '\\',
+      '\n',
+      '$',
+      '{',
+      '}',
+      '/v1/chat',
+      'https://h/v1/responses',
+      '@',
+      '=',
+      '--url',
+      '-sSXPOST',
+      '|',
+      '#',
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary' }),
+          fc.array(pieces).map((a) => a.join('')),
+        ),
+        fc.option(fc.webUrl()),
+        (text, root) => {
+          const r = importCurl(text, root ?? undefined);
+          assert.equal(typeof r.ok, 'boolean');
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
