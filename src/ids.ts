@@ -33,7 +33,9 @@ export const Commands = {
   sendToChat: 'modelAccess.sendToChat',
   sendToEmbeddings: 'modelAccess.sendToEmbeddings',
   changeEndpoint: 'modelAccess.changeEndpoint',
-  copyAsCurl: 'modelAccess.copyAsCurl',
+  /** A payload or a model as curl, Python or JavaScript code (src/requests/codeCommands.ts). */
+  copyAsCode: 'modelAccess.copyAsCode',
+  importCurl: 'modelAccess.importCurl',
   openScratchFolder: 'modelAccess.openScratchFolder',
   uploadFile: 'modelAccess.uploadFile',
   showHistory: 'modelAccess.showHistory',

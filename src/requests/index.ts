@@ -2,12 +2,11 @@ import * as vscode from 'vscode';
 import type { PostEndpoint } from '../api/types';
 import { Commands, BuiltinCommands } from '../ids';
 import { modelFromArg } from '../explorer/core/args';
-import { curlCommand, type CurlTarget } from './core/curl';
+import { copyAsCode, importCurlCommand } from './codeCommands';
 import type { Services } from '../services';
 import { ENDPOINTS, readEndpoint } from './core/endpointHeader';
 import { RequestHistory } from './history';
 import { describeEntry, type HistoryEntry } from './core/historyEntries';
-import { parsePayload, wantsStream } from './core/payload';
 import { PayloadDocuments } from './payloadDocuments';
 import { ModelCompletion, ModelDiagnostics, ModelHover, PAYLOAD_SELECTOR, PayloadCodeLens } from './payloadEditing';
 import { ResponseDocuments } from './responseView';
@@ -27,7 +26,7 @@ export interface RequestsApi {
   payloads: PayloadDocuments;
 }
 
-/** Scratch payloads, sending and uploading, response documents, history, cURL. */
+/** Scratch payloads, sending and uploading, response documents, history, Copy as Code and Import cURL. */
 export function register(deps: Services): vscode.Disposable[] {
   const scratch = new ScratchFiles(deps.context.globalStorageUri);
   const responses = new ResponseDocuments(deps.log.redactor.removeSecrets);
@@ -107,39 +106,10 @@ export function register(deps: Services): vscode.Disposable[] {
         await recordEndpoint(editor, pick.path);
       }
     }),
-    command(Commands.copyAsCurl, async (arg?: unknown) => {
-      const editor = await editorFor(arg);
-      if (!editor) {
-        return undefined;
-      }
-      const doc = editor.document;
-      const selection = editor.selection.isEmpty
-        ? undefined
-        : { start: doc.offsetAt(editor.selection.start), end: doc.offsetAt(editor.selection.end) };
-      const parsed = parsePayload(textToSend(doc.getText(), selection).text);
-      if (!parsed.ok) {
-        void deps.ui.error(
-          msg`Not valid JSON at line ${parsed.problem.line}, column ${parsed.problem.column} (${parsed.problem.message}); fix it to copy the request.`,
-        );
-        return undefined;
-      }
-      const endpoint = readEndpoint(doc.getText()) ?? '/v1/responses';
-      let target: CurlTarget;
-      try {
-        target = { url: (await deps.connection.getClient()).endpointUrl(endpoint) };
-      } catch {
-        // No service configured here: the command reads the base URL from the environment, like the key.
-        target = { baseUrlVariable: 'MODEL_ACCESS_BASE_URL', path: endpoint };
-      }
-      const curl = curlCommand(target, parsed.json, { stream: wantsStream(parsed.value) });
-      await deps.ui.copy(curl);
-      void deps.ui.info(
-        'baseUrlVariable' in target
-          ? msg`Copied the request as a cURL command for a POSIX shell (bash, zsh). It reads the service URL from $MODEL_ACCESS_BASE_URL and the key from $MODEL_ACCESS_API_KEY.`
-          : msg`Copied the request as a cURL command for a POSIX shell (bash, zsh). It reads the key from $MODEL_ACCESS_API_KEY.`,
-      );
-      return curl;
-    }),
+    command(Commands.copyAsCode, (arg?: unknown, target?: unknown, endpoint?: unknown) =>
+      copyAsCode(deps, payloads, arg, target, endpoint),
+    ),
+    command(Commands.importCurl, (arg?: unknown) => importCurlCommand(deps, scratch, arg)),
     command(Commands.openScratchFolder, async () => {
       const files = await scratch.list();
       const items = [

@@ -23,7 +23,7 @@ export function isPayload(doc: vscode.TextDocument, scratch: ScratchFiles): bool
   );
 }
 
-/** Send / Change endpoint / Copy as cURL over a payload. */
+/** Send / Change endpoint / Copy as Code over a payload. */
 export class PayloadCodeLens implements vscode.CodeLensProvider {
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this._onDidChange.event;
@@ -43,7 +43,7 @@ export class PayloadCodeLens implements vscode.CodeLensProvider {
         arguments: [doc.uri],
       }),
       new vscode.CodeLens(range, { title: 'Change endpoint', command: Commands.changeEndpoint, arguments: [doc.uri] }),
-      new vscode.CodeLens(range, { title: 'Copy as cURL', command: Commands.copyAsCurl, arguments: [doc.uri] }),
+      new vscode.CodeLens(range, { title: 'Copy as Code…', command: Commands.copyAsCode, arguments: [doc.uri] }),
     ];
   }
 }

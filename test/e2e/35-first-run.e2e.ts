@@ -142,7 +142,7 @@ describe('First run, as a newcomer', () => {
     const offered = await quickInput(page).locator('.monaco-list-row').allInnerTexts();
     await page.keyboard.press('Escape');
     assert.ok(
-      !offered.some((t) => /Send Request|Send to \/v1|Copy Request as cURL|Change Request Endpoint/.test(t)),
+      !offered.some((t) => /Send Request|Send to \/v1|Change Request Endpoint/.test(t)),
       `offered: ${offered.join(' | ')}`,
     );
   });

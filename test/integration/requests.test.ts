@@ -1,7 +1,7 @@
 // Scratch requests inside a real VS Code (code-server) against the local Model Access Service: new
 // payloads carry the chosen model, answers land in the payload's response document (streams visibly
 // growing), invalid JSON sends nothing, uploads arrive intact, Cancel aborts at the server, the "model"
-// value completes from the catalog, and neither cURL export nor history ever holds the key.
+// value completes from the catalog, and neither Copy as Code nor history ever holds the key.
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -226,9 +226,9 @@ describe('Scratch requests', function () {
     }
   });
 
-  it('cURL export and history never contain the key', async () => {
+  it('Copy as Code (cURL) and history never contain the key', async () => {
     await newPayload('/v1/chat', api.catalog.models[0].id);
-    const curl = (await vscode.commands.executeCommand(Commands.copyAsCurl)) as string;
+    const curl = (await vscode.commands.executeCommand(Commands.copyAsCode, undefined, 'curl-bash')) as string;
     assert.equal(copied[0], curl);
     assert.match(curl, /Authorization: Bearer \$MODEL_ACCESS_API_KEY/);
     assert.ok(curl.includes(`${server.url}/v1/chat`));

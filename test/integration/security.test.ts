@@ -97,13 +97,13 @@ describe('Security: keys and concurrency', function () {
       }
     }
     // Errors whose bodies repeat the key: an unknown model, and a wrong key.
-    await newPayload('/v1/chat', 'unknown-model-x');
+    const lastPayload = await newPayload('/v1/chat', 'unknown-model-x');
     const notFound = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
     assert.ok(notFound.kind === 'sent' && notFound.record.status === 404);
     const file = path.join(tmp, 'data.jsonl');
     writeFileSync(file, '{"a":1}\n');
     await vscode.commands.executeCommand(Commands.uploadFile, vscode.Uri.file(file), 'batch');
-    await vscode.commands.executeCommand(Commands.copyAsCurl);
+    await vscode.commands.executeCommand(Commands.copyAsCode, lastPayload.document.uri, 'curl-bash');
     // The error state, as the view shows it: its message, and each row with its tooltip.
     await api.keys.store(server.url, `${canary}-wrong`);
     await sleep(150);
@@ -212,7 +212,7 @@ describe('Security: keys and concurrency', function () {
     );
     assert.ok(
       shown.some((m) => m.includes('$MODEL_ACCESS_API_KEY')),
-      'the cURL export was captured',
+      'the Copy as Code message was captured',
     );
     const leaks = places.filter((p) => p.text.includes(canary) || p.text.includes(hostileCanary)).map((p) => p.where);
     assert.deepEqual(leaks, [], 'the key appears nowhere');

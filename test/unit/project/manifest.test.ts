@@ -153,10 +153,9 @@ describe('payload features stay on payloads (package.json)', () => {
     Commands.sendToChat,
     Commands.sendToEmbeddings,
     Commands.changeEndpoint,
-    Commands.copyAsCurl,
   ];
 
-  it('Send, Send to…, Change endpoint and Copy as cURL show in the palette only for payloads', () => {
+  it('Send, Send to…, Change endpoint show in the palette only for payloads', () => {
     const palette = manifest.contributes.menus?.commandPalette ?? [];
     for (const id of payloadCommands) {
       assert.equal(palette.find((p) => p.command === id)?.when, payloadOnly, `${id} in the palette`);
@@ -179,6 +178,16 @@ describe('payload features stay on payloads (package.json)', () => {
     for (const k of bindings) {
       assert.equal(k.when, `editorTextFocus && ${payloadOnly}`, `${k.command} on ${k.key}`);
     }
+  });
+
+  it('Copy as Code is in the editor menus of payloads only, and on model rows', () => {
+    const menus = manifest.contributes.menus ?? {};
+    for (const menu of ['editor/context', 'editor/title/context']) {
+      const item = (menus[menu] ?? []).find((i) => i.command === Commands.copyAsCode);
+      assert.equal(item?.when, payloadOnly, `${Commands.copyAsCode} in ${menu}`);
+    }
+    const row = (menus['view/item/context'] ?? []).find((i) => i.command === Commands.copyAsCode);
+    assert.match(row?.when ?? '', /viewItem =~ \/\^model\//);
   });
 
   it('a payload opened (or restored) in a JSON editor activates the extension', () => {

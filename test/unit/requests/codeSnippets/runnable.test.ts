@@ -127,6 +127,28 @@ describe('requests: code snippets run against the service', function () {
     }
   }
 
+  it('without a configured service, the bash and fetch snippets read the URL from MODEL_ACCESS_BASE_URL', async () => {
+    for (const [targetId, ext, cmd] of [
+      ['curl-bash', 'sh', 'bash'],
+      ['js-fetch', 'mjs', process.execPath],
+      ['js-openai', 'mjs', process.execPath],
+    ]) {
+      const body = bodyFor('/v1/chat', model, false);
+      const code = snippetTarget(targetId)!.write({ endpoint: '/v1/chat', body });
+      assert.ok(!code.includes(server.url));
+      const file = path.join(dir, `env-${targetId}.${ext}`);
+      writeFileSync(file, code);
+      const result = await run(
+        cmd,
+        [file],
+        { MODEL_ACCESS_API_KEY: server.keys.acme, MODEL_ACCESS_BASE_URL: server.url },
+        dir,
+      );
+      assert.equal(result.code, 0, `${targetId}: ${result.stderr}`);
+      assert.deepEqual(server.lastReceived('/v1/chat').json, body);
+    }
+  });
+
   it('without the key in the environment the service refuses the snippet’s request (nothing else supplies one)', async () => {
     const file = path.join(dir, 'nokey.mjs');
     writeFileSync(

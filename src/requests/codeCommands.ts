@@ -1,0 +1,172 @@
+import * as vscode from 'vscode';
+import type { ModelEntry, PostEndpoint } from '../api/types';
+import { parseBaseUrl } from '../api/baseUrl';
+import { modelFromArg } from '../explorer/core/args';
+import { displayText, msg } from '../common/text';
+import type { Services } from '../services';
+import { ENDPOINTS, readEndpoint } from './core/endpointHeader';
+import { importCurl } from './core/curlImport';
+import { parsePayload } from './core/payload';
+import { textToSend } from './core/sendText';
+import { starterPayload } from './core/templates';
+import { SNIPPET_TARGETS, snippetTarget } from './core/codeSnippets/targets';
+import type { PayloadDocuments } from './payloadDocuments';
+import type { ScratchFiles } from './scratchFiles';
+
+/** The configured service's origin and prefix (`https://host/api`), or undefined when none is usable. */
+function serviceRoot(deps: Services): string | undefined {
+  const url = deps.config.baseUrl?.url;
+  if (!url) {
+    return undefined;
+  }
+  try {
+    const base = parseBaseUrl(url, true);
+    return `${base.origin}${base.prefix}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Copy as Code: `arg` is a payload (its URI, or none for the active editor) or a model (a tree node or id);
+ * `targetArg` and `endpointArg` answer the quick picks (tests, other commands). Returns the copied snippet.
+ */
+export async function copyAsCode(
+  deps: Services,
+  payloads: PayloadDocuments,
+  arg: unknown,
+  targetArg?: unknown,
+  endpointArg?: unknown,
+): Promise<string | undefined> {
+  const request = await requestFor(deps, payloads, arg, endpointArg);
+  if (!request) {
+    return undefined;
+  }
+  const target =
+    snippetTarget(targetArg) ??
+    (
+      await deps.ui.pick(
+        SNIPPET_TARGETS.map((t) => ({ label: msg`${t.label}`, description: msg`${t.description}`, target: t })),
+        { title: msg`Copy POST ${request.endpoint} as code`, placeHolder: 'Which language?' },
+      )
+    )?.target;
+  if (!target) {
+    return undefined;
+  }
+  const code = target.write(request);
+  await deps.ui.copy(code);
+  void deps.ui.info(
+    request.serviceRoot
+      ? msg`Copied the request as ${target.label}. It reads the key from MODEL_ACCESS_API_KEY.`
+      : msg`Copied the request as ${target.label}. It reads the service URL from MODEL_ACCESS_BASE_URL and the key from MODEL_ACCESS_API_KEY.`,
+  );
+  return code;
+}
+
+async function requestFor(deps: Services, payloads: PayloadDocuments, arg: unknown, endpointArg: unknown) {
+  const root = serviceRoot(deps);
+  const editorArg = arg instanceof vscode.Uri || arg === undefined;
+  const editor =
+    arg instanceof vscode.Uri && arg.toString() !== vscode.window.activeTextEditor?.document.uri.toString()
+      ? await vscode.window.showTextDocument(arg, { preview: false })
+      : vscode.window.activeTextEditor;
+  if (editorArg && editor && payloads.isPayload(editor.document)) {
+    const doc = editor.document;
+    const selection = editor.selection.isEmpty
+      ? undefined
+      : { start: doc.offsetAt(editor.selection.start), end: doc.offsetAt(editor.selection.end) };
+    const parsed = parsePayload(textToSend(doc.getText(), selection).text);
+    if (!parsed.ok) {
+      void deps.ui.error(
+        msg`Not valid JSON at line ${parsed.problem.line}, column ${parsed.problem.column} (${parsed.problem.message}); fix it to copy the request as code.`,
+      );
+      return undefined;
+    }
+    return { serviceRoot: root, endpoint: readEndpoint(doc.getText()) ?? '/v1/responses', body: parsed.value };
+  }
+  const model = modelFromArg(arg, deps.catalog.models) ?? (await pickModel(deps));
+  if (!model) {
+    return undefined;
+  }
+  const endpoint =
+    ENDPOINTS.find((e) => e.path === endpointArg)?.path ??
+    (
+      await deps.ui.pick(
+        ENDPOINTS.map((e) => ({ label: msg`${e.label}`, description: msg`POST ${e.path}`, path: e.path })),
+        { title: msg`Code that calls ${model.id}`, placeHolder: 'Which endpoint?' },
+      )
+    )?.path;
+  if (!endpoint) {
+    return undefined;
+  }
+  const body: unknown = JSON.parse(starterPayload(endpoint, model.id, deps.config.requestTemplates));
+  return { serviceRoot: root, endpoint: endpoint as PostEndpoint, body };
+}
+
+async function pickModel(deps: Services): Promise<ModelEntry | undefined> {
+  await deps.catalog.ensureLoaded();
+  if (deps.catalog.models.length === 0) {
+    void deps.ui.info(msg`Open a payload, or load the model list first (Model Access: Refresh Models).`);
+    return undefined;
+  }
+  const pick = await deps.ui.pick(
+    deps.catalog.models.map((m) => ({
+      label: displayText(m.id, 120),
+      description: displayText(m.family ?? ''),
+      model: m,
+    })),
+    { title: 'Copy as code: which model?', placeHolder: 'Type to search by id or family', matchOnDescription: true },
+  );
+  return pick?.model;
+}
+
+/**
+ * Import cURL: `arg` is the command text (tests, other commands); else an input box, filled with the
+ * selection or the clipboard when either holds a curl command. Returns the new payload's editor.
+ */
+export async function importCurlCommand(
+  deps: Services,
+  scratch: ScratchFiles,
+  arg: unknown,
+): Promise<vscode.TextEditor | undefined> {
+  let text = typeof arg === 'string' ? arg : undefined;
+  let from = '';
+  if (text === undefined) {
+    // A multi-line command keeps its line breaks only when read from the selection or the clipboard; an
+    // input box flattens it (the words are the same either way).
+    const editor = vscode.window.activeTextEditor;
+    const selected = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
+    const clipboard = await vscode.env.clipboard.readText().then(
+      (t) => t,
+      () => '',
+    );
+    const looksLikeCurl = (t: string) => /^\s*(\$\s+)?curl(\.exe)?\s/i.test(t);
+    if (looksLikeCurl(selected)) {
+      [text, from] = [selected, ' from the selection'];
+    } else if (looksLikeCurl(clipboard)) {
+      [text, from] = [clipboard, ' from the clipboard'];
+    } else {
+      text = await deps.ui.input({
+        title: 'Import cURL',
+        prompt:
+          'Paste a curl command (bash or PowerShell) that POSTs JSON to /v1/responses, /v1/chat or /v1/embeddings',
+        ignoreFocusOut: true,
+      });
+    }
+  }
+  if (text === undefined || text.trim() === '') {
+    return undefined;
+  }
+  const result = importCurl(text, serviceRoot(deps));
+  if (!result.ok) {
+    void deps.ui.error(msg`Import cURL: ${result.message}`);
+    return undefined;
+  }
+  const editor = await scratch.create(result.endpoint, result.json);
+  void deps.ui.info(
+    result.notes.length
+      ? msg`Imported the curl command${from} as a new payload for POST ${result.endpoint}. ${result.notes.join(' ')}`
+      : msg`Imported the curl command${from} as a new payload for POST ${result.endpoint}.`,
+  );
+  return editor;
+}
