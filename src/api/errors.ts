@@ -232,9 +232,6 @@ function tlsMessage(code: string, host: string, e: unknown): string {
   if (/certificate required|handshake failure|bad certificate|unknown ca/i.test(text) && /alert/i.test(text)) {
     return `${host} refused the connection during the TLS handshake; it probably requires a client certificate (modelAccess.tls.clientCertificate) or does not accept the one sent (${code}).`;
   }
-  if (/bad decrypt|bad password|mac verify failure/i.test(text)) {
-    return `The client certificate's key could not be decrypted: set its passphrase with "Model Access: Set Client Certificate Passphrase" (${code}).`;
-  }
   return `Could not connect securely to ${host}: the TLS handshake failed (${code}). ${TRUST_HINT}`;
 }
 
@@ -356,6 +353,15 @@ export function networkError(
     });
   }
   const tls = codes.find((c) => TLS_CODES.test(c));
+  if (tls && /bad decrypt|bad password|mac verify failure|interrupted or cancelled/i.test(errorMessage(e))) {
+    // The client certificate's own key: nothing went over the network, and nothing will until it is set.
+    return new ServiceError({
+      ...base,
+      kind: 'config',
+      code: 'TLS_PASSPHRASE',
+      message: `The client certificate's key could not be decrypted with the stored passphrase (${tls}): set it with "Model Access: Set Client Certificate Passphrase".`,
+    });
+  }
   if (tls) {
     return new ServiceError({ ...base, kind: 'network', code: tls, message: tlsMessage(tls, host, e) });
   }

@@ -130,13 +130,19 @@ export interface TlsFront {
  * A TLS server on 127.0.0.1 that decrypts and forwards every connection to `targetPort` (the local service),
  * so the service answers over real TLS with the given certificate; `requireClientCa` makes it mTLS.
  */
-export async function startTlsFront(targetPort: number, pem: Pem, requireClientCa?: string): Promise<TlsFront> {
+export async function startTlsFront(
+  targetPort: number,
+  pem: Pem,
+  requireClientCa?: string,
+  maxVersion?: 'TLSv1.2' | 'TLSv1.3',
+): Promise<TlsFront> {
   const clients: string[] = [];
   const sockets = new Set<TLSSocket>();
   const server: TlsServer = createTlsServer(
     {
       cert: pem.cert,
       key: pem.key,
+      maxVersion,
       ...(requireClientCa ? { requestCert: true, rejectUnauthorized: true, ca: [requireClientCa] } : {}),
     },
     (socket) => {
