@@ -354,6 +354,21 @@ export class ServiceClient implements ModelService {
     return { models, skipped, warnings, pages };
   }
 
+  /** One `GET /v1/models` (no retries, no paging) for Diagnose Connection: its status or failure, and the time. */
+  async probe(options?: CallOptions): Promise<{ status?: number; elapsedMs: number; error?: string }> {
+    const started = performance.now();
+    const elapsed = (): number => Math.round(performance.now() - started);
+    try {
+      const call = await this.begin(options);
+      const ex = await this.getFollowing(call.transport, call, joinUrl(call.transport.base, '/v1/models'), 1);
+      await ex.body.dump().catch(() => undefined);
+      this.logDone(call.transport, call, 'GET', ex, undefined, 1);
+      return { status: ex.status, elapsedMs: elapsed() };
+    } catch (e) {
+      return { elapsedMs: elapsed(), error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
   async getModel(id: string, options?: CallOptions): Promise<ModelEntry> {
     if (typeof id !== 'string' || id.trim() === '') {
       throw new ServiceError({ kind: 'config', message: 'A model id is required.' });

@@ -135,5 +135,7 @@ export interface ModelService {
     options?: CallOptions & { stream?: boolean },
   ): Promise<PostResult>;
   uploadFile(path: string, options: UploadOptions): Promise<PostResult>;
+  /** One `GET /v1/models` without retries or paging, for Diagnose Connection. */
+  probe?(options?: CallOptions): Promise<{ status?: number; elapsedMs: number; error?: string }>;
   dispose(): Promise<void>;
 }
