@@ -46,6 +46,9 @@ export const Commands = {
   // Status bar and output
   showModels: 'modelAccess.showModels',
   showLog: 'modelAccess.showLog',
+  // Corporate networks: a read-only report of how the service is reached, and the mTLS key's passphrase
+  diagnoseConnection: 'modelAccess.diagnoseConnection',
+  setClientCertificatePassphrase: 'modelAccess.setClientCertificatePassphrase',
   /** Item click: runs the action chosen by `modelAccess.modelClickAction`. Hidden from the palette. */
   modelClicked: 'modelAccess.modelClicked',
   // Walkthrough (src/walkthrough.ts)
@@ -75,6 +78,9 @@ export const Settings = {
   maxResponseMegabytes: 'limits.maxResponseMegabytes',
   maxModels: 'limits.maxModels',
   maxListMegabytes: 'limits.maxListMegabytes',
+  // TLS: extra roots and a client certificate
+  tlsCaCertificates: 'tls.caCertificates',
+  tlsClientCertificate: 'tls.clientCertificate',
   // Language Model Chat Provider (src/chat/)
   chatEnabled: 'chat.enabled',
   chatModels: 'chat.models',

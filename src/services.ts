@@ -4,6 +4,7 @@ import { ApiKeyStore } from './platform/apiKeys';
 import { ModelCatalog } from './platform/catalog';
 import { Config } from './platform/config';
 import { ServiceConnection } from './platform/connection';
+import { ClientCertificatePassphrases } from './platform/passphrases';
 import { askWith, KeyConsent } from './common/keyConsent';
 import { RedactingLog } from './platform/log';
 import { createUi, type Ui } from './platform/ui';
@@ -67,11 +68,19 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     context.workspaceState,
     askWith((message, detail, ...actions) => ui.ask(message, detail, ...actions)),
   );
-  const connection = new ServiceConnection(config, keys, consent, (entry) => log.request(entry));
+  const passphrases = new ClientCertificatePassphrases(context.secrets, log.redactor);
+  const connection = new ServiceConnection(
+    config,
+    keys,
+    consent,
+    (entry) => log.request(entry),
+    passphrases,
+    (message) => log.warn(message),
+  );
   const catalog = new ModelCatalog(connection, (task) =>
     vscode.window.withProgress({ location: { viewId: Views.models } }, task),
   );
-  context.subscriptions.push(config, keys, connection, catalog);
+  context.subscriptions.push(config, keys, passphrases, connection, catalog);
   const testApi: Partial<ModelAccessApi> = {
     catalog,
     keys,

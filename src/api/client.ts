@@ -3,8 +3,9 @@
  * only ever goes to the configured origin; GETs are retried and follow same-origin redirects, POSTs never.
  */
 import { version } from '../../package.json';
-import { joinUrl, parseBaseUrl, type ServiceBase } from './baseUrl';
+import { isLoopbackHost, joinUrl, parseBaseUrl, type ServiceBase } from './baseUrl';
 import { createDispatcher } from './dispatcher';
+import { displayProxy, type ProxyOptions } from './proxy';
 import { httpError, ServiceError, statusText } from './errors';
 import { readListPage } from './listPage';
 import { extractSingle, normalizeModel } from './models';
@@ -73,15 +74,18 @@ export class ServiceClient implements ModelService {
       const connectMs = t.connectMs ?? 10_000;
       this.dispatcher = createDispatcher({
         connectMs,
-        proxy: options.proxy,
-        caFile: options.caFile,
+        https: !this.base.insecure,
         targetHost: new URL(this.base.origin).hostname,
+        proxy: options.proxy,
+        tls: options.tls,
       });
+      const proxy = proxyInUse(this.base, options.proxy);
       this.transport = new Transport(this.base, this.dispatcher, {
         userAgent: options.userAgent ?? USER_AGENT,
         connectMs,
         headersMs: t.headersMs ?? 30_000,
         bodyIdleMs: t.bodyIdleMs ?? 30_000,
+        proxy,
         onRequest: options.onRequest,
       });
     } catch (e) {
@@ -350,6 +354,21 @@ export class ServiceClient implements ModelService {
     return { models, skipped, warnings, pages };
   }
 
+  /** One `GET /v1/models` (no retries, no paging) for Diagnose Connection: its status or failure, and the time. */
+  async probe(options?: CallOptions): Promise<{ status?: number; elapsedMs: number; error?: string }> {
+    const started = performance.now();
+    const elapsed = (): number => Math.round(performance.now() - started);
+    try {
+      const call = await this.begin(options);
+      const ex = await this.getFollowing(call.transport, call, joinUrl(call.transport.base, '/v1/models'), 1);
+      await ex.body.dump().catch(() => undefined);
+      this.logDone(call.transport, call, 'GET', ex, undefined, 1);
+      return { status: ex.status, elapsedMs: elapsed() };
+    } catch (e) {
+      return { elapsedMs: elapsed(), error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+
   async getModel(id: string, options?: CallOptions): Promise<ModelEntry> {
     if (typeof id !== 'string' || id.trim() === '') {
       throw new ServiceError({ kind: 'config', message: 'A model id is required.' });
@@ -524,6 +543,14 @@ export class ServiceClient implements ModelService {
       await d.destroy().catch(() => undefined);
     }
   }
+}
+
+/** The proxy the client's requests go through (without credentials), or undefined when none. */
+function proxyInUse(base: ServiceBase, proxy: ProxyOptions | undefined): string | undefined {
+  if (!proxy?.url || proxy.bypass || isLoopbackHost(new URL(base.origin).hostname)) {
+    return undefined;
+  }
+  return displayProxy(proxy.url);
 }
 
 function flatHeaders(

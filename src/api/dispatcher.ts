@@ -1,37 +1,35 @@
 /**
- * The one keep-alive undici dispatcher of a client: a plain Agent, or an EnvHttpProxyAgent when a proxy is
- * configured (it applies the no-proxy list per request), with an optional extra CA and strict-SSL switch.
+ * The one keep-alive undici dispatcher of a client: a plain Agent, or a ProxyAgent when `proxy.ts` chose a
+ * proxy for the service, with the roots of `trust.ts` and an optional client certificate.
  */
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { isLoopbackHost } from './baseUrl';
 import { ServiceError } from './errors';
+import type { ProxyOptions } from './proxy';
+import { trustedRoots, type TrustOptions } from './trust';
+
+/** A client certificate for services that require one (mutual TLS). */
+export interface ClientCertificate {
+  certFile?: string;
+  keyFile?: string;
+  pfxFile?: string;
+  /** The key's or PKCS#12 file's passphrase (from SecretStorage, never from settings). */
+  passphrase?: string;
+}
+
+export interface TlsOptions extends TrustOptions {
+  clientCertificate?: ClientCertificate;
+}
 
 export interface DispatcherOptions {
   connectMs?: number;
+  /** Whether the service is https (a proxy then only ever sees a CONNECT; the request travels in the tunnel). */
+  https?: boolean;
   /** The service's host name: a loopback service is never reached through a proxy (it would see the key). */
   targetHost?: string;
-  proxy?: { url?: string; noProxy?: string[]; strictSSL?: boolean; fromEnvironment?: boolean };
-  caFile?: string;
-}
-
-/** Extra CA certificates (PEM) trusted in addition to Node's roots; throws a `config` error when unreadable. */
-export function readCa(caFile: string): string[] {
-  let pem: string;
-  try {
-    pem = readFileSync(caFile, 'utf8');
-  } catch (e) {
-    const code = (e as { code?: string }).code ?? 'unreadable';
-    throw new ServiceError({ kind: 'config', message: `Could not read the CA certificate file ${caFile} (${code}).` });
-  }
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new ServiceError({
-      kind: 'config',
-      message: `The CA certificate file ${caFile} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`,
-    });
-  }
-  return [...rootCertificates, pem];
+  proxy?: ProxyOptions;
+  tls?: TlsOptions;
 }
 
 /**
@@ -44,44 +42,99 @@ function undici(): typeof import('undici') {
   return require('undici') as typeof import('undici');
 }
 
-export function createDispatcher(o: DispatcherOptions): Dispatcher {
-  const { Agent, EnvHttpProxyAgent } = undici();
-  const strict = o.proxy?.strictSSL ?? true;
-  const tls: { ca?: string[]; rejectUnauthorized?: boolean } = {};
-  if (o.caFile) {
-    tls.ca = readCa(o.caFile);
-  }
-  if (!strict) {
-    tls.rejectUnauthorized = false;
-  }
-  const connect = { timeout: o.connectMs ?? 10_000, ...tls };
-  const common = { connect, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 16 };
-  if (o.targetHost !== undefined && isLoopbackHost(o.targetHost)) {
-    // This machine's own service: a proxy has no business there, and over plain http it would read the key.
-    return new Agent(common);
-  }
-  const proxyUrl = o.proxy?.url?.trim();
-  if (proxyUrl) {
-    try {
-      new URL(proxyUrl);
-    } catch {
-      throw new ServiceError({
-        kind: 'config',
-        message: 'The proxy setting is not a valid URL (expected e.g. http://proxy.example:3128).',
-      });
-    }
-    return new EnvHttpProxyAgent({
-      ...common,
-      httpProxy: proxyUrl,
-      httpsProxy: proxyUrl,
-      // An explicit (possibly empty) list: the environment's NO_PROXY is already merged in by the caller.
-      noProxy: (o.proxy?.noProxy ?? []).join(','),
-      requestTls: tls,
-      proxyTls: strict ? {} : { rejectUnauthorized: false },
+function readClientFile(file: string, what: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? 'unreadable';
+    throw new ServiceError({
+      kind: 'config',
+      code: 'TLS_CONFIG',
+      message: `Could not read the client certificate's ${what} ${file} named in modelAccess.tls.clientCertificate (${code}).`,
     });
   }
-  if (o.proxy?.fromEnvironment) {
-    return new EnvHttpProxyAgent({ ...common, requestTls: tls, proxyTls: strict ? {} : { rejectUnauthorized: false } });
+}
+
+/** The `connect` options of TLS to the service: roots and client certificate. */
+export function serviceTls(o: TlsOptions = {}): {
+  ca?: string[];
+  cert?: Buffer;
+  key?: Buffer;
+  pfx?: Buffer;
+  passphrase?: string;
+} {
+  const out: ReturnType<typeof serviceTls> = {};
+  const roots = trustedRoots(o);
+  if (roots) {
+    out.ca = roots.map((r) => r.pem);
   }
-  return new Agent(common);
+  const cc = o.clientCertificate;
+  if (cc && (cc.pfxFile?.trim() || cc.certFile?.trim() || cc.keyFile?.trim())) {
+    if (cc.pfxFile?.trim()) {
+      out.pfx = readClientFile(cc.pfxFile.trim(), 'PKCS#12 file (pfxFile)');
+    } else if (cc.certFile?.trim() && cc.keyFile?.trim()) {
+      out.cert = readClientFile(cc.certFile.trim(), 'certificate (certFile)');
+      out.key = readClientFile(cc.keyFile.trim(), 'key (keyFile)');
+    } else {
+      throw new ServiceError({
+        kind: 'config',
+        code: 'TLS_CONFIG',
+        message: 'modelAccess.tls.clientCertificate needs both certFile and keyFile, or a pfxFile.',
+      });
+    }
+    if (cc.passphrase) {
+      out.passphrase = cc.passphrase;
+    }
+  }
+  return out;
+}
+
+export function createDispatcher(o: DispatcherOptions): Dispatcher {
+  const { Agent, ProxyAgent } = undici();
+  const tls = serviceTls(o.tls);
+  const connect = { timeout: o.connectMs ?? 10_000, ...tls };
+  const common = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 16 };
+  const loopback = o.targetHost !== undefined && isLoopbackHost(o.targetHost);
+  const proxyUrl = o.proxy?.bypass || loopback ? undefined : o.proxy?.url?.trim();
+  if (!proxyUrl) {
+    return new Agent({ ...common, connect });
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(proxyUrl);
+  } catch {
+    throw new ServiceError({
+      kind: 'config',
+      code: 'PROXY_CONFIG',
+      message: `The proxy (${o.proxy?.source ?? 'http.proxy'}) is not a valid URL (expected e.g. http://proxy.example:3128).`,
+    });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ServiceError({
+      kind: 'config',
+      code: 'PROXY_CONFIG',
+      message: `The proxy (${o.proxy?.source ?? 'http.proxy'}) must be an http:// or https:// URL (got ${parsed.protocol}).`,
+    });
+  }
+  const strict = o.proxy?.strictSSL ?? true;
+  return new ProxyAgent({
+    ...common,
+    uri: proxyUrl,
+    // `http.proxyAuthorization` replaces credentials in the URL (undici refuses both at once).
+    ...(o.proxy?.authorization ? { token: o.proxy.authorization, uri: stripCredentials(parsed) } : {}),
+    // https: a CONNECT tunnel, so the proxy sees the host name and nothing else. Plain http (loopback is never
+    // proxied; elsewhere only with allowInsecureHttp): forwarded as a plain proxy request.
+    proxyTunnel: o.https !== false,
+    connect: { timeout: o.connectMs ?? 10_000 },
+    requestTls: tls,
+    // http.proxyStrictSSL applies to the proxy's own certificate only, never to the service's.
+    proxyTls: strict ? {} : { rejectUnauthorized: false },
+  });
+}
+
+function stripCredentials(u: URL): string {
+  const c = new URL(u.href);
+  c.username = '';
+  c.password = '';
+  return c.href;
 }

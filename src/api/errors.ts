@@ -174,7 +174,96 @@ function codesOf(e: unknown): string[] {
   return codes;
 }
 
-const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS|ERR_SSL|HOSTNAME_MISMATCH|ERR_OSSL)/;
+const TLS_CODES = /^(CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_TLS|ERR_SSL|HOSTNAME_MISMATCH|ERR_OSSL|EPROTO$)/;
+
+/** The `code` of a proxy failure (`PROXY_AUTH`, `PROXY_REFUSED`, `PROXY_CONFIG`) or a TLS one. */
+const SETUP_CODES = /^(PROXY_|TLS_)/;
+
+/**
+ * Whether a failure is about how the connection is set up (TLS, proxy), which Diagnose Connection explains
+ * better than any one message can.
+ */
+export function isConnectionSetupFailure(e: { kind?: unknown; code?: unknown }): boolean {
+  const code = typeof e.code === 'string' ? e.code : '';
+  return (e.kind === 'network' || e.kind === 'config') && (TLS_CODES.test(code) || SETUP_CODES.test(code));
+}
+
+const UNTRUSTED = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+const TRUST_HINT =
+  'If your organization uses its own certificate authority, add its PEM file to modelAccess.tls.caCertificates (or keep http.systemCertificates on and install it in the OS).';
+
+function errorMessage(e: unknown): string {
+  let cur: unknown = e;
+  for (let depth = 0; depth < 5 && typeof cur === 'object' && cur !== null; depth++) {
+    const m = (cur as ErrorLike).message;
+    if (typeof m === 'string' && m) {
+      return m;
+    }
+    cur = (cur as ErrorLike).cause;
+  }
+  return '';
+}
+
+/** What a TLS failure means for the person: not trusted, expired, another host's certificate, a client certificate. */
+function tlsMessage(code: string, host: string, e: unknown): string {
+  const text = errorMessage(e);
+  if (UNTRUSTED.has(code)) {
+    return `The certificate of ${host} is not trusted: it was issued by a certificate authority this machine does not trust (${code}). ${TRUST_HINT}`;
+  }
+  if (code === 'CERT_HAS_EXPIRED') {
+    return `The certificate of ${host} has expired (${code}); the service's administrators need to renew it.`;
+  }
+  if (code === 'CERT_NOT_YET_VALID') {
+    return `The certificate of ${host} is not valid yet (${code}); check this machine's clock.`;
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
+    const names = /cert's altnames: (.*)$/.exec(text)?.[1];
+    return `The certificate of ${host} is for another host name${names ? ` (${names.slice(0, 200)})` : ''} (${code}); check the service URL.`;
+  }
+  if (/certificate required|handshake failure|bad certificate|unknown ca/i.test(text) && /alert/i.test(text)) {
+    return `${host} refused the connection during the TLS handshake; it probably requires a client certificate (modelAccess.tls.clientCertificate) or does not accept the one sent (${code}).`;
+  }
+  return `Could not connect securely to ${host}: the TLS handshake failed (${code}). ${TRUST_HINT}`;
+}
+
+/** A proxy's refusal (407 and other answers to CONNECT, or to a plain proxy request). */
+function proxyError(
+  e: unknown,
+  host: string,
+  proxy: string,
+  base: { host: string; redact?: (t: string) => string; cause: unknown },
+): ServiceError | undefined {
+  const text = errorMessage(e);
+  const status = Number(
+    /Proxy response \((\d{3})\)/.exec(text)?.[1] ?? (/Proxy Authentication Required \(407\)/.test(text) ? 407 : NaN),
+  );
+  if (!Number.isFinite(status)) {
+    return undefined;
+  }
+  if (status === 407) {
+    return new ServiceError({
+      ...base,
+      kind: 'network',
+      code: 'PROXY_AUTH',
+      message: `The proxy ${proxy} requires credentials (407 Proxy Authentication Required). Put them in the http.proxy setting (http://user:password@host:port) or set http.proxyAuthorization; if they are set, the proxy refused them.`,
+    });
+  }
+  return new ServiceError({
+    ...base,
+    kind: 'network',
+    code: 'PROXY_REFUSED',
+    message: `The proxy ${proxy} did not open a connection to ${host} (it answered ${status}${statusText(status) ? ` ${statusText(status)}` : ''}); check http.proxy and http.noProxy, or ask who runs the proxy whether ${host} is allowed.`,
+  });
+}
 
 function seconds(ms: number | undefined): string {
   if (ms === undefined) {
@@ -193,6 +282,7 @@ export function networkError(
   phase: Phase,
   redact?: (t: string) => string,
   timeoutMs?: number,
+  proxy?: string,
 ): ServiceError {
   if (e instanceof ServiceError) {
     return e;
@@ -200,6 +290,12 @@ export function networkError(
   const codes = codesOf(e);
   const has = (...c: string[]): boolean => codes.some((x) => c.includes(x));
   const base = { host, redact, cause: e };
+  const proxyFailure = proxy === undefined ? undefined : proxyError(e, host, proxy, base);
+  if (proxyFailure) {
+    return proxyFailure;
+  }
+  // Through a proxy, every socket the client opens goes to the proxy: a refusal or DNS failure is the proxy's.
+  const target = proxy === undefined ? host : `the proxy ${proxy}`;
   if (has('AbortError', 'UND_ERR_ABORTED', 'ABORT_ERR', 'RequestAbortedError')) {
     return new ServiceError({ ...base, kind: 'aborted', message: 'The request was cancelled.' });
   }
@@ -207,7 +303,7 @@ export function networkError(
     return new ServiceError({
       ...base,
       kind: 'timeout',
-      message: `Could not connect to ${host}: no answer${seconds(timeoutMs)}.`,
+      message: `Could not connect to ${target}: no answer${seconds(timeoutMs)}.`,
     });
   }
   if (has('UND_ERR_HEADERS_TIMEOUT', 'HeadersTimeoutError')) {
@@ -229,7 +325,7 @@ export function networkError(
       ...base,
       kind: 'network',
       code: 'ECONNREFUSED',
-      message: `Could not connect to ${host}: connection refused.`,
+      message: `Could not connect to ${target}: connection refused.`,
     });
   }
   if (has('ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL')) {
@@ -237,7 +333,7 @@ export function networkError(
       ...base,
       kind: 'network',
       code: 'ENOTFOUND',
-      message: `Could not connect to ${host}: the host name was not found (DNS).`,
+      message: `Could not connect to ${target}: the host name was not found (DNS).`,
     });
   }
   if (has('EAI_AGAIN')) {
@@ -245,7 +341,7 @@ export function networkError(
       ...base,
       kind: 'network',
       code: 'EAI_AGAIN',
-      message: `Could not connect to ${host}: the host name could not be looked up right now (DNS).`,
+      message: `Could not connect to ${target}: the host name could not be looked up right now (DNS).`,
     });
   }
   if (has('EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN')) {
@@ -253,17 +349,21 @@ export function networkError(
       ...base,
       kind: 'network',
       code: codes.find((c) => c.startsWith('E')),
-      message: `Could not connect to ${host}: the network or host is unreachable.`,
+      message: `Could not connect to ${target}: the network or host is unreachable.`,
     });
   }
   const tls = codes.find((c) => TLS_CODES.test(c));
-  if (tls) {
+  if (tls && /bad decrypt|bad password|mac verify failure|interrupted or cancelled/i.test(errorMessage(e))) {
+    // The client certificate's own key: nothing went over the network, and nothing will until it is set.
     return new ServiceError({
       ...base,
-      kind: 'network',
-      code: tls,
-      message: `Could not connect securely to ${host}: the TLS handshake failed (${tls}). If the service uses a private certificate authority, add its CA file.`,
+      kind: 'config',
+      code: 'TLS_PASSPHRASE',
+      message: `The client certificate's key could not be decrypted with the stored passphrase (${tls}): set it with "Model Access: Set Client Certificate Passphrase".`,
     });
+  }
+  if (tls) {
+    return new ServiceError({ ...base, kind: 'network', code: tls, message: tlsMessage(tls, host, e) });
   }
   if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'SocketError', 'ECONNABORTED')) {
     const when =

@@ -35,6 +35,8 @@ export interface TransportOptions {
   connectMs: number;
   headersMs: number;
   bodyIdleMs: number;
+  /** The proxy in use, without credentials (`http://proxy:3128`): failures to reach it are named as its. */
+  proxy?: string;
   onRequest?: (entry: RequestLogEntry) => void;
 }
 
@@ -87,7 +89,7 @@ export class Transport {
         : phase === 'headers'
           ? this.options.headersMs
           : this.options.bodyIdleMs;
-    return networkError(e, this.base.origin, phase, redact, limit);
+    return networkError(e, this.base.origin, phase, redact, limit, this.options.proxy);
   }
 
   log(entry: RequestLogEntry, redact: (t: string) => string): void {

@@ -3,7 +3,9 @@
  * Implementations live in the sibling modules; the VS Code glue codes against these shapes.
  */
 
+import type { TlsOptions } from './dispatcher';
 import type { ServiceError } from './errors';
+import type { ProxyOptions } from './proxy';
 
 /** One model as the extension understands it, whatever names the server used. */
 export interface ModelEntry {
@@ -85,16 +87,10 @@ export interface ServiceClientOptions {
   /** Defaults to `model-access-vscode/<version>`. */
   userAgent?: string;
   timeouts?: { connectMs?: number; headersMs?: number; bodyIdleMs?: number };
-  /** Proxy URL and no-proxy list (from VS Code's http.* settings or the environment). */
-  proxy?: {
-    url?: string;
-    noProxy?: string[];
-    strictSSL?: boolean;
-    /** With no `url`: take HTTP(S)_PROXY / NO_PROXY from the environment (undici EnvHttpProxyAgent). */
-    fromEnvironment?: boolean;
-  };
-  /** Extra PEM CA file trusted in addition to the system roots. */
-  caFile?: string;
+  /** The proxy chosen for the service (`proxy.ts`, from VS Code's http.* settings or the environment). */
+  proxy?: ProxyOptions;
+  /** Trusted roots (OS store, extra PEM files) and a client certificate (`dispatcher.ts`, `trust.ts`). */
+  tls?: TlsOptions;
   /** Allow plain http:// to a non-loopback host (off by default). */
   allowInsecureHttp?: boolean;
   /** Stop following pages after this many (a warning says so). */
@@ -139,5 +135,7 @@ export interface ModelService {
     options?: CallOptions & { stream?: boolean },
   ): Promise<PostResult>;
   uploadFile(path: string, options: UploadOptions): Promise<PostResult>;
+  /** One `GET /v1/models` without retries or paging, for Diagnose Connection. */
+  probe?(options?: CallOptions): Promise<{ status?: number; elapsedMs: number; error?: string }>;
   dispose(): Promise<void>;
 }

@@ -3,11 +3,12 @@
  * plus the one action that helps. Pure, no `vscode` import; the UI decides where the text goes.
  */
 import { KEY_NOT_ALLOWED } from './keyConsent';
+import { isConnectionSetupFailure } from '../api/errors';
 import { Commands } from '../ids';
 import { nonBlank } from './records';
 import { displayText, hostOf, oneLine } from './text';
 
-export type FailureAction = 'setApiKey' | 'setBaseUrl' | 'retry' | 'showLog' | 'allowKey';
+export type FailureAction = 'setApiKey' | 'setBaseUrl' | 'retry' | 'showLog' | 'allowKey' | 'diagnose';
 
 /** The command that helps with each failure, and how a button or tree row names it. */
 export const FAILURE_ACTIONS: Record<FailureAction, { command: string; title: string; icon: string }> = {
@@ -16,6 +17,7 @@ export const FAILURE_ACTIONS: Record<FailureAction, { command: string; title: st
   retry: { command: Commands.refreshModels, title: 'Retry', icon: 'refresh' },
   showLog: { command: Commands.showLog, title: 'Show Log', icon: 'output' },
   allowKey: { command: Commands.allowStoredKey, title: 'Allow Stored Key…', icon: 'unlock' },
+  diagnose: { command: Commands.diagnoseConnection, title: 'Diagnose Connection', icon: 'pulse' },
 };
 
 /** The `code` of the config error a connection throws when the URL is set but no key is. */
@@ -78,6 +80,10 @@ export function describeFailure(error: unknown, host?: string): Failure {
           : 'The API key was rejected.',
       action: 'setApiKey',
     };
+  }
+  if (isConnectionSetupFailure(e)) {
+    // TLS and proxy failures: the message says what failed; the diagnosis shows the chain, proxy and roots.
+    return { ...base, message: message ?? 'The secure connection could not be set up.', action: 'diagnose' };
   }
   if (kind === 'network' || kind === 'timeout') {
     const where = nonBlank(e.host) ?? host ?? 'the service';

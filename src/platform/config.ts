@@ -4,6 +4,14 @@ import { ModelClickAction, ModelClickActions, Settings } from '../ids';
 import { normalizeBaseUrl } from '../api/baseUrl';
 import { resolveProxy } from '../api/proxy';
 import { megabytes } from '../common/settingValues';
+import type { ClientCertificate } from '../api/dispatcher';
+import { homedir } from 'node:os';
+import * as path from 'node:path';
+
+function expandHome(file: string): string {
+  const f = file.trim();
+  return f === '~' || f.startsWith('~/') || f.startsWith('~\\') ? path.join(homedir(), f.slice(1)) : f;
+}
 
 /** Where the base URL in use came from. Workspace-provided URLs are treated with more caution. */
 export type BaseUrlSource = 'user' | 'workspace' | 'environment';
@@ -39,9 +47,13 @@ export class Config implements vscode.Disposable {
         e.affectsConfiguration(key(Settings.allowInsecureHttp)) ||
         e.affectsConfiguration(key(Settings.requestTimeoutSeconds)) ||
         e.affectsConfiguration(`${Settings.section}.limits`) ||
+        e.affectsConfiguration(`${Settings.section}.tls`) ||
         e.affectsConfiguration('http.proxy') ||
         e.affectsConfiguration('http.noProxy') ||
-        e.affectsConfiguration('http.proxyStrictSSL');
+        e.affectsConfiguration('http.proxyStrictSSL') ||
+        e.affectsConfiguration('http.proxyAuthorization') ||
+        e.affectsConfiguration('http.proxySupport') ||
+        e.affectsConfiguration('http.systemCertificates');
       const view =
         e.affectsConfiguration(key(Settings.groupByFamily)) || e.affectsConfiguration(key(Settings.modelClickAction));
       if (service || view) {
@@ -149,6 +161,27 @@ export class Config implements vscode.Disposable {
     return this.section().get<boolean>(Settings.responseInNewTab, false) === true;
   }
 
+  /** PEM files of extra certificate authorities (`~/` expanded); blank entries dropped. */
+  get caCertificates(): string[] {
+    const v = this.section().get<unknown>(Settings.tlsCaCertificates, []);
+    return Array.isArray(v)
+      ? v.filter((f): f is string => typeof f === 'string' && f.trim() !== '').map(expandHome)
+      : [];
+  }
+
+  /** The client certificate's files (no passphrase: that lives in SecretStorage), or undefined when unset. */
+  get clientCertificate(): ClientCertificate | undefined {
+    const v = this.section().get<unknown>(Settings.tlsClientCertificate, {});
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+      return undefined;
+    }
+    const r = v as Record<string, unknown>;
+    const file = (k: string): string | undefined =>
+      typeof r[k] === 'string' && (r[k] as string).trim() ? expandHome(r[k] as string) : undefined;
+    const cc = { certFile: file('certFile'), keyFile: file('keyFile'), pfxFile: file('pfxFile') };
+    return cc.certFile || cc.keyFile || cc.pfxFile ? cc : undefined;
+  }
+
   /** Everything but the key provider that the service client needs, from settings and the environment. */
   clientOptions(baseUrl: string): Omit<ServiceClientOptions, 'apiKey'> {
     const http = vscode.workspace.getConfiguration('http');
@@ -164,8 +197,16 @@ export class Config implements vscode.Disposable {
         setting: http.get<string>('proxy'),
         noProxySetting: http.get<string[]>('noProxy'),
         strictSSL: http.get<boolean>('proxyStrictSSL'),
+        authorization: http.get<string>('proxyAuthorization') ?? undefined,
+        support: http.get<string>('proxySupport'),
         env: this.env,
       }),
+      tls: {
+        systemCertificates: http.get<boolean>('systemCertificates', true) !== false,
+        caFiles: this.caCertificates,
+        env: this.env,
+        clientCertificate: this.clientCertificate,
+      },
     };
   }
 

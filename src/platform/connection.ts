@@ -13,6 +13,7 @@ import { NO_KEY } from '../common/failure';
 import { hostOf } from '../common/text';
 import { debounce } from '../common/debounce';
 import { Lifecycle } from './lifecycle';
+import type { ClientCertificatePassphrases } from './passphrases';
 
 export type SetupState = 'needsUrl' | 'needsKey' | 'ready';
 
@@ -59,8 +60,15 @@ export class ServiceConnection extends Lifecycle {
     /** Allowances for URLs from workspace settings. */
     readonly consent: KeyConsent,
     private readonly onRequest?: ServiceClientOptions['onRequest'],
+    /** The client certificate's passphrase per origin (SecretStorage). */
+    readonly passphrases?: ClientCertificatePassphrases,
+    /** Where warnings about weakened checks go (the log). */
+    private readonly warn?: (message: string) => void,
   ) {
     super();
+    if (passphrases) {
+      this.own(passphrases.onDidChange(() => this.fireSoon()));
+    }
     this.own(
       consent.onDidChange(() => this.fireSoon()),
       config.onDidChange((e) => {
@@ -131,7 +139,24 @@ export class ServiceConnection extends Lifecycle {
       );
       throw configError(message, KEY_NOT_ALLOWED);
     }
+    this.passphrase = this.config.clientCertificate
+      ? { url: state.baseUrl.url, value: await this.passphrases?.get(state.baseUrl.url) }
+      : undefined;
     return this.clientFor(state.baseUrl);
+  }
+
+  /** The passphrase read for the URL the last `getClient()` served (never put in a client's signature). */
+  private passphrase: { url: string; value: string | undefined } | undefined;
+
+  /** The client options for `baseUrl`, with the client certificate's passphrase when it was stored for it. */
+  private optionsFor(baseUrl: BaseUrl): Omit<ServiceClientOptions, 'apiKey'> {
+    const options = this.config.clientOptions(baseUrl.url);
+    const cc = options.tls?.clientCertificate;
+    const pass = this.passphrase;
+    if (cc && pass && originOf(pass.url) === originOf(baseUrl.url) && pass.value) {
+      options.tls = { ...options.tls, clientCertificate: { ...cc, passphrase: pass.value } };
+    }
+    return options;
   }
 
   /**
@@ -140,12 +165,20 @@ export class ServiceConnection extends Lifecycle {
    * `keyOverride` is for checking a key before saving it.
    */
   clientFor(baseUrl: BaseUrl, keyOverride?: string): ModelService {
-    const options = this.config.clientOptions(baseUrl.url);
+    const options = this.optionsFor(baseUrl);
     if (keyOverride !== undefined) {
       return new ServiceClient({ ...options, apiKey: async () => keyOverride, onRequest: this.onRequest });
     }
-    const signature = JSON.stringify([options, baseUrl.source]);
+    // A hash: the options may hold the client certificate's passphrase.
+    const signature = createHash('sha256')
+      .update(JSON.stringify([options, baseUrl.source]))
+      .digest('hex');
     if (this.client?.signature !== signature) {
+      if (options.proxy?.url && !options.proxy.bypass && options.proxy.strictSSL === false) {
+        this.warn?.(
+          "http.proxyStrictSSL is off: the proxy's own certificate is not verified. The service's certificate still is.",
+        );
+      }
       const old = this.client?.client;
       const url = baseUrl.url;
       const source = baseUrl.source;

@@ -3,6 +3,7 @@ import type { Services } from '../services';
 import { setupCommands } from './commands';
 import { ModelsStatusBar } from './statusBar';
 import { walkthroughCommands } from './walkthrough';
+import { diagnoseCommands } from './diagnose';
 
 /** Service URL, API key and consent commands, the status bar, the walkthrough. */
 export function register(services: Services): vscode.Disposable[] {
@@ -10,5 +11,10 @@ export function register(services: Services): vscode.Disposable[] {
   services.testApi.statusBar = statusBar;
   // Not the full list: the status bar needs the setup state (URL/key) without loading models.
   void services.catalog.refreshSetup();
-  return [statusBar, ...setupCommands(services), ...walkthroughCommands(services.context)];
+  return [
+    statusBar,
+    ...setupCommands(services),
+    ...diagnoseCommands(services),
+    ...walkthroughCommands(services.context),
+  ];
 }

@@ -1,7 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { joinUrl, parseBaseUrl, isLoopbackHost, originOf, validateBaseUrl } from '../../../src/api/baseUrl';
 import { ServiceError } from '../../../src/api/errors';
-import { resolveProxy } from '../../../src/api/proxy';
 
 describe('api/baseUrl', () => {
   const url = (base: string, path = '/v1/models'): string => joinUrl(parseBaseUrl(base), path);
@@ -68,20 +67,5 @@ describe('service URL', () => {
     assert.equal(originOf('command:x'), undefined);
     assert.ok(isLoopbackHost('[::1]'));
     assert.ok(!isLoopbackHost('127.example.com'));
-  });
-
-  it('resolves the proxy from the setting, else the environment by scheme', () => {
-    assert.equal(resolveProxy('https://h', { env: {} }), undefined);
-    assert.equal(
-      resolveProxy('https://h', { setting: 'http://p:1', env: { HTTPS_PROXY: 'http://e:2' } })?.url,
-      'http://p:1',
-    );
-    assert.equal(resolveProxy('https://h', { env: { https_proxy: 'http://e:2' } })?.url, 'http://e:2');
-    assert.equal(resolveProxy('http://h', { env: { HTTPS_PROXY: 'http://e:2' } })?.url, undefined);
-    assert.deepEqual(resolveProxy('https://h', { noProxySetting: ['a'], env: { NO_PROXY: 'b, a' } })?.noProxy, [
-      'a',
-      'b',
-    ]);
-    assert.equal(resolveProxy('https://h', { strictSSL: false, env: {} })?.strictSSL, false);
   });
 });

@@ -150,7 +150,7 @@ describe('api/errors: ServiceError messages', () => {
     );
     assert.match(
       networkError(err('DEPTH_ZERO_SELF_SIGNED_CERT'), 'https://host', 'connect').message,
-      /TLS handshake failed \(DEPTH_ZERO_SELF_SIGNED_CERT\)/,
+      /^The certificate of https:\/\/host is not trusted: .*\(DEPTH_ZERO_SELF_SIGNED_CERT\)\. .*modelAccess\.tls\.caCertificates/,
     );
     const t = networkError(
       Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }),

@@ -1,0 +1,58 @@
+import * as vscode from 'vscode';
+import { originOf } from '../api/baseUrl';
+import type { Redactor } from '../api/redact';
+
+/**
+ * The client certificate's passphrase, in SecretStorage and bound to the service origin it was set for: a
+ * different service URL does not get it. Every value read or stored is registered with the log's redactor.
+ */
+export class ClientCertificatePassphrases implements vscode.Disposable {
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  readonly onDidChange = this._onDidChange.event;
+  private readonly listener: vscode.Disposable;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly redactor?: Redactor,
+  ) {
+    this.listener = secrets.onDidChange((e) => {
+      if (e.key.startsWith(ClientCertificatePassphrases.prefix)) {
+        this._onDidChange.fire();
+      }
+    });
+  }
+
+  private static readonly prefix = 'modelAccess.clientCertificatePassphrase:';
+
+  private static secretName(url: string): string | undefined {
+    const origin = originOf(url);
+    return origin ? `${ClientCertificatePassphrases.prefix}${origin}` : undefined;
+  }
+
+  async get(url: string): Promise<string | undefined> {
+    const name = ClientCertificatePassphrases.secretName(url);
+    const value = name ? await this.secrets.get(name) : undefined;
+    this.redactor?.add(value);
+    return value || undefined;
+  }
+
+  /** Stores (or with an empty value, removes) the passphrase for `url`'s origin. */
+  async set(url: string, value: string): Promise<void> {
+    const name = ClientCertificatePassphrases.secretName(url);
+    if (!name) {
+      return;
+    }
+    if (value) {
+      this.redactor?.add(value);
+      await this.secrets.store(name, value);
+    } else {
+      await this.secrets.delete(name);
+    }
+    this._onDidChange.fire();
+  }
+
+  dispose(): void {
+    this.listener.dispose();
+    this._onDidChange.dispose();
+  }
+}

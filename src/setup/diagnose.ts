@@ -1,0 +1,110 @@
+import * as vscode from 'vscode';
+import { diagnose } from '../api/diagnose';
+import { originOf } from '../api/baseUrl';
+import { Commands } from '../ids';
+import { describeKeySource } from '../platform/apiKeys';
+import type { Services } from '../services';
+import { msg } from '../common/text';
+
+export const DIAGNOSIS_SCHEME = 'model-access-diagnosis';
+
+/** Read-only Markdown reports of Diagnose Connection, one per origin; running it again refreshes the tab. */
+class DiagnosisDocuments implements vscode.TextDocumentContentProvider {
+  readonly contents = new Map<string, string>();
+  private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this._onDidChange.event;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(uri.toString()) ?? 'Run "Model Access: Diagnose Connection" to fill this report.\n';
+  }
+
+  set(uri: vscode.Uri, text: string): void {
+    this.contents.set(uri.toString(), text);
+    this._onDidChange.fire(uri);
+  }
+
+  dispose(): void {
+    this._onDidChange.dispose();
+  }
+}
+
+/** Diagnose Connection and Set Client Certificate Passphrase. */
+export function diagnoseCommands(services: Services): vscode.Disposable[] {
+  const docs = new DiagnosisDocuments();
+  return [
+    docs,
+    vscode.workspace.registerTextDocumentContentProvider(DIAGNOSIS_SCHEME, docs),
+    vscode.commands.registerCommand(Commands.diagnoseConnection, () => runDiagnosis(services, docs)),
+    vscode.commands.registerCommand(Commands.setClientCertificatePassphrase, () => setPassphrase(services)),
+  ];
+}
+
+async function runDiagnosis(services: Services, docs: DiagnosisDocuments): Promise<vscode.TextDocument | undefined> {
+  const { config, connection, ui } = services;
+  const baseUrl = config.baseUrl;
+  const origin = baseUrl && originOf(baseUrl.url);
+  if (!baseUrl || !origin) {
+    void ui.warn(msg`Set the service URL first: Diagnose Connection reports on that service.`);
+    return undefined;
+  }
+  const state = await connection.state();
+  const options = config.clientOptions(baseUrl.url);
+  const passphrase = options.tls?.clientCertificate ? await connection.passphrases?.get(baseUrl.url) : undefined;
+  const passphraseStored = options.tls?.clientCertificate ? Boolean(passphrase) : undefined;
+  if (options.tls?.clientCertificate && passphrase) {
+    options.tls = { ...options.tls, clientCertificate: { ...options.tls.clientCertificate, passphrase } };
+  }
+  const report = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Diagnosing the connection to ${origin}…` },
+    () =>
+      diagnose({
+        baseUrl: baseUrl.url,
+        proxy: options.proxy,
+        tls: options.tls,
+        keySource: `${describeKeySource(state.keySource)}${state.keyScope ? ` (for ${state.keyScope})` : ''}`,
+        passphraseStored,
+        probe: async () => {
+          try {
+            const client = await connection.getClient();
+            return client.probe ? await client.probe() : { elapsedMs: 0, error: 'not available' };
+          } catch (e) {
+            return { elapsedMs: 0, error: `not sent: ${e instanceof Error ? e.message : String(e)}` };
+          }
+        },
+      }),
+  );
+  // Every secret the extension knows is scrubbed once more, whatever a server or a system message held.
+  const text = services.log.redactor.redact(report);
+  const uri = vscode.Uri.from({ scheme: DIAGNOSIS_SCHEME, path: `/${new URL(origin).host}.md` });
+  docs.set(uri, text);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+  await vscode.window.showTextDocument(doc, { preview: false });
+  return doc;
+}
+
+async function setPassphrase(services: Services): Promise<'stored' | 'cleared' | 'cancelled' | 'noUrl'> {
+  const { config, ui, connection } = services;
+  const baseUrl = config.baseUrl;
+  const origin = baseUrl && originOf(baseUrl.url);
+  if (!baseUrl || !origin || !connection.passphrases) {
+    void ui.warn(msg`Set the service URL first: the passphrase is stored for that service only.`);
+    return 'noUrl';
+  }
+  const value = await ui.input({
+    title: `Client certificate passphrase for ${origin}`,
+    prompt: 'The passphrase of the key or PKCS#12 file in modelAccess.tls.clientCertificate. Leave empty to remove it.',
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (value === undefined) {
+    return 'cancelled';
+  }
+  await connection.passphrases.set(baseUrl.url, value);
+  void ui.info(
+    value
+      ? msg`The client certificate passphrase is stored for ${origin}.`
+      : msg`The client certificate passphrase for ${origin} was removed.`,
+  );
+  return value ? 'stored' : 'cleared';
+}

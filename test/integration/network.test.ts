@@ -1,0 +1,111 @@
+// Corporate networks in a real VS Code: a service over TLS with a private CA made at test time. Without the CA
+// the Models view says the certificate is not trusted and offers Diagnose Connection; with
+// modelAccess.tls.caCertificates the tree fills; a client certificate's passphrase set through the command
+// opens an mTLS service; the diagnosis report names the trusting root and never a secret.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { Commands } from '../../src/ids';
+import type { ModelAccessApi } from '../../src/services';
+import { startServer, type RunningServer } from '../server';
+import { createPki, startTlsFront, type TestPki, type TlsFront } from '../unit/helpers/tls';
+import { activateExtension, eventually, setSetting, sleep, stubUi } from './helpers';
+
+describe('Corporate networks: CA setting, client certificate and Diagnose Connection', function () {
+  this.timeout(90_000);
+  let api: ModelAccessApi;
+  let pki: TestPki;
+  let service: RunningServer;
+  let front: TlsFront;
+  let mtls: TlsFront;
+
+  async function reload(): Promise<void> {
+    await sleep(200);
+    await api.catalog.refresh();
+  }
+
+  /** Runs the command and waits until the report's tab shows a report matching `expect` (it is refreshed in place). */
+  async function diagnosis(expect: RegExp): Promise<string> {
+    await vscode.commands.executeCommand(Commands.diagnoseConnection);
+    return eventually(
+      async () => {
+        const text = vscode.window.visibleTextEditors
+          .find((e) => e.document.uri.scheme === 'model-access-diagnosis')
+          ?.document.getText();
+        return text !== undefined && expect.test(text) ? text : undefined;
+      },
+      10_000,
+      `a diagnosis report matching ${expect}`,
+    );
+  }
+
+  before(async () => {
+    api = await activateExtension<ModelAccessApi>();
+    pki = createPki(['localhost']);
+    service = await startServer();
+    const port = Number(new URL(service.url).port);
+    front = await startTlsFront(port, pki.server);
+    mtls = await startTlsFront(port, pki.server, pki.caPem);
+  });
+
+  after(async () => {
+    await setSetting('tls.caCertificates', undefined);
+    await setSetting('tls.clientCertificate', undefined);
+    await setSetting('baseUrl', undefined);
+    await front.close();
+    await mtls.close();
+    await service.close();
+    pki.dispose();
+  });
+
+  it('untrusted certificate: the view says so and offers Diagnose Connection; the CA setting fills the tree', async () => {
+    const url = `https://localhost:${front.port}`;
+    await setSetting('baseUrl', url);
+    await api.keys.store(url, service.keys.acme);
+    await setSetting('tls.caCertificates', []);
+    await reload();
+    const status = api.catalog.status;
+    assert.equal(status.kind, 'error');
+    assert.ok(status.kind === 'error');
+    assert.match(status.failure.message, /certificate of https:\/\/localhost:\d+ is not trusted/);
+    assert.equal(status.failure.action, 'diagnose');
+
+    const untrusted = await diagnosis(/Not trusted/);
+    assert.match(untrusted, /\*\*Not trusted:\*\*/);
+    assert.match(untrusted, /Model Access Test Root CA/);
+    assert.ok(!untrusted.includes(service.keys.acme));
+
+    await setSetting('tls.caCertificates', [pki.caFile]);
+    await reload();
+    assert.equal(api.catalog.status.kind, 'ready');
+    assert.ok(api.catalog.models.length > 0);
+
+    const trusted = await diagnosis(/Trusted by/);
+    assert.match(trusted, /\*\*Trusted by:\*\* .*Model Access Test Root CA.*modelAccess\.tls\.caCertificates/);
+    assert.match(trusted, /\*\*Status:\*\* 200 in \d+ ms/);
+    assert.match(trusted, /\*\*Version:\*\* TLSv1\.[23]/);
+    assert.ok(!trusted.includes(service.keys.acme));
+  });
+
+  it('client certificate: the passphrase set by the command opens an mTLS service and appears nowhere', async () => {
+    const url = `https://localhost:${mtls.port}`;
+    await setSetting('baseUrl', url);
+    await api.keys.store(url, service.keys.acme);
+    await setSetting('tls.caCertificates', [pki.caFile]);
+    await setSetting('tls.clientCertificate', { pfxFile: pki.client.pfxFile });
+    const ui = stubUi(api.ui, { input: async () => pki.client.passphrase });
+    try {
+      await vscode.commands.executeCommand(Commands.setClientCertificatePassphrase);
+      await reload();
+      await eventually(async () => api.catalog.status.kind === 'ready', 10_000, 'the list over mTLS');
+      assert.ok(api.catalog.models.length > 0);
+      assert.ok(mtls.clients.includes('alice'));
+      const report = await diagnosis(/passphrase stored/);
+      assert.match(report, /passphrase stored for this origin/);
+      for (const text of [report, ...ui.messages]) {
+        assert.ok(!text.includes(pki.client.passphrase), 'the passphrase was shown');
+      }
+    } finally {
+      ui.restore();
+    }
+  });
+});
