@@ -71,7 +71,7 @@ async function main() {
       outfile: 'dist/extension.js',
       plugins: [...common.plugins, undiciApart],
     },
-    { ...common, entryPoints: [require.resolve('undici')], outfile: 'dist/undici.js' },
+    { ...common, entryPoints: ['scripts/undici-entry.js'], outfile: 'dist/undici.js' },
   ];
   if (process.argv.includes('--tests')) {
     // The integration suite runs inside the extension host; it is bundled apart from the extension
