@@ -4,6 +4,7 @@ import { ApiKeyStore } from './platform/apiKeys';
 import { ModelCatalog } from './platform/catalog';
 import { Config } from './platform/config';
 import { ServiceConnection } from './platform/connection';
+import { Environments } from './platform/environments';
 import { askWith, KeyConsent } from './common/keyConsent';
 import { RedactingLog } from './platform/log';
 import { createUi, type Ui } from './platform/ui';
@@ -11,6 +12,7 @@ import type { ModelDocuments } from './explorer/inspect';
 import type { ModelsView } from './explorer/modelsView';
 import type { RequestsApi } from './requests';
 import type { ModelsStatusBar } from './setup/statusBar';
+import type { EnvironmentStatusBar } from './setup/environments';
 
 /**
  * The shared, vscode-bound services every feature receives: built once in `activate()`, handed to each
@@ -20,6 +22,8 @@ export interface Services {
   readonly context: vscode.ExtensionContext;
   readonly config: Config;
   readonly keys: ApiKeyStore;
+  /** The configured environments and the active one (remembered per workspace). */
+  readonly environments: Environments;
   /** The configured service: URL + key + one client (`getClient()`), and the consent for workspace URLs. */
   readonly connection: ServiceConnection;
   /** The organization's models, loaded once and shared by the tree, completions, pickers and chat. */
@@ -41,10 +45,12 @@ export interface ModelAccessApi {
   catalog: ModelCatalog;
   view: ModelsView;
   keys: ApiKeyStore;
+  environments: Environments;
   connection: ServiceConnection;
   documents: ModelDocuments;
   log: RedactingLog;
   statusBar: ModelsStatusBar;
+  environmentBar: EnvironmentStatusBar;
   /** Prompts, messages, clipboard and browser: replace members to answer prompts or observe. */
   ui: Ui;
   /** Scratch requests: scratch files, response documents, history, the sender. */
@@ -67,14 +73,17 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     context.workspaceState,
     askWith((message, detail, ...actions) => ui.ask(message, detail, ...actions)),
   );
-  const connection = new ServiceConnection(config, keys, consent, (entry) => log.request(entry));
+  // The active environment is this workspace's choice, kept in workspace state (never synced).
+  const environments = new Environments(config, context.workspaceState);
+  const connection = new ServiceConnection(config, environments, keys, consent, (entry) => log.request(entry));
   const catalog = new ModelCatalog(connection, (task) =>
     vscode.window.withProgress({ location: { viewId: Views.models } }, task),
   );
-  context.subscriptions.push(config, keys, connection, catalog);
+  context.subscriptions.push(config, keys, environments, connection, catalog);
   const testApi: Partial<ModelAccessApi> = {
     catalog,
     keys,
+    environments,
     connection,
     log,
     ui,
@@ -86,5 +95,5 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
       };
     },
   };
-  return { context, config, keys, connection, catalog, log, ui, testApi };
+  return { context, config, keys, environments, connection, catalog, log, ui, testApi };
 }

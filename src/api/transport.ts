@@ -32,6 +32,8 @@ export interface Exchange {
 
 export interface TransportOptions {
   userAgent: string;
+  /** Sent with every request, under Authorization, User-Agent and the request's own headers. */
+  headers?: Record<string, string>;
   connectMs: number;
   headersMs: number;
   bodyIdleMs: number;
@@ -124,6 +126,7 @@ export class Transport {
         path,
         method: req.method,
         headers: {
+          ...this.options.headers,
           authorization: `Bearer ${req.key}`,
           'user-agent': this.options.userAgent,
           ...req.headers,

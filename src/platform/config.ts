@@ -4,6 +4,7 @@ import { ModelClickAction, ModelClickActions, Settings } from '../ids';
 import { normalizeBaseUrl } from '../api/baseUrl';
 import { resolveProxy } from '../api/proxy';
 import { megabytes } from '../common/settingValues';
+import { readEnvironments, type ReadEnvironments } from '../common/environments';
 
 /** Where the base URL in use came from. Workspace-provided URLs are treated with more caution. */
 export type BaseUrlSource = 'user' | 'workspace' | 'environment';
@@ -36,6 +37,7 @@ export class Config implements vscode.Disposable {
       const key = (name: string) => `${Settings.section}.${name}`;
       const service =
         e.affectsConfiguration(key(Settings.baseUrl)) ||
+        e.affectsConfiguration(key(Settings.environments)) ||
         e.affectsConfiguration(key(Settings.allowInsecureHttp)) ||
         e.affectsConfiguration(key(Settings.requestTimeoutSeconds)) ||
         e.affectsConfiguration(`${Settings.section}.limits`) ||
@@ -79,6 +81,21 @@ export class Config implements vscode.Disposable {
       return { url: normalizeBaseUrl(fromEnv), source: 'environment' };
     }
     return undefined;
+  }
+
+  /**
+   * The environments: `modelAccess.environments` (a workspace's list when the workspace is trusted and has
+   * one, else the user's), with the base URL above as the shorthand environment named after its host.
+   */
+  get environments(): ReadEnvironments {
+    const inspected = this.section().inspect<unknown>(Settings.environments);
+    const workspace = vscode.workspace.isTrusted
+      ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue)
+      : undefined;
+    const shorthand = this.baseUrl;
+    return workspace !== undefined
+      ? readEnvironments(workspace, 'workspace', shorthand)
+      : readEnvironments(inspected?.globalValue, 'user', shorthand);
   }
 
   /** The base URL given by the environment (`MODEL_ACCESS_BASE_URL`), whatever the setting says. */
