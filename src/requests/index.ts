@@ -246,9 +246,7 @@ async function showHistory(
   let pick = await deps.ui.pick<HistoryPick>(
     [
       ...items(entries),
-      ...(others > 0
-        ? [{ label: msg`$(history) ${plural(others, 'request')} to other environments…`, all: true }]
-        : []),
+      ...(others > 0 ? [{ label: msg`${plural(others, 'request')} to other environments…`, all: true }] : []),
     ],
     { title: active ? msg`Request history · ${active}` : 'Request history', matchOnDetail: true },
   );

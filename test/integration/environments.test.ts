@@ -176,6 +176,12 @@ describe('Environments: two services side by side, each with its own key', funct
     assert.ok(curl.includes(`Hello from eu-west-1 on ${model} with {{$env ${SECRET_VAR}}}`), curl);
     assert.ok(!curl.includes(secret), 'the secret is not in the cURL command');
     assert.ok(curl.includes(beta.url), 'the cURL command targets Beta');
+    const documents = vscode.workspace.textDocuments.filter((d) => d.getText().includes(secret));
+    assert.deepEqual(
+      documents.map((d) => d.uri.toString()),
+      [],
+      'no document (payload, answer) holds the secret',
+    );
   });
 
   it('an unknown variable: Send names it and sends nothing; // @env pins a payload to another environment', async () => {
