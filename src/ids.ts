@@ -11,6 +11,8 @@ export const Views = {
 export const Commands = {
   // Service URL and key
   setBaseUrl: 'modelAccess.setBaseUrl',
+  switchEnvironment: 'modelAccess.switchEnvironment',
+  copyEnvironments: 'modelAccess.copyEnvironments',
   setApiKey: 'modelAccess.setApiKey',
   clearApiKey: 'modelAccess.clearApiKey',
   /** Allows the stored key for a service URL that the workspace's settings chose (asked once per workspace and URL). */
@@ -67,6 +69,7 @@ export const Walkthrough = {
 export const Settings = {
   section: 'modelAccess',
   baseUrl: 'baseUrl',
+  environments: 'environments',
   groupByFamily: 'groupByFamily',
   modelClickAction: 'modelClickAction',
   allowInsecureHttp: 'allowInsecureHttp',
@@ -95,6 +98,8 @@ export const ChatVendor = 'model-access';
 export const ContextKeys = {
   /** `needsUrl` | `needsKey` | `ready` — drives the Models view's welcome content. */
   setup: 'modelAccess.setup',
+  /** true when more than one environment is configured (the Models view offers Switch Environment). */
+  multipleEnvironments: 'modelAccess.multipleEnvironments',
   /** `idle` | `loading` | `ready` | `empty` | `error` */
   catalogState: 'modelAccess.catalogState',
   /** true when the Models view groups by family (chooses which toggle icon shows). */

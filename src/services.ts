@@ -5,6 +5,7 @@ import { ModelCatalog } from './platform/catalog';
 import { Config } from './platform/config';
 import { ServiceConnection } from './platform/connection';
 import { ClientCertificatePassphrases } from './platform/passphrases';
+import { Environments } from './platform/environments';
 import { askWith, KeyConsent } from './common/keyConsent';
 import { RedactingLog } from './platform/log';
 import { createUi, type Ui } from './platform/ui';
@@ -12,6 +13,7 @@ import type { ModelDocuments } from './explorer/inspect';
 import type { ModelsView } from './explorer/modelsView';
 import type { RequestsApi } from './requests';
 import type { ModelsStatusBar } from './setup/statusBar';
+import type { EnvironmentStatusBar } from './setup/environments';
 
 /**
  * The shared, vscode-bound services every feature receives: built once in `activate()`, handed to each
@@ -21,6 +23,8 @@ export interface Services {
   readonly context: vscode.ExtensionContext;
   readonly config: Config;
   readonly keys: ApiKeyStore;
+  /** The configured environments and the active one (remembered per workspace). */
+  readonly environments: Environments;
   /** The configured service: URL + key + one client (`getClient()`), and the consent for workspace URLs. */
   readonly connection: ServiceConnection;
   /** The organization's models, loaded once and shared by the tree, completions, pickers and chat. */
@@ -42,10 +46,12 @@ export interface ModelAccessApi {
   catalog: ModelCatalog;
   view: ModelsView;
   keys: ApiKeyStore;
+  environments: Environments;
   connection: ServiceConnection;
   documents: ModelDocuments;
   log: RedactingLog;
   statusBar: ModelsStatusBar;
+  environmentBar: EnvironmentStatusBar;
   /** Prompts, messages, clipboard and browser: replace members to answer prompts or observe. */
   ui: Ui;
   /** Scratch requests: scratch files, response documents, history, the sender. */
@@ -69,8 +75,11 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     askWith((message, detail, ...actions) => ui.ask(message, detail, ...actions)),
   );
   const passphrases = new ClientCertificatePassphrases(context.secrets, log.redactor);
+  // The active environment is this workspace's choice, kept in workspace state (never synced).
+  const environments = new Environments(config, context.workspaceState);
   const connection = new ServiceConnection(
     config,
+    environments,
     keys,
     consent,
     (entry) => log.request(entry),
@@ -80,10 +89,11 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
   const catalog = new ModelCatalog(connection, (task) =>
     vscode.window.withProgress({ location: { viewId: Views.models } }, task),
   );
-  context.subscriptions.push(config, keys, passphrases, connection, catalog);
+  context.subscriptions.push(config, keys, passphrases, environments, connection, catalog);
   const testApi: Partial<ModelAccessApi> = {
     catalog,
     keys,
+    environments,
     connection,
     log,
     ui,
@@ -95,5 +105,5 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
       };
     },
   };
-  return { context, config, keys, connection, catalog, log, ui, testApi };
+  return { context, config, keys, environments, connection, catalog, log, ui, testApi };
 }

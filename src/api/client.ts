@@ -82,6 +82,7 @@ export class ServiceClient implements ModelService {
       const proxy = proxyInUse(this.base, options.proxy);
       this.transport = new Transport(this.base, this.dispatcher, {
         userAgent: options.userAgent ?? USER_AGENT,
+        headers: options.headers,
         connectMs,
         headersMs: t.headersMs ?? 30_000,
         bodyIdleMs: t.bodyIdleMs ?? 30_000,

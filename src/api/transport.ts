@@ -32,6 +32,8 @@ export interface Exchange {
 
 export interface TransportOptions {
   userAgent: string;
+  /** Sent with every request, under Authorization, User-Agent and the request's own headers. */
+  headers?: Record<string, string>;
   connectMs: number;
   headersMs: number;
   bodyIdleMs: number;
@@ -57,6 +59,21 @@ export function requestIdOf(headers: Headers): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * The client's extra headers without any a request sets itself (compared without case: undici would send
+ * `User-Agent` and `user-agent` both), so they can never replace the key, the user agent or the framing.
+ */
+function extraHeaders(
+  extra: Record<string, string> | undefined,
+  own: Record<string, string> | undefined,
+): Record<string, string> {
+  if (!extra) {
+    return {};
+  }
+  const taken = new Set(['authorization', 'user-agent', ...Object.keys(own ?? {}).map((n) => n.toLowerCase())]);
+  return Object.fromEntries(Object.entries(extra).filter(([name]) => !taken.has(name.toLowerCase())));
 }
 
 function ignore(): void {
@@ -126,6 +143,7 @@ export class Transport {
         path,
         method: req.method,
         headers: {
+          ...extraHeaders(this.options.headers, req.headers),
           authorization: `Bearer ${req.key}`,
           'user-agent': this.options.userAgent,
           ...req.headers,

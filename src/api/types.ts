@@ -86,6 +86,11 @@ export interface ServiceClientOptions {
   apiKey: () => Promise<string | undefined>;
   /** Defaults to `model-access-vscode/<version>`. */
   userAgent?: string;
+  /**
+   * Extra headers sent with every request of this client (a gateway's organization or project header).
+   * They never replace Authorization or User-Agent, and go only where the key goes: the configured origin.
+   */
+  headers?: Record<string, string>;
   timeouts?: { connectMs?: number; headersMs?: number; bodyIdleMs?: number };
   /** The proxy chosen for the service (`proxy.ts`, from VS Code's http.* settings or the environment). */
   proxy?: ProxyOptions;

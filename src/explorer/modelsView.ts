@@ -104,7 +104,12 @@ export class ModelsView extends Lifecycle {
     this.setContext(ContextKeys.grouped, this.config.groupByFamily);
     this.setContext(ContextKeys.filtered, this._filter !== undefined);
 
-    this.treeView.description = state.host && status.kind !== 'needsUrl' ? state.host : undefined;
+    this.treeView.description =
+      state.host && status.kind !== 'needsUrl'
+        ? state.environment && state.environment !== state.host
+          ? `${displayText(state.environment, 60)} · ${state.host}`
+          : state.host
+        : undefined;
 
     const lines: string[] = [];
     if (this._filter !== undefined) {

@@ -160,9 +160,11 @@ export class ModelCatalog implements vscode.Disposable {
   private async load(): Promise<void> {
     const generation = ++this.generation;
     const current = () => generation === this.generation;
+    // The environment this load is for: its state and client, never those of one switched to meanwhile.
+    const env = this.connection.environment;
     let state: ServiceState;
     try {
-      state = await this.connection.state();
+      state = await this.connection.state(env);
     } catch (e) {
       if (current()) {
         this.setStatus({ kind: 'error', failure: describeFailure(e) });
@@ -191,7 +193,7 @@ export class ModelCatalog implements vscode.Disposable {
     this.setStatus({ kind: 'loading' });
     try {
       const result = await this.progress(async () => {
-        const client = await this.connection.getClient();
+        const client = await this.connection.getClient(env);
         this._requestCount++;
         return client.listModels({ signal: abort.signal });
       });

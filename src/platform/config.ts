@@ -12,6 +12,7 @@ function expandHome(file: string): string {
   const f = file.trim();
   return f === '~' || f.startsWith('~/') || f.startsWith('~\\') ? path.join(homedir(), f.slice(1)) : f;
 }
+import { readEnvironments, type ReadEnvironments } from '../common/environments';
 
 /** Where the base URL in use came from. Workspace-provided URLs are treated with more caution. */
 export type BaseUrlSource = 'user' | 'workspace' | 'environment';
@@ -44,6 +45,7 @@ export class Config implements vscode.Disposable {
       const key = (name: string) => `${Settings.section}.${name}`;
       const service =
         e.affectsConfiguration(key(Settings.baseUrl)) ||
+        e.affectsConfiguration(key(Settings.environments)) ||
         e.affectsConfiguration(key(Settings.allowInsecureHttp)) ||
         e.affectsConfiguration(key(Settings.requestTimeoutSeconds)) ||
         e.affectsConfiguration(`${Settings.section}.limits`) ||
@@ -91,6 +93,21 @@ export class Config implements vscode.Disposable {
       return { url: normalizeBaseUrl(fromEnv), source: 'environment' };
     }
     return undefined;
+  }
+
+  /**
+   * The environments: `modelAccess.environments` (a workspace's list when the workspace is trusted and has
+   * one, else the user's), with the base URL above as the shorthand environment named after its host.
+   */
+  get environments(): ReadEnvironments {
+    const inspected = this.section().inspect<unknown>(Settings.environments);
+    const workspace = vscode.workspace.isTrusted
+      ? (inspected?.workspaceFolderValue ?? inspected?.workspaceValue)
+      : undefined;
+    const shorthand = this.baseUrl;
+    return workspace !== undefined
+      ? readEnvironments(workspace, 'workspace', shorthand)
+      : readEnvironments(inspected?.globalValue, 'user', shorthand);
   }
 
   /** The base URL given by the environment (`MODEL_ACCESS_BASE_URL`), whatever the setting says. */

@@ -8,6 +8,8 @@ import { KEY_NOT_ALLOWED, KeyConsent } from '../common/keyConsent';
 import { displayUrl, scopeOf } from '../common/keyScope';
 import { KeyMessages } from '../common/keyMessages';
 import type { BaseUrl, Config } from './config';
+import type { Environment } from '../common/environments';
+import type { Environments } from './environments';
 import { originOf } from '../api/baseUrl';
 import { NO_KEY } from '../common/failure';
 import { hostOf } from '../common/text';
@@ -20,6 +22,8 @@ export type SetupState = 'needsUrl' | 'needsKey' | 'ready';
 /** What is configured right now; never carries the key itself. */
 export interface ServiceState {
   setup: SetupState;
+  /** The environment's name (the shorthand environment is named after its host). */
+  environment?: string;
   baseUrl?: BaseUrl;
   host?: string;
   keySource?: KeySource;
@@ -31,8 +35,8 @@ export interface ServiceState {
    */
   needsConsent?: boolean;
   /**
-   * Changes when the URL's scope or the key changes (a hash, not the key): a model list loaded under one
-   * identity is not shown as "the last good list" under another.
+   * Changes when the environment, the URL's scope, its headers or the key change (a hash, not the key): a
+   * model list loaded under one identity is not shown as "the last good list" under another.
    */
   identity?: string;
 }
@@ -50,12 +54,14 @@ export interface ServiceState {
 export class ServiceConnection extends Lifecycle {
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange = this._onDidChange.event;
-  private client: { signature: string; client: ModelService } | undefined;
+  /** One client per environment (by name), rebuilt when its settings change. */
+  private readonly clients = new Map<string, { signature: string; client: ModelService }>();
   // SecretStorage and settings report one change several times; listeners reload once.
   private readonly fireSoon = debounce(() => this._onDidChange.fire(), 30);
 
   constructor(
     private readonly config: Config,
+    readonly environments: Environments,
     readonly keys: ApiKeyStore,
     /** Allowances for URLs from workspace settings. */
     readonly consent: KeyConsent,
@@ -78,22 +84,45 @@ export class ServiceConnection extends Lifecycle {
       }),
       // SecretStorage reports changes from other windows too; a store here may report twice.
       keys.onDidChange(() => this.fireSoon()),
+      // Another environment: listeners hear it now, so a refresh in flight for the old one is dropped at once.
+      environments.onDidSwitch(() => {
+        this.fireSoon.cancel();
+        this._onDidChange.fire();
+      }),
+      environments.onDidChangeList(() => this.dropUnusedClients()),
     );
   }
 
-  async state(): Promise<ServiceState> {
-    const baseUrl = this.config.baseUrl;
+  /** The active environment (undefined when no service is configured at all). */
+  get environment(): Environment | undefined {
+    return this.environments.active;
+  }
+
+  /** What is configured for `env` (default: the active environment) right now. */
+  async state(env: Environment | undefined = this.environments.active): Promise<ServiceState> {
+    const baseUrl = env && { url: env.baseUrl, source: env.source };
+    const environment = env?.name;
     if (!baseUrl || !originOf(baseUrl.url)) {
-      return { setup: 'needsUrl', baseUrl };
+      return { setup: 'needsUrl', baseUrl, environment };
     }
     const host = hostOf(baseUrl.url);
     const key = await this.keys.get(baseUrl.url, baseUrl.source);
     if (!key) {
-      return { setup: 'needsKey', baseUrl, host };
+      return { setup: 'needsKey', baseUrl, host, environment };
     }
-    const identity = `${scopeOf(baseUrl.url)} ${key.scope} ${createHash('sha256').update(key.key).digest('hex').slice(0, 16)}`;
+    const hash = createHash('sha256').update(key.key).update(JSON.stringify(env.headers)).digest('hex').slice(0, 16);
+    const identity = `${JSON.stringify(env.name)} ${scopeOf(baseUrl.url)} ${key.scope} ${hash}`;
     const needsConsent = this.needsConsent(baseUrl, key);
-    return { setup: 'ready', baseUrl, host, keySource: key.source, keyScope: key.scope, needsConsent, identity };
+    return {
+      setup: 'ready',
+      environment,
+      baseUrl,
+      host,
+      keySource: key.source,
+      keyScope: key.scope,
+      needsConsent,
+      identity,
+    };
   }
 
   /** Whether sending `key` to `baseUrl` waits for the person's allowance. */
@@ -105,8 +134,8 @@ export class ServiceConnection extends Lifecycle {
    * Asks (once at a time) whether the key may go to the workspace's URL; `again` asks even after "Not now"
    * (the person asked for it). Resolves true when it may, also when no question is needed.
    */
-  async allowKey(again = false): Promise<boolean> {
-    return this.askConsent(await this.state(), again);
+  async allowKey(again = false, env?: Environment): Promise<boolean> {
+    return this.askConsent(await this.state(env ?? this.environments.active), again);
   }
 
   private askConsent(state: ServiceState, again: boolean): Promise<boolean> {
@@ -120,11 +149,11 @@ export class ServiceConnection extends Lifecycle {
   }
 
   /**
-   * The client for the configured service. Rejects with a `config` error when the URL or key is missing,
-   * or (code `keyNotAllowed`) when the person did not allow the key for the workspace's URL.
+   * The client for `env` (default: the active environment). Rejects with a `config` error when the URL
+   * or key is missing, or (code `keyNotAllowed`) when the person did not allow the key for the workspace's URL.
    */
-  async getClient(): Promise<ModelService> {
-    const state = await this.state();
+  async getClient(env: Environment | undefined = this.environments.active): Promise<ModelService> {
+    const state = await this.state(env);
     if (state.setup === 'needsUrl' || !state.baseUrl) {
       throw configError('No service URL is set. Run "Model Access: Set Service URL".');
     }
@@ -139,50 +168,55 @@ export class ServiceConnection extends Lifecycle {
       );
       throw configError(message, KEY_NOT_ALLOWED);
     }
+    const active = env as Environment;
     this.passphrase = this.config.clientCertificate
-      ? { url: state.baseUrl.url, value: await this.passphrases?.get(state.baseUrl.url) }
+      ? { url: active.baseUrl, value: await this.passphrases?.get(active.baseUrl) }
       : undefined;
-    return this.clientFor(state.baseUrl);
+    return this.clientFor(active);
   }
 
   /** The passphrase read for the URL the last `getClient()` served (never put in a client's signature). */
   private passphrase: { url: string; value: string | undefined } | undefined;
 
-  /** The client options for `baseUrl`, with the client certificate's passphrase when it was stored for it. */
-  private optionsFor(baseUrl: BaseUrl): Omit<ServiceClientOptions, 'apiKey'> {
-    const options = this.config.clientOptions(baseUrl.url);
+  /**
+   * The client options for `env`: its URL, its headers, and the client certificate's passphrase when it was
+   * stored for that origin.
+   */
+  private optionsFor(env: Environment): Omit<ServiceClientOptions, 'apiKey'> {
+    const options = { ...this.config.clientOptions(env.baseUrl), headers: { ...env.headers } };
     const cc = options.tls?.clientCertificate;
     const pass = this.passphrase;
-    if (cc && pass && originOf(pass.url) === originOf(baseUrl.url) && pass.value) {
+    if (cc && pass && originOf(pass.url) === originOf(env.baseUrl) && pass.value) {
       options.tls = { ...options.tls, clientCertificate: { ...cc, passphrase: pass.value } };
     }
     return options;
   }
 
   /**
-   * A client for `baseUrl` whose key is looked up per request for that URL's scope, so a client never
-   * sends one scope's key to another, nor a key to a workspace's URL before it was allowed there.
+   * A client for `env` whose key is looked up per request for its URL's scope, so a client never sends
+   * one scope's key to another, nor a key to a workspace's URL before it was allowed there. The
+   * environment's headers go with every request of this client, and so only to its origin.
    * `keyOverride` is for checking a key before saving it.
    */
-  clientFor(baseUrl: BaseUrl, keyOverride?: string): ModelService {
-    const options = this.optionsFor(baseUrl);
+  clientFor(env: Environment, keyOverride?: string): ModelService {
+    const options = this.optionsFor(env);
     if (keyOverride !== undefined) {
       return new ServiceClient({ ...options, apiKey: async () => keyOverride, onRequest: this.onRequest });
     }
     // A hash: the options may hold the client certificate's passphrase.
     const signature = createHash('sha256')
-      .update(JSON.stringify([options, baseUrl.source]))
+      .update(JSON.stringify([options, env.source]))
       .digest('hex');
-    if (this.client?.signature !== signature) {
+    const cached = this.clients.get(env.name);
+    if (cached?.signature !== signature) {
       if (options.proxy?.url && !options.proxy.bypass && options.proxy.strictSSL === false) {
         this.warn?.(
           "http.proxyStrictSSL is off: the proxy's own certificate is not verified. The service's certificate still is.",
         );
       }
-      const old = this.client?.client;
-      const url = baseUrl.url;
-      const source = baseUrl.source;
-      this.client = {
+      const url = env.baseUrl;
+      const source = env.source;
+      this.clients.set(env.name, {
         signature,
         client: new ServiceClient({
           ...options,
@@ -192,17 +226,30 @@ export class ServiceConnection extends Lifecycle {
           },
           onRequest: this.onRequest,
         }),
-      };
+      });
       // In-flight requests of the old client finish or fail on their own; then its connections close.
-      void old?.dispose().catch(() => undefined);
+      void cached?.client.dispose().catch(() => undefined);
     }
-    return this.client.client;
+    return (this.clients.get(env.name) as { client: ModelService }).client;
+  }
+
+  /** Closes the clients of environments that are no longer configured. */
+  private dropUnusedClients(): void {
+    const names = new Set(this.environments.list.map((e) => e.name));
+    for (const [name, entry] of this.clients) {
+      if (!names.has(name)) {
+        this.clients.delete(name);
+        void entry.client.dispose().catch(() => undefined);
+      }
+    }
   }
 
   override dispose(): void {
     this.fireSoon.cancel();
-    void this.client?.client.dispose().catch(() => undefined);
-    this.client = undefined;
+    for (const entry of this.clients.values()) {
+      void entry.client.dispose().catch(() => undefined);
+    }
+    this.clients.clear();
     this._onDidChange.dispose();
     super.dispose();
   }

@@ -12,10 +12,16 @@ import { starterPayload } from './core/templates';
 import { SNIPPET_TARGETS, snippetTarget } from './core/codeSnippets/targets';
 import type { PayloadDocuments } from './payloadDocuments';
 import type { ScratchFiles } from './scratchFiles';
+import type { Environment } from '../common/environments';
+import { resolvePayload } from './core/variables';
+import { payloadEnvironment, variableContext } from './variableEditing';
 
-/** The configured service's origin and prefix (`https://host/api`), or undefined when none is usable. */
-function serviceRoot(deps: Services): string | undefined {
-  const url = deps.config.baseUrl?.url;
+/**
+ * The origin and prefix (`https://host/api`) of `env` (default: the active environment), or undefined
+ * when none is usable.
+ */
+function serviceRoot(deps: Services, env: Environment | undefined = deps.environments.active): string | undefined {
+  const url = env?.baseUrl;
   if (!url) {
     return undefined;
   }
@@ -82,7 +88,24 @@ async function requestFor(deps: Services, payloads: PayloadDocuments, arg: unkno
       );
       return undefined;
     }
-    return { serviceRoot: root, endpoint: readEndpoint(doc.getText()) ?? '/v1/responses', body: parsed.value };
+    const target = payloadEnvironment(doc.getText(), deps.environments);
+    if (target.missing !== undefined) {
+      void deps.ui.error(
+        msg`This payload is pinned to environment ${target.missing} (// @env), which is not configured; nothing was copied.`,
+      );
+      return undefined;
+    }
+    // Secrets ($env values) stay as written: copied code is pasted and kept where a secret must not be.
+    const resolved = resolvePayload(parsed.value, variableContext(target.env));
+    if (resolved.problems.length > 0) {
+      void deps.ui.error(msg`Nothing was copied: ${resolved.problems[0].message}.`);
+      return undefined;
+    }
+    return {
+      serviceRoot: serviceRoot(deps, target.env),
+      endpoint: readEndpoint(doc.getText()) ?? '/v1/responses',
+      body: JSON.parse(resolved.shownJson) as unknown,
+    };
   }
   const model = modelFromArg(arg, deps.catalog.models) ?? (await pickModel(deps));
   if (!model) {

@@ -3,6 +3,7 @@ import { isServiceError } from '../api/errors';
 import type { ModelService, PostResult } from '../api/types';
 import { reportNotReady } from '../platform/ui';
 import type { Services } from '../services';
+import type { Environment } from '../common/environments';
 import type { ResponseRecord } from './core/responseFormat';
 
 /**
@@ -11,10 +12,13 @@ import type { ResponseRecord } from './core/responseFormat';
  * into the record's error.
  */
 
-/** The client, or the message already shown to the person (no URL, no key, a key not yet allowed). */
-export async function clientOrReport(services: Services): Promise<ModelService | { notReady: string }> {
+/** The client for `env`, or the message already shown to the person (no URL, no key, a key not yet allowed). */
+export async function clientOrReport(
+  services: Services,
+  env: Environment | undefined = services.environments.active,
+): Promise<ModelService | { notReady: string }> {
   try {
-    return await services.connection.getClient();
+    return await services.connection.getClient(env);
   } catch (e) {
     return { notReady: reportNotReady(services.ui, e) };
   }

@@ -15,7 +15,9 @@ import { RequestSender, recordEndpoint, type SendOutcome } from './send';
 import { textToSend } from './core/sendText';
 import { starterPayload } from './core/templates';
 import { uploadFile } from './upload';
-import { displayText, msg } from '../common/text';
+import { variableProviders } from './variableEditing';
+import { displayText, msg, plural } from '../common/text';
+import type { SafePickItem } from '../platform/ui';
 
 /** What integration tests reach through the extension's test API. */
 export interface RequestsApi {
@@ -59,6 +61,7 @@ export function register(deps: Services): vscode.Disposable[] {
     sender,
     payloads,
     new ModelDiagnostics(deps.catalog, scratch),
+    ...variableProviders(deps.environments, scratch),
     vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, codeLens),
     vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, new ModelCompletion(deps.catalog, scratch), '"'),
     vscode.languages.registerHoverProvider(PAYLOAD_SELECTOR, new ModelHover(deps.catalog, scratch)),
@@ -223,41 +226,58 @@ async function showHistory(
   scratch: ScratchFiles,
   sendPayload: (editor: vscode.TextEditor | undefined, endpoint?: PostEndpoint) => Promise<SendOutcome>,
 ): Promise<void> {
-  const entries = history.entries;
-  if (entries.length === 0) {
+  // The active environment's requests (and those from before environments); the others on request.
+  const active = deps.environments.active?.name;
+  const mine = (e: HistoryEntry) => !e.environment || e.environment === active;
+  const entries = history.entries.filter(mine);
+  const others = history.entries.length - entries.length;
+  if (history.entries.length === 0) {
     void deps.ui.info(msg`No requests yet.`);
     return;
   }
-  const pick = await deps.ui.pick(
-    entries.map((e) => ({
+  type HistoryPick = SafePickItem & { entry?: HistoryEntry; all?: boolean };
+  const items = (list: readonly HistoryEntry[]): HistoryPick[] =>
+    list.map((e) => ({
       label: displayText(describeEntry(e)),
       description: displayText(new Date(e.at).toLocaleString()),
       detail: displayText(e.summary, 300),
       entry: e,
-    })),
-    { title: 'Request history', matchOnDetail: true },
+    }));
+  let pick = await deps.ui.pick<HistoryPick>(
+    [
+      ...items(entries),
+      ...(others > 0 ? [{ label: msg`${plural(others, 'request')} to other environments…`, all: true }] : []),
+    ],
+    { title: active ? msg`Request history · ${active}` : 'Request history', matchOnDetail: true },
   );
-  if (!pick) {
+  if (pick?.all) {
+    pick = await deps.ui.pick<HistoryPick>(items(history.entries), {
+      title: 'Request history · every environment',
+      matchOnDetail: true,
+    });
+  }
+  if (!pick?.entry) {
     return;
   }
+  const chosen = pick.entry;
   const action = await deps.ui.pick(
     [
       { label: msg`$(go-to-file) Re-open the payload`, run: 'open' },
       { label: msg`$(play) Send it again`, run: 'send' },
       { label: msg`$(output) Show the response summary`, run: 'show' },
     ],
-    { title: displayText(describeEntry(pick.entry)) },
+    { title: displayText(describeEntry(chosen)) },
   );
   if (!action) {
     return;
   }
   if (action.run === 'show') {
-    void deps.ui.info(msg`${describeEntry(pick.entry)}: ${pick.entry.summary || '(empty answer)'}`);
+    void deps.ui.info(msg`${describeEntry(chosen)}: ${chosen.summary || '(empty answer)'}`);
     return;
   }
-  const editor = await reopen(pick.entry, scratch);
-  if (editor && action.run === 'send' && pick.entry.endpoint !== '/v1/files') {
-    await sendPayload(editor, pick.entry.endpoint);
+  const editor = await reopen(chosen, scratch);
+  if (editor && action.run === 'send' && chosen.endpoint !== '/v1/files') {
+    await sendPayload(editor, chosen.endpoint);
   }
 }
 

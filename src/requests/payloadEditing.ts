@@ -167,7 +167,13 @@ export class ModelDiagnostics extends Lifecycle {
     }
     const tree = parseTree(doc.getText());
     const node = tree && findNodeAtLocation(tree, ['model']);
-    if (!node || node.type !== 'string' || this.catalog.models.some((m) => m.id === node.value)) {
+    // A `{{…}}` model is checked by the variable diagnostics, against the environment's values.
+    if (
+      !node ||
+      node.type !== 'string' ||
+      String(node.value).includes('{{') ||
+      this.catalog.models.some((m) => m.id === node.value)
+    ) {
       this.collection.delete(doc.uri);
       return;
     }

@@ -5,6 +5,8 @@ import type { Services } from '../services';
 import { ENDPOINTS, readEndpoint, withEndpoint } from './core/endpointHeader';
 import type { RequestHistory } from './history';
 import { parsePayload, payloadModel, wantsStream } from './core/payload';
+import { resolvePayload } from './core/variables';
+import { payloadEnvironment, variableContext } from './variableEditing';
 import type { ResponseRecord } from './core/responseFormat';
 import type { ResponseDocuments } from './responseView';
 import { textToSend } from './core/sendText';
@@ -62,12 +64,30 @@ export class RequestSender implements vscode.Disposable {
     }
     this.diagnostics.delete(doc.uri);
 
+    const target = payloadEnvironment(doc.getText(), this.deps.environments);
+    if (target.missing !== undefined) {
+      const message = msg`Nothing was sent: this payload is pinned to environment ${target.missing} (// @env), and no environment has that name in modelAccess.environments.`;
+      void this.deps.ui.error(message);
+      return { kind: 'invalid', message };
+    }
+    const env = target.env;
+    const resolved = resolvePayload(parsed.value, variableContext(env));
+    if (resolved.problems.length > 0) {
+      const first = resolved.problems[0];
+      const more = resolved.problems.length > 1 ? ` (and ${resolved.problems.length - 1} more)` : '';
+      const message = msg`Nothing was sent: ${first.message}${more}. Define it under "variables" of the environment in modelAccess.environments, or write \{{ for literal braces.`;
+      void this.deps.ui.error(message);
+      return { kind: 'invalid', message };
+    }
+    // Values from the process environment are secrets: the log and the answers shown are scrubbed of them.
+    resolved.secrets.forEach((s) => this.deps.log.redactor.add(s));
+
     const endpoint = fixed ?? readEndpoint(doc.getText()) ?? (await this.askEndpoint(editor));
     if (!endpoint) {
       return this.notSent('No endpoint was chosen; nothing was sent.');
     }
 
-    const client = await clientOrReport(this.deps);
+    const client = await clientOrReport(this.deps, env);
     if ('notReady' in client) {
       return this.notSent(client.notReady);
     }
@@ -77,7 +97,7 @@ export class RequestSender implements vscode.Disposable {
     const controller = new AbortController();
     this.inFlight.set(key, controller);
 
-    const stream = wantsStream(parsed.value);
+    const stream = wantsStream(resolved.value);
     const uri = this.responses.uriFor(doc.uri, stream ? 'text' : 'json', this.deps.config.responseInNewTab);
     const record: ResponseRecord = { method: 'POST', endpoint, startedAt: Date.now() };
     this.responses.set(uri, record);
@@ -85,7 +105,7 @@ export class RequestSender implements vscode.Disposable {
 
     const failure = await runExchange(`Model Access: POST ${endpoint}`, record, controller, async (progress) => {
       progress.report({ message: 'waiting for the answer…' });
-      const result = await client.post(endpoint, parsed.json, { stream, signal: controller.signal });
+      const result = await client.post(endpoint, resolved.json, { stream, signal: controller.signal });
       recordAnswer(record, result);
       if (result.events) {
         progress.report({ message: 'receiving…' });
@@ -103,7 +123,9 @@ export class RequestSender implements vscode.Disposable {
     await this.history.add({
       id: historyId(record),
       endpoint,
-      model: payloadModel(parsed.value),
+      // As shown, never a secret; the payload is kept as written, so Send Again resolves it anew.
+      model: payloadModel(JSON.parse(resolved.shownJson)),
+      environment: env?.name,
       status: record.status,
       ended: record.cancelled
         ? 'cancelled'

@@ -72,6 +72,7 @@ export async function uploadFile(
   await history.add({
     id: historyId(record),
     endpoint: '/v1/files',
+    environment: deps.environments.active?.name,
     status: record.status,
     at: new Date(record.startedAt).toISOString(),
     elapsedMs: record.elapsedMs,

@@ -7,6 +7,7 @@ import { Commands } from '../ids';
 import { originOf, validateBaseUrl } from '../api/baseUrl';
 import { displayText, hostOf, msg } from '../common/text';
 import type { Services } from '../services';
+import type { BaseUrl } from '../platform/config';
 
 /** What Set API Key did, for tests. */
 export type SetKeyOutcome = 'saved' | 'cancelled' | 'noUrl';
@@ -15,7 +16,9 @@ export type SetKeyOutcome = 'saved' | 'cancelled' | 'noUrl';
 export function setupCommands(deps: Services): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.setBaseUrl, () => setBaseUrl(deps)),
-    vscode.commands.registerCommand(Commands.setApiKey, () => setApiKey(deps)),
+    vscode.commands.registerCommand(Commands.setApiKey, (name?: unknown) =>
+      setApiKey(deps, typeof name === 'string' ? name : undefined),
+    ),
     vscode.commands.registerCommand(Commands.clearApiKey, () => clearApiKey(deps)),
     vscode.commands.registerCommand(Commands.allowStoredKey, () => allowStoredKey(deps)),
     vscode.commands.registerCommand(Commands.showLog, () => deps.log.show()),
@@ -38,6 +41,11 @@ async function setBaseUrl(deps: Services): Promise<string | undefined> {
   }
   await config.setBaseUrl(value);
   const url = config.baseUrl;
+  // The URL just set is the one to work with, also when other environments are configured.
+  const shorthand = deps.environments.list.find((e) => e.shorthand);
+  if (shorthand && url?.source !== 'workspace') {
+    await deps.environments.switchTo(shorthand.name);
+  }
   if (url && url.source === 'workspace') {
     void ui.warn(
       msg`Saved to your user settings, but this workspace sets modelAccess.baseUrl, which takes precedence.`,
@@ -57,10 +65,11 @@ async function setBaseUrl(deps: Services): Promise<string | undefined> {
  * prefix. A rejected or uncheckable key is saved only when asked to. For a URL from workspace settings the
  * prompt says so, and entering the key there counts as allowing it for that workspace and URL.
  */
-async function setApiKey(deps: Services): Promise<SetKeyOutcome> {
-  const { config, ui, keys, connection } = deps;
-  const baseUrl = config.baseUrl;
-  if (!baseUrl || !originOf(baseUrl.url)) {
+async function setApiKey(deps: Services, environmentName?: string): Promise<SetKeyOutcome> {
+  const { ui, keys, connection } = deps;
+  const env = environmentName === undefined ? deps.environments.active : deps.environments.find(environmentName);
+  const baseUrl = env && { url: env.baseUrl, source: env.source };
+  if (!env || !baseUrl || !originOf(baseUrl.url)) {
     void ui
       .warn(msg`Set the service URL first: the key is stored for that service only.`, 'Set Service URL')
       .then((a) => (a ? vscode.commands.executeCommand(Commands.setBaseUrl) : undefined));
@@ -99,7 +108,7 @@ async function setApiKey(deps: Services): Promise<SetKeyOutcome> {
       async (_progress, token) => {
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
-        const client = connection.clientFor(baseUrl, value);
+        const client = connection.clientFor(env, value);
         try {
           const result = await client.listModels({ signal: abort.signal });
           return { ok: true as const, count: result.models.length };
@@ -136,9 +145,15 @@ async function setApiKey(deps: Services): Promise<SetKeyOutcome> {
   }
 }
 
+/** The active environment's URL and where it came from, as the key store and consent take it. */
+function activeBaseUrl(deps: Services): BaseUrl | undefined {
+  const env = deps.environments.active;
+  return env && { url: env.baseUrl, source: env.source };
+}
+
 async function clearApiKey(deps: Services): Promise<boolean> {
-  const { config, ui, keys } = deps;
-  const baseUrl = config.baseUrl;
+  const { ui, keys } = deps;
+  const baseUrl = activeBaseUrl(deps);
   if (!baseUrl || !originOf(baseUrl.url)) {
     void ui.info(msg`No service URL is set, so there is no API key to clear.`);
     return false;
@@ -166,8 +181,8 @@ async function clearApiKey(deps: Services): Promise<boolean> {
  * or before the first request). Resolves true when it may.
  */
 async function allowStoredKey(deps: Services): Promise<boolean> {
-  const { config, ui, keys, connection, catalog } = deps;
-  const baseUrl = config.baseUrl;
+  const { ui, keys, connection, catalog } = deps;
+  const baseUrl = activeBaseUrl(deps);
   if (!baseUrl || !originOf(baseUrl.url)) {
     void ui.info(KeyMessages.allowNoUrl());
     return false;

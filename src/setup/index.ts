@@ -2,18 +2,23 @@ import type * as vscode from 'vscode';
 import type { Services } from '../services';
 import { setupCommands } from './commands';
 import { ModelsStatusBar } from './statusBar';
+import { EnvironmentStatusBar, environmentCommands } from './environments';
 import { walkthroughCommands } from './walkthrough';
 import { diagnoseCommands } from './diagnose';
 
-/** Service URL, API key and consent commands, the status bar, the walkthrough. */
+/** Service URL, API key, consent and environment commands, the status bar items, the walkthrough. */
 export function register(services: Services): vscode.Disposable[] {
   const statusBar = new ModelsStatusBar(services.catalog);
+  const environmentBar = new EnvironmentStatusBar(services.environments);
   services.testApi.statusBar = statusBar;
+  services.testApi.environmentBar = environmentBar;
   // Not the full list: the status bar needs the setup state (URL/key) without loading models.
   void services.catalog.refreshSetup();
   return [
     statusBar,
+    environmentBar,
     ...setupCommands(services),
+    ...environmentCommands(services),
     ...diagnoseCommands(services),
     ...walkthroughCommands(services.context),
   ];

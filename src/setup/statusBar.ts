@@ -25,7 +25,11 @@ export class ModelsStatusBar extends Lifecycle {
   private update(): void {
     const status = this.catalog.status;
     const state = this.catalog.serviceState;
-    const host = state.host ?? 'Model Access';
+    // With several environments the name says which one (the environment item beside it switches).
+    const host =
+      state.environment && state.host && state.environment !== state.host
+        ? `${displayText(state.environment, 60)} (${state.host})`
+        : (state.host ?? 'Model Access');
     const count = this.catalog.models.length;
     const md = new vscode.MarkdownString('', true);
     md.isTrusted = false;

@@ -38,6 +38,7 @@ describe('Restricted Mode (untrusted workspace)', function () {
       path.join(settingsDir, 'settings.json'),
       JSON.stringify({
         'modelAccess.baseUrl': workspaceService.url,
+        'modelAccess.environments': [{ name: 'From the workspace', baseUrl: workspaceService.url }],
         'modelAccess.requestTemplates': {
           '/v1/chat': { model: '', messages: [{ role: 'user', content: 'from the workspace' }] },
         },
@@ -78,6 +79,11 @@ describe('Restricted Mode (untrusted workspace)', function () {
     assert.equal(vscode.workspace.isTrusted, false);
     const inspected = vscode.workspace.getConfiguration(SECTION).inspect('baseUrl');
     assert.equal(inspected?.workspaceValue, undefined, 'VS Code hides the restricted workspace value');
+    assert.deepEqual(
+      api.environments.list.map((e) => e.baseUrl),
+      [service.url],
+      "the workspace's environments are not offered; the user's URL is the only one",
+    );
     await api.catalog.refresh();
     const acme = service.registry.models
       .filter((m) => m.organization === 'acme')

@@ -17,7 +17,9 @@ export interface HistoryEntry {
   /** ISO time the request was sent. */
   at: string;
   elapsedMs?: number;
-  /** The payload text as sent (for uploads: the file path). */
+  /** The environment it was sent to (its name); absent in entries from before environments. */
+  environment?: string;
+  /** The payload text as written, `{{…}}` references unresolved (for uploads: the file path). */
   payload: string;
   /** The scratch file it came from, if any. */
   source?: string;
@@ -49,5 +51,5 @@ export function describeEntry(e: HistoryEntry): string {
   const status =
     (e.status === undefined ? (e.ended === 'cancelled' ? 'cancelled' : 'no answer') : String(e.status)) +
     (e.status === undefined ? '' : ended);
-  return `${e.endpoint}${e.model ? ` · ${e.model}` : ''} · ${status}`;
+  return `${e.endpoint}${e.model ? ` · ${e.model}` : ''} · ${status}${e.environment ? ` · ${e.environment}` : ''}`;
 }

@@ -209,4 +209,24 @@ describe('client: the key the service echoes in successful answers is redacted (
       assert.ok(!JSON.stringify(result).includes(key), 'the key leaked');
     });
   }
+
+  it('extra headers go with every request of the client, and cannot replace the key or the user agent', async () => {
+    const service = await startServer({ keys: { acme: KEY } });
+    try {
+      const { client } = clientFor(service.url, KEY, {
+        headers: { 'X-Project': 'alpha', authorization: 'Bearer other', 'User-Agent': 'forged' },
+      });
+      await client.listModels();
+      await client.post('/v1/chat', JSON.stringify({ model: 'aurora-2', messages: [] }));
+      await client.dispose();
+      assert.ok(service.requests.length >= 2);
+      for (const r of service.requests) {
+        assert.equal(r.headers['x-project'], 'alpha');
+        assert.equal(r.organization, 'acme', 'the key authenticated, not the header');
+        assert.match(r.headers['user-agent'], /^model-access-vscode\//);
+      }
+    } finally {
+      await service.close();
+    }
+  });
 });

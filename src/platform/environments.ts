@@ -1,0 +1,78 @@
+import * as vscode from 'vscode';
+import { activeEnvironment, findEnvironment, type Environment, type EnvironmentProblem } from '../common/environments';
+import type { Config } from './config';
+import { Lifecycle } from './lifecycle';
+
+/** Workspace state (never synced): each window keeps its own choice. */
+const ACTIVE_KEY = 'modelAccess.activeEnvironment';
+
+/**
+ * The configured environments and the one this workspace works with. The choice is remembered by name
+ * in workspace state; when that name is gone from the settings, the first environment is active.
+ * `onDidSwitch` fires, synchronously, when the active environment becomes another one (a switch, or the
+ * settings removed the active one), so a refresh in flight for the old one can be abandoned at once.
+ */
+export class Environments extends Lifecycle {
+  private readonly _onDidSwitch = new vscode.EventEmitter<Environment | undefined>();
+  readonly onDidSwitch = this._onDidSwitch.event;
+  private readonly _onDidChangeList = new vscode.EventEmitter<void>();
+  /** The list changed (names, URLs, headers or variables). */
+  readonly onDidChangeList = this._onDidChangeList.event;
+  private current: Environment | undefined;
+
+  constructor(
+    private readonly config: Config,
+    private readonly state: vscode.Memento,
+  ) {
+    super();
+    this.current = this.active;
+    this.own(
+      this._onDidSwitch,
+      this._onDidChangeList,
+      config.onDidChange((e) => {
+        if (e.service) {
+          this._onDidChangeList.fire();
+          this.notice();
+        }
+      }),
+    );
+  }
+
+  get list(): readonly Environment[] {
+    return this.config.environments.environments;
+  }
+
+  /** What in `modelAccess.environments` was left out, for the log. */
+  get problems(): readonly EnvironmentProblem[] {
+    return this.config.environments.problems;
+  }
+
+  get active(): Environment | undefined {
+    return activeEnvironment(this.list, this.state.get<string>(ACTIVE_KEY));
+  }
+
+  find(name: string | undefined): Environment | undefined {
+    return findEnvironment(this.list, name);
+  }
+
+  /** Makes `name` the active environment of this workspace; false when there is none by that name. */
+  async switchTo(name: string): Promise<boolean> {
+    const env = this.find(name);
+    if (!env) {
+      return false;
+    }
+    await this.state.update(ACTIVE_KEY, env.name);
+    this.notice();
+    return true;
+  }
+
+  /** Fires `onDidSwitch` when the active environment is another one than last seen. */
+  private notice(): void {
+    const now = this.active;
+    const before = this.current;
+    this.current = now;
+    if (now?.name !== before?.name || now?.baseUrl !== before?.baseUrl) {
+      this._onDidSwitch.fire(now);
+    }
+  }
+}

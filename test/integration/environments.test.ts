@@ -1,0 +1,235 @@
+// Environments inside a real VS Code: two local services, each serving another organization with its own
+// key, side by side in modelAccess.environments. Each service records what it received (headers without
+// Authorization, the organization the key authenticated as, JSON bodies), so the tests check the wire.
+import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ModelAccessApi } from '../../src/services';
+import type { SendOutcome } from '../../src/requests/send';
+import { startServer, type RunningServer } from '../server';
+import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
+import { Commands, Settings } from '../../src/ids';
+
+function labelOf(node: vscode.TreeItem): string {
+  const l = node.label;
+  return typeof l === 'string' ? l : (l?.label ?? '');
+}
+
+describe('Environments: two services side by side, each with its own key', function () {
+  this.timeout(120_000);
+  let api: ModelAccessApi;
+  /** Organization acme behind a canary key; its model list answers slowly. */
+  let alpha: RunningServer;
+  /** Organization globex. */
+  let beta: RunningServer;
+  let ui: UiStub;
+  const canary = `ma-canary-env-${randomBytes(12).toString('hex')}`;
+  const betaKey = `ma-beta-${randomBytes(8).toString('hex')}`;
+  const secret = `ma-env-secret-${randomBytes(8).toString('hex')}`;
+  const SECRET_VAR = 'MODEL_ACCESS_TEST_SECRET';
+
+  const modelsOf = (server: RunningServer, org: string) =>
+    server.registry.models.filter((m) => m.organization === org).map((m) => m.id);
+
+  /** Every model id the Models view shows (flat list). */
+  function shownIds(): string[] {
+    return api.view.provider
+      .getChildren()
+      .filter((n) => n.contextValue?.startsWith('model'))
+      .map(labelOf);
+  }
+
+  async function switchTo(name: string): Promise<void> {
+    assert.equal(await vscode.commands.executeCommand(Commands.switchEnvironment, name), name);
+  }
+
+  before(async () => {
+    api = await activateExtension<ModelAccessApi>();
+    alpha = await startServer({
+      keys: { acme: canary },
+      pageSize: 50,
+      faults: { latencyMs: 1200, paths: ['/v1/models'] },
+    });
+    beta = await startServer({ keys: { globex: betaKey }, pageSize: 50 });
+    process.env[SECRET_VAR] = secret;
+    ui = stubUi(api.ui);
+    await setSetting('baseUrl', undefined);
+    await setSetting(Settings.groupByFamily, false);
+    await api.keys.store(alpha.url, canary);
+    await api.keys.store(beta.url, betaKey);
+    await setSetting(Settings.environments, [
+      { name: 'Alpha', baseUrl: alpha.url, headers: { 'X-Project': 'alpha-project' } },
+      { name: 'Beta', baseUrl: beta.url, variables: { region: 'eu-west-1', greeting: 'Hello from {{region}}' } },
+    ]);
+    await eventually(() => api.environments.list.length === 2, 5000, 'two environments');
+  });
+
+  after(async () => {
+    ui?.restore();
+    delete process.env[SECRET_VAR];
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await setSetting(Settings.environments, undefined);
+    await setSetting(Settings.groupByFamily, undefined);
+    await api.keys.delete(alpha.url).catch(() => undefined);
+    await api.keys.delete(beta.url).catch(() => undefined);
+    await alpha?.close();
+    await beta?.close();
+  });
+
+  it('switching shows the other organization’s models, in the view and the status bar', async () => {
+    await switchTo('Alpha');
+    await api.catalog.refresh();
+    assert.deepEqual(new Set(shownIds()), new Set(modelsOf(alpha, 'acme')));
+    assert.match(api.environmentBar.item.text, /Alpha/);
+
+    await switchTo('Beta');
+    await eventually(() => api.catalog.status.kind === 'ready' && api.catalog.serviceState.environment === 'Beta');
+    await api.catalog.settled();
+    assert.deepEqual(new Set(shownIds()), new Set(modelsOf(beta, 'globex')));
+    assert.match(api.environmentBar.item.text, /Beta/);
+    assert.match(api.statusBar.item.text, /Beta/);
+    assert.match(String(api.view.treeView.description), /^Beta · 127\.0\.0\.1:/);
+  });
+
+  it('each service receives only its own key and headers: A’s key never reaches B', async () => {
+    await switchTo('Alpha');
+    await api.catalog.reload();
+    await switchTo('Beta');
+    await api.catalog.reload();
+    const atAlpha = alpha.received('/v1/models');
+    const atBeta = beta.received('/v1/models');
+    assert.ok(atAlpha.length > 0 && atBeta.length > 0, 'both services were asked for their models');
+    assert.deepEqual([...new Set(atAlpha.map((r) => r.organization))], ['acme'], 'Alpha authenticated as acme');
+    assert.deepEqual([...new Set(atBeta.map((r) => r.organization))], ['globex'], 'Beta authenticated as globex');
+    assert.ok(
+      atAlpha.every((r) => r.headers['x-project'] === 'alpha-project'),
+      'Alpha’s header went to Alpha',
+    );
+    assert.ok(
+      beta.requests.every((r) => r.headers['x-project'] === undefined && r.organization !== 'acme'),
+      'neither Alpha’s header nor its key went to Beta',
+    );
+    assert.ok(!JSON.stringify(beta.requests).includes(canary), 'the canary appears nowhere in what Beta received');
+  });
+
+  it('a switch in the middle of a slow refresh ends showing B only', async () => {
+    await switchTo('Beta');
+    await api.catalog.reload();
+    await switchTo('Alpha');
+    alpha.clearRecords();
+    // Alpha's list answers after 1.2 s: switch while it is on its way.
+    const pending = api.catalog.reload();
+    await eventually(() => alpha.received('/v1/models').length > 0, 5000, 'Alpha’s list request');
+    await switchTo('Beta');
+    await pending;
+    await api.catalog.settled();
+    await sleep(1800); // past Alpha's answer, had it not been abandoned
+    assert.equal(api.catalog.status.kind, 'ready');
+    assert.equal(api.catalog.serviceState.environment, 'Beta');
+    assert.deepEqual(new Set(shownIds()), new Set(modelsOf(beta, 'globex')));
+    assert.ok(
+      shownIds().every((id) => !modelsOf(alpha, 'acme').includes(id)),
+      'no model of Alpha’s organization is shown',
+    );
+    await alpha.waitForAborts(1, 5000);
+  });
+
+  it('the active environment is remembered by name: reordering the list keeps it, removing it falls back', async () => {
+    const list = api.environments.list.map((e) => ({ ...e }));
+    const setting = (names: string[]) =>
+      names.map((n) => {
+        const e = list.find((x) => x.name === n) as (typeof list)[number];
+        return { name: e.name, baseUrl: e.baseUrl, headers: e.headers, variables: e.variables };
+      });
+    await switchTo('Alpha');
+    await setSetting(Settings.environments, setting(['Beta', 'Alpha']));
+    await eventually(() => api.environments.list[0]?.name === 'Beta', 5000, 'the reordered list');
+    assert.equal(api.environments.active?.name, 'Alpha');
+    await setSetting(Settings.environments, setting(['Beta']));
+    await eventually(() => api.environments.active?.name === 'Beta', 5000, 'Beta, once Alpha is gone');
+    await setSetting(Settings.environments, setting(['Alpha', 'Beta']));
+    await eventually(() => api.environments.list.length === 2, 5000, 'both again');
+  });
+
+  it('a payload’s {{…}} are sent resolved; history and cURL keep the secret as written', async () => {
+    await switchTo('Beta');
+    await api.catalog.settled();
+    const model = modelsOf(beta, 'globex')[0];
+    const editor = await newPayload('/v1/responses', model, (p) => {
+      p.input = `{{greeting}} on {{model}} with {{$env ${SECRET_VAR}}}`;
+      p.metadata = { id: '{{$uuid}}' };
+    });
+    const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+    assert.equal(outcome.kind, 'sent', JSON.stringify(outcome));
+    const sent = beta.lastReceived('/v1/responses', 'POST').json as { input: string; metadata: { id: string } };
+    assert.equal(sent.input, `Hello from eu-west-1 on ${model} with ${secret}`);
+    assert.match(sent.metadata.id, /^[0-9a-f-]{36}$/);
+    const entry = api.requests.history.entries[0];
+    assert.equal(entry.environment, 'Beta');
+    assert.ok(entry.payload.includes(`{{$env ${SECRET_VAR}}}`) && !entry.payload.includes(secret));
+
+    const curl = (await vscode.commands.executeCommand(
+      Commands.copyAsCode,
+      editor.document.uri,
+      'curl-bash',
+    )) as string;
+    assert.ok(curl.includes(`Hello from eu-west-1 on ${model} with {{$env ${SECRET_VAR}}}`), curl);
+    assert.ok(!curl.includes(secret), 'the secret is not in the cURL command');
+    assert.ok(curl.includes(beta.url), 'the cURL command targets Beta');
+    const documents = vscode.workspace.textDocuments.filter((d) => d.getText().includes(secret));
+    assert.deepEqual(
+      documents.map((d) => d.uri.toString()),
+      [],
+      'no document (payload, answer) holds the secret',
+    );
+  });
+
+  it('an unknown variable: Send names it and sends nothing; // @env pins a payload to another environment', async () => {
+    await switchTo('Beta');
+    const model = modelsOf(beta, 'globex')[0];
+    const editor = await newPayload('/v1/responses', model, (p) => {
+      p.input = 'Hi {{nope}}';
+    });
+    const before = beta.received('/v1/responses').length;
+    const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+    assert.equal(outcome.kind, 'invalid');
+    assert.ok(outcome.kind === 'invalid' && outcome.message.includes('{{nope}} is not defined in environment Beta'));
+    assert.equal(beta.received('/v1/responses').length, before, 'nothing was sent');
+    await eventually(
+      () =>
+        vscode.languages
+          .getDiagnostics(editor.document.uri)
+          .some((d) => d.message.includes('{{nope}}') && d.severity === vscode.DiagnosticSeverity.Error),
+      5000,
+      'the unknown variable underlined',
+    );
+
+    const pinned = await newPayload('/v1/responses', 'aurora-2', (p) => {
+      p.model = 'aurora-2';
+      p.input = 'to Alpha';
+    });
+    await pinned.edit((b) => b.insert(new vscode.Position(1, 0), '// @env Alpha\n'));
+    const atAlpha = alpha.received('/v1/responses').length;
+    const sentPinned = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+    assert.equal(sentPinned.kind, 'sent', JSON.stringify(sentPinned));
+    const last = alpha.lastReceived('/v1/responses', 'POST');
+    assert.equal(alpha.received('/v1/responses').length, atAlpha + 1);
+    assert.equal(last.organization, 'acme');
+    assert.equal(last.headers['x-project'], 'alpha-project');
+    assert.equal(api.environments.active?.name, 'Beta', 'the active environment did not change');
+  });
+
+  it('Copy Environments as JSON shares names, URLs, headers and variables, never a key', async () => {
+    const json = (await vscode.commands.executeCommand(Commands.copyEnvironments)) as string;
+    const list = JSON.parse(json) as { name: string; baseUrl: string }[];
+    assert.deepEqual(
+      list.map((e) => [e.name, e.baseUrl]),
+      [
+        ['Alpha', alpha.url],
+        ['Beta', beta.url],
+      ],
+    );
+    assert.ok(!json.includes(canary) && !json.includes(betaKey));
+    assert.ok(ui.copied.includes(json));
+  });
+});

@@ -1,0 +1,144 @@
+// Reading modelAccess.environments: what becomes an environment, what is left out and said so, the
+// baseUrl shorthand named after its host, the active one by name, and the shareable list without keys.
+import * as assert from 'node:assert/strict';
+import {
+  activeEnvironment,
+  headerProblem,
+  readEnvironments,
+  shareableEnvironments,
+} from '../../../src/common/environments';
+
+describe('common/environments', () => {
+  it('reads name, URL (trailing slashes dropped), headers and variables', () => {
+    const { environments, problems } = readEnvironments(
+      [
+        {
+          name: ' Staging ',
+          baseUrl: 'https://staging.example.com/eu/',
+          headers: { 'X-Project': 'search' },
+          variables: { region: 'eu', n: 3, on: true },
+        },
+      ],
+      'user',
+    );
+    assert.deepEqual(problems, []);
+    assert.deepEqual(environments, [
+      {
+        name: 'Staging',
+        baseUrl: 'https://staging.example.com/eu',
+        source: 'user',
+        headers: { 'X-Project': 'search' },
+        variables: { region: 'eu', n: '3', on: 'true' },
+        shorthand: false,
+      },
+    ]);
+  });
+
+  it('leaves out entries without a name or URL, and a repeated name, saying which', () => {
+    const { environments, problems } = readEnvironments(
+      [
+        { baseUrl: 'https://a' },
+        { name: 'b' },
+        'x',
+        { name: 'A', baseUrl: 'https://a' },
+        { name: 'a', baseUrl: 'https://b' },
+      ],
+      'user',
+    );
+    assert.deepEqual(
+      environments.map((e) => e.name),
+      ['A'],
+    );
+    assert.deepEqual(
+      problems.map((p) => p.message),
+      [
+        'modelAccess.environments[0] has no name',
+        'modelAccess.environments[1] (b) has no baseUrl',
+        'modelAccess.environments[2] is not an object',
+        'modelAccess.environments[4]: the name "a" is used twice; the first one counts',
+      ],
+    );
+  });
+
+  it('drops headers the extension sets itself or that could forge another header; keeps the rest', () => {
+    const { environments, problems } = readEnvironments(
+      [
+        {
+          name: 'gw',
+          baseUrl: 'https://gw',
+          headers: {
+            Authorization: 'Bearer other',
+            host: 'evil.example',
+            'X-Ok': 'fine',
+            'X-Split': 'a\r\nX-Injected: 1',
+            'Bad Name': 'v',
+            'X-Number': 5,
+          },
+        },
+      ],
+      'user',
+    );
+    assert.deepEqual(environments[0].headers, { 'X-Ok': 'fine' });
+    assert.equal(problems.length, 5);
+    assert.match(problems[0].message, /Authorization header is set by the extension itself/);
+  });
+
+  it('headerProblem accepts tokens with printable values only', () => {
+    assert.equal(headerProblem('X-Org', 'acme team'), undefined);
+    assert.match(headerProblem('Content-Type', 'text/plain') ?? '', /set by the extension/);
+    assert.match(headerProblem('X-A', 'a\nb') ?? '', /line break/);
+  });
+
+  it('the baseUrl shorthand is one more environment, first, named after its host, unless listed already', () => {
+    const listed = [{ name: 'host.example', baseUrl: 'https://other.example' }];
+    const { environments } = readEnvironments(listed, 'user', {
+      url: 'https://host.example:8443/api',
+      source: 'workspace',
+    });
+    assert.deepEqual(
+      environments.map((e) => [e.name, e.baseUrl, e.source, e.shorthand]),
+      [
+        ['host.example:8443', 'https://host.example:8443/api', 'workspace', true],
+        ['host.example', 'https://other.example', 'user', false],
+      ],
+    );
+    const same = readEnvironments([{ name: 'Prod', baseUrl: 'https://p.example/' }], 'user', {
+      url: 'https://p.example',
+      source: 'user',
+    });
+    assert.deepEqual(
+      same.environments.map((e) => e.name),
+      ['Prod'],
+    );
+  });
+
+  it('a setting that is not a list is ignored with a problem', () => {
+    const r = readEnvironments({ name: 'x' }, 'user');
+    assert.deepEqual(r.environments, []);
+    assert.match(r.problems[0].message, /not a list/);
+  });
+
+  it('the active environment is the remembered name (any case), else the first', () => {
+    const { environments } = readEnvironments(
+      [
+        { name: 'One', baseUrl: 'https://1' },
+        { name: 'Two', baseUrl: 'https://2' },
+      ],
+      'user',
+    );
+    assert.equal(activeEnvironment(environments, 'two')?.name, 'Two');
+    assert.equal(activeEnvironment(environments, 'gone')?.name, 'One');
+    assert.equal(activeEnvironment([], 'One'), undefined);
+  });
+
+  it('the shareable list has no shorthand and nothing but name, URL, headers and variables', () => {
+    const { environments } = readEnvironments(
+      [{ name: 'Two', baseUrl: 'https://2', headers: { 'X-A': 'a' }, variables: { v: '1' } }],
+      'user',
+      { url: 'https://1', source: 'user' },
+    );
+    assert.deepEqual(shareableEnvironments(environments), [
+      { name: 'Two', baseUrl: 'https://2', headers: { 'X-A': 'a' }, variables: { v: '1' } },
+    ]);
+  });
+});

@@ -1,0 +1,221 @@
+// Variables in payloads: what a send carries, what is shown or kept (secrets as written), what cannot be
+// resolved and why, and (fast-check) that any placement of braces in any text never throws and never loses text.
+import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
+import {
+  openReferenceBefore,
+  pinnedEnvironment,
+  referencesIn,
+  resolvePayload,
+  resolveString,
+  splitTemplate,
+  type VariableContext,
+} from '../../../src/requests/core/variables';
+
+const SECRET = 'sk-canary-0123456789';
+
+function context(variables: Record<string, string> = {}, env: Record<string, string> = {}): VariableContext {
+  let n = 0;
+  return {
+    variables,
+    environment: 'staging',
+    env: (name) => env[name],
+    uuid: () => `uuid-${++n}`,
+    now: () => 1_700_000_000_123,
+  };
+}
+
+describe('requests/core/variables', () => {
+  describe('resolveString', () => {
+    it('replaces environment variables, with spaces inside the braces allowed', () => {
+      const r = resolveString('Hello {{name}} from {{ region }}!', context({ name: 'Ada', region: 'eu-west' }));
+      assert.equal(r.sent, 'Hello Ada from eu-west!');
+      assert.equal(r.shown, 'Hello Ada from eu-west!');
+      assert.deepEqual(r.problems, []);
+    });
+
+    it('resolves references inside variable values (nesting), and says when a value refers to itself', () => {
+      const ok = resolveString('{{greeting}}', context({ greeting: 'Hi {{name}}', name: 'Ada' }));
+      assert.equal(ok.sent, 'Hi Ada');
+      const loop = resolveString('{{a}}', context({ a: 'x{{b}}', b: '{{a}}' }));
+      assert.equal(loop.problems.length, 1);
+      assert.match(loop.problems[0].message, /refers to itself \(a → b → a\)/);
+    });
+
+    it('names an unknown variable and the environment it is missing from, and keeps it as written', () => {
+      const r = resolveString('a {{missing}} b', context());
+      assert.equal(r.sent, 'a {{missing}} b');
+      assert.deepEqual(
+        r.problems.map((p) => p.message),
+        ['{{missing}} is not defined in environment staging'],
+      );
+    });
+
+    it('sends $env values but shows and keeps the reference, and reports them as secrets', () => {
+      const r = resolveString('Bearer {{$env TOKEN}}', context({}, { TOKEN: SECRET }));
+      assert.equal(r.sent, `Bearer ${SECRET}`);
+      assert.equal(r.shown, 'Bearer {{$env TOKEN}}');
+      assert.deepEqual(r.secrets, [SECRET]);
+    });
+
+    it('keeps a variable whose value holds a secret as written in what is shown', () => {
+      const r = resolveString(
+        '{{auth}} {{plain}}',
+        context({ auth: 'k={{$env TOKEN}}', plain: 'p' }, { TOKEN: SECRET }),
+      );
+      assert.equal(r.sent, `k=${SECRET} p`);
+      assert.equal(r.shown, '{{auth}} p');
+      assert.ok(!r.shown.includes(SECRET));
+    });
+
+    it('says which environment variable is not set, and which built-in does not exist', () => {
+      const r = resolveString('{{$env NOPE}} {{$random}}', context());
+      assert.deepEqual(
+        r.problems.map((p) => p.message),
+        [
+          "{{$env NOPE}}: the environment variable NOPE is not set in VS Code's environment",
+          '{{$random}}: there is no built-in $random (built-ins: $env NAME, $uuid, $timestamp)',
+        ],
+      );
+    });
+
+    it('fills $uuid and $timestamp (Unix seconds)', () => {
+      const r = resolveString('{{$uuid}}/{{$uuid}}@{{$timestamp}}', context());
+      assert.equal(r.sent, 'uuid-1/uuid-2@1700000000');
+    });
+
+    it('keeps an escaped \\{{ as literal braces, and leaves braces around non-names alone', () => {
+      const r = resolveString('\\{{name}} and {{ not a name }} and {{}} and {x}', context({ name: 'Ada' }));
+      assert.equal(r.sent, '{{name}} and {{ not a name }} and {{}} and {x}');
+      assert.deepEqual(r.problems, []);
+    });
+
+    it('{{model}} is the model given, else an environment variable, else a problem', () => {
+      assert.equal(resolveString('{{model}}', context({ model: 'env-model' }), 'aurora-2').sent, 'aurora-2');
+      assert.equal(resolveString('{{model}}', context({ model: 'env-model' })).sent, 'env-model');
+      assert.match(resolveString('{{model}}', context()).problems[0].message, /no "model"/);
+    });
+  });
+
+  describe('resolvePayload', () => {
+    it('resolves strings at any depth and in keys; {{model}} is the payload model; JSON stays valid', () => {
+      const value = {
+        model: '{{m}}',
+        input: [{ role: 'user', content: 'Use {{model}} in {{region}} "quoted" \\ back' }],
+        metadata: { '{{keyName}}': '{{$uuid}}', n: 3 },
+      };
+      const r = resolvePayload(value, context({ m: 'aurora-2', region: 'eu', keyName: 'trace' }));
+      assert.deepEqual(JSON.parse(r.json), {
+        model: 'aurora-2',
+        input: [{ role: 'user', content: 'Use aurora-2 in eu "quoted" \\ back' }],
+        metadata: { trace: 'uuid-1', n: 3 },
+      });
+      assert.equal(r.shownJson, r.json, 'nothing secret: what is shown is what is sent, same $uuid');
+    });
+
+    it('keeps $env references in what is shown, and never the value', () => {
+      const r = resolvePayload({ model: 'a', input: 'key {{$env TOKEN}}' }, context({}, { TOKEN: SECRET }));
+      assert.equal(JSON.parse(r.json).input, `key ${SECRET}`);
+      assert.equal(JSON.parse(r.shownJson).input, 'key {{$env TOKEN}}');
+      assert.ok(!r.shownJson.includes(SECRET));
+      assert.deepEqual(r.secrets, [SECRET]);
+    });
+
+    it('reports each unknown variable once', () => {
+      const r = resolvePayload({ a: '{{x}}', b: '{{x}} {{y}}' }, context());
+      assert.deepEqual(
+        r.problems.map((p) => p.reference),
+        ['{{x}}', '{{y}}'],
+      );
+    });
+  });
+
+  describe('referencesIn', () => {
+    it('finds references inside strings only, with their offsets', () => {
+      const text = '// POST /v1/chat {{notme}}\n{"model": "{{model}}", "x": "a {{ b }}"} ';
+      const refs = referencesIn(text);
+      assert.deepEqual(
+        refs.map((r) => [r.name, text.slice(r.offset, r.offset + r.length)]),
+        [
+          ['model', '{{model}}'],
+          ['b', '{{ b }}'],
+        ],
+      );
+    });
+  });
+
+  describe('pinnedEnvironment', () => {
+    it('reads // @env NAME among the leading comment lines only', () => {
+      assert.deepEqual(pinnedEnvironment('// POST /v1/chat\n// @env Staging EU\n{}'), { name: 'Staging EU', line: 1 });
+      assert.equal(pinnedEnvironment('// POST /v1/chat\n{"a": 1}\n// @env prod'), undefined);
+      assert.equal(pinnedEnvironment('{}'), undefined);
+    });
+  });
+
+  describe('openReferenceBefore', () => {
+    it('sees an open {{ before the cursor, not a closed or escaped one', () => {
+      assert.deepEqual(openReferenceBefore('"a {{reg', 8), { start: 5, typed: 'reg' });
+      assert.deepEqual(openReferenceBefore('"{{$e', 5), { start: 3, typed: '$e' });
+      assert.equal(openReferenceBefore('"{{a}} b', 8), undefined);
+      assert.equal(openReferenceBefore('"\\{{a', 5), undefined);
+    });
+  });
+
+  describe('properties', () => {
+    const pieces = fc.array(
+      fc.oneof(
+        fc.string(),
+        fc.constantFrom('{{', '}}', '{', '}', '\\', '$', ' ', 'env', 'name', '{{name}}', '{{$env HOME}}', '{{$uuid}}'),
+      ),
+      { maxLength: 30 },
+    );
+
+    it('splitting never throws and gives back the text (escapes aside)', () => {
+      fc.assert(
+        fc.property(pieces, (parts) => {
+          const s = parts.join('');
+          const joined = splitTemplate(s)
+            .map((p) => ('literal' in p ? p.literal : p.ref.text))
+            .join('');
+          // Only an escape's backslash is dropped.
+          assert.equal(joined, s.replace(/\\\{\{/g, '{{'));
+        }),
+      );
+    });
+
+    it('resolving with nothing defined never throws and loses no text: every problem is a reference kept as written', () => {
+      fc.assert(
+        fc.property(pieces, (parts) => {
+          const s = parts.join('');
+          const c: VariableContext = { variables: {}, env: () => undefined, uuid: () => 'U', now: () => 0 };
+          const r = resolveString(s.replace(/\$(uuid|timestamp)/g, '$x'), c);
+          assert.equal(r.sent, s.replace(/\$(uuid|timestamp)/g, '$x').replace(/\\\{\{/g, '{{'));
+          assert.equal(r.shown, r.sent);
+        }),
+      );
+    });
+
+    it('in a JSON payload, any placement resolves to valid JSON holding the defined values, secrets only where sent', () => {
+      const value = fc.string().filter((v) => !v.includes('{{') && !v.includes(SECRET));
+      fc.assert(
+        fc.property(pieces, value, (parts, v) => {
+          const s = parts.join('');
+          fc.pre(!/\$(uuid|timestamp)/.test(s));
+          const r = resolvePayload({ model: 'm', input: s }, context({ name: v }, { HOME: SECRET }));
+          const sent = JSON.parse(r.json) as { input: string };
+          const shown = JSON.parse(r.shownJson) as { input: string };
+          // The definition, written plainly with regular expressions over the escaped text.
+          const expected = s
+            .replace(/\\\{\{/g, '\u0000')
+            .replace(/\{\{[ \t]*name[ \t]*\}\}/g, () => '\u0001')
+            .replace(/\{\{[ \t]*model[ \t]*\}\}/g, 'm')
+            .replace(/\{\{[ \t]*\$env[ \t]+HOME[ \t]*\}\}/g, SECRET)
+            .replace(/\u0001/g, () => v)
+            .replace(/\u0000/g, '{{');
+          assert.equal(sent.input, expected);
+          assert.ok(!shown.input.includes(SECRET));
+        }),
+      );
+    });
+  });
+});
