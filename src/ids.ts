@@ -25,6 +25,8 @@ export const Commands = {
   openModelCard: 'modelAccess.openModelCard',
   inspectModel: 'modelAccess.inspectModel',
   copyModelId: 'modelAccess.copyModelId',
+  showModelDetails: 'modelAccess.showModelDetails',
+  previewModelCard: 'modelAccess.previewModelCard',
   /** Registered by the scratch-requests feature (src/requests/); the explorer only points at it. */
   newRequest: 'modelAccess.newRequest',
   // Scratch requests (src/requests/)
@@ -43,6 +45,8 @@ export const Commands = {
   toggleResponseHeaders: 'modelAccess.toggleResponseHeaders',
   showRawEvents: 'modelAccess.showRawEvents',
   saveResponseBody: 'modelAccess.saveResponseBody',
+  /** Sends the active payload to several models at once, side by side (src/requests/compare.ts). */
+  compareModels: 'modelAccess.compareModels',
   // Status bar and output
   showModels: 'modelAccess.showModels',
   showLog: 'modelAccess.showLog',
@@ -113,7 +117,7 @@ export const ItemContext = {
   message: 'message',
 } as const;
 
-export const ModelClickActions = ['openModelCard', 'inspect', 'none'] as const;
+export const ModelClickActions = ['openModelCard', 'showDetails', 'inspect', 'none'] as const;
 export type ModelClickAction = (typeof ModelClickActions)[number];
 
 /** VS Code's own commands the extension runs. */
@@ -122,4 +126,5 @@ export const BuiltinCommands = {
   openSettings: 'workbench.action.openSettings',
   openWalkthrough: 'workbench.action.openWalkthrough',
   openFolder: 'vscode.openFolder',
+  showMarkdownPreview: 'markdown.showPreview',
 } as const;
