@@ -124,8 +124,7 @@ export class ModelDetailsPanels implements vscode.Disposable {
   }
 
   private render(tab: DetailsTab): void {
-    const copyAsCode = (Commands as Record<string, string>).copyAsCode !== undefined;
-    tab.state = { ...tab.state, copyAsCode };
+    tab.state = { ...tab.state, copyAsCode: true };
     tab.panel.webview.html = detailsHtml(tab.state, newNonce(), tab.panel.webview.cspSource);
   }
 
@@ -161,13 +160,9 @@ export class ModelDetailsPanels implements vscode.Disposable {
       case 'compare':
         await vscode.commands.executeCommand(Commands.compareModels, model);
         return;
-      case 'copyAsCode': {
-        const command = (Commands as Record<string, string>).copyAsCode;
-        if (command) {
-          await vscode.commands.executeCommand(command, model);
-        }
+      case 'copyAsCode':
+        await vscode.commands.executeCommand(Commands.copyAsCode, model);
         return;
-      }
       case 'openLink': {
         // Only a link the page was built with, and only after the same checks as a card link.
         const link = message.link === undefined ? undefined : tab.state.details.links[message.link];

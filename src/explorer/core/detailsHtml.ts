@@ -52,7 +52,7 @@ export interface DetailsPageState {
   fetchedAt?: string;
   /** The chat model this one is in VS Code chat, when chat is on and offers it. */
   chat?: { vendor: string; id: string; name: string };
-  /** Whether a Copy as Code command exists in this build. */
+  /** Offer Copy as Code (the requests feature's command, for this model). */
   copyAsCode?: boolean;
 }
 
