@@ -27,6 +27,8 @@ export const Commands = {
   openModelCard: 'modelAccess.openModelCard',
   inspectModel: 'modelAccess.inspectModel',
   copyModelId: 'modelAccess.copyModelId',
+  showModelDetails: 'modelAccess.showModelDetails',
+  previewModelCard: 'modelAccess.previewModelCard',
   /** Registered by the scratch-requests feature (src/requests/); the explorer only points at it. */
   newRequest: 'modelAccess.newRequest',
   // Scratch requests (src/requests/)
@@ -45,6 +47,8 @@ export const Commands = {
   toggleResponseHeaders: 'modelAccess.toggleResponseHeaders',
   showRawEvents: 'modelAccess.showRawEvents',
   saveResponseBody: 'modelAccess.saveResponseBody',
+  /** Sends the active payload to several models at once, side by side (src/requests/compare.ts). */
+  compareModels: 'modelAccess.compareModels',
   // Status bar and output
   showModels: 'modelAccess.showModels',
   showLog: 'modelAccess.showLog',
@@ -118,7 +122,7 @@ export const ItemContext = {
   message: 'message',
 } as const;
 
-export const ModelClickActions = ['openModelCard', 'inspect', 'none'] as const;
+export const ModelClickActions = ['openModelCard', 'showDetails', 'inspect', 'none'] as const;
 export type ModelClickAction = (typeof ModelClickActions)[number];
 
 /** VS Code's own commands the extension runs. */
@@ -127,4 +131,5 @@ export const BuiltinCommands = {
   openSettings: 'workbench.action.openSettings',
   openWalkthrough: 'workbench.action.openWalkthrough',
   openFolder: 'vscode.openFolder',
+  showMarkdownPreview: 'markdown.showPreview',
 } as const;

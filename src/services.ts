@@ -10,6 +10,8 @@ import { askWith, KeyConsent } from './common/keyConsent';
 import { RedactingLog } from './platform/log';
 import { createUi, type Ui } from './platform/ui';
 import type { ModelDocuments } from './explorer/inspect';
+import type { CardPreviews } from './explorer/cardPreview';
+import type { ModelDetailsPanels } from './explorer/details';
 import type { ModelsView } from './explorer/modelsView';
 import type { RequestsApi } from './requests';
 import type { ModelsStatusBar } from './setup/statusBar';
@@ -49,6 +51,10 @@ export interface ModelAccessApi {
   environments: Environments;
   connection: ServiceConnection;
   documents: ModelDocuments;
+  /** Model Details tabs, one per model. */
+  details: ModelDetailsPanels;
+  /** Model Cards previewed in the editor. */
+  cards: CardPreviews;
   log: RedactingLog;
   statusBar: ModelsStatusBar;
   environmentBar: EnvironmentStatusBar;

@@ -11,16 +11,23 @@ import { flash, type SafePickItem } from '../platform/ui';
 import type { Services } from '../services';
 import type { ModelDocuments } from './inspect';
 import type { ModelsView } from './modelsView';
+import type { ModelDetailsPanels } from './details';
+import type { CardPreviews } from './cardPreview';
 
 /** The services and the explorer's own parts. */
-type ExplorerDeps = Services & { view: ModelsView; documents: ModelDocuments };
+type ExplorerDeps = Services & {
+  view: ModelsView;
+  documents: ModelDocuments;
+  details: ModelDetailsPanels;
+  cards: CardPreviews;
+};
 
 type ModelPickItem = SafePickItem & { model?: ModelEntry; run?: string };
 
 /** Refresh, filter, grouping, and the per-model commands (card, inspect, copy id, quick pick). */
 export function explorerCommands(
   services: Services,
-  parts: Pick<ExplorerDeps, 'view' | 'documents'>,
+  parts: Pick<ExplorerDeps, 'view' | 'documents' | 'details' | 'cards'>,
 ): vscode.Disposable[] {
   const deps: ExplorerDeps = { ...services, ...parts };
   const inspect = (model: ModelEntry) => inspectModel(deps, model).then(() => undefined);
@@ -49,6 +56,14 @@ export function explorerCommands(
       }
       return model?.id;
     }),
+    vscode.commands.registerCommand(Commands.showModelDetails, async (arg?: unknown) => {
+      const model = await modelOrPick(deps, arg, 'Show the details of…');
+      return model ? deps.details.show(model) : undefined;
+    }),
+    vscode.commands.registerCommand(Commands.previewModelCard, async (arg?: unknown) => {
+      const model = await modelOrPick(deps, arg, 'Preview the Model Card of…');
+      return model ? deps.cards.preview(model) : undefined;
+    }),
     vscode.commands.registerCommand(Commands.modelClicked, async (arg?: unknown) => {
       const model = modelFromArg(arg, deps.catalog.models);
       if (!model) {
@@ -57,6 +72,8 @@ export function explorerCommands(
       switch (deps.config.modelClickAction) {
         case 'openModelCard':
           return openModelCard(model, { ui: deps.ui, log: deps.log, inspect });
+        case 'showDetails':
+          return deps.details.show(model);
         case 'inspect':
           return inspectModel(deps, model);
         default:
@@ -179,6 +196,7 @@ async function showModels(deps: ExplorerDeps): Promise<void> {
       run: Commands.openModelCard,
       description: hasCard ? undefined : msg`no card link`,
     },
+    { label: msg`$(info) Show Model Details`, run: Commands.showModelDetails },
     { label: msg`$(json) Inspect Model`, run: Commands.inspectModel },
     { label: msg`$(copy) Copy Model ID`, run: Commands.copyModelId },
     { label: msg`$(new-file) New Request with this Model`, run: Commands.newRequest },

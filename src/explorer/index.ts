@@ -3,13 +3,24 @@ import type { Services } from '../services';
 import { explorerCommands } from './commands';
 import { ModelDocuments } from './inspect';
 import { ModelsView } from './modelsView';
+import { CardPreviews } from './cardPreview';
+import { ModelDetailsPanels } from './details';
+import { openModelCard } from './modelCard';
+import type { ModelEntry } from '../api/types';
 
 /** The Models view, Model Cards, Inspect, and the per-model commands. */
 export function register(services: Services): vscode.Disposable[] {
   const { catalog, config, connection, log } = services;
   const view = new ModelsView(catalog, config);
   const documents = new ModelDocuments(log);
-  Object.assign(services.testApi, { view, documents });
+  const inspect = (model: ModelEntry) =>
+    documents
+      .inspect(model, async (id) => (await connection.getClient()).getModel(id), services.ui)
+      .then(() => undefined);
+  const openCard = (model: ModelEntry) => openModelCard(model, { ui: services.ui, log, inspect });
+  const cards = new CardPreviews({ ui: services.ui, log, openCard });
+  const details = new ModelDetailsPanels(services, { openCard, previewCard: (model) => cards.preview(model) });
+  Object.assign(services.testApi, { view, documents, details, cards });
   // First load once activation has returned (no network inside activate): the view asked for it.
   setTimeout(() => {
     if (view.treeView.visible) {
@@ -19,7 +30,9 @@ export function register(services: Services): vscode.Disposable[] {
   return [
     view,
     documents,
-    ...explorerCommands(services, { view, documents }),
+    cards,
+    details,
+    ...explorerCommands(services, { view, documents, details, cards }),
     // A new service or key (here or in another window) replaces the list.
     connection.onDidChange(
       () => void (catalog.status.kind === 'idle' && !view.treeView.visible ? catalog.refreshSetup() : catalog.reload()),

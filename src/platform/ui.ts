@@ -19,6 +19,8 @@ export interface SafePickItem extends vscode.QuickPickItem {
 export interface Ui {
   input(options: vscode.InputBoxOptions): Thenable<string | undefined>;
   pick<T extends SafePickItem>(items: readonly T[], options: vscode.QuickPickOptions): Thenable<T | undefined>;
+  /** A quick pick with check boxes; items with `picked` start checked. Undefined when dismissed. */
+  pickMany<T extends SafePickItem>(items: readonly T[], options: vscode.QuickPickOptions): Thenable<T[] | undefined>;
   info(message: DisplayText, ...actions: string[]): Thenable<string | undefined>;
   warn(message: DisplayText, ...actions: string[]): Thenable<string | undefined>;
   error(message: DisplayText, ...actions: string[]): Thenable<string | undefined>;
@@ -35,6 +37,7 @@ export function createUi(): Ui {
   return {
     input: (options) => vscode.window.showInputBox(options),
     pick: (items, options) => vscode.window.showQuickPick([...items], options),
+    pickMany: (items, options) => vscode.window.showQuickPick([...items], { ...options, canPickMany: true }),
     info: (message, ...actions) => vscode.window.showInformationMessage(message, ...actions),
     warn: (message, ...actions) => vscode.window.showWarningMessage(message, ...actions),
     error: (message, ...actions) => vscode.window.showErrorMessage(message, ...actions),

@@ -16,6 +16,7 @@ import { textToSend } from './core/sendText';
 import { starterPayload } from './core/templates';
 import { uploadFile } from './upload';
 import { variableProviders } from './variableEditing';
+import { ModelComparisons } from './compare';
 import { displayText, msg, plural } from '../common/text';
 import type { SafePickItem } from '../platform/ui';
 
@@ -26,6 +27,7 @@ export interface RequestsApi {
   history: RequestHistory;
   sender: RequestSender;
   payloads: PayloadDocuments;
+  comparisons: ModelComparisons;
 }
 
 /** Scratch payloads, sending and uploading, response documents, history, Copy as Code and Import cURL. */
@@ -54,8 +56,10 @@ export function register(deps: Services): vscode.Disposable[] {
     async (arg?: unknown): Promise<SendOutcome> =>
       sendPayload(await editorFor(arg), endpoint);
 
-  deps.testApi.requests = { scratch, responses, history, sender, payloads };
+  const comparisons = new ModelComparisons(deps, history, (doc) => payloads.isPayload(doc));
+  deps.testApi.requests = { scratch, responses, history, sender, payloads, comparisons };
   return [
+    comparisons,
     responses,
     history,
     sender,
@@ -133,6 +137,7 @@ export function register(deps: Services): vscode.Disposable[] {
     command(Commands.uploadFile, (arg?: unknown, purpose?: unknown) =>
       uploadFile(deps, responses, history, arg, typeof purpose === 'string' ? purpose : undefined),
     ),
+    command(Commands.compareModels, (arg?: unknown) => comparisons.compare(arg)),
     command(Commands.showHistory, async () => showHistory(deps, history, scratch, sendPayload)),
     command(Commands.clearHistory, async () => {
       await history.clear();

@@ -25,6 +25,7 @@ import { encodeJson, withHostileModels } from './hostileData';
 import { ApiError, errorBody, plainWriter } from './http';
 import { indexByOrganization, keysFor, loadRegistry, withGeneratedModels, type Registry } from './registry';
 import { dispatch, type ServerContext } from './routes';
+export { CARD_MARKER } from './routes';
 import { sleepUnlessClosed } from './streaming';
 import type { UploadedFile } from './upload';
 

@@ -59,14 +59,54 @@ export interface Exchange {
 }
 
 const MODELS = '/v1/models';
+/** Public Model Cards: `/cards/<id>.md` (Markdown) or `/cards/<id>.html` (a web page) for any model of any organization, no key needed. */
+const CARDS = '/cards/';
+/** What a card served by the local service says besides its model's facts (tests look for it). */
+export const CARD_MARKER = 'Served by the local Model Access Service.';
+
+function serveCard(ctx: ServerContext, ex: Exchange, file: string): void {
+  const id = file.replace(/\.(md|html)$/, '');
+  const model = [...ctx.catalogs.values()]
+    .map((c) => {
+      const i = c.indexById.get(id);
+      return i === undefined ? undefined : c.models[i];
+    })
+    .find((m) => m !== undefined);
+  if (!model || !/\.(md|html)$/.test(file)) {
+    ex.res.writeHead(404, { 'content-type': 'text/plain' }).end('no such card');
+    return;
+  }
+  if (file.endsWith('.html')) {
+    ex.res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<h1>${model.id.replace(/[<&]/g, '')}</h1>`);
+    return;
+  }
+  const body = [
+    `# ${model.id}`,
+    '',
+    `Family ${model.family ?? 'none'}, version ${model.version ?? 'none'}. ${CARD_MARKER}`,
+    '',
+    // What a registry's author could write: a command link, raw HTML and a bidi override.
+    `[Open settings](command:workbench.action.openSettings) <img src=x onerror=alert(1)> invoice\u202etxt.exe`,
+    '',
+  ].join('\n');
+  ex.res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(body);
+}
 const POST_ENDPOINTS = ['/v1/responses', '/v1/chat', '/v1/embeddings', '/v1/files'];
 
 export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> {
+  const method = ex.req.method ?? 'GET';
+  const { path } = ex;
+  // Cards are public pages: served with or without a key (tests check the client sends none).
+  if (path.startsWith(CARDS) && method === 'GET') {
+    ex.req.resume();
+    serveCard(ctx, ex, decodeId(path.slice(CARDS.length)));
+    return;
+  }
   const caller = authenticate(ex.req.headers, ctx.orgByKey);
   ex.onCaller(caller);
   const catalog = ctx.catalogs.get(caller.organization) ?? { models: [], indexById: new Map() };
-  const method = ex.req.method ?? 'GET';
-  const { path } = ex;
   if (ctx.hostile !== undefined && (await ctx.hostile.handle(ctx, ex, caller, catalog))) {
     return;
   }

@@ -13,7 +13,8 @@ import { plural } from '../../common/text';
  */
 export const DISPLAY_LIMIT = 256 * 1024;
 /** Characters dropped from the start of a stream's visible tail after redaction, so a key cut by the window never shows in part. */
-const REDACTION_MARGIN = 4096;
+/** Extra characters kept before a window is cut, so a key across the cut is still whole when it is removed. */
+export const REDACTION_MARGIN = 4096;
 
 /** Removes the key (in every form) from text about to be shown or saved. */
 export type Redact = (text: string) => string;

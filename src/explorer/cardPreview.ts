@@ -1,0 +1,86 @@
+import * as vscode from 'vscode';
+import type { ModelEntry } from '../api/types';
+import { displayText, msg } from '../common/text';
+import { BuiltinCommands } from '../ids';
+import type { RedactingLog } from '../platform/log';
+import type { Ui } from '../platform/ui';
+import { fetchCard } from './core/cardFetch';
+import { plainTextAsMarkdown, sanitizeCardMarkdown } from './core/cardMarkdown';
+import { checkCardLink, rawCardLink } from './core/linkSafety';
+
+export const CARD_SCHEME = 'model-access-card';
+
+export type CardPreviewOutcome =
+  | { kind: 'preview'; uri: vscode.Uri; text: string }
+  | { kind: 'browser'; opened: unknown }
+  | { kind: 'failed'; message: string };
+
+/**
+ * Model Cards in VS Code's Markdown preview: the card is fetched without the API key (see core/cardFetch.ts),
+ * made safe (core/cardMarkdown.ts) and served from a read-only virtual document the preview renders.
+ * A card that is an HTML page opens in the browser instead, through the usual card checks.
+ */
+export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly contents = new Map<string, string>();
+  private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this._onDidChange.event;
+  private readonly registration: vscode.Disposable;
+
+  constructor(private readonly deps: { ui: Ui; log: RedactingLog; openCard: (model: ModelEntry) => Promise<unknown> }) {
+    this.registration = vscode.workspace.registerTextDocumentContentProvider(CARD_SCHEME, this);
+  }
+
+  static uriFor(id: string): vscode.Uri {
+    const title = displayText(id, 100).replace(/[/\\]/g, '∕') || 'model';
+    return vscode.Uri.from({
+      scheme: CARD_SCHEME,
+      path: `/${title} card.md`,
+      query: new URLSearchParams({ id }).toString(),
+    });
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.contents.get(uri.toString()) ?? 'Run "Model Access: Preview Model Card" to load this card.\n';
+  }
+
+  async preview(model: ModelEntry): Promise<CardPreviewOutcome> {
+    const link = model.cardUrl ?? rawCardLink(model.raw);
+    if (!checkCardLink(link).ok) {
+      // The usual message (no card, or why the link is refused), with Inspect offered.
+      return { kind: 'browser', opened: await this.deps.openCard(model) };
+    }
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: msg`Reading the Model Card of ${displayText(model.id, 60)}` },
+      () => fetchCard(link as string),
+    );
+    if (result.kind === 'browser') {
+      this.deps.log.info(
+        msg`The Model Card of ${model.id} is ${result.contentType || 'not text'}: opening it in the browser.`,
+      );
+      return { kind: 'browser', opened: await this.deps.openCard(model) };
+    }
+    if (result.kind === 'failed') {
+      const message = msg`The Model Card of ${model.id} could not be previewed. ${result.message}`;
+      this.deps.log.warn(message);
+      void this.deps.ui.warn(message, 'Open in Browser').then((a) => (a ? this.deps.openCard(model) : undefined));
+      return { kind: 'failed', message };
+    }
+    const body = result.kind === 'markdown' ? sanitizeCardMarkdown(result.text) : plainTextAsMarkdown(result.text);
+    const note = result.truncated
+      ? `\n\n---\n*The card is longer than the preview reads; open it in the browser for the rest.*\n`
+      : '';
+    const text = `${body}${note}`;
+    const uri = CardPreviews.uriFor(model.id);
+    this.contents.set(uri.toString(), text);
+    this._onDidChange.fire(uri);
+    await vscode.workspace.openTextDocument(uri);
+    await vscode.commands.executeCommand(BuiltinCommands.showMarkdownPreview, uri);
+    return { kind: 'preview', uri, text };
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    this._onDidChange.dispose();
+    this.contents.clear();
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The Model Details page as HTML. Pure, no `vscode` import. Every registry value is written through
+ * `escapeHtml` (src/common/html.ts); links are never `href`s to registry text: a link is a button carrying
+ * an index, the page posts the index, and the extension opens that entry of `details.links` after the
+ * card checks. The script only posts which button was pressed.
+ */
+import { plural } from '../../common/text';
+import { escapeHtml, page } from '../../common/html';
+import type { ModelDetails } from './modelDetails';
+
+/** What the page's buttons ask the extension to do (`{ action, link? }` messages). */
+export const DETAILS_ACTIONS = [
+  'refresh',
+  'openCard',
+  'previewCard',
+  'newRequest',
+  'copyId',
+  'compare',
+  'copyChatId',
+  'copyAsCode',
+  'openLink',
+] as const;
+export type DetailsAction = (typeof DETAILS_ACTIONS)[number];
+
+export interface DetailsMessage {
+  action: DetailsAction;
+  link?: number;
+}
+
+/** A message from the page, if it is one the extension understands (anything else is ignored). */
+export function parseDetailsMessage(message: unknown): DetailsMessage | undefined {
+  if (typeof message !== 'object' || message === null) {
+    return undefined;
+  }
+  const { action, link } = message as { action?: unknown; link?: unknown };
+  if (typeof action !== 'string' || !(DETAILS_ACTIONS as readonly string[]).includes(action)) {
+    return undefined;
+  }
+  if (action === 'openLink') {
+    return Number.isSafeInteger(link) && (link as number) >= 0 ? { action, link: link as number } : undefined;
+  }
+  return { action: action as DetailsAction };
+}
+
+export interface DetailsPageState {
+  details: ModelDetails;
+  /** `GET /v1/models/{id}` is on its way. */
+  loading: boolean;
+  /** Why the last refresh failed (the page keeps showing what it had). */
+  error?: string;
+  /** When the entry was last read from the service (display text). */
+  fetchedAt?: string;
+  /** The chat model this one is in VS Code chat, when chat is on and offers it. */
+  chat?: { vendor: string; id: string; name: string };
+  /** Offer Copy as Code (the requests feature's command, for this model). */
+  copyAsCode?: boolean;
+}
+
+const STYLE = `
+.facts th { width: 9em; }
+.card-refused { color: var(--vscode-errorForeground); }
+.field-name { font-family: var(--vscode-editor-font-family); }
+`;
+
+const SCRIPT = `
+const vscode = acquireVsCodeApi();
+document.addEventListener('click', (event) => {
+  const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
+  if (!target) { return; }
+  event.preventDefault();
+  const link = target.getAttribute('data-link');
+  vscode.postMessage({ action: target.getAttribute('data-action'), link: link === null ? undefined : Number(link) });
+});
+`;
+
+function button(action: string, label: string, primary = false): string {
+  return `<button type="button" data-action="${action}"${primary ? ' class="primary"' : ''}>${escapeHtml(label)}</button>`;
+}
+
+function value(field: { value: string; long: boolean; link?: number }): string {
+  const text =
+    field.link !== undefined
+      ? `<a href="#" data-action="openLink" data-link="${field.link}" title="Open in the browser">${escapeHtml(field.value)}</a>`
+      : escapeHtml(field.value);
+  if (!field.long) {
+    return text;
+  }
+  const first = field.value.split('\n')[0].slice(0, 80);
+  return `<details><summary>${escapeHtml(first)}… (${plural(field.value.length, 'character')})</summary><pre>${text}</pre></details>`;
+}
+
+function cardRow(details: ModelDetails): string {
+  const card = details.card;
+  if (!card) {
+    return `<tr><th>Model Card</th><td class="muted">none in the registry entry</td></tr>`;
+  }
+  if ('url' in card) {
+    return `<tr><th>Model Card</th><td><a href="#" data-action="openCard" id="card-link">${escapeHtml(card.url)}</a></td></tr>`;
+  }
+  return `<tr><th>Model Card</th><td><span class="card-refused">Not opened: ${escapeHtml(card.refused)}</span><br><code>${escapeHtml(
+    card.link.slice(0, 300),
+  )}</code></td></tr>`;
+}
+
+/** The whole page for a model. */
+export function detailsHtml(state: DetailsPageState, nonce: string, cspSource: string): string {
+  const d = state.details;
+  const facts = [
+    `<tr><th>Identifier</th><td><code id="model-id">${escapeHtml(d.id)}</code></td></tr>`,
+    `<tr><th>Family</th><td id="model-family">${d.family ? escapeHtml(d.family) : '<span class="muted">none</span>'}</td></tr>`,
+    `<tr><th>Version</th><td id="model-version">${d.version ? escapeHtml(d.version) : '<span class="muted">none</span>'}</td></tr>`,
+    cardRow(d),
+  ];
+  if (state.chat) {
+    facts.push(
+      `<tr><th>In VS Code chat</th><td>“${escapeHtml(state.chat.name)}” from Model Access — <code>vscode.lm.selectChatModels({ vendor: '${escapeHtml(
+        state.chat.vendor,
+      )}', id: ${escapeHtml(JSON.stringify(state.chat.id))} })</code></td></tr>`,
+    );
+  }
+  const hasCard = d.card !== undefined && 'url' in d.card;
+  const actions = [
+    hasCard ? button('openCard', 'Open Model Card', true) : '',
+    hasCard ? button('previewCard', 'Preview Model Card') : '',
+    button('newRequest', 'New Request with this Model', !hasCard),
+    button('copyId', 'Copy ID'),
+    state.copyAsCode ? button('copyAsCode', 'Copy as Code…') : '',
+    button('compare', 'Compare with…'),
+    state.chat ? button('copyChatId', 'Copy Chat Model ID') : '',
+    button('refresh', state.loading ? 'Refreshing…' : 'Refresh'),
+  ].filter(Boolean);
+  const sections = d.sections.map(
+    (s) =>
+      `<h2>${escapeHtml(s.title)}</h2><table>${s.fields
+        .map((f) => `<tr><th class="field-name">${escapeHtml(f.name)}</th><td>${value(f)}</td></tr>`)
+        .join('')}</table>`,
+  );
+  const status = state.loading
+    ? '<p class="muted" id="status">Reading the entry from the service…</p>'
+    : state.fetchedAt
+      ? `<p class="muted" id="status">From the service at ${escapeHtml(state.fetchedAt)}</p>`
+      : '';
+  const body = [
+    `<h1>${escapeHtml(d.id)}</h1>`,
+    status,
+    state.error ? `<div class="error" id="error" role="alert">${escapeHtml(state.error)}</div>` : '',
+    `<div class="actions">${actions.join('')}</div>`,
+    `<table class="facts">${facts.join('')}</table>`,
+    ...sections,
+    d.hiddenFields > 0
+      ? `<p class="muted">${plural(d.hiddenFields, 'more field', 'more fields')} not shown; Inspect Model shows the whole entry.</p>`
+      : '',
+  ].join('\n');
+  return page({ title: d.id, nonce, cspSource, body, style: STYLE, script: SCRIPT });
+}

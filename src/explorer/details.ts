@@ -1,0 +1,185 @@
+import * as vscode from 'vscode';
+import type { ModelEntry } from '../api/types';
+import { chatSelection } from '../chat/core/modelInfo';
+import { describeFailure } from '../common/failure';
+import { newNonce } from '../common/html';
+import { displayText, msg } from '../common/text';
+import { ChatVendor, Commands, Settings } from '../ids';
+import type { Services } from '../services';
+import { flash } from '../platform/ui';
+import { detailsHtml, parseDetailsMessage, type DetailsMessage, type DetailsPageState } from './core/detailsHtml';
+import { checkCardLink } from './core/linkSafety';
+import { modelDetails } from './core/modelDetails';
+
+export const DETAILS_VIEW_TYPE = 'modelAccess.modelDetails';
+
+/** What tests observe of one open details tab. */
+export interface DetailsTab {
+  panel: vscode.WebviewPanel;
+  state: DetailsPageState;
+  /** Resolves when the refresh started last has settled. */
+  refreshed: Promise<void>;
+  /** The entry as the service last gave it. */
+  entry?: ModelEntry;
+}
+
+interface Actions {
+  openCard(model: ModelEntry): Promise<unknown>;
+  previewCard(model: ModelEntry): Promise<unknown>;
+}
+
+/**
+ * Model Details: one editor tab per model (a webview under a strict CSP), filled from the catalog's entry at
+ * once and from `GET /v1/models/{id}` as soon as it answers. The page only posts which button was pressed;
+ * everything it asks for is checked and done here.
+ */
+export class ModelDetailsPanels implements vscode.Disposable {
+  readonly tabs = new Map<string, DetailsTab>();
+
+  constructor(
+    private readonly services: Services,
+    private readonly actions: Actions,
+  ) {}
+
+  async show(model: ModelEntry): Promise<DetailsTab> {
+    const existing = this.tabs.get(model.id);
+    if (existing) {
+      existing.panel.reveal();
+      this.refresh(model.id);
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      DETAILS_VIEW_TYPE,
+      displayText(model.id, 60) || 'Model',
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      { enableScripts: true, enableCommandUris: false, localResourceRoots: [], retainContextWhenHidden: false },
+    );
+    const tab: DetailsTab = {
+      panel,
+      state: { details: modelDetails(model), loading: true, chat: this.chatInfo(model) },
+      refreshed: Promise.resolve(),
+    };
+    this.tabs.set(model.id, tab);
+    panel.onDidDispose(() => {
+      if (this.tabs.get(model.id) === tab) {
+        this.tabs.delete(model.id);
+      }
+    });
+    panel.webview.onDidReceiveMessage((m: unknown) => {
+      const message = parseDetailsMessage(m);
+      if (message) {
+        void this.handle(model.id, message).catch((e: unknown) =>
+          this.services.log.error(`Model Details action failed: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      }
+    });
+    this.render(tab);
+    this.refresh(model.id);
+    return tab;
+  }
+
+  /** Reads the entry again; a failure is shown in the page, which keeps what it had. */
+  refresh(id: string): Promise<void> {
+    const tab = this.tabs.get(id);
+    if (!tab) {
+      return Promise.resolve();
+    }
+    tab.state = { ...tab.state, loading: true };
+    this.render(tab);
+    tab.refreshed = (async () => {
+      try {
+        const entry = await (await this.services.connection.getClient()).getModel(id);
+        tab.state = {
+          ...tab.state,
+          details: modelDetails(entry),
+          chat: this.chatInfo(entry),
+          loading: false,
+          error: undefined,
+          fetchedAt: new Date().toLocaleTimeString(),
+        };
+        tab.entry = entry;
+      } catch (e) {
+        const failure = describeFailure(e);
+        const message =
+          failure.kind === 'notFound' || failure.status === 404
+            ? `The service does not know this model (404): it may have been removed or is not available to your organization.`
+            : `Could not read the model from the service: ${failure.message}`;
+        const full = failure.requestId ? `${message} (request id ${failure.requestId})` : message;
+        tab.state = { ...tab.state, loading: false, error: this.services.log.redactor.redact(full) };
+        this.services.log.warn(`Model Details of ${displayText(id, 120)}: ${full}`);
+      }
+      this.render(tab);
+    })();
+    return tab.refreshed;
+  }
+
+  private chatInfo(model: ModelEntry): DetailsPageState['chat'] {
+    const section = vscode.workspace.getConfiguration(Settings.section);
+    if (section.get<boolean>(Settings.chatEnabled, true) === false) {
+      return undefined;
+    }
+    const patterns = section.get<unknown>(Settings.chatModels, []);
+    const selected = chatSelection(Array.isArray(patterns) ? patterns.filter((p) => typeof p === 'string') : []);
+    return selected(model) ? { vendor: ChatVendor, id: model.id, name: displayText(model.id, 120) } : undefined;
+  }
+
+  private render(tab: DetailsTab): void {
+    tab.state = { ...tab.state, copyAsCode: true };
+    tab.panel.webview.html = detailsHtml(tab.state, newNonce(), tab.panel.webview.cspSource);
+  }
+
+  private async handle(id: string, message: DetailsMessage): Promise<void> {
+    const tab = this.tabs.get(id);
+    if (!tab) {
+      return;
+    }
+    const model: ModelEntry = tab.entry ??
+      this.services.catalog.models.find((m) => m.id === id) ?? { id, raw: undefined };
+    switch (message.action) {
+      case 'refresh':
+        return this.refresh(id);
+      case 'openCard':
+        await this.actions.openCard(model);
+        return;
+      case 'previewCard':
+        await this.actions.previewCard(model);
+        return;
+      case 'newRequest':
+        await vscode.commands.executeCommand(Commands.newRequest, model);
+        return;
+      case 'copyId':
+        await this.services.ui.copy(id);
+        flash('copy', msg`Copied ${displayText(id, 60)}`);
+        return;
+      case 'copyChatId':
+        if (tab.state.chat) {
+          await this.services.ui.copy(tab.state.chat.id);
+          flash('copy', msg`Copied the chat model id ${displayText(id, 60)}`);
+        }
+        return;
+      case 'compare':
+        await vscode.commands.executeCommand(Commands.compareModels, model);
+        return;
+      case 'copyAsCode':
+        await vscode.commands.executeCommand(Commands.copyAsCode, model);
+        return;
+      case 'openLink': {
+        // Only a link the page was built with, and only after the same checks as a card link.
+        const link = message.link === undefined ? undefined : tab.state.details.links[message.link];
+        const check = checkCardLink(link);
+        if (check.ok) {
+          this.services.log.info(msg`Opening a link of ${id}: ${check.url}`);
+          await this.services.ui.openExternal(check.url);
+        }
+        return;
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const tab of this.tabs.values()) {
+      tab.panel.dispose();
+    }
+    this.tabs.clear();
+  }
+}

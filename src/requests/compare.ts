@@ -1,0 +1,343 @@
+import * as vscode from 'vscode';
+import { isServiceError } from '../api/errors';
+import type { ModelService, PostEndpoint } from '../api/types';
+import { modelFromArg } from '../explorer/core/args';
+import { familyOf, sortModels } from '../explorer/core/sorting';
+import { newNonce } from '../common/html';
+import { displayText, msg, plural, type DisplayText } from '../common/text';
+import { Commands } from '../ids';
+import type { SafePickItem } from '../platform/ui';
+import type { Services } from '../services';
+import {
+  answerText,
+  comparisonHtml,
+  comparisonView,
+  MAX_COMPARE,
+  MIN_COMPARE,
+  parseComparisonMessage,
+  payloadFor,
+  usageOf,
+  fitColumn,
+  type ComparisonRun,
+  type ComparisonView,
+} from './core/comparison';
+import { ENDPOINTS, readEndpoint } from './core/endpointHeader';
+import { parsePayload, payloadModel, wantsStream } from './core/payload';
+import { addEvent, newStreamState } from './core/streamText';
+import { clientOrReport } from './exchange';
+import type { RequestHistory } from './history';
+
+export const COMPARE_VIEW_TYPE = 'modelAccess.compareModels';
+
+/** What was compared, enough to run it again. */
+export interface ComparisonRequest {
+  endpoint: PostEndpoint;
+  /** The payload as JSON (its `model` is replaced for each run). */
+  payload: Record<string, unknown>;
+  models: string[];
+}
+
+export type CompareOutcome =
+  { kind: 'compared'; view: ComparisonView; runs: ComparisonRun[] } | { kind: 'notRun'; message: string };
+
+/**
+ * Compare Models: the active payload sent to 2–6 models at once, each with its own `model`, drawn side by
+ * side in one webview (a strict CSP; the page draws text with `textContent` only). Cancel aborts every
+ * request; each run goes into the history; Compare again runs the same payload and models once more.
+ */
+export class ModelComparisons implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private controllers: AbortController[] = [];
+  private lastRequest: ComparisonRequest | undefined;
+  /** The view as last drawn (tests read it). */
+  view: ComparisonView | undefined;
+
+  constructor(
+    private readonly deps: Services,
+    private readonly history: RequestHistory,
+    private readonly isPayload: (doc: vscode.TextDocument) => boolean,
+  ) {}
+
+  /** `arg`: a model to preselect (Model Details' Compare with…), or `{ models }` to skip the pick. */
+  async compare(arg?: unknown): Promise<CompareOutcome> {
+    const doc = this.payloadDocument();
+    if (!doc) {
+      const message = msg`Open a payload to compare models on it (Model Access: New Request… makes one).`;
+      void this.deps.ui.info(message, 'New Request…').then((a) => {
+        if (a) {
+          void vscode.commands.executeCommand(Commands.newRequest, modelFromArg(arg, this.deps.catalog.models));
+        }
+      });
+      return { kind: 'notRun', message };
+    }
+    const parsed = parsePayload(doc.getText());
+    if (!parsed.ok) {
+      const p = parsed.problem;
+      const message = msg`Nothing was sent: the payload is not valid JSON at line ${p.line}, column ${p.column} (${p.message}).`;
+      void this.deps.ui.error(message);
+      return { kind: 'notRun', message };
+    }
+    const payload = payloadFor(parsed.value, '');
+    if (!payload) {
+      const message = msg`Nothing was sent: only a payload that is a JSON object can name a model.`;
+      void this.deps.ui.error(message);
+      return { kind: 'notRun', message };
+    }
+    const endpoint = readEndpoint(doc.getText()) ?? (await this.askEndpoint());
+    if (!endpoint) {
+      return { kind: 'notRun', message: 'No endpoint was chosen; nothing was sent.' };
+    }
+    const models = await this.pickModels(arg, payloadModel(parsed.value));
+    if (typeof models === 'string') {
+      return { kind: 'notRun', message: models };
+    }
+    return this.run({ endpoint, payload: parsed.value as Record<string, unknown>, models });
+  }
+
+  /** Runs the last comparison again. */
+  async again(): Promise<CompareOutcome> {
+    if (!this.lastRequest) {
+      return this.compare();
+    }
+    return this.run(this.lastRequest);
+  }
+
+  cancel(): void {
+    for (const c of this.controllers) {
+      c.abort();
+    }
+  }
+
+  /** The payload in the active editor, else the one most recently visible or opened. */
+  private payloadDocument(): vscode.TextDocument | undefined {
+    const active = vscode.window.activeTextEditor?.document;
+    if (active && this.isPayload(active)) {
+      return active;
+    }
+    return (
+      vscode.window.visibleTextEditors.map((e) => e.document).find((d) => this.isPayload(d)) ??
+      [...vscode.workspace.textDocuments].reverse().find((d) => this.isPayload(d))
+    );
+  }
+
+  private async askEndpoint(): Promise<PostEndpoint | undefined> {
+    const pick = await this.deps.ui.pick(
+      ENDPOINTS.map((e) => ({ label: msg`POST ${e.path}`, description: msg`${e.label}`, path: e.path })),
+      { title: 'Compare models on which endpoint?' },
+    );
+    return pick?.path;
+  }
+
+  private async pickModels(arg: unknown, current: string | undefined): Promise<string[] | DisplayText> {
+    const given = (arg as { models?: unknown } | undefined)?.models;
+    let models: string[];
+    if (Array.isArray(given)) {
+      models = given.filter((m): m is string => typeof m === 'string');
+    } else {
+      await this.deps.catalog.ensureLoaded();
+      const preselected = new Set([modelFromArg(arg, this.deps.catalog.models)?.id, current].filter(Boolean));
+      type Item = SafePickItem & { id?: string };
+      const items: Item[] = [];
+      let family: string | undefined;
+      for (const model of sortModels(this.deps.catalog.models)) {
+        const f = familyOf(model);
+        if (f !== family) {
+          family = f;
+          items.push({ label: displayText(f, 80), kind: vscode.QuickPickItemKind.Separator });
+        }
+        items.push({
+          label: displayText(model.id, 200),
+          description: displayText(model.version, 60),
+          picked: preselected.has(model.id),
+          id: model.id,
+        });
+      }
+      if (items.length === 0) {
+        const message = msg`No models to compare: the model list is empty or could not be loaded.`;
+        void this.deps.ui.info(message);
+        return message;
+      }
+      const picked = await this.deps.ui.pickMany(items, {
+        title: `Compare models: pick ${MIN_COMPARE} to ${MAX_COMPARE}`,
+        placeHolder: 'Type to search by id or version; check the models to send the payload to',
+        matchOnDescription: true,
+      });
+      if (!picked) {
+        return msg`No models were picked; nothing was sent.`;
+      }
+      models = picked.map((p) => p.id).filter((id): id is string => id !== undefined);
+    }
+    models = [...new Set(models)];
+    if (models.length < MIN_COMPARE || models.length > MAX_COMPARE) {
+      const message = msg`Pick between ${MIN_COMPARE} and ${MAX_COMPARE} models to compare (${models.length} picked); nothing was sent.`;
+      void this.deps.ui.warn(message);
+      return message;
+    }
+    return models;
+  }
+
+  private async run(request: ComparisonRequest): Promise<CompareOutcome> {
+    const client = await clientOrReport(this.deps);
+    if ('notReady' in client) {
+      return { kind: 'notRun', message: client.notReady };
+    }
+    this.cancel();
+    this.lastRequest = request;
+    const controllers = request.models.map(() => new AbortController());
+    this.controllers = controllers;
+    const stream = wantsStream(request.payload);
+    const now = Date.now();
+    const runs: ComparisonRun[] = request.models.map((model) => ({
+      model,
+      startedAt: now,
+      streaming: stream,
+      text: '',
+    }));
+    const panel = this.showPanel();
+    this.view = comparisonView(request.endpoint, runs, Date.now());
+    panel.webview.html = comparisonHtml(this.view, newNonce(), panel.webview.cspSource);
+    const redraw = () => {
+      this.view = this.redacted(comparisonView(request.endpoint, runs, Date.now()));
+      if (this.panel === panel) {
+        void panel.webview.postMessage(this.view);
+      }
+    };
+    const timer = setInterval(redraw, 150);
+    try {
+      await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Model Access: comparing ${plural(request.models.length, 'model')}`,
+          cancellable: true,
+        },
+        async (_progress, token) => {
+          token.onCancellationRequested(() => controllers.forEach((c) => c.abort()));
+          await Promise.all(runs.map((r, i) => this.runOne(client, request, r, controllers[i], stream)));
+        },
+      );
+    } finally {
+      clearInterval(timer);
+      if (this.controllers === controllers) {
+        this.controllers = [];
+      }
+    }
+    redraw();
+    // One at a time: each add reads the list the previous one wrote.
+    for (const r of runs) {
+      await this.history.add({
+        id: `${r.startedAt}-${Math.random().toString(36).slice(2, 8)}`,
+        endpoint: request.endpoint,
+        model: r.model,
+        status: r.status,
+        ended: r.cancelled ? 'cancelled' : r.error && r.status !== undefined && stream ? 'failed' : undefined,
+        at: new Date(r.startedAt).toISOString(),
+        elapsedMs: (r.endedAt ?? Date.now()) - r.startedAt,
+        payload: JSON.stringify(payloadFor(request.payload, r.model), null, 2),
+        summary: this.deps.log.redactor
+          .removeSecrets(r.error ?? r.text)
+          .replace(/\s+/g, ' ')
+          .trim()
+          .slice(0, 200),
+      });
+    }
+    return { kind: 'compared', view: this.view, runs };
+  }
+
+  private async runOne(
+    client: ModelService,
+    request: ComparisonRequest,
+    run: ComparisonRun,
+    controller: AbortController,
+    stream: boolean,
+  ): Promise<void> {
+    const limit = this.deps.config.maxResponseBytes;
+    try {
+      const result = await client.post(request.endpoint, payloadFor(request.payload, run.model), {
+        stream,
+        signal: controller.signal,
+      });
+      run.status = result.status;
+      if (result.error) {
+        run.error = result.error.message;
+      }
+      if (result.body) {
+        run.text = answerText(result.body.json) ?? result.body.text;
+        run.usage = usageOf(result.body.json);
+      }
+      if (result.events) {
+        const state = newStreamState();
+        for await (const event of result.events) {
+          addEvent(state, event);
+          if (run.firstTextAt === undefined && state.text.length > 0) {
+            run.firstTextAt = Date.now();
+          }
+          run.text = state.text;
+          if (state.text.length > limit) {
+            run.error = `The answer passed the size limit (modelAccess.limits.maxResponseMegabytes) and was stopped there.`;
+            controller.abort();
+            break;
+          }
+        }
+        run.usage = usageOf(state.final);
+        if (state.error) {
+          run.error = state.error;
+        }
+      }
+    } catch (e) {
+      if (isServiceError(e) && e.kind === 'aborted') {
+        run.cancelled = run.error === undefined;
+        run.error ??= 'Cancelled.';
+      } else {
+        run.error = isServiceError(e) ? e.message : 'The request failed unexpectedly.';
+      }
+    }
+    if (controller.signal.aborted && run.error === undefined) {
+      run.cancelled = true;
+      run.error = 'Cancelled.';
+    }
+    run.endedAt = Date.now();
+  }
+
+  /** The view with the key removed from every answer and error (the tail of a long answer, with a margin). */
+  private redacted(view: ComparisonView): ComparisonView {
+    const redact = this.deps.log.redactor.removeSecrets;
+    return {
+      ...view,
+      columns: view.columns.map((c) => ({ ...c, text: fitColumn(c.text, redact), error: redact(c.error) })),
+    };
+  }
+
+  private showPanel(): vscode.WebviewPanel {
+    if (this.panel) {
+      this.panel.reveal(undefined, true);
+      return this.panel;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      COMPARE_VIEW_TYPE,
+      'Compare Models',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { enableScripts: true, enableCommandUris: false, localResourceRoots: [], retainContextWhenHidden: true },
+    );
+    panel.onDidDispose(() => {
+      if (this.panel === panel) {
+        this.panel = undefined;
+        this.cancel();
+      }
+    });
+    panel.webview.onDidReceiveMessage((m: unknown) => {
+      const action = parseComparisonMessage(m);
+      if (action === 'cancel') {
+        this.cancel();
+      } else if (action === 'again') {
+        void this.again();
+      }
+    });
+    this.panel = panel;
+    return panel;
+  }
+
+  dispose(): void {
+    this.cancel();
+    this.panel?.dispose();
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * Comparing models on one payload: the payload for each model, what each answer says (text, token usage),
+ * and the side-by-side view model the comparison page draws. Pure; no `vscode` import.
+ */
+import { escapeHtml, page } from '../../common/html';
+import { isRecord } from '../../common/records';
+import { REDACTION_MARGIN } from './responseFormat';
+
+export const MIN_COMPARE = 2;
+export const MAX_COMPARE = 6;
+/** The most answer text one column shows (its end, while it grows); the history keeps its own summary. */
+export const COLUMN_TEXT_LIMIT = 64 * 1024;
+
+/**
+ * A column's answer as shown: the key removed first, then cut to its last COLUMN_TEXT_LIMIT characters, so a
+ * key that straddled the cut is never left in part.
+ */
+export function fitColumn(text: string, removeSecrets: (text: string) => string): string {
+  const clean = removeSecrets(text);
+  return clean.length > COLUMN_TEXT_LIMIT ? `…${clean.slice(-COLUMN_TEXT_LIMIT)}` : clean;
+}
+
+/** The payload with its `model` replaced (a payload that is not a JSON object cannot name a model). */
+export function payloadFor(value: unknown, model: string): Record<string, unknown> | undefined {
+  return isRecord(value) ? { ...value, model } : undefined;
+}
+
+export interface TokenUsage {
+  input?: number;
+  output?: number;
+  total?: number;
+}
+
+const count = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
+
+/**
+ * Token usage as an answer reports it: Responses (`usage.input_tokens`…, also inside a `response.completed`
+ * event's `response`) or Chat Completions (`usage.prompt_tokens`…). Undefined when it says nothing.
+ */
+export function usageOf(answer: unknown): TokenUsage | undefined {
+  if (!isRecord(answer)) {
+    return undefined;
+  }
+  const usage = isRecord(answer.usage) ? answer.usage : isRecord(answer.response) ? answer.response.usage : undefined;
+  if (!isRecord(usage)) {
+    return undefined;
+  }
+  const found: TokenUsage = {
+    input: count(usage.input_tokens) ?? count(usage.prompt_tokens),
+    output: count(usage.output_tokens) ?? count(usage.completion_tokens),
+    total: count(usage.total_tokens),
+  };
+  return found.input === undefined && found.output === undefined && found.total === undefined ? undefined : found;
+}
+
+/** The answer's text from a non-streamed body: Responses `output_text`/`output`, Chat `choices`, embeddings. */
+export function answerText(body: unknown): string | undefined {
+  if (!isRecord(body)) {
+    return undefined;
+  }
+  if (typeof body.output_text === 'string') {
+    return body.output_text;
+  }
+  if (Array.isArray(body.output)) {
+    const parts: string[] = [];
+    for (const item of body.output) {
+      const content = isRecord(item) && Array.isArray(item.content) ? item.content : [];
+      for (const c of content) {
+        if (isRecord(c) && typeof c.text === 'string') {
+          parts.push(c.text);
+        }
+      }
+    }
+    return parts.join('');
+  }
+  if (Array.isArray(body.choices)) {
+    return body.choices
+      .map((c) =>
+        isRecord(c) && isRecord(c.message) && typeof c.message.content === 'string' ? c.message.content : '',
+      )
+      .join('\n');
+  }
+  if (Array.isArray(body.data) && body.data.every((d) => isRecord(d) && Array.isArray(d.embedding))) {
+    const first = body.data[0] as Record<string, unknown[]> | undefined;
+    return `${body.data.length} embedding${body.data.length === 1 ? '' : 's'}${first ? ` of ${first.embedding.length} dimensions` : ''}`;
+  }
+  return undefined;
+}
+
+/** One model's run, as the glue updates it. Times are epoch milliseconds. */
+export interface ComparisonRun {
+  model: string;
+  startedAt: number;
+  /** The first piece of answer text arrived (streams only). */
+  firstTextAt?: number;
+  endedAt?: number;
+  status?: number;
+  streaming: boolean;
+  text: string;
+  usage?: TokenUsage;
+  error?: string;
+  cancelled?: boolean;
+}
+
+/** What one column shows: all of it text, drawn with `textContent` (never HTML). */
+export interface ComparisonColumn {
+  model: string;
+  state: 'waiting' | 'receiving' | 'done' | 'failed' | 'cancelled';
+  status: string;
+  time: string;
+  firstToken: string;
+  usage: string;
+  text: string;
+  error: string;
+}
+
+export interface ComparisonView {
+  endpoint: string;
+  running: boolean;
+  columns: ComparisonColumn[];
+}
+
+export function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+function usageText(u: TokenUsage | undefined): string {
+  if (!u) {
+    return 'not reported';
+  }
+  const parts = [
+    u.input !== undefined ? `${u.input} in` : '',
+    u.output !== undefined ? `${u.output} out` : '',
+    u.total !== undefined ? `${u.total} total` : '',
+  ].filter(Boolean);
+  return parts.join(' · ');
+}
+
+/** The column of one run at time `now` (a running clock for unfinished runs). */
+export function columnOf(run: ComparisonRun, now: number): ComparisonColumn {
+  const end = run.endedAt ?? now;
+  const state: ComparisonColumn['state'] = run.cancelled
+    ? 'cancelled'
+    : run.error
+      ? 'failed'
+      : run.endedAt !== undefined
+        ? 'done'
+        : run.status !== undefined
+          ? 'receiving'
+          : 'waiting';
+  const label = {
+    waiting: 'waiting for the answer…',
+    receiving: 'receiving…',
+    done: 'done',
+    failed: 'failed',
+    cancelled: 'cancelled',
+  }[state];
+  // The glue removes the key and then cuts to COLUMN_TEXT_LIMIT; the margin keeps a key across the cut whole.
+  const text = run.text.slice(-(COLUMN_TEXT_LIMIT + REDACTION_MARGIN));
+  return {
+    model: run.model,
+    state,
+    status: run.status !== undefined ? `${run.status} · ${label}` : label,
+    time: `${formatSeconds(end - run.startedAt)}${run.endedAt === undefined ? ' so far' : ''}`,
+    firstToken: !run.streaming
+      ? 'not streamed'
+      : run.firstTextAt !== undefined
+        ? formatSeconds(run.firstTextAt - run.startedAt)
+        : run.endedAt !== undefined
+          ? 'no text'
+          : '…',
+    usage: usageText(run.usage),
+    text,
+    error: run.error ?? '',
+  };
+}
+
+export function comparisonView(endpoint: string, runs: readonly ComparisonRun[], now: number): ComparisonView {
+  return {
+    endpoint,
+    running: runs.some((r) => r.endedAt === undefined),
+    columns: runs.map((r) => columnOf(r, now)),
+  };
+}
+
+/** What the page's buttons ask for. */
+export type ComparisonAction = 'cancel' | 'again';
+
+export function parseComparisonMessage(message: unknown): ComparisonAction | undefined {
+  const action = isRecord(message) ? message.action : undefined;
+  return action === 'cancel' || action === 'again' ? action : undefined;
+}
+
+const STYLE = `
+.grid { display: grid; gap: 12px; }
+${[1, 2, 3, 4, 5, 6].map((n) => `.cols-${n} { grid-template-columns: repeat(${n}, minmax(220px, 1fr)); }`).join('\n')}
+.column { border: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, #8884)); border-radius: 4px; padding: 8px 10px; min-width: 0; }
+.column h2 { margin: 0 0 6px; border: none; word-break: break-all; }
+.facts th { width: 8em; }
+.answer { margin-top: 8px; border-top: 1px solid var(--vscode-panel-border, #8884); padding-top: 6px; }
+.error:empty { display: none; }
+.state-failed h2 { color: var(--vscode-errorForeground); }
+.state-done .status { color: var(--vscode-testing-iconPassed, inherit); }
+`;
+
+/**
+ * Draws the view model with `textContent` only: nothing the service sent is ever parsed as HTML.
+ */
+const SCRIPT = `
+const vscode = acquireVsCodeApi();
+const set = (id, text) => { const el = document.getElementById(id); if (el && el.textContent !== text) { el.textContent = text; } };
+window.addEventListener('message', (event) => {
+  const view = event.data;
+  if (!view || !Array.isArray(view.columns)) { return; }
+  view.columns.forEach((c, i) => {
+    for (const key of ['status', 'time', 'firstToken', 'usage', 'text', 'error']) { set('c' + i + '-' + key, String(c[key])); }
+    const col = document.getElementById('c' + i);
+    if (col) { col.className = 'column state-' + c.state; }
+  });
+  document.getElementById('cancel').disabled = !view.running;
+  document.getElementById('again').disabled = view.running;
+  set('summary', view.running ? 'Running…' : 'Finished.');
+});
+document.addEventListener('click', (event) => {
+  const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
+  if (target) { vscode.postMessage({ action: target.getAttribute('data-action') }); }
+});
+`;
+
+/** The page: a column per model, filled in place by the script as the view model changes. */
+export function comparisonHtml(view: ComparisonView, nonce: string, cspSource: string): string {
+  const columns = view.columns
+    .map((c, i) => {
+      const row = (label: string, key: keyof ComparisonColumn) =>
+        `<tr><th>${label}</th><td id="c${i}-${key}">${escapeHtml(c[key])}</td></tr>`;
+      return `<section class="column state-${c.state}" id="c${i}"><h2>${escapeHtml(c.model)}</h2><table class="facts">${[
+        row('Status', 'status'),
+        row('Total time', 'time'),
+        row('First token', 'firstToken'),
+        row('Tokens', 'usage'),
+      ].join(
+        '',
+      )}</table><div class="error" id="c${i}-error" role="alert">${escapeHtml(c.error)}</div><pre class="answer" id="c${i}-text">${escapeHtml(
+        c.text,
+      )}</pre></section>`;
+    })
+    .join('');
+  const body = `<h1>Compare models · POST ${escapeHtml(view.endpoint)}</h1>
+<p class="muted" id="summary">${view.running ? 'Running…' : 'Finished.'}</p>
+<div class="actions"><button type="button" id="cancel" data-action="cancel"${view.running ? '' : ' disabled'}>Cancel</button>
+<button type="button" id="again" class="primary" data-action="again"${view.running ? ' disabled' : ''}>Compare again</button></div>
+<div class="grid cols-${Math.min(MAX_COMPARE, view.columns.length)}">${columns}</div>`;
+  return page({ title: 'Compare models', nonce, cspSource, body, style: STYLE, script: SCRIPT });
+}

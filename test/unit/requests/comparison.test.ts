@@ -1,0 +1,161 @@
+import * as assert from 'node:assert/strict';
+import {
+  COLUMN_TEXT_LIMIT,
+  fitColumn,
+  answerText,
+  columnOf,
+  comparisonHtml,
+  comparisonView,
+  parseComparisonMessage,
+  payloadFor,
+  usageOf,
+  type ComparisonRun,
+} from '../../../src/requests/core/comparison';
+import { redactor } from '../../../src/api/redact';
+import { HOSTILE } from '../../server';
+import { bodyText, elements } from '../helpers/html';
+
+const run = (over: Partial<ComparisonRun>): ComparisonRun => ({
+  model: 'aurora-2',
+  startedAt: 1000,
+  streaming: true,
+  text: '',
+  ...over,
+});
+
+describe('Compare models: the side-by-side view', () => {
+  it('replaces only the model of the payload', () => {
+    const payload = { model: 'a', input: 'hi', stream: true };
+    assert.deepEqual(payloadFor(payload, 'b'), { model: 'b', input: 'hi', stream: true });
+    assert.deepEqual(payload.model, 'a');
+    assert.equal(payloadFor([1, 2], 'b'), undefined);
+  });
+
+  it('reads token usage from Responses, a response.completed event and Chat Completions', () => {
+    assert.deepEqual(usageOf({ usage: { input_tokens: 5, output_tokens: 7, total_tokens: 12 } }), {
+      input: 5,
+      output: 7,
+      total: 12,
+    });
+    assert.deepEqual(
+      usageOf({ type: 'response.completed', response: { usage: { input_tokens: 1, output_tokens: 2 } } }),
+      {
+        input: 1,
+        output: 2,
+        total: undefined,
+      },
+    );
+    assert.deepEqual(usageOf({ usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } }), {
+      input: 3,
+      output: 4,
+      total: 7,
+    });
+    assert.equal(usageOf({ usage: { input_tokens: 'many' } }), undefined);
+    assert.equal(usageOf(undefined), undefined);
+  });
+
+  it('reads the answer text of Responses, Chat and Embeddings bodies', () => {
+    assert.equal(
+      answerText({ output: [{ content: [{ type: 'output_text', text: 'Hello' }, { text: '!' }] }] }),
+      'Hello!',
+    );
+    assert.equal(answerText({ output_text: 'direct' }), 'direct');
+    assert.equal(answerText({ choices: [{ message: { content: 'Hi there' } }] }), 'Hi there');
+    assert.equal(
+      answerText({ data: [{ embedding: [0, 1, 2] }, { embedding: [3, 4, 5] }] }),
+      '2 embeddings of 3 dimensions',
+    );
+    assert.equal(answerText('nope'), undefined);
+  });
+
+  it('shows per model status, total time, time to first token and usage as the runs progress', () => {
+    const waiting = columnOf(run({}), 1500);
+    assert.equal(waiting.state, 'waiting');
+    assert.equal(waiting.status, 'waiting for the answer…');
+    assert.equal(waiting.time, '500 ms so far');
+    assert.equal(waiting.firstToken, '…');
+
+    const receiving = columnOf(run({ status: 200, firstTextAt: 1250, text: 'Hel' }), 3000);
+    assert.equal(receiving.state, 'receiving');
+    assert.equal(receiving.status, '200 · receiving…');
+    assert.equal(receiving.firstToken, '250 ms');
+
+    const done = columnOf(
+      run({ status: 200, firstTextAt: 1250, endedAt: 3345, text: 'Hello', usage: { input: 3, output: 5, total: 8 } }),
+      9999,
+    );
+    assert.deepEqual(
+      { state: done.state, time: done.time, usage: done.usage, text: done.text },
+      { state: 'done', time: '2.35 s', usage: '3 in · 5 out · 8 total', text: 'Hello' },
+    );
+    assert.equal(columnOf(run({ streaming: false, endedAt: 1100, status: 200 }), 0).firstToken, 'not streamed');
+    assert.equal(columnOf(run({ endedAt: 1100, status: 200 }), 0).usage, 'not reported');
+  });
+
+  it('keeps errors and cancellations in their own column', () => {
+    const view = comparisonView(
+      '/v1/chat',
+      [
+        run({ model: 'a', status: 500, endedAt: 2000, error: 'The service failed (500).' }),
+        run({ model: 'b', endedAt: 1500, cancelled: true, error: 'Cancelled.' }),
+        run({ model: 'c' }),
+      ],
+      3000,
+    );
+    assert.equal(view.running, true);
+    assert.deepEqual(
+      view.columns.map((c) => [c.model, c.state, c.error]),
+      [
+        ['a', 'failed', 'The service failed (500).'],
+        ['b', 'cancelled', 'Cancelled.'],
+        ['c', 'waiting', ''],
+      ],
+    );
+    assert.equal(comparisonView('/v1/chat', [run({ endedAt: 2000 })], 3000).running, false);
+  });
+
+  it('draws model names, answers and errors as text only, one column each', () => {
+    const view = comparisonView(
+      '/v1/responses',
+      [
+        run({ model: HOSTILE.script, text: HOSTILE.html, endedAt: 2000, status: 200 }),
+        run({ model: HOSTILE.bidi, error: HOSTILE.commandLink, endedAt: 2000, status: 500 }),
+      ],
+      3000,
+    );
+    const html = comparisonHtml(view, 'n0nce', 'https://webview.test');
+    const els = elements(html);
+    assert.equal(els.filter((e) => e.tag === 'script').length, 1);
+    assert.equal(els.filter((e) => e.tag === 'img' || e.tag === 'a').length, 0);
+    assert.equal(els.filter((e) => e.tag === 'section').length, 2);
+    const text = bodyText(html);
+    assert.ok(text.includes('<script>alert(1)</script>') && text.includes('<img src=x onerror=alert(1)>'));
+    assert.ok(text.includes('invoice⟨U+202E⟩txt.exe'));
+    const script = els.find((e) => e.tag === 'script')?.text ?? '';
+    assert.doesNotMatch(script, /innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
+  });
+
+  it('accepts only Cancel and Compare again from the page', () => {
+    assert.equal(parseComparisonMessage({ action: 'cancel' }), 'cancel');
+    assert.equal(parseComparisonMessage({ action: 'again' }), 'again');
+    assert.equal(parseComparisonMessage({ action: 'send', url: 'x' }), undefined);
+  });
+});
+
+describe('Compare models: a long answer is cut after the key is removed', () => {
+  const key = 'sk-compare-canary-0123456789';
+  const removeSecrets = redactor([key]);
+  it('leaves no part of a key that straddles the cut', () => {
+    for (const offset of [1, 5, key.length - 1]) {
+      // The key starts `offset` characters before the last COLUMN_TEXT_LIMIT characters begin.
+      const tail = 'y'.repeat(COLUMN_TEXT_LIMIT - (key.length - offset));
+      const shown = fitColumn(`${'x'.repeat(100)}${key}${tail}`, removeSecrets);
+      assert.equal(shown.length, COLUMN_TEXT_LIMIT + 1, 'cut to the limit, with the ellipsis');
+      assert.ok(!shown.includes(key.slice(offset)), `no key fragment at offset ${offset}`);
+    }
+  });
+
+  it('keeps a short answer whole, with the key removed', () => {
+    assert.equal(fitColumn(`a ${key} b`, removeSecrets), 'a [redacted] b');
+  });
+});
