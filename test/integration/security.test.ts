@@ -224,9 +224,14 @@ describe('Security: keys and concurrency', function () {
     try {
       await setSetting('baseUrl', slow.url);
       await api.keys.store(slow.url, slow.keys.acme);
-      // Storing the key fires a change event that reloads the list: wait it out, so only the burst counts.
-      await sleep(500);
-      await api.catalog.settled();
+      // Storing the key and the new URL fire change events that reload the list (late on a loaded machine):
+      // wait until the service has heard no list request for a while, so only the burst counts.
+      let seen = -1;
+      while (seen !== slow.requests.length) {
+        seen = slow.requests.length;
+        await sleep(1000);
+        await api.catalog.settled();
+      }
       assert.equal(api.catalog.status.kind, 'ready');
       slow.clearRecords();
       const burst: Thenable<unknown>[] = [];
