@@ -5,9 +5,9 @@ import { modelFromArg } from './core/args';
 import { checkCardLink } from './core/linkSafety';
 import { CardOutcome, openModelCard } from './modelCard';
 import { InspectOutcome } from './inspect';
-import { familyOf, sortModels } from './core/sorting';
 import { displayText, msg, type DisplayText } from '../common/text';
-import { flash, type SafePickItem } from '../platform/ui';
+import { flash } from '../platform/ui';
+import { modelPickItems, type ModelPickItem as PickItem } from '../platform/modelPicks';
 import type { Services } from '../services';
 import type { ModelDocuments } from './inspect';
 import type { ModelsView } from './modelsView';
@@ -22,7 +22,7 @@ type ExplorerDeps = Services & {
   cards: CardPreviews;
 };
 
-type ModelPickItem = SafePickItem & { model?: ModelEntry; run?: string };
+type ModelPickItem = PickItem & { run?: string };
 
 /** Refresh, filter, grouping, and the per-model commands (card, inspect, copy id, quick pick). */
 export function explorerCommands(
@@ -95,7 +95,7 @@ async function modelOrPick(deps: ExplorerDeps, arg: unknown, title: string): Pro
     return given;
   }
   await deps.catalog.ensureLoaded();
-  const items = pickItems(deps.catalog.models);
+  const items = modelPickItems(deps.catalog.models);
   if (items.length === 0) {
     void deps.ui.info(describeEmpty(deps));
     return undefined;
@@ -120,26 +120,6 @@ function describeEmpty(deps: ExplorerDeps): DisplayText {
     default:
       return msg`No models are available to your organization.`;
   }
-}
-
-function pickItems(models: readonly ModelEntry[]): ModelPickItem[] {
-  const items: ModelPickItem[] = [];
-  let family: string | undefined;
-  for (const model of sortModels(models)) {
-    const f = familyOf(model);
-    if (f !== family) {
-      family = f;
-      items.push({ label: displayText(f, 80), kind: vscode.QuickPickItemKind.Separator });
-    }
-    items.push({
-      label: displayText(model.id, 200),
-      description: [displayText(model.version, 60), displayText(model.family, 60)]
-        .filter(Boolean)
-        .join(' · ') as DisplayText,
-      model,
-    });
-  }
-  return items;
 }
 
 async function filterModels(deps: ExplorerDeps): Promise<void> {
@@ -171,7 +151,7 @@ async function showModels(deps: ExplorerDeps): Promise<void> {
       alwaysShow: true,
     });
   }
-  items.push(...pickItems(deps.catalog.models));
+  items.push(...modelPickItems(deps.catalog.models));
   if (items.length === 0) {
     void deps.ui.info(describeEmpty(deps));
     return;

@@ -2,11 +2,10 @@ import * as vscode from 'vscode';
 import { isServiceError } from '../api/errors';
 import type { ModelService, PostEndpoint } from '../api/types';
 import { modelFromArg } from '../explorer/core/args';
-import { familyOf, sortModels } from '../explorer/core/sorting';
 import { newNonce } from '../common/html';
-import { displayText, msg, plural, type DisplayText } from '../common/text';
+import { msg, plural, type DisplayText } from '../common/text';
 import { Commands } from '../ids';
-import type { SafePickItem } from '../platform/ui';
+import { modelPickItems } from '../platform/modelPicks';
 import type { Services } from '../services';
 import {
   answerText,
@@ -135,23 +134,10 @@ export class ModelComparisons implements vscode.Disposable {
       models = given.filter((m): m is string => typeof m === 'string');
     } else {
       await this.deps.catalog.ensureLoaded();
-      const preselected = new Set([modelFromArg(arg, this.deps.catalog.models)?.id, current].filter(Boolean));
-      type Item = SafePickItem & { id?: string };
-      const items: Item[] = [];
-      let family: string | undefined;
-      for (const model of sortModels(this.deps.catalog.models)) {
-        const f = familyOf(model);
-        if (f !== family) {
-          family = f;
-          items.push({ label: displayText(f, 80), kind: vscode.QuickPickItemKind.Separator });
-        }
-        items.push({
-          label: displayText(model.id, 200),
-          description: displayText(model.version, 60),
-          picked: preselected.has(model.id),
-          id: model.id,
-        });
-      }
+      const preselected = new Set(
+        [modelFromArg(arg, this.deps.catalog.models)?.id, current].filter((id): id is string => !!id),
+      );
+      const items = modelPickItems(this.deps.catalog.models, preselected);
       if (items.length === 0) {
         const message = msg`No models to compare: the model list is empty or could not be loaded.`;
         void this.deps.ui.info(message);
@@ -165,7 +151,7 @@ export class ModelComparisons implements vscode.Disposable {
       if (!picked) {
         return msg`No models were picked; nothing was sent.`;
       }
-      models = picked.map((p) => p.id).filter((id): id is string => id !== undefined);
+      models = picked.map((p) => p.model?.id).filter((id): id is string => id !== undefined);
     }
     models = [...new Set(models)];
     if (models.length < MIN_COMPARE || models.length > MAX_COMPARE) {

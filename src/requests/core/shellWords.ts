@@ -45,10 +45,22 @@ const POWERSHELL_ESCAPES: Record<string, string> = {
 };
 
 export function shellWords(text: string, shell: Shell = guessShell(text)): Words {
-  return shell === 'powershell' ? powershellWords(text) : posixWords(text);
+  return shell === 'powershell' ? scanWords(text, '`', powershellQuoted) : scanWords(text, '\\', posixQuoted);
 }
 
-function posixWords(text: string): Words {
+/** What a quoted part read: its text, where reading goes on, and whether the text ended inside it. */
+interface Quoted {
+  value: string;
+  next: number;
+  unterminated: boolean;
+}
+
+/**
+ * The part both shells share: `escape` takes the next character literally (before a newline it continues
+ * the line), white space ends a word, `#` starts a comment, a pipe, `;`, `&` or redirection ends the
+ * command. `quoted` reads the shell's own quotes (undefined when none starts at `i`).
+ */
+function scanWords(text: string, escape: string, quoted: (text: string, i: number) => Quoted | undefined): Words {
   const words: string[] = [];
   let word = '';
   let inWord = false;
@@ -62,7 +74,8 @@ function posixWords(text: string): Words {
   };
   while (i < text.length) {
     const ch = text[i];
-    if (ch === '\\') {
+    const q = ch === escape ? undefined : quoted(text, i);
+    if (ch === escape) {
       if (text[i + 1] === '\n') {
         i += 2;
       } else if (text[i + 1] === '\r' && text[i + 2] === '\n') {
@@ -74,64 +87,14 @@ function posixWords(text: string): Words {
         }
         i += 2;
       }
-    } else if (ch === "'") {
-      const close = text.indexOf("'", i + 1);
+    } else if (q) {
+      word += q.value;
       inWord = true;
-      if (close < 0) {
-        word += text.slice(i + 1);
+      if (q.unterminated) {
         end();
         return { words, unterminated: true };
       }
-      word += text.slice(i + 1, close);
-      i = close + 1;
-    } else if (ch === '$' && text[i + 1] === "'") {
-      inWord = true;
-      i += 2;
-      for (; i < text.length && text[i] !== "'"; i++) {
-        if (text[i] === '\\' && i + 1 < text.length) {
-          const next = text[++i];
-          const hex =
-            next === 'x'
-              ? /^[0-9a-fA-F]{1,2}/.exec(text.slice(i + 1))
-              : next === 'u'
-                ? /^[0-9a-fA-F]{1,4}/.exec(text.slice(i + 1))
-                : next === 'U'
-                  ? /^[0-9a-fA-F]{1,8}/.exec(text.slice(i + 1))
-                  : null;
-          if (hex) {
-            const code = parseInt(hex[0], 16);
-            word += code <= 0x10ffff ? String.fromCodePoint(code) : '';
-            i += hex[0].length;
-          } else {
-            word += ANSI_C[next] ?? `\\${next}`;
-          }
-        } else {
-          word += text[i];
-        }
-      }
-      if (i >= text.length) {
-        end();
-        return { words, unterminated: true };
-      }
-      i++;
-    } else if (ch === '"') {
-      inWord = true;
-      i++;
-      for (; i < text.length && text[i] !== '"'; i++) {
-        if (text[i] === '\\' && /[$`"\\\n]/.test(text[i + 1] ?? '')) {
-          if (text[i + 1] !== '\n') {
-            word += text[i + 1];
-          }
-          i++;
-        } else {
-          word += text[i];
-        }
-      }
-      if (i >= text.length) {
-        end();
-        return { words, unterminated: true };
-      }
-      i++;
+      i = q.next;
     } else if (/\s/.test(ch)) {
       end();
       i++;
@@ -150,91 +113,87 @@ function posixWords(text: string): Words {
   return { words, unterminated: false };
 }
 
-function powershellWords(text: string): Words {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let i = 0;
-  const end = () => {
-    if (inWord) {
-      words.push(word);
-    }
-    word = '';
-    inWord = false;
-  };
-  while (i < text.length) {
-    const ch = text[i];
-    if (ch === '`') {
-      const next = text[i + 1];
-      if (next === '\n') {
-        i += 2;
-      } else if (next === '\r' && text[i + 2] === '\n') {
-        i += 3;
-      } else {
-        if (next !== undefined) {
-          word += next;
-          inWord = true;
-        }
-        i += 2;
-      }
-    } else if (POWERSHELL_SINGLE_QUOTE.test(ch)) {
-      inWord = true;
-      i++;
-      for (;;) {
-        if (i >= text.length) {
-          end();
-          return { words, unterminated: true };
-        }
-        if (POWERSHELL_SINGLE_QUOTE.test(text[i])) {
-          if (POWERSHELL_SINGLE_QUOTE.test(text[i + 1] ?? '')) {
-            word += text[i];
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        word += text[i++];
-      }
-    } else if (POWERSHELL_DOUBLE_QUOTE.test(ch)) {
-      inWord = true;
-      i++;
-      for (;;) {
-        if (i >= text.length) {
-          end();
-          return { words, unterminated: true };
-        }
-        const c = text[i];
-        if (c === '`' && i + 1 < text.length) {
-          word += POWERSHELL_ESCAPES[text[i + 1]] ?? text[i + 1];
-          i += 2;
-        } else if (POWERSHELL_DOUBLE_QUOTE.test(c)) {
-          if (POWERSHELL_DOUBLE_QUOTE.test(text[i + 1] ?? '')) {
-            word += c;
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
+/** bash's quotes: '…' (literal), $'…' (ANSI-C escapes) and "…" (backslash escapes only $ ` " \ newline). */
+function posixQuoted(text: string, start: number): Quoted | undefined {
+  const ch = text[start];
+  if (ch === "'") {
+    const close = text.indexOf("'", start + 1);
+    return close < 0
+      ? { value: text.slice(start + 1), next: text.length, unterminated: true }
+      : { value: text.slice(start + 1, close), next: close + 1, unterminated: false };
+  }
+  let value = '';
+  let i: number;
+  if (ch === '$' && text[start + 1] === "'") {
+    for (i = start + 2; i < text.length && text[i] !== "'"; i++) {
+      if (text[i] === '\\' && i + 1 < text.length) {
+        const next = text[++i];
+        const hex =
+          next === 'x'
+            ? /^[0-9a-fA-F]{1,2}/.exec(text.slice(i + 1))
+            : next === 'u'
+              ? /^[0-9a-fA-F]{1,4}/.exec(text.slice(i + 1))
+              : next === 'U'
+                ? /^[0-9a-fA-F]{1,8}/.exec(text.slice(i + 1))
+                : null;
+        if (hex) {
+          const code = parseInt(hex[0], 16);
+          value += code <= 0x10ffff ? String.fromCodePoint(code) : '';
+          i += hex[0].length;
         } else {
-          word += c;
-          i++;
+          value += ANSI_C[next] ?? `\\${next}`;
         }
+      } else {
+        value += text[i];
       }
-    } else if (/\s/.test(ch)) {
-      end();
-      i++;
-    } else if (ch === '#' && !inWord) {
-      const nl = text.indexOf('\n', i);
-      i = nl < 0 ? text.length : nl;
-    } else if (/[|;&<>]/.test(ch)) {
-      break;
+    }
+  } else if (ch === '"') {
+    for (i = start + 1; i < text.length && text[i] !== '"'; i++) {
+      if (text[i] === '\\' && /[$`"\\\n]/.test(text[i + 1] ?? '')) {
+        if (text[i + 1] !== '\n') {
+          value += text[i + 1];
+        }
+        i++;
+      } else {
+        value += text[i];
+      }
+    }
+  } else {
+    return undefined;
+  }
+  return i >= text.length ? { value, next: i, unterminated: true } : { value, next: i + 1, unterminated: false };
+}
+
+/**
+ * PowerShell's quotes, typographic ones included: '…' (literal, '' is one quote) and "…" (backtick escapes,
+ * "" is one quote).
+ */
+function powershellQuoted(text: string, start: number): Quoted | undefined {
+  const single = POWERSHELL_SINGLE_QUOTE.test(text[start]);
+  const quote = single ? POWERSHELL_SINGLE_QUOTE : POWERSHELL_DOUBLE_QUOTE;
+  if (!single && !quote.test(text[start])) {
+    return undefined;
+  }
+  let value = '';
+  let i = start + 1;
+  for (;;) {
+    if (i >= text.length) {
+      return { value, next: i, unterminated: true };
+    }
+    const c = text[i];
+    if (!single && c === '`' && i + 1 < text.length) {
+      value += POWERSHELL_ESCAPES[text[i + 1]] ?? text[i + 1];
+      i += 2;
+    } else if (quote.test(c)) {
+      if (quote.test(text[i + 1] ?? '')) {
+        value += c;
+        i += 2;
+        continue;
+      }
+      return { value, next: i + 1, unterminated: false };
     } else {
-      word += ch;
-      inWord = true;
+      value += c;
       i++;
     }
   }
-  end();
-  return { words, unterminated: false };
 }
