@@ -490,3 +490,61 @@ describe('Chat models: token limits, capabilities and tool calls from the regist
     assert.equal(text, generateText('aurora-2', promptText(messages)), 'the answer after the tool result is text');
   });
 });
+
+describe('Chat models: cancelling before the answer starts', function () {
+  this.timeout(60_000);
+  let api: ModelAccessApi;
+  let server: RunningServer;
+  /** How long the service takes before answering a chat request: far longer than the test waits for the abort. */
+  const LATENCY_MS = 8000;
+
+  before(async () => {
+    api = await activateExtension<ModelAccessApi>();
+    server = await startServer({ faults: { latencyMs: LATENCY_MS, paths: ['/v1/chat'] } });
+    await setSetting('baseUrl', server.url);
+    await api.keys.store(server.url, server.keys.acme);
+    await eventually(
+      () => api.connection.state().then((s) => s.baseUrl?.url === server.url && s.setup === 'ready'),
+      5000,
+      'the service and key',
+    );
+    await sleep(150);
+    await api.catalog.refresh();
+    await waitForOffered(
+      chatModelsOf(server, 'acme').map((m) => m.id),
+      "acme's chat models",
+    );
+  });
+
+  after(async () => {
+    await api.keys.delete(server.url).catch(() => undefined);
+    await setSetting('baseUrl', undefined);
+    await server?.close();
+  });
+
+  it('cancelling while the service has not answered yet aborts the request at once', async () => {
+    const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'aurora-2' });
+    assert.ok(model);
+    const source = new vscode.CancellationTokenSource();
+    const pending = Promise.resolve(
+      model.sendRequest([vscode.LanguageModelChatMessage.User('Take your time.')], {}, source.token),
+    ).then(
+      async (response) => {
+        for await (const fragment of response.text) {
+          void fragment;
+        }
+      },
+      () => undefined,
+    );
+    // The service has the request and is still thinking about it.
+    await eventually(() => server.requests.some((r) => r.path === '/v1/chat'), 10_000, 'the request at the service');
+    const cancelledAt = Date.now();
+    source.cancel();
+    await server.waitForAborts(1, LATENCY_MS / 2);
+    assert.ok(Date.now() - cancelledAt < LATENCY_MS / 2, 'the service saw the client go away before it answered');
+    const [request] = server.requests.filter((r) => r.path === '/v1/chat');
+    assert.equal(request.aborted, true);
+    assert.equal(request.stream, undefined, 'no answer was streamed');
+    await pending.catch(() => undefined);
+  });
+});
