@@ -206,6 +206,15 @@ describe('Scratch requests', function () {
     assert.ok(outcome.kind === 'sent');
     assert.ok(!outcome.record.stream?.final, 'the stream did not finish');
     await server.waitForAborts(abortsBefore + 1, 5000);
+    // What the person sees: the document says the answer stopped because of the cancel, not that it ended.
+    const text = await eventually(
+      () => / · \d+ ms · /.test(documentText(responseUri)?.split('\n')[0] ?? '') && documentText(responseUri),
+      5000,
+      'the final redraw',
+    );
+    assert.match(text.split('\n')[0], /^\/\/ POST \/v1\/chat · 200 OK · cancelled · /);
+    assert.equal(text.split('\n')[1], '// The request was cancelled.');
+    assert.equal(api.requests.history.entries[0].ended, 'cancelled');
   });
 
   it('completion offers the catalog’s ids at "model": "|"', async () => {
