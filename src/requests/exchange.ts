@@ -46,6 +46,12 @@ export async function runExchange(
         await task(progress);
       },
     );
+    // A stream whose reading was aborted ends quietly, without an error: it stopped short because of the
+    // cancel (or a newer send of the same payload), and the record must say so.
+    if (controller.signal.aborted && !record.limitReached) {
+      record.cancelled = true;
+      record.error = 'The request was cancelled.';
+    }
   } catch (e) {
     if (record.limitReached) {
       // Our own abort at the size limit: the message was set where the limit was met.

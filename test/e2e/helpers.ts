@@ -45,6 +45,31 @@ export async function openFileByName(page: Page, name: string): Promise<void> {
     .waitFor({ state: 'visible', timeout: 15_000 });
 }
 
+/**
+ * The whole "Model Access" log as VS Code wrote it to disk: every `Model Access.log` under the profile's
+ * `logs` folder (one per extension host, a reload starts another), oldest session first. Unlike the Output
+ * view, which shows only the lines on screen, nothing in it can scroll out of reach.
+ */
+export function readExtensionLog(userDataDir: string, channel = 'Model Access'): { files: string[]; text: string } {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(full);
+      } else if (entry.name === `${channel}.log`) {
+        files.push(full);
+      }
+    }
+  };
+  const logs = path.join(userDataDir, 'logs');
+  if (fs.existsSync(logs)) {
+    walk(logs);
+  }
+  files.sort();
+  return { files, text: files.map((f) => fs.readFileSync(f, 'utf8')).join('\n') };
+}
+
 /** Saves a 1280×800 PNG of the page as test-results/<name>.png and returns its path. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });

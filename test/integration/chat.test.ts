@@ -1,12 +1,13 @@
 // The organization's models in VS Code's chat API (vendor `model-access`), inside a real VS Code (code-server)
 // against the local Model Access Service: the models offered follow the organization's key, answers stream
 // from POST /v1/chat fragment by fragment, cancelling aborts the HTTP request at the server, and a rejected
-// key surfaces as a LanguageModelError with a message a person can act on.
+// key surfaces as a LanguageModelError with a message a person can act on; token limits and capabilities in
+// registry entries are what VS Code reports, and a model that calls a tool gives a tool-call part.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/services';
-import { HOSTILE_IDS, startServer, type RecordedRequest, type RunningServer } from '../server';
-import { generateText } from '../server/generation';
+import { HOSTILE_IDS, loadRegistry, startServer, type RecordedRequest, type RunningServer } from '../server';
+import { generateText, promptText } from '../server/generation';
 import { activateExtension, eventually, sleep, setSetting } from './helpers';
 
 const VENDOR = 'model-access';
@@ -356,5 +357,194 @@ describe('Chat models: errors a person can act on', function () {
     assert.equal(error.code, vscode.LanguageModelError.NotFound.name);
     assert.match(error.message, /Refresh the models \("Model Access: Refresh Models"\)/);
     assert.ok(!error.message.includes(server.keys.hostile), 'the key the error body repeats is not in the message');
+  });
+});
+
+describe('Chat models: token limits, capabilities and tool calls from the registry', function () {
+  this.timeout(60_000);
+  let api: ModelAccessApi;
+  let server: RunningServer;
+
+  /** Registry fields as services publish them (OpenRouter-style context length, nested limits, capabilities). */
+  const EXTRA: Record<string, Record<string, unknown>> = {
+    'aurora-2': {
+      context_length: 131_072,
+      max_output_tokens: 8192,
+      capabilities: { tool_calling: true, vision: true },
+    },
+    'basalt-code-1': { limits: { context_window: 8000 } },
+  };
+
+  before(async () => {
+    api = await activateExtension<ModelAccessApi>();
+    const registry = loadRegistry();
+    registry.models = registry.models.map((m) => (EXTRA[m.id] ? { ...m, extra: EXTRA[m.id] } : m));
+    server = await startServer({ registry });
+    await setSetting('chat.models', undefined);
+    await setSetting('baseUrl', server.url);
+    await api.keys.store(server.url, server.keys.acme);
+    await eventually(
+      () => api.connection.state().then((s) => s.baseUrl?.url === server.url && s.setup === 'ready'),
+      5000,
+      'the service and key',
+    );
+    await sleep(150);
+    await api.catalog.refresh();
+    await waitForOffered(
+      chatModelsOf(server, 'acme').map((m) => m.id),
+      "acme's chat models",
+    );
+  });
+
+  after(async () => {
+    await api.keys.delete(server.url).catch(() => undefined);
+    await setSetting('baseUrl', undefined);
+    await server?.close();
+  });
+
+  /** What VS Code tells a chat consumer a model can do (present at runtime, not in the typed API we build against). */
+  function capabilitiesOf(model: vscode.LanguageModelChat): { tools: unknown; images: unknown } {
+    const caps = (model as { capabilities?: { supportsToolCalling?: unknown; supportsImageToText?: unknown } })
+      .capabilities;
+    return { tools: caps?.supportsToolCalling, images: caps?.supportsImageToText };
+  }
+
+  it('limits and capabilities in a registry entry are what VS Code reports for the chat model', async () => {
+    const [aurora] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'aurora-2' });
+    const [basalt] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'basalt-code-1' });
+    const [plain] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'aurora-1' });
+    assert.ok(aurora && basalt && plain, 'the three models are offered');
+    // A context of 131,072 tokens with 8,192 kept for the answer leaves 122,880 for the prompt.
+    assert.equal(aurora.maxInputTokens, 131_072 - 8192);
+    assert.deepEqual(capabilitiesOf(aurora), { tools: true, images: true });
+    // A context window alone: a quarter of it (2,000) is kept for the answer, the rest is the prompt's.
+    assert.equal(basalt.maxInputTokens, 8000 - 2000);
+    assert.deepEqual(capabilitiesOf(basalt), { tools: false, images: false });
+    // Nothing in the entry: the defaults.
+    assert.equal(plain.maxInputTokens, 16_384);
+  });
+
+  it('a model that calls a tool gives a LanguageModelToolCallPart; the tool result goes back to the service', async () => {
+    const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'aurora-2' });
+    assert.ok(model);
+    const tool: vscode.LanguageModelChatTool = {
+      name: 'lookup_weather',
+      description: 'The weather in a city.',
+      inputSchema: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] },
+    };
+    const prompt = 'What is the weather in Oslo?';
+    const response = await model.sendRequest(
+      [vscode.LanguageModelChatMessage.User(prompt)],
+      { tools: [tool] },
+      new vscode.CancellationTokenSource().token,
+    );
+    const parts: unknown[] = [];
+    for await (const part of response.stream) {
+      parts.push(part);
+    }
+    // What the service received: the tool, as Chat Completions describes one.
+    const sent = server.lastReceived('/v1/chat', 'POST')?.json;
+    assert.deepEqual(sent?.tools, [
+      { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } },
+    ]);
+    const calls = parts.filter(
+      (p): p is vscode.LanguageModelToolCallPart => p instanceof vscode.LanguageModelToolCallPart,
+    );
+    assert.equal(calls.length, 1, `one tool call among ${JSON.stringify(parts)}`);
+    assert.equal(calls[0].name, 'lookup_weather');
+    assert.deepEqual(calls[0].input, { input: prompt }, 'the arguments streamed in fragments, joined');
+    assert.match(calls[0].callId, /^call_[0-9a-f]{24}$/);
+    assert.ok(!parts.some((p) => p instanceof vscode.LanguageModelTextPart), 'no text beside the call');
+
+    // The consumer ran the tool and sends its result back: the service receives the call and the result.
+    const followUp = await model.sendRequest(
+      [
+        vscode.LanguageModelChatMessage.User(prompt),
+        vscode.LanguageModelChatMessage.Assistant([calls[0]]),
+        vscode.LanguageModelChatMessage.User([
+          new vscode.LanguageModelToolResultPart(calls[0].callId, [new vscode.LanguageModelTextPart('Sunny, 21 °C')]),
+        ]),
+      ],
+      { tools: [tool] },
+      new vscode.CancellationTokenSource().token,
+    );
+    let text = '';
+    for await (const fragment of followUp.text) {
+      text += fragment;
+    }
+    const messages = server.lastReceived('/v1/chat', 'POST')?.json?.messages as Record<string, unknown>[];
+    assert.deepEqual(messages.slice(1), [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: calls[0].callId,
+            type: 'function',
+            function: { name: 'lookup_weather', arguments: JSON.stringify({ input: prompt }) },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: calls[0].callId, content: 'Sunny, 21 °C' },
+    ]);
+    assert.equal(text, generateText('aurora-2', promptText(messages)), 'the answer after the tool result is text');
+  });
+});
+
+describe('Chat models: cancelling before the answer starts', function () {
+  this.timeout(60_000);
+  let api: ModelAccessApi;
+  let server: RunningServer;
+  /** How long the service takes before answering a chat request: far longer than the test waits for the abort. */
+  const LATENCY_MS = 8000;
+
+  before(async () => {
+    api = await activateExtension<ModelAccessApi>();
+    server = await startServer({ faults: { latencyMs: LATENCY_MS, paths: ['/v1/chat'] } });
+    await setSetting('baseUrl', server.url);
+    await api.keys.store(server.url, server.keys.acme);
+    await eventually(
+      () => api.connection.state().then((s) => s.baseUrl?.url === server.url && s.setup === 'ready'),
+      5000,
+      'the service and key',
+    );
+    await sleep(150);
+    await api.catalog.refresh();
+    await waitForOffered(
+      chatModelsOf(server, 'acme').map((m) => m.id),
+      "acme's chat models",
+    );
+  });
+
+  after(async () => {
+    await api.keys.delete(server.url).catch(() => undefined);
+    await setSetting('baseUrl', undefined);
+    await server?.close();
+  });
+
+  it('cancelling while the service has not answered yet aborts the request at once', async () => {
+    const [model] = await vscode.lm.selectChatModels({ vendor: VENDOR, id: 'aurora-2' });
+    assert.ok(model);
+    const source = new vscode.CancellationTokenSource();
+    const pending = Promise.resolve(
+      model.sendRequest([vscode.LanguageModelChatMessage.User('Take your time.')], {}, source.token),
+    ).then(
+      async (response) => {
+        for await (const fragment of response.text) {
+          void fragment;
+        }
+      },
+      () => undefined,
+    );
+    // The service has the request and is still thinking about it.
+    await eventually(() => server.requests.some((r) => r.path === '/v1/chat'), 10_000, 'the request at the service');
+    const cancelledAt = Date.now();
+    source.cancel();
+    await server.waitForAborts(1, LATENCY_MS / 2);
+    assert.ok(Date.now() - cancelledAt < LATENCY_MS / 2, 'the service saw the client go away before it answered');
+    const [request] = server.requests.filter((r) => r.path === '/v1/chat');
+    assert.equal(request.aborted, true);
+    assert.equal(request.stream, undefined, 'no answer was streamed');
+    await pending.catch(() => undefined);
   });
 });

@@ -1,7 +1,8 @@
 // Scratch requests inside a real VS Code (code-server) against the local Model Access Service: new
 // payloads carry the chosen model, answers land in the payload's response document (streams visibly
 // growing), invalid JSON sends nothing, uploads arrive intact, Cancel aborts at the server, the "model"
-// value completes from the catalog, and neither Copy as Code nor history ever holds the key.
+// value completes from the catalog (hovering it shows the model; an unlisted id is flagged), and neither Copy as
+// Code nor history ever holds the key.
 import * as assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -205,6 +206,15 @@ describe('Scratch requests', function () {
     assert.ok(outcome.kind === 'sent');
     assert.ok(!outcome.record.stream?.final, 'the stream did not finish');
     await server.waitForAborts(abortsBefore + 1, 5000);
+    // What the person sees: the document says the answer stopped because of the cancel, not that it ended.
+    const text = await eventually(
+      () => / · \d+ ms · /.test(documentText(responseUri)?.split('\n')[0] ?? '') && documentText(responseUri),
+      5000,
+      'the final redraw',
+    );
+    assert.match(text.split('\n')[0], /^\/\/ POST \/v1\/chat · 200 OK · cancelled · /);
+    assert.equal(text.split('\n')[1], '// The request was cancelled.');
+    assert.equal(api.requests.history.entries[0].ended, 'cancelled');
   });
 
   it('completion offers the catalog’s ids at "model": "|"', async () => {
@@ -224,6 +234,54 @@ describe('Scratch requests', function () {
     for (const m of api.catalog.models) {
       assert.ok(labels.includes(m.id), `${m.id} is offered`);
     }
+  });
+
+  it('hovering a listed model shows its family and version; an unlisted one is flagged until it is fixed', async () => {
+    const entry = server.registry.models.find((m) => m.organization === 'acme' && m.id === 'aurora-2-2024-11-20');
+    assert.ok(entry, 'the registry lists the model');
+    const editor = await newPayload('/v1/chat', entry.id);
+    const doc = editor.document;
+    const modelLine = () => [...Array(doc.lineCount).keys()].find((i) => doc.lineAt(i).text.includes('"model"')) ?? -1;
+    const valueAt = () => {
+      const line = modelLine();
+      return new vscode.Position(line, doc.lineAt(line).text.lastIndexOf('"') - 2);
+    };
+    // MarkdownString.appendText escapes Markdown punctuation and spaces; a person reads it rendered.
+    const unescape = (t: string) => t.replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!~|])/g, '$1');
+    const hoverText = async () => {
+      const hovers = (await vscode.commands.executeCommand(
+        'vscode.executeHoverProvider',
+        doc.uri,
+        valueAt(),
+      )) as vscode.Hover[];
+      return hovers
+        .flatMap((h) => h.contents)
+        .map((c) => unescape(typeof c === 'string' ? c : c.value))
+        .join('\n');
+    };
+    const ours = () =>
+      vscode.languages
+        .getDiagnostics(doc.uri)
+        .filter((d) => d.source === 'Model Access' && /organization/.test(d.message));
+
+    const hover = await hoverText();
+    assert.ok(hover.includes(`Family: ${entry.family}`), hover);
+    assert.ok(hover.includes(`Version: ${entry.version}`), hover);
+    assert.ok(hover.includes(entry.model_card_url), hover);
+    assert.deepEqual(ours(), [], 'a listed model is not flagged');
+
+    const unknown = 'aurora-99-preview';
+    const replaceModel = (id: string) =>
+      editor.edit((b) => b.replace(doc.lineAt(modelLine()).range, `  "model": ${JSON.stringify(id)},`));
+    await replaceModel(unknown);
+    const [warning] = await eventually(() => ours().length > 0 && ours(), 5000, 'the unknown-model warning');
+    assert.equal(warning.severity, vscode.DiagnosticSeverity.Warning);
+    assert.ok(warning.message.includes(`"${unknown}"`), warning.message);
+    assert.equal(doc.getText(warning.range), JSON.stringify(unknown), 'it marks the value');
+    assert.ok(!(await hoverText()).includes('Family:'), 'no model hover for an unlisted id');
+
+    await replaceModel(entry.id);
+    await eventually(() => ours().length === 0, 5000, 'the warning to clear once the id is fixed');
   });
 
   it('Copy as Code (cURL) and history never contain the key', async () => {

@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/services';
 import type { SendOutcome } from '../../src/requests/send';
 import { HOSTILE_ECHO_HEADER, startServer, type RunningServer } from '../server';
+import { generateText, promptText } from '../server/generation';
 import { activateExtension, eventually, sleep, setSetting, newPayload } from './helpers';
 import { Commands } from '../../src/ids';
 
@@ -285,7 +286,22 @@ describe('Security: keys and concurrency', function () {
   });
 
   it('sending while another payload streams never shows one answer under the other payload', async () => {
-    await connect(canary);
+    // A streams slowly (about 5 s), so B is sent and answered while A is still arriving.
+    const slow = await startServer({ keys: { acme: canary }, streamDelayMs: 250 });
+    try {
+      await setSetting('baseUrl', slow.url);
+      await api.keys.store(slow.url, canary);
+      await sleep(150);
+      await api.catalog.refresh();
+      await sendingWhileStreaming(slow);
+    } finally {
+      await api.keys.delete(slow.url).catch(() => undefined);
+      await setSetting('baseUrl', server.url);
+      await slow.close();
+    }
+  });
+
+  async function sendingWhileStreaming(service: RunningServer): Promise<void> {
     const model = api.catalog.models[0].id;
     const a = await newPayload('/v1/chat', model, (p) => {
       p.stream = true;
@@ -299,7 +315,11 @@ describe('Security: keys and concurrency', function () {
       10_000,
       'A streaming',
     );
-    await newPayload('/v1/chat', model, (p) => ((p.messages as { content: string }[])[1].content = 'payload B'));
+    // B streams too: both answers grow in response documents of the same kind at the same time.
+    await newPayload('/v1/chat', model, (p) => {
+      p.stream = true;
+      (p.messages as { content: string }[])[1].content = 'payload B';
+    });
     const b = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
     const resultA = await pendingA;
     assert.ok(b.kind === 'sent' && resultA.kind === 'sent');
@@ -311,21 +331,23 @@ describe('Security: keys and concurrency', function () {
         5000,
         `the document ${uri.toString()}`,
       );
-    // The document is redrawn after the answer arrived; VS Code reads the new content asynchronously.
+    // B's document once it shows B's answer (a first render may still say "waiting for the answer…").
     const docB = await eventually(
       async () => {
         const text = await shownText(b.responseUri);
-        return text.includes('waiting for the answer') ? undefined : text;
+        return /^\/\/ POST \/v1\/chat · 200 OK/.test(text) && text.includes('// ── output text ──\n')
+          ? text
+          : undefined;
       },
       10_000,
-      'the answer to B in its document',
+      "B's answer in its document",
     );
     const docA = await eventually(
       async () => {
         const text = await shownText(resultA.responseUri);
         return text.includes('// ── output text ──\n') ? text : undefined;
       },
-      10_000,
+      20_000,
       'the end of the A stream in its document',
     );
     assert.ok(docB.includes('payload B'), docB.slice(0, 400));
@@ -333,8 +355,26 @@ describe('Security: keys and concurrency', function () {
     assert.ok(docA.includes('payload A'), docA.slice(0, 400));
     assert.ok(!docA.includes('payload B'), "B's answer shows under A");
     // The service received each payload once, as sent.
-    const sent = server.received('/v1/chat').map((r) => JSON.stringify(r.json));
+    const received = service.received('/v1/chat');
+    const sent = received.map((r) => JSON.stringify(r.json));
     assert.equal(sent.filter((t) => t.includes('payload A')).length, 1);
     assert.equal(sent.filter((t) => t.includes('payload B')).length, 1);
-  });
+    // The two overlapped: B was sent while A was still streaming.
+    const [recordA, recordB] = ['payload A', 'payload B'].map((p) =>
+      service.requests.find((r) => r.path === '/v1/chat' && JSON.stringify(r.json).includes(p)),
+    );
+    assert.ok(
+      recordA?.finishedAt !== undefined && recordB !== undefined && recordB.startedAt < recordA.finishedAt,
+      'B was sent while A was still streaming',
+    );
+    // Sending B did not cut A short: each document holds its whole answer, and says it completed.
+    for (const [doc, record] of [
+      [docA, recordA],
+      [docB, recordB],
+    ] as const) {
+      const whole = generateText(model, promptText(record?.json?.messages));
+      assert.match(doc.split('\n')[0], /^\/\/ POST \/v1\/chat · 200 OK · \d+ ms/, doc.split('\n')[0]);
+      assert.ok(doc.includes(`// ── output text ──\n${whole}\n`), `the whole answer: ${doc.slice(0, 600)}`);
+    }
+  }
 });

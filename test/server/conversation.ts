@@ -2,7 +2,7 @@
  * `POST /v1/responses` and `POST /v1/chat`: request validation and the answer bodies and event sequences,
  * following the OpenAI Responses and Chat Completions shapes (docs/service-shapes.md).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { badRequest } from './http';
 import { deltas, generateText, promptText, tokens } from './generation';
 import type { SseEvent } from './streaming';
@@ -106,8 +106,12 @@ export function chatAnswer(model: string, body: Record<string, unknown>, pieces?
     }
   });
   const prompt = promptText(messages);
-  const text = pieces === undefined ? generateText(model, prompt) : pieces.join('');
   const id = newId('chatcmpl-');
+  const call = pieces === undefined ? toolCallFor(body) : undefined;
+  if (call) {
+    return toolCallAnswer(id, model, prompt, call);
+  }
+  const text = pieces === undefined ? generateText(model, prompt) : pieces.join('');
   const created = now();
   const usage = {
     prompt_tokens: tokens(prompt),
@@ -150,5 +154,95 @@ export function chatAnswer(model: string, body: Record<string, unknown>, pieces?
     events.push(chunk([], { usage }));
   }
   events.push({ data: '[DONE]' });
+  return { json, events };
+}
+
+/** The tool call a request asks for, if any (see {@link toolCallFor}). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The arguments as the JSON text the answer carries. */
+  arguments: string;
+}
+
+/**
+ * Tool calling, as Chat Completions does it: a request carrying `tools` whose last message is not a tool
+ * result gets a call of the tool `tool_choice` names (else the first), with the arguments
+ * `{"input": <the last user message's text>}`. A request whose last message is a tool result (`role: "tool"`)
+ * is answered with text, as without tools. The call id is derived from the tool and the arguments, so a test
+ * can predict it.
+ */
+export function toolCallFor(body: Record<string, unknown>): ToolCall | undefined {
+  const { tools, messages } = body;
+  if (!Array.isArray(tools) || tools.length === 0 || !Array.isArray(messages)) {
+    return undefined;
+  }
+  const last = messages[messages.length - 1] as { role?: unknown } | undefined;
+  if (last?.role === 'tool') {
+    return undefined;
+  }
+  const names = tools.map((t: unknown, i) => {
+    const name = (t as { function?: { name?: unknown } } | null)?.function?.name;
+    if (typeof name !== 'string' || name === '') {
+      throw badRequest(`"tools[${i}].function.name" must be a non-empty string.`, 'invalid_type', `tools[${i}]`);
+    }
+    return name;
+  });
+  const chosen = (body.tool_choice as { function?: { name?: unknown } } | null | undefined)?.function?.name;
+  const name = typeof chosen === 'string' && names.includes(chosen) ? chosen : names[0];
+  const user = [...messages].reverse().find((m) => (m as { role?: unknown }).role === 'user');
+  const args = JSON.stringify({ input: promptText(user ?? '') });
+  const digest = createHash('sha256').update(`${name}\n${args}`).digest('hex');
+  return { id: `call_${digest.slice(0, 24)}`, name, arguments: args };
+}
+
+/** A chat answer that calls a tool: the whole call in `message.tool_calls`, or streamed in argument fragments. */
+function toolCallAnswer(id: string, model: string, prompt: string, call: ToolCall): Answer {
+  const created = now();
+  const usage = {
+    prompt_tokens: tokens(prompt),
+    completion_tokens: tokens(call.arguments),
+    total_tokens: tokens(prompt) + tokens(call.arguments),
+  };
+  const whole = { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
+  const json = {
+    id,
+    object: 'chat.completion',
+    created,
+    model,
+    system_fingerprint: null,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: null, refusal: null, tool_calls: [whole] },
+        logprobs: null,
+        finish_reason: 'tool_calls',
+      },
+    ],
+    usage,
+  };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null): SseEvent => ({
+    data: JSON.stringify({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      system_fingerprint: null,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    }),
+  });
+  // The first delta names the call; the arguments follow in three fragments, so a client must join them.
+  const third = Math.ceil(call.arguments.length / 3);
+  const fragments = [0, 1, 2].map((i) => call.arguments.slice(i * third, (i + 1) * third));
+  const events: SseEvent[] = [
+    chunk({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+    }),
+    ...fragments.map((f) => chunk({ tool_calls: [{ index: 0, function: { arguments: f } }] })),
+    chunk({}, 'tool_calls'),
+    { data: '[DONE]' },
+  ];
   return { json, events };
 }

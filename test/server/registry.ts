@@ -16,7 +16,10 @@ export interface RegistryModel {
   model_card_url: string;
   /** Unix seconds. */
   created: number;
-  /** Further raw fields sent with the entry (hostile mode: descriptions, deep nesting). Never in the demo registry. */
+  /**
+   * Further raw fields sent with the entry (hostile mode: descriptions, deep nesting; a test's own registry:
+   * token limits, capabilities). Never in the demo registry.
+   */
   extra?: Record<string, unknown>;
 }
 

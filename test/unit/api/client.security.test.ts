@@ -135,18 +135,28 @@ describe('client: the key never appears in errors, logs or results', function ()
     const texts: string[] = [];
     for (const key of [KEY, wrong]) {
       const { client, log } = clientFor(server.url, key);
-      const errors = [
-        await client.getModel('nope').catch((e: unknown) => e),
-        await client.listModels().catch((e: unknown) => e),
-      ];
+      // Each call below must fail with an answer that repeats the key: one that unexpectedly succeeded would
+      // leave nothing to search, and the check would pass without having looked.
+      const rejected = key === wrong;
+      const errors: Error[] = [await expectError(client.getModel('nope'), rejected ? 'unauthorized' : 'notFound')];
+      if (rejected) {
+        errors.push(await expectError(client.listModels(), 'unauthorized'));
+      } else {
+        texts.push(JSON.stringify(await client.listModels()));
+      }
       const post = await client.post('/v1/chat', { model: 'nope', messages: [{ role: 'user', content: 'x' }] });
       const stream = await client.post('/v1/chat', { model: 'nope', messages: [] }, { stream: true });
       await client.dispose();
-      assert.ok(post.error);
-      for (const e of [...errors, post.error, stream.error]) {
-        if (e instanceof Error) {
-          texts.push(String(e), e.message, e.stack ?? '', JSON.stringify(e), Object.values(e).map(String).join(' '));
-        }
+      for (const [what, result] of [
+        ['the POST', post],
+        ['the streamed POST', stream],
+      ] as const) {
+        assert.ok(result.error, `${what} was refused (${result.status})`);
+        errors.push(result.error);
+      }
+      for (const e of errors) {
+        assert.match(e.message, /API key: \[redacted\]/, `the echo reached the error, redacted: ${e.message}`);
+        texts.push(String(e), e.message, e.stack ?? '', JSON.stringify(e), Object.values(e).map(String).join(' '));
       }
       texts.push(JSON.stringify(log), JSON.stringify(post), post.body?.text ?? '', JSON.stringify(stream));
     }

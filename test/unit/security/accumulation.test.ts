@@ -88,6 +88,32 @@ describe('security: the key is removed after decoding', () => {
     assertNoKey(summarize(record, redact), 'the history summary');
   });
 
+  it('the headers view, the error line, the saved body and the history redact again, whatever the record holds', () => {
+    // The client redacts headers, bodies and errors before they reach the record; the document, Save Response
+    // Body and the history redact once more, so what slipped through one layer still shows no key.
+    const record: ResponseRecord = {
+      method: 'POST',
+      endpoint: '/v1/chat',
+      startedAt: 0,
+      status: 500,
+      headers: { 'x-echo': `API key: ${KEY}`, 'content-type': 'text/plain' },
+      showHeaders: true,
+      bodyText: `bad key ${KEY}`,
+    };
+    const doc = renderResponse(record, redact);
+    assert.match(doc, /^\/\/ x-echo: API key: \[redacted\]$/m, doc);
+    assertNoKey(doc, 'the headers view');
+    assertNoKey(fullBody(record, redact), 'Save Response Body');
+    assertNoKey(summarize(record, redact), 'the history summary');
+    assertNoKey(
+      renderResponse({ ...record, error: `The server answered 500: bad key ${KEY}` }, redact),
+      'the error line',
+    );
+    const streamed: ResponseRecord = { ...record, bodyText: undefined, stream: { ...newStreamState(), text: KEY } };
+    assertNoKey(summarize(streamed, redact), 'the history summary of a stream');
+    assertNoKey(fullBody({ ...streamed, rawEvents: [`{"delta":"${KEY}"}`] }, redact), 'the saved raw events');
+  });
+
   it('a key split across two stream events reaches neither the document, the saved body nor the history', async () => {
     const half = 9;
     const record = await streamRecord([

@@ -520,6 +520,56 @@ describe('local Model Access Service', () => {
       assert.equal(plain.choices[0].message.content, text);
     });
 
+    it('a request carrying tools gets a call of a tool, streamed in argument fragments; a tool result gets text', async () => {
+      const tools = [
+        { type: 'function', function: { name: 'first', parameters: {} } },
+        { type: 'function', function: { name: 'lookup', parameters: {} } },
+      ];
+      const messages = [{ role: 'user', content: 'Weather in Oslo?' }];
+      const body = {
+        model: 'aurora-2',
+        messages,
+        tools,
+        tool_choice: { type: 'function', function: { name: 'lookup' } },
+      };
+      type Call = { index?: number; id?: string; function: { name?: string; arguments: string } };
+      type Chunk = {
+        choices: { delta: { content?: string | null; tool_calls?: Call[] }; finish_reason: string | null }[];
+      };
+      const events = parseSse(await (await post(s, '/v1/chat', { ...body, stream: true })).text());
+      assert.equal(events[events.length - 1].data, '[DONE]');
+      const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data) as Chunk);
+      const calls = chunks.flatMap((c) => c.choices[0].delta.tool_calls ?? []);
+      assert.ok(calls.length >= 3, 'the arguments come in several fragments');
+      assert.equal(calls[0].function.name, 'lookup', 'tool_choice names the tool');
+      const args = calls.map((c) => c.function.arguments).join('');
+      assert.deepEqual(JSON.parse(args), { input: 'Weather in Oslo?' });
+      assert.equal(chunks[chunks.length - 1].choices[0].finish_reason, 'tool_calls');
+      assert.ok(
+        chunks.every((c) => !c.choices[0].delta.content),
+        'no text',
+      );
+
+      const plain = (await (await post(s, '/v1/chat', body)).json()) as {
+        choices: { message: { content: string | null; tool_calls: Call[] }; finish_reason: string }[];
+      };
+      assert.equal(plain.choices[0].finish_reason, 'tool_calls');
+      assert.equal(plain.choices[0].message.content, null);
+      assert.deepEqual(plain.choices[0].message.tool_calls, [
+        { id: calls[0].id, type: 'function', function: { name: 'lookup', arguments: args } },
+      ]);
+
+      const after = [
+        ...messages,
+        { role: 'assistant', content: null, tool_calls: plain.choices[0].message.tool_calls },
+        { role: 'tool', tool_call_id: calls[0].id, content: 'Sunny' },
+      ];
+      const answer = (await (await post(s, '/v1/chat', { ...body, messages: after })).json()) as {
+        choices: { message: { content: string } }[];
+      };
+      assert.match(answer.choices[0].message.content, /^You wrote/, 'after the tool result, text');
+    });
+
     it('with a stream delay, events arrive separately while the answer is still open', async () => {
       await withServer({ streamDelayMs: 15 }, async (d) => {
         const res = await post(d, '/v1/responses', { model: 'aurora-2', input: 'slowly', stream: true });

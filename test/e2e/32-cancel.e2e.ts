@@ -1,0 +1,109 @@
+// A person sends a payload whose answer streams slowly, changes their mind, and presses Cancel on the
+// "Model Access: POST /v1/chat" progress notification: the response document says the request was cancelled
+// (before the answer could have finished) and the service saw the client go away.
+import * as assert from 'node:assert/strict';
+import { startServer, type RunningServer } from '../server';
+import { generateText, promptText } from '../server/generation';
+import { e2e } from './session';
+import {
+  clearNotifications,
+  openPalette,
+  openViewContainer,
+  pickQuickItem,
+  readActiveEditorText,
+  screenshot,
+  typeInQuickInput,
+  waitForNotification,
+} from './helpers';
+
+/** Between two streamed events: a 15–25 word answer takes 20 s or more, far longer than the steps below. */
+const STREAM_DELAY_MS = 1500;
+
+describe('Cancelling a request', () => {
+  let slow: RunningServer;
+
+  before(async () => {
+    slow = await startServer({ streamDelayMs: STREAM_DELAY_MS });
+  });
+
+  after(async () => {
+    // Later steps expect the session's service again (its key is still stored for it).
+    await openPalette(e2e.page, 'Model Access: Set Service URL').catch(() => undefined);
+    await typeInQuickInput(e2e.page, e2e.service.url).catch(() => undefined);
+    await clearNotifications(e2e.page).catch(() => undefined);
+    await openPalette(e2e.page, 'View: Close All Editors').catch(() => undefined);
+    await slow?.close();
+  });
+
+  it('Cancel on the progress notification stops a streamed answer; the document says so', async () => {
+    const page = e2e.page;
+    await openViewContainer(page); // The extension is active (it may be the first step run).
+    await openPalette(page, 'View: Close All Editors');
+    // Earlier steps may have left the log open in the panel; the payload needs the room.
+    if (await page.locator('.part.panel').isVisible()) {
+      await openPalette(page, 'View: Hide Panel');
+    }
+    await clearNotifications(page);
+    await openPalette(page, 'Model Access: Set Service URL');
+    await typeInQuickInput(page, slow.url);
+    // The status bar follows the new service before the key is entered for it.
+    await page
+      .locator('.statusbar-item', { hasText: new URL(slow.url).host })
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await openPalette(page, 'Model Access: Set API Key');
+    await typeInQuickInput(page, slow.keys.acme);
+    await waitForNotification(page, /API key saved/);
+    await clearNotifications(page);
+
+    await openPalette(page, 'Model Access: New Request…');
+    await pickQuickItem(page, 'Chat');
+    await readActiveEditorText(page, { contains: '// POST /v1/chat' });
+    await page.keyboard.type('Tell me a long story');
+    // Ask for a streamed answer: go to the "stream" line and replace its value, as a person would.
+    const lines = (await readActiveEditorText(page, { contains: '"stream": false' })).split('\n');
+    const streamLine = lines.findIndex((l) => l.includes('"stream": false')) + 1;
+    await page.keyboard.press('Control+G');
+    await typeInQuickInput(page, `:${streamLine}`);
+    await page.keyboard.press('End');
+    await page.keyboard.press('Control+Shift+ArrowLeft');
+    await page.keyboard.type('true');
+    await readActiveEditorText(page, { contains: '"stream": true' });
+    await page.keyboard.press('Control+Home'); // Back to the top, where the CodeLens is.
+
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Send to POST /v1/chat' }).first();
+    await lens.waitFor({ state: 'visible', timeout: 15_000 });
+    await lens.click();
+
+    // The notification says the answer is arriving; its Cancel button is what the person presses.
+    const toast = page.locator('.notification-toast', { hasText: 'Model Access: POST /v1/chat' }).first();
+    await toast.locator('.notification-list-item-message', { hasText: 'receiving' }).waitFor({ timeout: 30_000 });
+    const sentAt = Date.now();
+    await toast.hover();
+    await toast.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
+    await toast.waitFor({ state: 'hidden', timeout: 10_000 });
+
+    const responseGroup = page.locator('.editor-group-container').nth(1);
+    await responseGroup.locator('.tab.active').first().click();
+    const response = await readActiveEditorText(page, {
+      contains: /POST \/v1\/chat · 200 OK · cancelled/,
+      timeoutMs: 10_000,
+    });
+    assert.ok(Date.now() - sentAt < 15_000, 'the document said so long before the answer could have finished');
+    assert.ok(response.includes('// The request was cancelled.'), response);
+    await screenshot(page, 'requests-cancelled');
+    const sent = slow.lastReceived('/v1/chat', 'POST')?.json;
+    assert.ok(sent, 'the service received the payload');
+    const whole = generateText(String(sent.model), promptText(sent.messages));
+    assert.ok(!response.includes(whole), 'only part of the answer arrived');
+
+    // The service saw the client go away in the middle of the stream.
+    await slow.waitForAborts(1, 10_000);
+    const chat = slow.requests.filter((r) => r.method === 'POST' && r.path === '/v1/chat');
+    assert.equal(chat.length, 1);
+    assert.equal(chat[0].aborted, true);
+    assert.equal(chat[0].stream, 'aborted');
+    // A cancelled request is not an error to report.
+    assert.equal(await page.locator('.notification-toast', { hasText: 'POST /v1/chat:' }).count(), 0);
+  });
+});
