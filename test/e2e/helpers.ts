@@ -203,7 +203,23 @@ export async function pickQuickItem(
 ): Promise<void> {
   const row = quickInput(page).locator('.monaco-list-row', { hasText: label }).first();
   await row.waitFor({ state: 'visible', timeout: timeoutMs });
-  await row.click();
+  // A hover left where the pointer last was can cover the row: move away first, and if a click still does
+  // not land, choose the row with the keyboard as a person would.
+  await page.mouse.move(0, 0);
+  try {
+    await row.click({ timeout: 5000 });
+    return;
+  } catch {
+    const focused = quickInput(page).locator('.monaco-list-row.focused');
+    for (let i = 0; i < 100; i++) {
+      if ((await focused.innerText().catch(() => '')).includes(label)) {
+        await page.keyboard.press('Enter');
+        return;
+      }
+      await page.keyboard.press('ArrowDown');
+    }
+    throw new Error(`the quick pick has no row "${label}" to choose`);
+  }
 }
 
 /** Waits for a notification toast containing `text` and returns its full text. */
