@@ -6,7 +6,8 @@ import { checkCardLink } from './core/linkSafety';
 import { CardOutcome, openModelCard } from './modelCard';
 import { InspectOutcome } from './inspect';
 import { familyOf, sortModels } from './core/sorting';
-import { displayText, msg, type DisplayText } from '../common/text';
+import { clean, displayText, type DisplayText } from '../common/text';
+import { l10n } from '../platform/l10n';
 import { flash, type SafePickItem } from '../platform/ui';
 import type { Services } from '../services';
 import type { ModelDocuments } from './inspect';
@@ -31,21 +32,21 @@ export function explorerCommands(
     vscode.commands.registerCommand(Commands.viewAsGroups, () => deps.config.setGroupByFamily(true)),
     vscode.commands.registerCommand(Commands.viewAsList, () => deps.config.setGroupByFamily(false)),
     vscode.commands.registerCommand(Commands.openModelCard, async (arg?: unknown): Promise<CardOutcome | undefined> => {
-      const model = await modelOrPick(deps, arg, 'Open the Model Card of…');
+      const model = await modelOrPick(deps, arg, l10n.t('Open the Model Card of…'));
       return model ? openModelCard(model, { ui: deps.ui, log: deps.log, inspect }) : undefined;
     }),
     vscode.commands.registerCommand(
       Commands.inspectModel,
       async (arg?: unknown): Promise<InspectOutcome | undefined> => {
-        const model = await modelOrPick(deps, arg, 'Inspect model…');
+        const model = await modelOrPick(deps, arg, l10n.t('Inspect model…'));
         return model ? inspectModel(deps, model) : undefined;
       },
     ),
     vscode.commands.registerCommand(Commands.copyModelId, async (arg?: unknown) => {
-      const model = await modelOrPick(deps, arg, 'Copy the id of…');
+      const model = await modelOrPick(deps, arg, l10n.t('Copy the id of…'));
       if (model) {
         await deps.ui.copy(model.id);
-        flash('copy', msg`Copied ${displayText(model.id, 60)}`);
+        flash('copy', l10n.t('Copied {0}', displayText(model.id, 60)));
       }
       return model?.id;
     }),
@@ -72,7 +73,7 @@ async function inspectModel(deps: ExplorerDeps, model: ModelEntry): Promise<Insp
 }
 
 /** The model a command was given, or one picked from the catalog (loading it first if needed). */
-async function modelOrPick(deps: ExplorerDeps, arg: unknown, title: string): Promise<ModelEntry | undefined> {
+async function modelOrPick(deps: ExplorerDeps, arg: unknown, title: DisplayText): Promise<ModelEntry | undefined> {
   const given = modelFromArg(arg, deps.catalog.models);
   if (given) {
     return given;
@@ -85,7 +86,7 @@ async function modelOrPick(deps: ExplorerDeps, arg: unknown, title: string): Pro
   }
   const picked = await deps.ui.pick(items, {
     title,
-    placeHolder: 'Type to search by id, family or version',
+    placeHolder: l10n.t('Type to search by id, family or version'),
     matchOnDescription: true,
   });
   return picked?.model;
@@ -95,13 +96,13 @@ function describeEmpty(deps: ExplorerDeps): DisplayText {
   const status = deps.catalog.status;
   switch (status.kind) {
     case 'needsUrl':
-      return msg`No service URL is set. Run "Model Access: Set Service URL".`;
+      return l10n.t('No service URL is set. Run "Model Access: Set Service URL".');
     case 'needsKey':
-      return msg`No API key is set. Run "Model Access: Set API Key".`;
+      return l10n.t('No API key is set. Run "Model Access: Set API Key".');
     case 'error':
       return displayText(status.failure.message, 500);
     default:
-      return msg`No models are available to your organization.`;
+      return l10n.t('No models are available to your organization.');
   }
 }
 
@@ -127,10 +128,10 @@ function pickItems(models: readonly ModelEntry[]): ModelPickItem[] {
 
 async function filterModels(deps: ExplorerDeps): Promise<void> {
   const text = await deps.ui.input({
-    title: 'Filter Models',
-    prompt: 'Show models whose id, family or version contain all of these words (empty clears the filter)',
+    title: l10n.t('Filter Models'),
+    prompt: l10n.t('Show models whose id, family or version contain all of these words (empty clears the filter)'),
     value: deps.view.filter ?? '',
-    placeHolder: 'e.g. aurora 2',
+    placeHolder: l10n.t('e.g. aurora 2'),
   });
   if (text !== undefined) {
     deps.view.setFilter(text);
@@ -148,7 +149,7 @@ async function showModels(deps: ExplorerDeps): Promise<void> {
   const items: ModelPickItem[] = [];
   if (status.kind === 'error') {
     items.push({
-      label: msg`$(refresh) Retry`,
+      label: l10n.t('$(refresh) Retry'),
       detail: displayText(status.failure.message, 500),
       run: Commands.refreshModels,
       alwaysShow: true,
@@ -160,8 +161,8 @@ async function showModels(deps: ExplorerDeps): Promise<void> {
     return;
   }
   const picked = await deps.ui.pick(items, {
-    title: msg`Models on ${deps.catalog.serviceState.host ?? 'the service'}`,
-    placeHolder: 'Type to search by id, family or version',
+    title: l10n.t('Models on {0}', clean(deps.catalog.serviceState.host ?? l10n.t('the service'))),
+    placeHolder: l10n.t('Type to search by id, family or version'),
     matchOnDescription: true,
   });
   if (picked?.run) {
@@ -175,13 +176,13 @@ async function showModels(deps: ExplorerDeps): Promise<void> {
   const hasCard = checkCardLink(model.cardUrl).ok;
   const actions: ModelPickItem[] = [
     {
-      label: msg`$(link-external) Open Model Card`,
+      label: l10n.t('$(link-external) Open Model Card'),
       run: Commands.openModelCard,
-      description: hasCard ? undefined : msg`no card link`,
+      description: hasCard ? undefined : l10n.t('no card link'),
     },
-    { label: msg`$(json) Inspect Model`, run: Commands.inspectModel },
-    { label: msg`$(copy) Copy Model ID`, run: Commands.copyModelId },
-    { label: msg`$(new-file) New Request with this Model`, run: Commands.newRequest },
+    { label: l10n.t('$(json) Inspect Model'), run: Commands.inspectModel },
+    { label: l10n.t('$(copy) Copy Model ID'), run: Commands.copyModelId },
+    { label: l10n.t('$(new-file) New Request with this Model'), run: Commands.newRequest },
   ];
   const action = await deps.ui.pick(actions, { title: displayText(model.id, 120) });
   if (action?.run) {
