@@ -136,8 +136,9 @@ export class ServiceClient implements ModelService {
     if (!/^[\x21-\x7e]+$/.test(key)) {
       throw new ServiceError({
         kind: 'config',
-        message:
+        message: l10n.t(
           'The API key contains spaces, line breaks or non-ASCII characters, which cannot be sent in an HTTP header. Set the key again.',
+        ),
         host: this.base?.origin,
       });
     }

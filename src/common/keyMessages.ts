@@ -50,23 +50,20 @@ export const KeyMessages = {
   // Model Access: Set API Key
   setKeyTitle: (scope: string): DisplayText => l10n.t('Model Access: API Key for {0}', clean(scope)),
   setKeyPrompt: (scope: string, originOnly: boolean, fromWorkspace: boolean): DisplayText => {
-    if (originOnly) {
-      return fromWorkspace
-        ? l10n.t(
-            "Stored in VS Code's SecretStorage for {0}: sent to any path there, never to another server. This URL was set by this workspace's settings (modelAccess.baseUrl), not by you.",
-            clean(scope),
-          )
-        : l10n.t(
-            "Stored in VS Code's SecretStorage for {0}: sent to any path there, never to another server.",
-            clean(scope),
-          );
-    }
-    return fromWorkspace
+    const where = originOnly
       ? l10n.t(
-          "Stored in VS Code's SecretStorage for {0}: sent only to URLs under that path. This URL was set by this workspace's settings (modelAccess.baseUrl), not by you.",
+          "Stored in VS Code's SecretStorage for {0}: sent to any path there, never to another server.",
           clean(scope),
         )
       : l10n.t("Stored in VS Code's SecretStorage for {0}: sent only to URLs under that path.", clean(scope));
+    // Two sentences, each translated whole.
+    return fromWorkspace
+      ? l10n.t(
+          '{0} {1}',
+          where,
+          l10n.t("This URL was set by this workspace's settings (modelAccess.baseUrl), not by you."),
+        )
+      : where;
   },
   keySaved: (scope: string, count: number): DisplayText =>
     count === 1

@@ -39,6 +39,8 @@ export class ModelsStatusBar extends Lifecycle {
     this.item.backgroundColor = undefined;
     switch (status.kind) {
       case 'needsUrl':
+        // The product's name, as in the manifest's category: not translated.
+        // eslint-disable-next-line no-restricted-syntax
         this.item.text = '$(hubot) Model Access';
         md.appendText(l10n.t('No service URL is set. Click to set it.'));
         this.item.command = Commands.setBaseUrl;
