@@ -6,7 +6,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { getL10nPseudoLocalized } from '@vscode/l10n-dev';
 import { ESLint } from 'eslint';
+import { httpError, networkError } from '../../../src/api/errors';
+import { classifyChatError } from '../../../src/chat/core/errors';
+import { modelCount } from '../../../src/common/counts';
 import { describeFailure } from '../../../src/common/failure';
+import { KeyMessages } from '../../../src/common/keyMessages';
+import { checkCardLink } from '../../../src/explorer/core/linkSafety';
+import { describeEntry } from '../../../src/requests/core/historyEntries';
+import { headerLine } from '../../../src/requests/core/responseFormat';
 import { l10n as displayL10n, useBundle } from '../../../src/common/l10n';
 import { clean } from '../../../src/common/text';
 import type { Ui } from '../../../src/platform/ui';
@@ -140,32 +147,42 @@ describe('localization', () => {
       assert.deepEqual(extra, [], 'messages extracted that the scan does not see');
     });
 
-    it('with a pseudo-localized bundle, the failure texts of the pure modules are translated', async function () {
+    it('with a pseudo-localized bundle, the texts of the pure modules are translated', async function () {
       this.timeout(60000);
       const pseudo = getL10nPseudoLocalized(
         (await extracted()) as Parameters<typeof getL10nPseudoLocalized>[0],
       ) as Record<string, string>;
-      const samples = [
-        ...['unauthorized', 'network', 'timeout', 'config', 'insecure', 'aborted', 'invalidResponse', 'x'].map(
-          (kind) => ({
-            kind,
-          }),
-        ),
-        { kind: 'http', status: 500, requestId: 'r1' },
-        { kind: 'unauthorized', status: 403 },
-      ];
-      const english = samples.map((s) => describeFailure(s).message);
+      const kinds = ['unauthorized', 'network', 'timeout', 'config', 'insecure', 'aborted', 'invalidResponse', 'x'];
+      const texts: Record<string, () => string> = {
+        ...Object.fromEntries(kinds.map((kind) => [`failure ${kind}`, () => describeFailure({ kind }).message])),
+        'failure 403': () => describeFailure({ kind: 'unauthorized', status: 403 }).message,
+        'failure 500 with a request id': () => describeFailure({ kind: 'http', status: 500, requestId: 'r1' }).message,
+        'failure detail': () =>
+          describeFailure({ kind: 'http', status: 500, serverMessage: 'x', requestId: 'r' }).detail,
+        'refused connection': () => networkError({ code: 'ECONNREFUSED' }, 'https://h', 'connect').message,
+        'HTTP error': () => httpError({ status: 502, headers: {}, body: '', host: 'https://h' }).message,
+        'card link refused': () => {
+          const check = checkCardLink('javascript:alert(1)');
+          return check.ok ? '' : check.reason;
+        },
+        'chat error 404': () => classifyChatError({ status: 404, message: 'x' }).message.slice(2),
+        'key saved': () => KeyMessages.keySaved('https://h', 2),
+        'response header': () => headerLine({ method: 'POST', endpoint: '/v1/chat', startedAt: 0, cancelled: true }),
+        'history entry': () => describeEntry({ endpoint: '/v1/chat', at: '', payload: '', summary: '', id: '1' }),
+        'model count': () => modelCount(3),
+      };
+      const english = Object.fromEntries(Object.entries(texts).map(([what, text]) => [what, text()]));
       useBundle(pseudo);
       try {
-        samples.forEach((sample, i) => {
-          const message = describeFailure(sample).message;
-          assert.notEqual(message, english[i], `${JSON.stringify(sample)}: “${message}” is not localized`);
+        for (const [what, text] of Object.entries(texts)) {
+          const shown = text();
+          assert.notEqual(shown, english[what], `${what}: “${shown}” is not localized`);
           assert.doesNotMatch(
-            message,
-            /\b(the|service|was|is)\b/,
-            `${JSON.stringify(sample)}: “${message}” has English left`,
+            shown,
+            /\b(the|service|was|is|not|answer|model|cancelled)\b/i,
+            `${what}: “${shown}” has English left`,
           );
-        });
+        }
       } finally {
         useBundle({});
       }
