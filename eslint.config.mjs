@@ -27,6 +27,49 @@ function pureFolders(files, boundImports) {
   };
 }
 
+/** Words: a literal that people would read, as opposed to an id, a separator or a symbol. */
+const WORDS = '/[A-Za-z]{2}/';
+
+/** What keeps shown text localized and untrusted values inert (the block for all of src/ below). */
+const SHOWN_TEXT_RULES = [
+  {
+    selector: 'MemberExpression[property.name=/^(show(Information|Warning|Error)Message|setStatusBarMessage)$/]',
+    message:
+      'Show messages through the Ui in src/platform/ui.ts (ui.info/warn/error/ask, flash): they take only DisplayText.',
+  },
+  {
+    selector: "CallExpression[callee.object.name='l10n'][callee.property.name='t'][arguments.0.type!='Literal']",
+    message:
+      'The message of l10n.t must be a string literal: scripts/l10n.mjs extracts it into l10n/bundle.l10n.json. Values go in {0}, {1}… arguments.',
+  },
+  {
+    selector: `CallExpression[callee.name=/^(displayText|clean)$/][arguments.0.type='Literal'][arguments.0.value=${WORDS}]`,
+    message: "Text for people is localized: l10n.t('…') instead of displayText/clean on an English literal.",
+  },
+  {
+    selector: `CallExpression[callee.name=/^(displayText|clean)$/][arguments.0.type='TemplateLiteral'][arguments.0.expressions.length=0]`,
+    message: "Text for people is localized: l10n.t('…') instead of displayText/clean on an English literal.",
+  },
+  {
+    selector: `TSAsExpression[typeAnnotation.typeName.name='DisplayText'][expression.type='Literal'][expression.value=${WORDS}]`,
+    message: "Text for people is localized: l10n.t('…') instead of casting a literal to DisplayText.",
+  },
+  {
+    selector: `Property[key.name=/^(title|placeHolder|prompt|tooltip|label|description|detail|message|saveLabel|openLabel|validationMessage)$/][value.type='Literal'][value.value=${WORDS}]`,
+    message: "A visible text (title, label, tooltip, message…) is localized: l10n.t('…').",
+  },
+  {
+    selector: `AssignmentExpression[left.property.name=/^(title|tooltip|description|message|text|label|error)$/][right.type='Literal'][right.value=${WORDS}]`,
+    message: "A visible text (title, label, tooltip, message…) is localized: l10n.t('…').",
+  },
+];
+
+/** vscode.l10n only behind the typed wrapper, whose arguments must be display text. */
+const VSCODE_L10N_RULE = {
+  selector: "MemberExpression[object.name='vscode'][property.name='l10n']",
+  message: 'Use l10n from src/platform/l10n.ts: its l10n.t takes only DisplayText or numbers as values.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -58,17 +101,29 @@ export default tseslint.config(
   pureFolders(['src/*/core/**/*.ts'], `^\\.\\./[^./][^/]*$|${VSCODE_BOUND}`),
   {
     // Notifications run `[x](command:…)` links and the status bar renders `$(icon)`: every message goes
-    // through src/platform/ui.ts, whose functions take only DisplayText (made by displayText/msg in
-    // src/common/text.ts).
+    // through src/platform/ui.ts, whose functions take only DisplayText (made by displayText/clean in
+    // src/common/text.ts, or by the typed l10n.t of src/common/l10n.ts and src/platform/l10n.ts). Texts for
+    // people are localized: English literals may not be made display text by hand.
     files: ['src/**/*.ts'],
-    ignores: ['src/platform/ui.ts'],
+    // src/ids.ts holds ids (`message: 'message'` is a context value, not a text).
+    ignores: ['src/platform/ui.ts', 'src/platform/l10n.ts', 'src/extension.ts', 'src/ids.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...SHOWN_TEXT_RULES, VSCODE_L10N_RULE] },
+  },
+  {
+    // The vscode-bound l10n.t and the composition root (which hands VS Code's bundle to the pure modules).
+    files: ['src/platform/l10n.ts', 'src/extension.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...SHOWN_TEXT_RULES] },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/common/l10n.ts', 'src/common/plainL10n.ts'],
     rules: {
-      'no-restricted-syntax': [
+      'no-restricted-imports': [
         'error',
         {
-          selector: 'MemberExpression[property.name=/^(show(Information|Warning|Error)Message|setStatusBarMessage)$/]',
+          name: '@vscode/l10n',
           message:
-            'Show messages through the Ui in src/platform/ui.ts (ui.info/warn/error/ask, flash): they take only DisplayText.',
+            'Use l10n from src/common/l10n.ts (display text), src/platform/l10n.ts (vscode-bound) or src/common/plainL10n.ts (data): their l10n.t types the arguments.',
         },
       ],
     },

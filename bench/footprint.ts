@@ -23,7 +23,7 @@ import { verdict } from './table';
 
 const SIZE_TARGET_KB = 250;
 const ACTIVATE_TARGET_MS = 20;
-const PACKAGED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore'];
+const PACKAGED = ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore'];
 
 /** A copy of what the VSIX is made of, with dist/ built by the project's own esbuild.js --production. */
 function stageExtension(): { stage: string; distBytes: number; vsixBytes: number; vsixError?: string } {
@@ -34,6 +34,15 @@ function stageExtension(): { stage: string; distBytes: number; vsixBytes: number
     }
   }
   fs.cpSync(path.join(REPO_ROOT, 'media'), path.join(stage, 'media'), { recursive: true });
+  // The message bundle, as `npm run package` makes it (l10n/ is generated, so it may not exist yet).
+  const l10n = spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'l10n.mjs')], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
+  if (l10n.status !== 0) {
+    throw new Error(`scripts/l10n.mjs failed: ${l10n.stdout}${l10n.stderr}`);
+  }
+  fs.cpSync(path.join(REPO_ROOT, 'l10n'), path.join(stage, 'l10n'), { recursive: true });
   const links = ['src', 'node_modules', 'tsconfig.json'];
   for (const l of links) {
     fs.symlinkSync(path.join(REPO_ROOT, l), path.join(stage, l));

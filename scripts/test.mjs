@@ -198,13 +198,21 @@ const ALLOWED = [
   /^\[Content_Types\]\.xml$/,
   /^extension\.vsixmanifest$/,
   /^extension\/package\.json$/,
+  /^extension\/package\.nls\.json$/,
+  /^extension\/l10n\/bundle\.l10n\.json$/,
   /^extension\/dist\/(extension|undici)\.js$/,
   /^extension\/media\/.+/,
   /^extension\/readme\.md$/i,
   /^extension\/changelog\.md$/i,
   /^extension\/license(\.txt|\.md)?$/i,
 ];
-const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/dist/undici.js'];
+const REQUIRED = [
+  'extension/package.json',
+  'extension/package.nls.json',
+  'extension/l10n/bundle.l10n.json',
+  'extension/dist/extension.js',
+  'extension/dist/undici.js',
+];
 
 async function packageLayer() {
   fs.rmSync(VSIX, { force: true });
@@ -229,7 +237,10 @@ async function packageLayer() {
     console.log(`packaging check failed: ${why}`);
     return { ok: false, note: why };
   }
-  return { ok: true, note: `${entries.length} files, only dist/extension.js + dist/undici.js, media/ and docs` };
+  return {
+    ok: true,
+    note: `${entries.length} files, only dist/extension.js + dist/undici.js, manifest strings, l10n bundle, media/ and docs`,
+  };
 }
 
 // ---- setup: dependencies, then Chromium + code-server in the background ---------------------------

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import * as chat from './chat';
-import { msg } from './common/text';
+import { useBundle } from './common/l10n';
+import { clean } from './common/text';
 import * as explorer from './explorer';
+import { l10n } from './platform/l10n';
 import { RedactingLog } from './platform/log';
 import { activationFailed } from './platform/ui';
 import * as requests from './requests';
@@ -14,6 +16,10 @@ const FEATURES = [setup, explorer, requests, chat];
 export function activate(context: vscode.ExtensionContext): ModelAccessApi | undefined {
   let log: RedactingLog | undefined;
   try {
+    // VS Code loaded l10n/bundle.l10n.<language>.json for vscode.l10n.t; the pure modules get the same one.
+    if (vscode.l10n.bundle) {
+      useBundle(vscode.l10n.bundle);
+    }
     log = new RedactingLog();
     context.subscriptions.push(log);
     const services = createServices(context, log);
@@ -25,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): ModelAccessApi | und
     // VS Code does not tell the user about a failed activation; say what broke.
     const message = e instanceof Error ? e.message : String(e);
     log?.error(`Activation failed: ${message}`);
-    activationFailed(msg`Model Access could not start: ${log?.redactor.redact(message) ?? message}`);
+    activationFailed(l10n.t('Model Access could not start: {0}', clean(log?.redactor.redact(message) ?? message)));
     return undefined;
   }
 }

@@ -3,6 +3,7 @@
  * suffix that does not double the version segment. Pure; no `vscode` import.
  */
 import { ServiceError } from './errors';
+import { l10n } from '../common/plainL10n';
 
 export interface ServiceBase {
   /** `https://host:port`. */
@@ -24,7 +25,7 @@ export function parseBaseUrl(text: string, allowInsecureHttp = false): ServiceBa
   if (value === '') {
     throw new ServiceError({
       kind: 'config',
-      message: 'No service URL is set; it should look like https://models.example.com.',
+      message: l10n.t('No service URL is set; it should look like https://models.example.com.'),
     });
   }
   let url: URL;
@@ -33,35 +34,38 @@ export function parseBaseUrl(text: string, allowInsecureHttp = false): ServiceBa
   } catch {
     throw new ServiceError({
       kind: 'config',
-      message: 'The service URL is not a valid absolute URL; it should look like https://models.example.com.',
+      message: l10n.t('The service URL is not a valid absolute URL; it should look like https://models.example.com.'),
     });
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new ServiceError({
       kind: 'config',
-      message: `The service URL must start with https:// (got ${clip(url.protocol)}).`,
+      message: l10n.t('The service URL must start with https:// (got {0}).', clip(url.protocol)),
     });
   }
   if (!url.hostname) {
-    throw new ServiceError({ kind: 'config', message: 'The service URL has no host name.' });
+    throw new ServiceError({ kind: 'config', message: l10n.t('The service URL has no host name.') });
   }
   if (url.username || url.password) {
     throw new ServiceError({
       kind: 'config',
-      message: 'The service URL must not contain a user name or password; the API key is sent separately.',
+      message: l10n.t('The service URL must not contain a user name or password; the API key is sent separately.'),
     });
   }
   if (url.search || url.hash) {
     throw new ServiceError({
       kind: 'config',
-      message: 'The service URL must not contain a query (?…) or fragment (#…).',
+      message: l10n.t('The service URL must not contain a query (?…) or fragment (#…).'),
     });
   }
   const insecure = url.protocol === 'http:';
   if (insecure && !isLoopbackHost(url.hostname) && !allowInsecureHttp) {
     throw new ServiceError({
       kind: 'insecure',
-      message: `Refusing to send the API key to ${url.origin} over plain http: anyone on the network could read it. Use https://, or allow insecure http explicitly for a network you trust.`,
+      message: l10n.t(
+        'Refusing to send the API key to {0} over plain http: anyone on the network could read it. Use https://, or allow insecure http explicitly for a network you trust.',
+        url.origin,
+      ),
     });
   }
   let prefix = url.pathname.replace(/\/+$/, '');
@@ -104,14 +108,14 @@ function clip(s: string): string {
  */
 export function validateBaseUrl(text: string, allowInsecureHttp = false): string | undefined {
   if (!text.trim()) {
-    return 'Enter the service URL, e.g. https://models.example.com';
+    return l10n.t('Enter the service URL, e.g. https://models.example.com');
   }
   try {
     parseBaseUrl(text, allowInsecureHttp);
     return undefined;
   } catch (e) {
     if (e instanceof ServiceError) {
-      return e.kind === 'insecure' ? `${e.message} The setting is modelAccess.allowInsecureHttp.` : e.message;
+      return e.kind === 'insecure' ? l10n.t('{0} The setting is modelAccess.allowInsecureHttp.', e.message) : e.message;
     }
     throw e;
   }

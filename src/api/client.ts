@@ -26,8 +26,9 @@ import type {
 } from './types';
 import { multipartFromFile } from './upload';
 import type { Dispatcher } from 'undici';
-import { plural } from '../common/text';
+
 import { isRecord } from '../common/records';
+import { l10n } from '../common/plainL10n';
 
 export const USER_AGENT = `model-access-vscode/${version}`;
 
@@ -93,7 +94,7 @@ export class ServiceClient implements ModelService {
       this.setupError =
         e instanceof ServiceError
           ? e
-          : new ServiceError({ kind: 'config', message: `The client could not be set up: ${String(e)}` });
+          : new ServiceError({ kind: 'config', message: l10n.t('The client could not be set up: {0}', String(e)) });
     }
   }
 
@@ -109,11 +110,11 @@ export class ServiceClient implements ModelService {
     if (this.disposed) {
       throw new ServiceError({
         kind: 'config',
-        message: 'This service client was closed (the settings changed); try again.',
+        message: l10n.t('This service client was closed (the settings changed); try again.'),
       });
     }
     if (this.setupError || !this.transport) {
-      throw this.setupError ?? new ServiceError({ kind: 'config', message: 'The client is not set up.' });
+      throw this.setupError ?? new ServiceError({ kind: 'config', message: l10n.t('The client is not set up.') });
     }
     let key: string | undefined;
     try {
@@ -121,27 +122,32 @@ export class ServiceClient implements ModelService {
     } catch {
       throw new ServiceError({
         kind: 'config',
-        message: 'The API key could not be read from storage.',
+        message: l10n.t('The API key could not be read from storage.'),
         host: this.base?.origin,
       });
     }
     if (!key) {
       throw new ServiceError({
         kind: 'config',
-        message: `No API key is set for ${this.base?.origin}.`,
+        message: l10n.t('No API key is set for {0}.', String(this.base?.origin)),
         host: this.base?.origin,
       });
     }
     if (!/^[\x21-\x7e]+$/.test(key)) {
       throw new ServiceError({
         kind: 'config',
-        message:
+        message: l10n.t(
           'The API key contains spaces, line breaks or non-ASCII characters, which cannot be sent in an HTTP header. Set the key again.',
+        ),
         host: this.base?.origin,
       });
     }
     if (options?.signal?.aborted) {
-      throw new ServiceError({ kind: 'aborted', message: 'The request was cancelled.', host: this.base?.origin });
+      throw new ServiceError({
+        kind: 'aborted',
+        message: l10n.t('The request was cancelled.'),
+        host: this.base?.origin,
+      });
     }
     return { key, redact: redactor([key]), signal: options?.signal, transport: this.transport };
   }
@@ -165,7 +171,12 @@ export class ServiceClient implements ModelService {
           if (body.truncated) {
             throw new ServiceError({
               kind: 'invalidResponse',
-              message: `${what} from ${t.base.origin} is larger than ${MAX_JSON_PAGE_BYTES / 1024 / 1024} MB; it was not read.`,
+              message: l10n.t(
+                '{0} from {1} is larger than {2} MB; it was not read.',
+                what,
+                t.base.origin,
+                MAX_JSON_PAGE_BYTES / 1024 / 1024,
+              ),
               host: t.base.origin,
               requestId: ex.requestId,
             });
@@ -233,7 +244,7 @@ export class ServiceClient implements ModelService {
         throw new ServiceError({
           kind: 'invalidResponse',
           status: ex.status,
-          message: `The server answered ${ex.status} with a redirect that is not a valid URL.`,
+          message: l10n.t('The server answered {0} with a redirect that is not a valid URL.', ex.status),
           host: t.base.origin,
         });
       }
@@ -244,7 +255,10 @@ export class ServiceClient implements ModelService {
           requestId: ex.requestId,
           host: t.base.origin,
           redact: call.redact,
-          message: `The server redirected the request to ${target.origin}; it was not followed, so your API key is not sent there. If the service has moved, set the service URL to ${target.origin}.`,
+          message: l10n.t(
+            'The server redirected the request to {0}; it was not followed, so your API key is not sent there. If the service has moved, set the service URL to {0}.',
+            target.origin,
+          ),
         });
       }
       if (hops >= MAX_REDIRECTS) {
@@ -252,7 +266,7 @@ export class ServiceClient implements ModelService {
           kind: 'http',
           status: ex.status,
           host: t.base.origin,
-          message: `The server redirected more than ${MAX_REDIRECTS} times; stopped following.`,
+          message: l10n.t('The server redirected more than {0} times; stopped following.', MAX_REDIRECTS),
         });
       }
       url = target.href;
@@ -290,13 +304,14 @@ export class ServiceClient implements ModelService {
     const t = call.transport;
     const models: ModelEntry[] = [];
     const warnings: string[] = [];
+    let stoppedAtMaxModels = false;
     let skipped = 0;
     let pages = 0;
     let bytes = 0;
     let url = joinUrl(t.base, '/v1/models');
     const seen = new Set<string>([url]);
     for (;;) {
-      const what = pages === 0 ? 'The model list' : `Page ${pages + 1} of the model list`;
+      const what = pages === 0 ? l10n.t('The model list') : l10n.t('Page {0} of the model list', pages + 1);
       const { text, ex } = await this.getText(t, call, url, what);
       pages++;
       bytes += text.length;
@@ -314,30 +329,59 @@ export class ServiceClient implements ModelService {
       const origin = new URL(nextUrl).origin;
       if (origin !== t.base.origin) {
         warnings.push(
-          `Stopped after page ${pages}: the next page is on another origin (${origin}), so it was not requested and your API key was not sent there. The list may be incomplete.`,
+          l10n.t(
+            'Stopped after page {0}: the next page is on another origin ({1}), so it was not requested and your API key was not sent there. The list may be incomplete.',
+            pages,
+            origin,
+          ),
         );
         break;
       }
       if (seen.has(nextUrl)) {
         warnings.push(
-          `Stopped after page ${pages}: the server sent a next page (${next.source}) that was already read, which would loop forever. The list may be incomplete.`,
+          l10n.t(
+            'Stopped after page {0}: the server sent a next page ({1}) that was already read, which would loop forever. The list may be incomplete.',
+            pages,
+            next.source,
+          ),
         );
         break;
       }
       if (pages >= this.maxPages) {
-        warnings.push(`Stopped after ${plural(pages, 'page')} (the page limit); the list may be incomplete.`);
+        warnings.push(
+          pages === 1
+            ? l10n.t('Stopped after 1 page (the page limit); the list may be incomplete.')
+            : l10n.t('Stopped after {0} pages (the page limit); the list may be incomplete.', pages),
+        );
         break;
       }
       if (models.length >= this.maxModels) {
         warnings.push(
-          `Stopped after ${plural(models.length, 'model')} (the limit set by modelAccess.limits.maxModels); the list may be incomplete.`,
+          models.length === 1
+            ? l10n.t(
+                'Stopped after 1 model (the limit set by modelAccess.limits.maxModels); the list may be incomplete.',
+              )
+            : l10n.t(
+                'Stopped after {0} models (the limit set by modelAccess.limits.maxModels); the list may be incomplete.',
+                models.length,
+              ),
         );
+        stoppedAtMaxModels = true;
         break;
       }
       if (bytes >= this.maxListBytes) {
         const mb = Math.round(this.maxListBytes / 1024 / 1024);
         warnings.push(
-          `Stopped after ${plural(pages, 'page')}: the list passed ${mb} MB (the limit set by modelAccess.limits.maxListMegabytes); it may be incomplete.`,
+          pages === 1
+            ? l10n.t(
+                'Stopped after 1 page: the list passed {0} MB (the limit set by modelAccess.limits.maxListMegabytes); it may be incomplete.',
+                mb,
+              )
+            : l10n.t(
+                'Stopped after {0} pages: the list passed {1} MB (the limit set by modelAccess.limits.maxListMegabytes); it may be incomplete.',
+                pages,
+                mb,
+              ),
         );
         break;
       }
@@ -345,9 +389,14 @@ export class ServiceClient implements ModelService {
       url = nextUrl;
     }
     if (models.length > this.maxModels) {
-      if (!warnings.some((w) => w.includes('maxModels'))) {
+      if (!stoppedAtMaxModels) {
+        // More than the limit means at least 2, so no message for one model.
         warnings.push(
-          `Showing the first ${this.maxModels} of ${plural(models.length, 'model')} (the limit set by modelAccess.limits.maxModels).`,
+          l10n.t(
+            'Showing the first {0} of {1} models (the limit set by modelAccess.limits.maxModels).',
+            this.maxModels,
+            models.length,
+          ),
         );
       }
       models.length = this.maxModels;
@@ -372,11 +421,11 @@ export class ServiceClient implements ModelService {
 
   async getModel(id: string, options?: CallOptions): Promise<ModelEntry> {
     if (typeof id !== 'string' || id.trim() === '') {
-      throw new ServiceError({ kind: 'config', message: 'A model id is required.' });
+      throw new ServiceError({ kind: 'config', message: l10n.t('A model id is required.') });
     }
     const call = await this.begin(options);
     const t = call.transport;
-    const what = `The entry of model "${id}"`;
+    const what = l10n.t('The entry of model "{0}"', id);
     const { text, ex } = await this.getText(t, call, joinUrl(t.base, `/v1/models/${encodeURIComponent(id)}`), what);
     let json: unknown;
     try {
@@ -384,7 +433,12 @@ export class ServiceClient implements ModelService {
     } catch (e) {
       throw new ServiceError({
         kind: 'invalidResponse',
-        message: `${what} from ${t.base.origin} is not valid JSON (${e instanceof Error ? e.message.slice(0, 120) : ''}).`,
+        message: l10n.t(
+          '{0} from {1} is not valid JSON ({2}).',
+          what,
+          t.base.origin,
+          e instanceof Error ? e.message.slice(0, 120) : '',
+        ),
         host: t.base.origin,
         requestId: ex.requestId,
       });
@@ -394,7 +448,7 @@ export class ServiceClient implements ModelService {
     if (model === undefined) {
       throw new ServiceError({
         kind: 'invalidResponse',
-        message: `The answer for model "${id}" from ${t.base.origin} is not a model entry.`,
+        message: l10n.t('The answer for model "{0}" from {1} is not a model entry.', id, t.base.origin),
         host: t.base.origin,
         requestId: ex.requestId,
       });
@@ -418,7 +472,10 @@ export class ServiceClient implements ModelService {
       } catch (e) {
         throw new ServiceError({
           kind: 'config',
-          message: `The request body cannot be encoded as JSON: ${e instanceof Error ? e.message : String(e)}`,
+          message: l10n.t(
+            'The request body cannot be encoded as JSON: {0}',
+            e instanceof Error ? e.message : String(e),
+          ),
         });
       }
     }
@@ -499,7 +556,7 @@ export class ServiceClient implements ModelService {
         result.error = new ServiceError({
           kind: 'invalidResponse',
           status: ex.status,
-          message: `The server's answer says it is JSON but is not valid JSON.`,
+          message: l10n.t("The server's answer says it is JSON but is not valid JSON."),
           host: t.base.origin,
           requestId: ex.requestId,
         });

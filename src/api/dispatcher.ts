@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { isLoopbackHost } from './baseUrl';
 import { ServiceError } from './errors';
+import { l10n } from '../common/plainL10n';
 import type { ProxyOptions } from './proxy';
 import { trustedRoots, type TrustOptions } from './trust';
 
@@ -50,7 +51,12 @@ function readClientFile(file: string, what: string): Buffer {
     throw new ServiceError({
       kind: 'config',
       code: 'TLS_CONFIG',
-      message: `Could not read the client certificate's ${what} ${file} named in modelAccess.tls.clientCertificate (${code}).`,
+      message: l10n.t(
+        "Could not read the client certificate's {0} {1} named in modelAccess.tls.clientCertificate ({2}).",
+        what,
+        file,
+        code,
+      ),
     });
   }
 }
@@ -79,7 +85,7 @@ export function serviceTls(o: TlsOptions = {}): {
       throw new ServiceError({
         kind: 'config',
         code: 'TLS_CONFIG',
-        message: 'modelAccess.tls.clientCertificate needs both certFile and keyFile, or a pfxFile.',
+        message: l10n.t('modelAccess.tls.clientCertificate needs both certFile and keyFile, or a pfxFile.'),
       });
     }
     if (cc.passphrase) {
@@ -106,14 +112,21 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     throw new ServiceError({
       kind: 'config',
       code: 'PROXY_CONFIG',
-      message: `The proxy (${o.proxy?.source ?? 'http.proxy'}) is not a valid URL (expected e.g. http://proxy.example:3128).`,
+      message: l10n.t(
+        'The proxy ({0}) is not a valid URL (expected e.g. http://proxy.example:3128).',
+        o.proxy?.source ?? 'http.proxy',
+      ),
     });
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new ServiceError({
       kind: 'config',
       code: 'PROXY_CONFIG',
-      message: `The proxy (${o.proxy?.source ?? 'http.proxy'}) must be an http:// or https:// URL (got ${parsed.protocol}).`,
+      message: l10n.t(
+        'The proxy ({0}) must be an http:// or https:// URL (got {1}).',
+        o.proxy?.source ?? 'http.proxy',
+        parsed.protocol,
+      ),
     });
   }
   const strict = o.proxy?.strictSSL ?? true;

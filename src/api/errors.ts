@@ -4,6 +4,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { readErrorBody, type ErrorDetails } from './errorBody';
+import { l10n } from '../common/plainL10n';
 
 /** What went wrong, in the few kinds the UI distinguishes. */
 export type ServiceErrorKind =
@@ -124,14 +125,13 @@ export function httpError(input: HttpErrorInput): ServiceError {
   if (said && (said === head || said === String(input.status) || said.toLowerCase() === text.toLowerCase())) {
     said = undefined;
   }
-  let message = `The server answered ${head}`;
-  if (said) {
-    message += `: ${said}`;
-  } else if (details.html) {
-    message += ' (an HTML page, probably from a proxy or gateway in front of the service)';
-  }
+  let message = said
+    ? l10n.t('The server answered {0}: {1}', head, said)
+    : details.html
+      ? l10n.t('The server answered {0} (an HTML page, probably from a proxy or gateway in front of the service)', head)
+      : l10n.t('The server answered {0}', head);
   if (input.requestId) {
-    message += ` (request id ${input.requestId})`;
+    message = l10n.t('{0} (request id {1})', message, input.requestId);
   }
   return new ServiceError({
     kind: kindForStatus(input.status),
@@ -198,8 +198,10 @@ const UNTRUSTED = new Set([
   'CERT_SIGNATURE_FAILURE',
 ]);
 
-const TRUST_HINT =
-  'If your organization uses its own certificate authority, add its PEM file to modelAccess.tls.caCertificates (or keep http.systemCertificates on and install it in the OS).';
+const trustHint = (): string =>
+  l10n.t(
+    'If your organization uses its own certificate authority, add its PEM file to modelAccess.tls.caCertificates (or keep http.systemCertificates on and install it in the OS).',
+  );
 
 function errorMessage(e: unknown): string {
   let cur: unknown = e;
@@ -217,22 +219,42 @@ function errorMessage(e: unknown): string {
 function tlsMessage(code: string, host: string, e: unknown): string {
   const text = errorMessage(e);
   if (UNTRUSTED.has(code)) {
-    return `The certificate of ${host} is not trusted: it was issued by a certificate authority this machine does not trust (${code}). ${TRUST_HINT}`;
+    return l10n.t(
+      'The certificate of {0} is not trusted: it was issued by a certificate authority this machine does not trust ({1}). {2}',
+      host,
+      code,
+      trustHint(),
+    );
   }
   if (code === 'CERT_HAS_EXPIRED') {
-    return `The certificate of ${host} has expired (${code}); the service's administrators need to renew it.`;
+    return l10n.t(
+      "The certificate of {0} has expired ({1}); the service's administrators need to renew it.",
+      host,
+      code,
+    );
   }
   if (code === 'CERT_NOT_YET_VALID') {
-    return `The certificate of ${host} is not valid yet (${code}); check this machine's clock.`;
+    return l10n.t("The certificate of {0} is not valid yet ({1}); check this machine's clock.", host, code);
   }
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH') {
     const names = /cert's altnames: (.*)$/.exec(text)?.[1];
-    return `The certificate of ${host} is for another host name${names ? ` (${names.slice(0, 200)})` : ''} (${code}); check the service URL.`;
+    return names
+      ? l10n.t(
+          'The certificate of {0} is for another host name ({1}) ({2}); check the service URL.',
+          host,
+          names.slice(0, 200),
+          code,
+        )
+      : l10n.t('The certificate of {0} is for another host name ({1}); check the service URL.', host, code);
   }
   if (/certificate required|handshake failure|bad certificate|unknown ca/i.test(text) && /alert/i.test(text)) {
-    return `${host} refused the connection during the TLS handshake; it probably requires a client certificate (modelAccess.tls.clientCertificate) or does not accept the one sent (${code}).`;
+    return l10n.t(
+      '{0} refused the connection during the TLS handshake; it probably requires a client certificate (modelAccess.tls.clientCertificate) or does not accept the one sent ({1}).',
+      host,
+      code,
+    );
   }
-  return `Could not connect securely to ${host}: the TLS handshake failed (${code}). ${TRUST_HINT}`;
+  return l10n.t('Could not connect securely to {0}: the TLS handshake failed ({1}). {2}', host, code, trustHint());
 }
 
 /** A proxy's refusal (407 and other answers to CONNECT, or to a plain proxy request). */
@@ -254,14 +276,22 @@ function proxyError(
       ...base,
       kind: 'network',
       code: 'PROXY_AUTH',
-      message: `The proxy ${proxy} requires credentials (407 Proxy Authentication Required). Put them in the http.proxy setting (http://user:password@host:port) or set http.proxyAuthorization; if they are set, the proxy refused them.`,
+      message: l10n.t(
+        'The proxy {0} requires credentials (407 Proxy Authentication Required). Put them in the http.proxy setting (http://user:password@host:port) or set http.proxyAuthorization; if they are set, the proxy refused them.',
+        proxy,
+      ),
     });
   }
   return new ServiceError({
     ...base,
     kind: 'network',
     code: 'PROXY_REFUSED',
-    message: `The proxy ${proxy} did not open a connection to ${host} (it answered ${status}${statusText(status) ? ` ${statusText(status)}` : ''}); check http.proxy and http.noProxy, or ask who runs the proxy whether ${host} is allowed.`,
+    message: l10n.t(
+      'The proxy {0} did not open a connection to {1} (it answered {2}); check http.proxy and http.noProxy, or ask who runs the proxy whether {1} is allowed.',
+      proxy,
+      host,
+      `${status}${statusText(status) ? ` ${statusText(status)}` : ''}`,
+    ),
   });
 }
 
@@ -269,7 +299,7 @@ function seconds(ms: number | undefined): string {
   if (ms === undefined) {
     return '';
   }
-  return ms >= 1000 ? ` within ${Math.round(ms / 100) / 10} s` : ` within ${ms} ms`;
+  return ms >= 1000 ? l10n.t(' within {0} s', Math.round(ms / 100) / 10) : l10n.t(' within {0} ms', ms);
 }
 
 /**
@@ -295,29 +325,29 @@ export function networkError(
     return proxyFailure;
   }
   // Through a proxy, every socket the client opens goes to the proxy: a refusal or DNS failure is the proxy's.
-  const target = proxy === undefined ? host : `the proxy ${proxy}`;
+  const target = proxy === undefined ? host : l10n.t('the proxy {0}', proxy);
   if (has('AbortError', 'UND_ERR_ABORTED', 'ABORT_ERR', 'RequestAbortedError')) {
-    return new ServiceError({ ...base, kind: 'aborted', message: 'The request was cancelled.' });
+    return new ServiceError({ ...base, kind: 'aborted', message: l10n.t('The request was cancelled.') });
   }
   if (has('UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'ConnectTimeoutError')) {
     return new ServiceError({
       ...base,
       kind: 'timeout',
-      message: `Could not connect to ${target}: no answer${seconds(timeoutMs)}.`,
+      message: l10n.t('Could not connect to {0}: no answer{1}.', target, seconds(timeoutMs)),
     });
   }
   if (has('UND_ERR_HEADERS_TIMEOUT', 'HeadersTimeoutError')) {
     return new ServiceError({
       ...base,
       kind: 'timeout',
-      message: `${host} did not answer${seconds(timeoutMs)} (timed out waiting for the response headers).`,
+      message: l10n.t('{0} did not answer{1} (timed out waiting for the response headers).', host, seconds(timeoutMs)),
     });
   }
   if (has('UND_ERR_BODY_TIMEOUT', 'BodyTimeoutError')) {
     return new ServiceError({
       ...base,
       kind: 'timeout',
-      message: `${host} stopped sending its answer (nothing received${seconds(timeoutMs)}; timed out).`,
+      message: l10n.t('{0} stopped sending its answer (nothing received{1}; timed out).', host, seconds(timeoutMs)),
     });
   }
   if (has('ECONNREFUSED')) {
@@ -325,7 +355,7 @@ export function networkError(
       ...base,
       kind: 'network',
       code: 'ECONNREFUSED',
-      message: `Could not connect to ${target}: connection refused.`,
+      message: l10n.t('Could not connect to {0}: connection refused.', target),
     });
   }
   if (has('ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL')) {
@@ -333,7 +363,7 @@ export function networkError(
       ...base,
       kind: 'network',
       code: 'ENOTFOUND',
-      message: `Could not connect to ${target}: the host name was not found (DNS).`,
+      message: l10n.t('Could not connect to {0}: the host name was not found (DNS).', target),
     });
   }
   if (has('EAI_AGAIN')) {
@@ -341,7 +371,7 @@ export function networkError(
       ...base,
       kind: 'network',
       code: 'EAI_AGAIN',
-      message: `Could not connect to ${target}: the host name could not be looked up right now (DNS).`,
+      message: l10n.t('Could not connect to {0}: the host name could not be looked up right now (DNS).', target),
     });
   }
   if (has('EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN')) {
@@ -349,7 +379,7 @@ export function networkError(
       ...base,
       kind: 'network',
       code: codes.find((c) => c.startsWith('E')),
-      message: `Could not connect to ${target}: the network or host is unreachable.`,
+      message: l10n.t('Could not connect to {0}: the network or host is unreachable.', target),
     });
   }
   const tls = codes.find((c) => TLS_CODES.test(c));
@@ -359,24 +389,26 @@ export function networkError(
       ...base,
       kind: 'config',
       code: 'TLS_PASSPHRASE',
-      message: `The client certificate's key could not be decrypted with the stored passphrase (${tls}): set it with "Model Access: Set Client Certificate Passphrase".`,
+      message: l10n.t(
+        'The client certificate\'s key could not be decrypted with the stored passphrase ({0}): set it with "Model Access: Set Client Certificate Passphrase".',
+        tls,
+      ),
     });
   }
   if (tls) {
     return new ServiceError({ ...base, kind: 'network', code: tls, message: tlsMessage(tls, host, e) });
   }
   if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'SocketError', 'ECONNABORTED')) {
-    const when =
-      phase === 'body'
-        ? 'before the answer was complete'
-        : phase === 'headers'
-          ? 'before it answered'
-          : 'while connecting';
     return new ServiceError({
       ...base,
       kind: 'network',
       code: 'ECONNRESET',
-      message: `The connection to ${host} was reset ${when}.`,
+      message:
+        phase === 'body'
+          ? l10n.t('The connection to {0} was reset before the answer was complete.', host)
+          : phase === 'headers'
+            ? l10n.t('The connection to {0} was reset before it answered.', host)
+            : l10n.t('The connection to {0} was reset while connecting.', host),
     });
   }
   const msg = typeof (e as ErrorLike)?.message === 'string' ? String((e as ErrorLike).message) : String(e);
@@ -384,7 +416,7 @@ export function networkError(
     ...base,
     kind: 'network',
     code: codes.find((c) => /^[A-Z_]+$/.test(c)),
-    message: `Could not talk to ${host}: ${msg.slice(0, 300)}`,
+    message: l10n.t('Could not talk to {0}: {1}', host, msg.slice(0, 300)),
   });
 }
 

@@ -6,6 +6,7 @@ import { ServiceError } from './errors';
 import { extractList, normalizeInto } from './models';
 import { findNextPage, type NextPage } from './paging';
 import type { ModelEntry } from './types';
+import { l10n } from '../common/plainL10n';
 
 export interface ListPage {
   /** Models appended to the caller's array. */
@@ -27,7 +28,9 @@ export interface PageContext {
 function invalid(ctx: PageContext, why: string): ServiceError {
   return new ServiceError({
     kind: 'invalidResponse',
-    message: `${ctx.what} from ${ctx.host} ${why}${ctx.requestId ? ` (request id ${ctx.requestId})` : ''}.`,
+    message: ctx.requestId
+      ? l10n.t('{0} from {1} {2} (request id {3}).', ctx.what, ctx.host, why, ctx.requestId)
+      : l10n.t('{0} from {1} {2}.', ctx.what, ctx.host, why),
     host: ctx.host,
     requestId: ctx.requestId,
   });
@@ -40,11 +43,14 @@ export function readListPage(text: string, ctx: PageContext, out: ModelEntry[]):
     json = JSON.parse(text);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    throw invalid(ctx, `is not valid JSON (${why.slice(0, 120)})`);
+    throw invalid(ctx, l10n.t('is not valid JSON ({0})', why.slice(0, 120)));
   }
   const entries = extractList(json);
   if (entries === undefined) {
-    throw invalid(ctx, 'has no array of models (looked for a JSON array or a data/models/items/results/value field)');
+    throw invalid(
+      ctx,
+      l10n.t('has no array of models (looked for a JSON array or a data/models/items/results/value field)'),
+    );
   }
   const before = out.length;
   try {
@@ -54,6 +60,9 @@ export function readListPage(text: string, ctx: PageContext, out: ModelEntry[]):
   } catch (e) {
     // Defensive: the readers are total, but a hostile body must never surface as a TypeError.
     out.length = before;
-    throw invalid(ctx, `could not be read (${e instanceof Error ? e.message.slice(0, 120) : 'unexpected shape'})`);
+    throw invalid(
+      ctx,
+      l10n.t('could not be read ({0})', e instanceof Error ? e.message.slice(0, 120) : l10n.t('unexpected shape')),
+    );
   }
 }

@@ -6,6 +6,7 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ServiceError } from './errors';
 import type { ServerSentEvent } from './types';
+import { l10n } from '../common/plainL10n';
 
 /** One event. `json` is parsed on first access, so consumers that only read `data` pay nothing for it. */
 export class SseEvent implements ServerSentEvent {
@@ -103,7 +104,7 @@ export async function* readEventStream(
         if (parseError) {
           throw new ServiceError({
             kind: 'invalidResponse',
-            message: 'The event stream sent an event larger than the client accepts; the stream was closed.',
+            message: l10n.t('The event stream sent an event larger than the client accepts; the stream was closed.'),
           });
         }
         for (let i = 0; i < queue.length; i++) {

@@ -9,6 +9,7 @@ import { networkError, ServiceError, type Phase } from './errors';
 import { idleTimer } from './sse';
 import type { RequestLogEntry } from './types';
 import { header, type Headers } from './headers';
+import { l10n } from '../common/plainL10n';
 
 export interface SendRequest {
   method: 'GET' | 'POST';
@@ -95,7 +96,7 @@ export class Transport {
     if (signal?.aborted) {
       return new ServiceError({
         kind: 'aborted',
-        message: 'The request was cancelled.',
+        message: l10n.t('The request was cancelled.'),
         host: this.base.origin,
         cause: e,
       });
@@ -127,12 +128,20 @@ export class Transport {
     if (target.origin !== this.base.origin) {
       throw new ServiceError({
         kind: 'config',
-        message: `Refused to send a request to ${target.origin}: only ${this.base.origin} (the configured service) receives your API key.`,
+        message: l10n.t(
+          'Refused to send a request to {0}: only {1} (the configured service) receives your API key.',
+          target.origin,
+          this.base.origin,
+        ),
         host: this.base.origin,
       });
     }
     if (req.signal?.aborted) {
-      throw new ServiceError({ kind: 'aborted', message: 'The request was cancelled.', host: this.base.origin });
+      throw new ServiceError({
+        kind: 'aborted',
+        message: l10n.t('The request was cancelled.'),
+        host: this.base.origin,
+      });
     }
     const path = target.pathname + target.search;
     const startedAt = performance.now();

@@ -16,6 +16,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { ServiceError } from './errors';
+import { l10n } from '../common/plainL10n';
 
 export interface MultipartFile {
   path: string;
@@ -63,7 +64,7 @@ export async function multipartFromFile(file: MultipartFile): Promise<MultipartB
     const code = (e as { code?: string }).code ?? 'unreadable';
     throw new ServiceError({
       kind: 'config',
-      message: `Cannot upload ${path.basename(file.path)}: the file cannot be read (${code}).`,
+      message: l10n.t('Cannot upload {0}: the file cannot be read ({1}).', path.basename(file.path), String(code)),
       cause: e,
     });
   }
@@ -102,7 +103,7 @@ export async function multipartFromFile(file: MultipartFile): Promise<MultipartB
       if (sent < size) {
         throw new ServiceError({
           kind: 'config',
-          message: `Cannot upload ${filename}: the file shrank while it was being sent.`,
+          message: l10n.t('Cannot upload {0}: the file shrank while it was being sent.', filename),
         });
       }
     } finally {

@@ -8,6 +8,7 @@ import type { ChatSettings } from './settings';
 import { estimateTokens } from './core/tokenEstimate';
 import { debounce } from '../common/debounce';
 import { Lifecycle } from '../platform/lifecycle';
+import { l10n } from '../common/plainL10n';
 
 const CHAT_ENDPOINT = '/v1/chat';
 
@@ -99,7 +100,10 @@ export class ModelAccessChatProvider extends Lifecycle implements vscode.Languag
           if (received > limit) {
             abort.abort();
             throw new Error(
-              `The answer passed ${Math.round(limit / 1024 / 1024)} MB (modelAccess.limits.maxResponseMegabytes) and was stopped there.`,
+              l10n.t(
+                'The answer passed {0} MB (modelAccess.limits.maxResponseMegabytes) and was stopped there.',
+                Math.round(limit / 1024 / 1024),
+              ),
             );
           }
           for (const part of reader.push(event.json)) {
@@ -114,7 +118,11 @@ export class ModelAccessChatProvider extends Lifecycle implements vscode.Languag
         readCompletion(result.body.json).forEach(report);
       } else {
         throw new Error(
-          `The service answered ${CHAT_ENDPOINT} with ${result.contentType || 'no content type'}, not a chat answer.`,
+          l10n.t(
+            'The service answered {0} with {1}, not a chat answer.',
+            CHAT_ENDPOINT,
+            result.contentType || l10n.t('no content type'),
+          ),
         );
       }
     } catch (e) {

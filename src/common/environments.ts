@@ -95,6 +95,8 @@ export function readEnvironments(
   const taken = new Set<string>();
   const entries = Array.isArray(raw) ? raw : [];
   if (raw !== undefined && !Array.isArray(raw)) {
+    // A log line (src/setup/environments.ts), like the other problems here: English.
+    // eslint-disable-next-line no-restricted-syntax
     problems.push({ index: -1, message: 'modelAccess.environments is not a list; it was ignored' });
   }
   entries.forEach((entry, index) => {

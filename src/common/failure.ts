@@ -5,19 +5,59 @@
 import { KEY_NOT_ALLOWED } from './keyConsent';
 import { isConnectionSetupFailure } from '../api/errors';
 import { Commands } from '../ids';
+import { l10n } from './l10n';
 import { nonBlank } from './records';
-import { displayText, hostOf, oneLine } from './text';
+import { clean, displayText, hostOf, oneLine, type DisplayText } from './text';
 
 export type FailureAction = 'setApiKey' | 'setBaseUrl' | 'retry' | 'showLog' | 'allowKey' | 'diagnose';
 
-/** The command that helps with each failure, and how a button or tree row names it. */
-export const FAILURE_ACTIONS: Record<FailureAction, { command: string; title: string; icon: string }> = {
-  setApiKey: { command: Commands.setApiKey, title: 'Set API Key…', icon: 'key' },
-  setBaseUrl: { command: Commands.setBaseUrl, title: 'Set Service URL…', icon: 'link' },
-  retry: { command: Commands.refreshModels, title: 'Retry', icon: 'refresh' },
-  showLog: { command: Commands.showLog, title: 'Show Log', icon: 'output' },
-  allowKey: { command: Commands.allowStoredKey, title: 'Allow Stored Key…', icon: 'unlock' },
-  diagnose: { command: Commands.diagnoseConnection, title: 'Diagnose Connection', icon: 'pulse' },
+/**
+ * The command that helps with each failure, and how a button or tree row names it (read when shown: the
+ * display language's bundle is loaded after this module).
+ */
+export const FAILURE_ACTIONS: Record<FailureAction, { command: string; readonly title: DisplayText; icon: string }> = {
+  setApiKey: {
+    command: Commands.setApiKey,
+    get title() {
+      return l10n.t('Set API Key…');
+    },
+    icon: 'key',
+  },
+  setBaseUrl: {
+    command: Commands.setBaseUrl,
+    get title() {
+      return l10n.t('Set Service URL…');
+    },
+    icon: 'link',
+  },
+  retry: {
+    command: Commands.refreshModels,
+    get title() {
+      return l10n.t('Retry');
+    },
+    icon: 'refresh',
+  },
+  showLog: {
+    command: Commands.showLog,
+    get title() {
+      return l10n.t('Show Log');
+    },
+    icon: 'output',
+  },
+  allowKey: {
+    command: Commands.allowStoredKey,
+    get title() {
+      return l10n.t('Allow Stored Key…');
+    },
+    icon: 'unlock',
+  },
+  diagnose: {
+    command: Commands.diagnoseConnection,
+    get title() {
+      return l10n.t('Diagnose Connection');
+    },
+    icon: 'pulse',
+  },
 };
 
 /** The `code` of the config error a connection throws when the URL is set but no key is. */
@@ -64,8 +104,8 @@ export function describeFailure(error: unknown, host?: string): Failure {
   const message = nonBlank(e.message) ? displayText(oneLine(String(e.message)), 300) : undefined;
   const serverMessage = nonBlank(e.serverMessage) ? displayText(oneLine(String(e.serverMessage)), 300) : undefined;
   const detail = [
-    serverMessage ? `The service said: ${serverMessage}` : '',
-    requestId ? `Request id: ${requestId}` : '',
+    serverMessage ? l10n.t('The service said: {0}', serverMessage) : '',
+    requestId ? l10n.t('Request id: {0}', clean(requestId)) : '',
   ]
     .filter(Boolean)
     .join('\n');
@@ -76,56 +116,73 @@ export function describeFailure(error: unknown, host?: string): Failure {
       ...base,
       message:
         status === 403
-          ? 'The API key was rejected (403): it is not allowed to list models.'
-          : 'The API key was rejected.',
+          ? l10n.t('The API key was rejected (403): it is not allowed to list models.')
+          : l10n.t('The API key was rejected.'),
       action: 'setApiKey',
     };
   }
   if (isConnectionSetupFailure(e)) {
     // TLS and proxy failures: the message says what failed; the diagnosis shows the chain, proxy and roots.
-    return { ...base, message: message ?? 'The secure connection could not be set up.', action: 'diagnose' };
+    return { ...base, message: message ?? l10n.t('The secure connection could not be set up.'), action: 'diagnose' };
   }
   if (kind === 'network' || kind === 'timeout') {
-    const where = nonBlank(e.host) ?? host ?? 'the service';
-    const reason = message ?? (kind === 'timeout' ? 'the request timed out' : 'the connection failed');
+    const named = nonBlank(e.host) ?? host;
+    const where = named !== undefined ? clean(named) : l10n.t('the service');
+    const reason = message ?? (kind === 'timeout' ? l10n.t('the request timed out') : l10n.t('the connection failed'));
     // The client's messages already name the host ("Could not connect to https://h: connection refused.").
     return {
       ...base,
-      message: reason.includes(hostOf(where)) ? reason : `Cannot reach ${where}: ${reason}`,
+      message: reason.includes(hostOf(where)) ? reason : l10n.t('Cannot reach {0}: {1}', where, reason),
       action: 'retry',
     };
   }
   if (kind === 'config' && nonBlank(e.code) === KEY_NOT_ALLOWED) {
     return {
       ...base,
-      message: message ?? "The key is not allowed for this workspace's service URL yet.",
+      message: message ?? l10n.t("The key is not allowed for this workspace's service URL yet."),
       action: 'allowKey',
     };
   }
   if (kind === 'config' && nonBlank(e.code) === NO_KEY) {
-    return { ...base, message: message ?? 'No API key is set for this service.', action: 'setApiKey' };
+    return { ...base, message: message ?? l10n.t('No API key is set for this service.'), action: 'setApiKey' };
   }
   if (kind === 'config') {
-    return { ...base, message: message ?? 'The service is not configured.', action: 'setBaseUrl' };
+    return { ...base, message: message ?? l10n.t('The service is not configured.'), action: 'setBaseUrl' };
   }
   if (kind === 'insecure') {
     return {
       ...base,
-      message: message ?? 'Refused to send the key over an insecure connection.',
+      message: message ?? l10n.t('Refused to send the key over an insecure connection.'),
       action: 'setBaseUrl',
     };
   }
   if (kind === 'aborted') {
-    return { ...base, message: 'The request was cancelled.', action: 'retry' };
+    return { ...base, message: l10n.t('The request was cancelled.'), action: 'retry' };
   }
   if (status !== undefined) {
-    const head = `${status}${nonBlank(e.statusText) ? ` ${nonBlank(e.statusText)}` : ''}`;
+    const head = clean(`${status}${nonBlank(e.statusText) ? ` ${nonBlank(e.statusText)}` : ''}`);
     const said = serverMessage ?? (message && !/^the (server|service) answered/i.test(message) ? message : undefined);
-    const text = `The service answered ${head}${said ? `: ${said}` : ''}${requestId ? ` (request id ${requestId})` : ''}`;
+    const id = requestId ? clean(requestId) : undefined;
+    const text =
+      said && id
+        ? l10n.t('The service answered {0}: {1} (request id {2})', head, said, id)
+        : said
+          ? l10n.t('The service answered {0}: {1}', head, said)
+          : id
+            ? l10n.t('The service answered {0} (request id {1})', head, id)
+            : l10n.t('The service answered {0}', head);
     return { ...base, message: displayText(oneLine(text, 400), 400), action: 'retry' };
   }
   if (kind === 'invalidResponse') {
-    return { ...base, message: message ?? 'The service sent a response that could not be read.', action: 'retry' };
+    return {
+      ...base,
+      message: message ?? l10n.t('The service sent a response that could not be read.'),
+      action: 'retry',
+    };
   }
-  return { ...base, message: message ?? 'Something went wrong while talking to the service.', action: 'showLog' };
+  return {
+    ...base,
+    message: message ?? l10n.t('Something went wrong while talking to the service.'),
+    action: 'showLog',
+  };
 }

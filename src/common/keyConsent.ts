@@ -152,11 +152,12 @@ export class KeyConsent {
  * URL: true only for "Allow" — "Not now" and dismissing the dialog both mean no.
  */
 export function askWith(
-  ask: (message: DisplayText, detail: DisplayText, ...actions: string[]) => PromiseLike<string | undefined>,
+  ask: (message: DisplayText, detail: DisplayText, ...actions: DisplayText[]) => PromiseLike<string | undefined>,
 ): AskConsent {
   return async (q) => {
     const message = KeyMessages.consentQuestion(q.url, q.keyScope, q.keySource === 'environment');
-    const answer = await ask(message, KeyMessages.consentDetail(q.url), KeyMessages.allow, KeyMessages.notNow);
-    return answer === KeyMessages.allow;
+    const allow = KeyMessages.allow();
+    const answer = await ask(message, KeyMessages.consentDetail(q.url), allow, KeyMessages.notNow());
+    return answer === allow;
   };
 }

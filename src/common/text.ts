@@ -12,7 +12,10 @@
  * - bidi overrides and zero-width characters — they make text read differently than it is.
  */
 
-/** Text that went through {@link displayText} (or {@link msg}); the UI's message functions take only this. */
+/**
+ * Text that went through {@link displayText} (or {@link clean}), or a localized message built from such text
+ * (src/common/l10n.ts); the UI's message functions take only this.
+ */
 export type DisplayText = string & { readonly __displayText: true };
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/g;
@@ -46,18 +49,13 @@ export function displayText(value: unknown, max = 200): DisplayText {
 }
 
 /**
- * A message for people from a template: the literal parts are ours and kept as written, every value is
- * untrusted and goes through {@link displayText} (values up to 300 characters each).
+ * An untrusted value (a URL, a file name, a server's sentence) as an argument of a localized message
+ * (`l10n.t` in src/common/l10n.ts): {@link displayText} with room for up to 300 characters.
  *
- *     ui.info(msg`Uploaded ${filename}: ${fileId}`)
+ *     ui.info(l10n.t('Uploaded {0}: {1}', clean(filename), clean(fileId)))
  */
-export function msg(strings: TemplateStringsArray, ...values: unknown[]): DisplayText {
-  let out = strings[0];
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    out += (typeof v === 'number' ? String(v) : displayText(v, 300)) + strings[i + 1];
-  }
-  return out as DisplayText;
+export function clean(value: unknown): DisplayText {
+  return displayText(value, 300);
 }
 
 /**
@@ -77,9 +75,4 @@ export function hostOf(url: string): DisplayText {
   } catch {
     return displayText(url, 80);
   }
-}
-
-/** `1 model`, `2 models`: the count with the right form of the noun. */
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
 }

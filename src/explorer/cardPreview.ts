@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
-import { displayText, msg } from '../common/text';
+import { displayText, clean } from '../common/text';
 import { BuiltinCommands } from '../ids';
 import type { RedactingLog } from '../platform/log';
 import type { Ui } from '../platform/ui';
 import { fetchCard } from './core/cardFetch';
 import { plainTextAsMarkdown, sanitizeCardMarkdown } from './core/cardMarkdown';
 import { checkCardLink, rawCardLink } from './core/linkSafety';
+import { l10n } from '../platform/l10n';
 
 export const CARD_SCHEME = 'model-access-card';
 
@@ -50,19 +51,34 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
       return { kind: 'browser', opened: await this.deps.openCard(model) };
     }
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: msg`Reading the Model Card of ${displayText(model.id, 60)}` },
+      {
+        location: vscode.ProgressLocation.Window,
+        title: l10n.t('Reading the Model Card of {0}', displayText(model.id, 60)),
+      },
       () => fetchCard(link as string),
     );
     if (result.kind === 'browser') {
       this.deps.log.info(
-        msg`The Model Card of ${model.id} is ${result.contentType || 'not text'}: opening it in the browser.`,
+        result.contentType
+          ? l10n.t(
+              'The Model Card of {0} is {1}: opening it in the browser.',
+              clean(model.id),
+              clean(result.contentType),
+            )
+          : l10n.t('The Model Card of {0} is not text: opening it in the browser.', clean(model.id)),
       );
       return { kind: 'browser', opened: await this.deps.openCard(model) };
     }
     if (result.kind === 'failed') {
-      const message = msg`The Model Card of ${model.id} could not be previewed. ${result.message}`;
+      const message = l10n.t(
+        'The Model Card of {0} could not be previewed. {1}',
+        clean(model.id),
+        clean(result.message),
+      );
       this.deps.log.warn(message);
-      void this.deps.ui.warn(message, 'Open in Browser').then((a) => (a ? this.deps.openCard(model) : undefined));
+      void this.deps.ui
+        .warn(message, l10n.t('Open in Browser'))
+        .then((a) => (a ? this.deps.openCard(model) : undefined));
       return { kind: 'failed', message };
     }
     const body = result.kind === 'markdown' ? sanitizeCardMarkdown(result.text) : plainTextAsMarkdown(result.text);

@@ -5,7 +5,8 @@ import { modelFromArg } from './core/args';
 import { checkCardLink } from './core/linkSafety';
 import { CardOutcome, openModelCard } from './modelCard';
 import { InspectOutcome } from './inspect';
-import { displayText, msg, type DisplayText } from '../common/text';
+import { clean, displayText, type DisplayText } from '../common/text';
+import { l10n } from '../platform/l10n';
 import { flash } from '../platform/ui';
 import { modelPickItems, type ModelPickItem as PickItem } from '../platform/modelPicks';
 import type { Services } from '../services';
@@ -38,30 +39,30 @@ export function explorerCommands(
     vscode.commands.registerCommand(Commands.viewAsGroups, () => deps.config.setGroupByFamily(true)),
     vscode.commands.registerCommand(Commands.viewAsList, () => deps.config.setGroupByFamily(false)),
     vscode.commands.registerCommand(Commands.openModelCard, async (arg?: unknown): Promise<CardOutcome | undefined> => {
-      const model = await modelOrPick(deps, arg, 'Open the Model Card of…');
+      const model = await modelOrPick(deps, arg, l10n.t('Open the Model Card of…'));
       return model ? openModelCard(model, { ui: deps.ui, log: deps.log, inspect }) : undefined;
     }),
     vscode.commands.registerCommand(
       Commands.inspectModel,
       async (arg?: unknown): Promise<InspectOutcome | undefined> => {
-        const model = await modelOrPick(deps, arg, 'Inspect model…');
+        const model = await modelOrPick(deps, arg, l10n.t('Inspect model…'));
         return model ? inspectModel(deps, model) : undefined;
       },
     ),
     vscode.commands.registerCommand(Commands.copyModelId, async (arg?: unknown) => {
-      const model = await modelOrPick(deps, arg, 'Copy the id of…');
+      const model = await modelOrPick(deps, arg, l10n.t('Copy the id of…'));
       if (model) {
         await deps.ui.copy(model.id);
-        flash('copy', msg`Copied ${displayText(model.id, 60)}`);
+        flash('copy', l10n.t('Copied {0}', displayText(model.id, 60)));
       }
       return model?.id;
     }),
     vscode.commands.registerCommand(Commands.showModelDetails, async (arg?: unknown) => {
-      const model = await modelOrPick(deps, arg, 'Show the details of…');
+      const model = await modelOrPick(deps, arg, l10n.t('Show the details of…'));
       return model ? deps.details.show(model) : undefined;
     }),
     vscode.commands.registerCommand(Commands.previewModelCard, async (arg?: unknown) => {
-      const model = await modelOrPick(deps, arg, 'Preview the Model Card of…');
+      const model = await modelOrPick(deps, arg, l10n.t('Preview the Model Card of…'));
       return model ? deps.cards.preview(model) : undefined;
     }),
     vscode.commands.registerCommand(Commands.modelClicked, async (arg?: unknown) => {
@@ -89,7 +90,7 @@ async function inspectModel(deps: ExplorerDeps, model: ModelEntry): Promise<Insp
 }
 
 /** The model a command was given, or one picked from the catalog (loading it first if needed). */
-async function modelOrPick(deps: ExplorerDeps, arg: unknown, title: string): Promise<ModelEntry | undefined> {
+async function modelOrPick(deps: ExplorerDeps, arg: unknown, title: DisplayText): Promise<ModelEntry | undefined> {
   const given = modelFromArg(arg, deps.catalog.models);
   if (given) {
     return given;
@@ -102,7 +103,7 @@ async function modelOrPick(deps: ExplorerDeps, arg: unknown, title: string): Pro
   }
   const picked = await deps.ui.pick(items, {
     title,
-    placeHolder: 'Type to search by id, family or version',
+    placeHolder: l10n.t('Type to search by id, family or version'),
     matchOnDescription: true,
   });
   return picked?.model;
@@ -112,22 +113,22 @@ function describeEmpty(deps: ExplorerDeps): DisplayText {
   const status = deps.catalog.status;
   switch (status.kind) {
     case 'needsUrl':
-      return msg`No service URL is set. Run "Model Access: Set Service URL".`;
+      return l10n.t('No service URL is set. Run "Model Access: Set Service URL".');
     case 'needsKey':
-      return msg`No API key is set. Run "Model Access: Set API Key".`;
+      return l10n.t('No API key is set. Run "Model Access: Set API Key".');
     case 'error':
       return displayText(status.failure.message, 500);
     default:
-      return msg`No models are available to your organization.`;
+      return l10n.t('No models are available to your organization.');
   }
 }
 
 async function filterModels(deps: ExplorerDeps): Promise<void> {
   const text = await deps.ui.input({
-    title: 'Filter Models',
-    prompt: 'Show models whose id, family or version contain all of these words (empty clears the filter)',
+    title: l10n.t('Filter Models'),
+    prompt: l10n.t('Show models whose id, family or version contain all of these words (empty clears the filter)'),
     value: deps.view.filter ?? '',
-    placeHolder: 'e.g. aurora 2',
+    placeHolder: l10n.t('e.g. aurora 2'),
   });
   if (text !== undefined) {
     deps.view.setFilter(text);
@@ -145,7 +146,7 @@ async function showModels(deps: ExplorerDeps): Promise<void> {
   const items: ModelPickItem[] = [];
   if (status.kind === 'error') {
     items.push({
-      label: msg`$(refresh) Retry`,
+      label: l10n.t('$(refresh) Retry'),
       detail: displayText(status.failure.message, 500),
       run: Commands.refreshModels,
       alwaysShow: true,
@@ -157,8 +158,8 @@ async function showModels(deps: ExplorerDeps): Promise<void> {
     return;
   }
   const picked = await deps.ui.pick(items, {
-    title: msg`Models on ${deps.catalog.serviceState.host ?? 'the service'}`,
-    placeHolder: 'Type to search by id, family or version',
+    title: l10n.t('Models on {0}', clean(deps.catalog.serviceState.host ?? l10n.t('the service'))),
+    placeHolder: l10n.t('Type to search by id, family or version'),
     matchOnDescription: true,
   });
   if (picked?.run) {
@@ -172,14 +173,14 @@ async function showModels(deps: ExplorerDeps): Promise<void> {
   const hasCard = checkCardLink(model.cardUrl).ok;
   const actions: ModelPickItem[] = [
     {
-      label: msg`$(link-external) Open Model Card`,
+      label: l10n.t('$(link-external) Open Model Card'),
       run: Commands.openModelCard,
-      description: hasCard ? undefined : msg`no card link`,
+      description: hasCard ? undefined : l10n.t('no card link'),
     },
-    { label: msg`$(info) Show Model Details`, run: Commands.showModelDetails },
-    { label: msg`$(json) Inspect Model`, run: Commands.inspectModel },
-    { label: msg`$(copy) Copy Model ID`, run: Commands.copyModelId },
-    { label: msg`$(new-file) New Request with this Model`, run: Commands.newRequest },
+    { label: l10n.t('$(info) Show Model Details'), run: Commands.showModelDetails },
+    { label: l10n.t('$(json) Inspect Model'), run: Commands.inspectModel },
+    { label: l10n.t('$(copy) Copy Model ID'), run: Commands.copyModelId },
+    { label: l10n.t('$(new-file) New Request with this Model'), run: Commands.newRequest },
   ];
   const action = await deps.ui.pick(actions, { title: displayText(model.id, 120) });
   if (action?.run) {

@@ -3,13 +3,14 @@ import type { ModelEntry } from '../api/types';
 import { chatSelection } from '../chat/core/modelInfo';
 import { describeFailure } from '../common/failure';
 import { newNonce } from '../common/html';
-import { displayText, msg } from '../common/text';
+import { displayText } from '../common/text';
 import { ChatVendor, Commands, Settings } from '../ids';
 import type { Services } from '../services';
 import { flash } from '../platform/ui';
 import { detailsHtml, parseDetailsMessage, type DetailsMessage, type DetailsPageState } from './core/detailsHtml';
 import { checkCardLink } from './core/linkSafety';
 import { modelDetails } from './core/modelDetails';
+import { l10n } from '../platform/l10n';
 
 export const DETAILS_VIEW_TYPE = 'modelAccess.modelDetails';
 
@@ -149,12 +150,12 @@ export class ModelDetailsPanels implements vscode.Disposable {
         return;
       case 'copyId':
         await this.services.ui.copy(id);
-        flash('copy', msg`Copied ${displayText(id, 60)}`);
+        flash('copy', l10n.t('Copied {0}', displayText(id, 60)));
         return;
       case 'copyChatId':
         if (tab.state.chat) {
           await this.services.ui.copy(tab.state.chat.id);
-          flash('copy', msg`Copied the chat model id ${displayText(id, 60)}`);
+          flash('copy', l10n.t('Copied the chat model id {0}', displayText(id, 60)));
         }
         return;
       case 'compare':
@@ -168,7 +169,7 @@ export class ModelDetailsPanels implements vscode.Disposable {
         const link = message.link === undefined ? undefined : tab.state.details.links[message.link];
         const check = checkCardLink(link);
         if (check.ok) {
-          this.services.log.info(msg`Opening a link of ${id}: ${check.url}`);
+          this.services.log.info(`Opening a link of ${displayText(id, 200)}: ${displayText(check.url, 2048)}`);
           await this.services.ui.openExternal(check.url);
         }
         return;

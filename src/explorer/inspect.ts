@@ -3,7 +3,8 @@ import type { ModelEntry } from '../api/types';
 import { describeFailure } from '../common/failure';
 import type { RedactingLog } from '../platform/log';
 import { prettyJson } from '../common/prettyJson';
-import { displayText } from '../common/text';
+import { clean, displayText } from '../common/text';
+import { l10n } from '../platform/l10n';
 import type { Ui } from '../platform/ui';
 
 export const INSPECT_SCHEME = 'model-access-model';
@@ -30,7 +31,7 @@ export class ModelDocuments implements vscode.TextDocumentContentProvider, vscod
 
   /** `model-access-model:/<id>.json?id=<id>` — the path gives the tab title, the query the exact id. */
   static uriFor(id: string): vscode.Uri {
-    const title = displayText(id, 120).replace(/[/\\]/g, '∕') || 'model';
+    const title = displayText(id, 120).replace(/[/\\]/g, '∕') || l10n.t('model');
     return vscode.Uri.from({
       scheme: INSPECT_SCHEME,
       path: `/${title}.json`,
@@ -39,7 +40,9 @@ export class ModelDocuments implements vscode.TextDocumentContentProvider, vscod
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.contents.get(uri.toString()) ?? '// Run "Model Access: Inspect Model" to load this model.\n';
+    return (
+      this.contents.get(uri.toString()) ?? `// ${l10n.t('Run "Model Access: Inspect Model" to load this model.')}\n`
+    );
   }
 
   async inspect(model: ModelEntry, fetch: (id: string) => Promise<ModelEntry>, ui: Ui): Promise<InspectOutcome> {
@@ -47,16 +50,16 @@ export class ModelDocuments implements vscode.TextDocumentContentProvider, vscod
     let entry: ModelEntry;
     try {
       entry = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: `Inspecting ${name}` },
+        { location: vscode.ProgressLocation.Window, title: l10n.t('Inspecting {0}', name) },
         () => fetch(model.id),
       );
     } catch (e) {
       const failure = describeFailure(e);
       const message =
         failure.kind === 'notFound' || failure.status === 404
-          ? `The model “${name}” is not available to your organization (404).`
-          : `Could not inspect “${name}”: ${failure.message}`;
-      const full = failure.requestId ? `${message} (request id ${failure.requestId})` : message;
+          ? l10n.t('The model “{0}” is not available to your organization (404).', name)
+          : l10n.t('Could not inspect “{0}”: {1}', name, clean(failure.message));
+      const full = failure.requestId ? l10n.t('{0} (request id {1})', message, clean(failure.requestId)) : message;
       this.log.warn(full);
       void ui.warn(displayText(this.log.redactor.redact(full), 600));
       return { message: full };
@@ -67,7 +70,7 @@ export class ModelDocuments implements vscode.TextDocumentContentProvider, vscod
         ? entry.raw
         : { id: entry.id, family: entry.family, version: entry.version, model_card_url: entry.cardUrl };
     const json = prettyJson(body);
-    const text = `${json.flat ? '// Nested too deeply to indent: shown as one line.\n' : ''}${json.text}\n`;
+    const text = `${json.flat ? `// ${l10n.t('Nested too deeply to indent: shown as one line.')}\n` : ''}${json.text}\n`;
     this.contents.set(uri.toString(), this.log.redactor.redact(text));
     this._onDidChange.fire(uri);
     const document = await vscode.workspace.openTextDocument(uri);

@@ -1,6 +1,7 @@
 import type { ModelEntry } from '../api/types';
 import type { RedactingLog } from '../platform/log';
-import { msg, type DisplayText } from '../common/text';
+import { clean, type DisplayText } from '../common/text';
+import { l10n } from '../platform/l10n';
 import type { Ui } from '../platform/ui';
 import { checkCardLink, describeLink, rawCardLink } from './core/linkSafety';
 
@@ -21,21 +22,24 @@ export async function openModelCard(
   let outcome: CardOutcome;
   let message: DisplayText;
   if (check.ok) {
-    deps.log.info(msg`Opening the Model Card of ${name}: ${check.url}`);
+    deps.log.info(`Opening the Model Card of ${clean(name)}: ${clean(check.url)}`);
     const opened = await deps.ui.openExternal(check.url);
     return opened ? 'opened' : 'notOpened';
   } else if (link === undefined || link.trim() === '') {
     outcome = 'noCard';
-    message = msg`“${name}” has no Model Card link.`;
+    message = l10n.t('“{0}” has no Model Card link.', clean(name));
   } else {
     outcome = 'refused';
-    message = msg`The Model Card of “${name}” was not opened. ${check.reason}`;
-    deps.log.warn(msg`Refused the Model Card link of ${name} (${describeLink(link)}): ${check.reason}`);
+    message = l10n.t('The Model Card of “{0}” was not opened. {1}', clean(name), clean(check.reason));
+    deps.log.warn(
+      `Refused the Model Card link of ${clean(name)} (${clean(describeLink(link))}): ${clean(check.reason)}`,
+    );
   }
   // Not awaited: a notification settles only when dismissed, and the command should not wait for that.
-  const shown = outcome === 'noCard' ? deps.ui.info(message, 'Inspect Model') : deps.ui.warn(message, 'Inspect Model');
+  const inspectAction = l10n.t('Inspect Model');
+  const shown = outcome === 'noCard' ? deps.ui.info(message, inspectAction) : deps.ui.warn(message, inspectAction);
   void Promise.resolve(shown)
-    .then((action) => (action === 'Inspect Model' ? deps.inspect(model) : undefined))
+    .then((action) => (action === inspectAction ? deps.inspect(model) : undefined))
     .catch((e: unknown) => deps.log.error(`Inspect after a Model Card message failed: ${String(e)}`));
   return outcome;
 }

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Config } from '../platform/config';
 import { ContextKeys, Views, BuiltinCommands } from '../ids';
-import { displayText, plural } from '../common/text';
+import { clean, displayText, type DisplayText } from '../common/text';
+import { l10n } from '../platform/l10n';
 import type { ModelCatalog } from '../platform/catalog';
 import type { ModelsTreeNode } from './nodes';
 import { ModelsTreeProvider, ViewOptions } from './treeProvider';
@@ -111,21 +112,28 @@ export class ModelsView extends Lifecycle {
           : state.host
         : undefined;
 
-    const lines: string[] = [];
+    const lines: DisplayText[] = [];
     if (this._filter !== undefined) {
       const shown = filterModels(models, this._filter).length;
-      lines.push(`Filter “${displayText(this._filter, 60)}”: ${shown} of ${plural(models.length, 'model')}.`);
+      const filter = displayText(this._filter, 60);
+      lines.push(
+        models.length === 1
+          ? l10n.t('Filter “{0}”: {1} of 1 model.', filter, shown)
+          : l10n.t('Filter “{0}”: {1} of {2} models.', filter, shown, models.length),
+      );
     }
     if (status.kind === 'error') {
-      const kept =
-        models.length > 0 && this.catalog.loadedAt
-          ? ` Showing the list from ${this.catalog.loadedAt.toLocaleTimeString()}.`
-          : '';
-      lines.push(`${displayText(status.failure.message, 400)}${kept}`);
+      lines.push(displayText(status.failure.message, 400));
+      if (models.length > 0 && this.catalog.loadedAt) {
+        lines.push(l10n.t('Showing the list from {0}.', clean(this.catalog.loadedAt.toLocaleTimeString())));
+      }
     } else if (status.kind === 'ready') {
-      if (this.catalog.skipped > 0) {
+      const skipped = this.catalog.skipped;
+      if (skipped > 0) {
         lines.push(
-          `${plural(this.catalog.skipped, 'entry', 'entries')} without an identifier ${this.catalog.skipped === 1 ? 'was' : 'were'} skipped.`,
+          skipped === 1
+            ? l10n.t('1 entry without an identifier was skipped.')
+            : l10n.t('{0} entries without an identifier were skipped.', skipped),
         );
       }
       lines.push(...this.catalog.warnings.map((w) => displayText(w, 200)));

@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
 import { checkCardLink } from './core/linkSafety';
 import { Commands, ItemContext } from '../ids';
-import { displayText, plural } from '../common/text';
+import { modelCount } from '../common/counts';
+import { displayText, type DisplayText } from '../common/text';
+import { l10n } from '../platform/l10n';
 import { treeItemId } from './core/treeItemId';
 
 /** Highlight ranges of the filter's words in a label, for `TreeItemLabel.highlights`. */
@@ -42,11 +44,11 @@ export function modelTooltip(model: ModelEntry): vscode.MarkdownString {
   const card = checkCardLink(model.cardUrl);
   const md = plainTooltip();
   md.appendMarkdown('**');
-  md.appendText(displayText(model.id, 300) || '(no id)');
+  md.appendText(displayText(model.id, 300) || l10n.t('(no id)'));
   md.appendMarkdown('**\n\n');
-  field(md, 'Family', displayText(model.family, 200) || '—');
-  field(md, 'Version', displayText(model.version, 200) || '—');
-  field(md, 'Model Card', card.ok ? displayText(card.url, 300) : 'none');
+  field(md, l10n.t('Family'), displayText(model.family, 200) || '—');
+  field(md, l10n.t('Version'), displayText(model.version, 200) || '—');
+  field(md, l10n.t('Model Card'), card.ok ? displayText(card.url, 300) : l10n.t('none'));
   return md;
 }
 
@@ -60,7 +62,7 @@ export class ModelNode extends vscode.TreeItem {
     readonly model: ModelEntry,
     options: { words?: readonly string[]; clickable: boolean; id?: string },
   ) {
-    const text = displayText(model.id) || '(no id)';
+    const text = displayText(model.id) || l10n.t('(no id)');
     super(label(text, options.words ?? []), vscode.TreeItemCollapsibleState.None);
     this.id = options.id;
     const version = displayText(model.version, 60);
@@ -68,11 +70,16 @@ export class ModelNode extends vscode.TreeItem {
     const card = checkCardLink(model.cardUrl);
     this.contextValue = card.ok ? ItemContext.modelWithCard : ItemContext.model;
     this.iconPath = new vscode.ThemeIcon(card.ok ? 'sparkle' : 'circle-outline');
-    this.accessibilityInformation = {
-      label: `${text}${model.version ? `, version ${version}` : ''}${model.family ? `, family ${displayText(model.family, 60)}` : ''}`,
-    };
+    let spoken = text;
+    if (model.version) {
+      spoken = l10n.t('{0}, version {1}', spoken, version);
+    }
+    if (model.family) {
+      spoken = l10n.t('{0}, family {1}', spoken, displayText(model.family, 60));
+    }
+    this.accessibilityInformation = { label: spoken };
     if (options.clickable) {
-      this.command = { command: Commands.modelClicked, title: 'Open', arguments: [this] };
+      this.command = { command: Commands.modelClicked, title: l10n.t('Open'), arguments: [this] };
     }
   }
 
@@ -98,20 +105,21 @@ export class FamilyNode extends vscode.TreeItem {
       options.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
     );
     this.id = treeItemId(['f', family]);
-    this.description = plural(models.length, 'model');
+    this.description = modelCount(models.length);
     this.contextValue = ItemContext.family;
     this.iconPath = new vscode.ThemeIcon('layers');
     const md = plainTooltip();
-    md.appendMarkdown('Family **');
+    // The family name is registry text: appended as text, between the localized parts.
+    md.appendMarkdown(`${l10n.t('Family')} **`);
     md.appendText(displayText(family, 300));
-    md.appendMarkdown(`**: ${plural(models.length, 'model')}`);
+    md.appendMarkdown(`**: ${modelCount(models.length)}`);
     this.tooltip = md;
   }
 }
 
 /** A line of information in the tree (a failure with its action, "no match", "N more"). */
 export class MessageNode extends vscode.TreeItem {
-  constructor(text: string, icon: string, command?: vscode.Command, tooltip?: string) {
+  constructor(text: DisplayText, icon: string, command?: vscode.Command, tooltip?: string) {
     super(displayText(text, 300), vscode.TreeItemCollapsibleState.None);
     this.iconPath = new vscode.ThemeIcon(icon);
     this.contextValue = ItemContext.message;

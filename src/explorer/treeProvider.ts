@@ -6,8 +6,9 @@ import type { ModelCatalog } from '../platform/catalog';
 import { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from './nodes';
 import { FamilyGroup, familyOf, filterModels, groupSorted, sortModels } from './core/sorting';
 import { treeItemId } from './core/treeItemId';
-import { plural } from '../common/text';
 import { Lifecycle } from '../platform/lifecycle';
+import { clean } from '../common/text';
+import { l10n } from '../platform/l10n';
 
 /** How the view presents the catalog; owned by the view controller, read by the provider. */
 export interface ViewOptions {
@@ -94,9 +95,9 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
     const models = this.sorted(all, options.filter);
     if (models.length === 0) {
       out.push(
-        new MessageNode(`No models match “${options.filter ?? ''}”. Clear filter`, 'filter', {
+        new MessageNode(l10n.t('No models match “{0}”. Clear filter', clean(options.filter ?? '')), 'filter', {
           command: Commands.clearFilter,
-          title: 'Clear Filter',
+          title: l10n.t('Clear Filter'),
         }),
       );
       return out;
@@ -150,11 +151,13 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
     if (sorted.length > shown.length) {
       nodes.push(
         new MessageNode(
-          `${plural(sorted.length - shown.length, 'more model', 'more models')}: use Filter to narrow the list`,
+          sorted.length - shown.length === 1
+            ? l10n.t('1 more model: use Filter to narrow the list')
+            : l10n.t('{0} more models: use Filter to narrow the list', sorted.length - shown.length),
           'ellipsis',
           {
             command: Commands.filterModels,
-            title: 'Filter',
+            title: l10n.t('Filter'),
           },
         ),
       );

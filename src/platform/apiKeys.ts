@@ -3,6 +3,8 @@ import type { BaseUrlSource } from './config';
 import type { Redactor } from '../api/redact';
 import { originOf } from '../api/baseUrl';
 import { candidateScopes, scopeOf } from '../common/keyScope';
+import { clean, type DisplayText } from '../common/text';
+import { l10n } from './l10n';
 
 export type KeySource = 'secretStorage' | 'environment';
 
@@ -29,14 +31,14 @@ const PREFIX = 'modelAccess.apiKey/';
 const ENV_KEY = 'MODEL_ACCESS_API_KEY';
 
 /** How a key's source is described to people — never the key itself. */
-export function describeKeySource(source: KeySource | undefined): string {
+export function describeKeySource(source: KeySource | undefined): DisplayText {
   switch (source) {
     case 'secretStorage':
-      return 'stored in VS Code SecretStorage';
+      return l10n.t('stored in VS Code SecretStorage');
     case 'environment':
-      return `from the ${ENV_KEY} environment variable`;
+      return l10n.t('from the {0} environment variable', clean(ENV_KEY));
     default:
-      return 'not set';
+      return l10n.t('not set');
   }
 }
 
@@ -80,7 +82,7 @@ export class ApiKeyStore implements vscode.Disposable {
   private static requireScope(url: string): string {
     const scope = scopeOf(url);
     if (!scope) {
-      throw new Error('The service URL is not a valid http(s) URL.');
+      throw new Error(l10n.t('The service URL is not a valid http(s) URL.'));
     }
     return scope;
   }
@@ -141,7 +143,7 @@ export class ApiKeyStore implements vscode.Disposable {
     const scope = ApiKeyStore.requireScope(baseUrl);
     const value = key.trim();
     if (!value) {
-      throw new Error('The API key is empty.');
+      throw new Error(l10n.t('The API key is empty.'));
     }
     this.options.redactor?.add(value);
     await this.secrets.store(ApiKeyStore.secretName(scope), value);

@@ -12,7 +12,8 @@ import type { Environment } from '../common/environments';
 import type { Environments } from './environments';
 import { originOf } from '../api/baseUrl';
 import { NO_KEY } from '../common/failure';
-import { hostOf } from '../common/text';
+import { clean, hostOf } from '../common/text';
+import { l10n } from './l10n';
 import { debounce } from '../common/debounce';
 import { Lifecycle } from './lifecycle';
 import type { ClientCertificatePassphrases } from './passphrases';
@@ -155,10 +156,13 @@ export class ServiceConnection extends Lifecycle {
   async getClient(env: Environment | undefined = this.environments.active): Promise<ModelService> {
     const state = await this.state(env);
     if (state.setup === 'needsUrl' || !state.baseUrl) {
-      throw configError('No service URL is set. Run "Model Access: Set Service URL".');
+      throw configError(l10n.t('No service URL is set. Run "Model Access: Set Service URL".'));
     }
     if (state.setup === 'needsKey') {
-      throw configError(`No API key is set for ${state.host}. Run "Model Access: Set API Key".`, NO_KEY);
+      throw configError(
+        l10n.t('No API key is set for {0}. Run "Model Access: Set API Key".', clean(state.host)),
+        NO_KEY,
+      );
     }
     if (state.needsConsent && !(await this.askConsent(state, false))) {
       const message = KeyMessages.notAllowed(

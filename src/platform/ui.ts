@@ -9,23 +9,38 @@ export interface SafePickItem extends vscode.QuickPickItem {
   detail?: DisplayText;
 }
 
+/** Input box options whose visible texts are display text (localized messages, cleaned values). */
+export interface SafeInputBoxOptions extends vscode.InputBoxOptions {
+  title?: DisplayText;
+  prompt?: DisplayText;
+  placeHolder?: DisplayText;
+}
+
+/** Quick pick options whose visible texts are display text. */
+export interface SafeQuickPickOptions extends vscode.QuickPickOptions {
+  title?: DisplayText;
+  placeHolder?: DisplayText;
+}
+
 /**
  * The few interactions commands have with the person: prompts, messages, the browser, the clipboard.
- * Messages and pick items take only {@link DisplayText}: text from the service or the registry reaches a
- * notification only through `displayText`/`msg` (notifications run `[x](command:…)` links). This is the
+ * Messages, buttons, titles, prompts and pick items take only {@link DisplayText}: localized messages
+ * (src/platform/l10n.ts) whose values were cleaned, or text from the service or the registry cleaned by
+ * `displayText` (notifications run `[x](command:…)` links), so neither a bare English literal nor an
+ * uncleaned value type-checks. This is the
  * one module allowed to call `vscode.window.show*Message` (lint-enforced).
  * The object is mutable on purpose: tests replace single members and put them back.
  */
 export interface Ui {
-  input(options: vscode.InputBoxOptions): Thenable<string | undefined>;
-  pick<T extends SafePickItem>(items: readonly T[], options: vscode.QuickPickOptions): Thenable<T | undefined>;
+  input(options: SafeInputBoxOptions): Thenable<string | undefined>;
+  pick<T extends SafePickItem>(items: readonly T[], options: SafeQuickPickOptions): Thenable<T | undefined>;
   /** A quick pick with check boxes; items with `picked` start checked. Undefined when dismissed. */
-  pickMany<T extends SafePickItem>(items: readonly T[], options: vscode.QuickPickOptions): Thenable<T[] | undefined>;
-  info(message: DisplayText, ...actions: string[]): Thenable<string | undefined>;
-  warn(message: DisplayText, ...actions: string[]): Thenable<string | undefined>;
-  error(message: DisplayText, ...actions: string[]): Thenable<string | undefined>;
+  pickMany<T extends SafePickItem>(items: readonly T[], options: SafeQuickPickOptions): Thenable<T[] | undefined>;
+  info(message: DisplayText, ...actions: DisplayText[]): Thenable<string | undefined>;
+  warn(message: DisplayText, ...actions: DisplayText[]): Thenable<string | undefined>;
+  error(message: DisplayText, ...actions: DisplayText[]): Thenable<string | undefined>;
   /** A modal question; resolves with the chosen action or undefined (Cancel/Escape). */
-  ask(message: DisplayText, detail: DisplayText, ...actions: string[]): Thenable<string | undefined>;
+  ask(message: DisplayText, detail: DisplayText, ...actions: DisplayText[]): Thenable<string | undefined>;
   /** Opens an already-checked http(s) URL in the browser. */
   openExternal(url: string): Thenable<boolean>;
   copy(text: string): Thenable<void>;

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { ModelEntry, PostEndpoint } from '../api/types';
 import { parseBaseUrl } from '../api/baseUrl';
 import { modelFromArg } from '../explorer/core/args';
-import { displayText, msg } from '../common/text';
+import { clean, displayText, type DisplayText } from '../common/text';
+import { l10n } from '../platform/l10n';
 import type { Services } from '../services';
 import { ENDPOINTS, readEndpoint } from './core/endpointHeader';
 import { importCurl } from './core/curlImport';
@@ -52,8 +53,11 @@ export async function copyAsCode(
     snippetTarget(targetArg) ??
     (
       await deps.ui.pick(
-        SNIPPET_TARGETS.map((t) => ({ label: msg`${t.label}`, description: msg`${t.description}`, target: t })),
-        { title: msg`Copy POST ${request.endpoint} as code`, placeHolder: 'Which language?' },
+        SNIPPET_TARGETS.map((t) => ({ label: clean(t.label), description: clean(t.description), target: t })),
+        {
+          title: l10n.t('Copy POST {0} as code', clean(request.endpoint)),
+          placeHolder: l10n.t('Which language?'),
+        },
       )
     )?.target;
   if (!target) {
@@ -63,8 +67,11 @@ export async function copyAsCode(
   await deps.ui.copy(code);
   void deps.ui.info(
     request.serviceRoot
-      ? msg`Copied the request as ${target.label}. It reads the key from MODEL_ACCESS_API_KEY.`
-      : msg`Copied the request as ${target.label}. It reads the service URL from MODEL_ACCESS_BASE_URL and the key from MODEL_ACCESS_API_KEY.`,
+      ? l10n.t('Copied the request as {0}. It reads the key from MODEL_ACCESS_API_KEY.', clean(target.label))
+      : l10n.t(
+          'Copied the request as {0}. It reads the service URL from MODEL_ACCESS_BASE_URL and the key from MODEL_ACCESS_API_KEY.',
+          clean(target.label),
+        ),
   );
   return code;
 }
@@ -84,21 +91,29 @@ async function requestFor(deps: Services, payloads: PayloadDocuments, arg: unkno
     const parsed = parsePayload(textToSend(doc.getText(), selection).text);
     if (!parsed.ok) {
       void deps.ui.error(
-        msg`Not valid JSON at line ${parsed.problem.line}, column ${parsed.problem.column} (${parsed.problem.message}); fix it to copy the request as code.`,
+        l10n.t(
+          'Not valid JSON at line {0}, column {1} ({2}); fix it to copy the request as code.',
+          parsed.problem.line,
+          parsed.problem.column,
+          clean(parsed.problem.message),
+        ),
       );
       return undefined;
     }
     const target = payloadEnvironment(doc.getText(), deps.environments);
     if (target.missing !== undefined) {
       void deps.ui.error(
-        msg`This payload is pinned to environment ${target.missing} (// @env), which is not configured; nothing was copied.`,
+        l10n.t(
+          'This payload is pinned to environment {0} (// @env), which is not configured; nothing was copied.',
+          clean(target.missing),
+        ),
       );
       return undefined;
     }
     // Secrets ($env values) stay as written: copied code is pasted and kept where a secret must not be.
     const resolved = resolvePayload(parsed.value, variableContext(target.env));
     if (resolved.problems.length > 0) {
-      void deps.ui.error(msg`Nothing was copied: ${resolved.problems[0].message}.`);
+      void deps.ui.error(l10n.t('Nothing was copied: {0}.', clean(resolved.problems[0].message)));
       return undefined;
     }
     return {
@@ -115,8 +130,8 @@ async function requestFor(deps: Services, payloads: PayloadDocuments, arg: unkno
     ENDPOINTS.find((e) => e.path === endpointArg)?.path ??
     (
       await deps.ui.pick(
-        ENDPOINTS.map((e) => ({ label: msg`${e.label}`, description: msg`POST ${e.path}`, path: e.path })),
-        { title: msg`Code that calls ${model.id}`, placeHolder: 'Which endpoint?' },
+        ENDPOINTS.map((e) => ({ label: e.label, description: clean(`POST ${e.path}`), path: e.path })),
+        { title: l10n.t('Code that calls {0}', clean(model.id)), placeHolder: l10n.t('Which endpoint?') },
       )
     )?.path;
   if (!endpoint) {
@@ -129,7 +144,7 @@ async function requestFor(deps: Services, payloads: PayloadDocuments, arg: unkno
 async function pickModel(deps: Services): Promise<ModelEntry | undefined> {
   await deps.catalog.ensureLoaded();
   if (deps.catalog.models.length === 0) {
-    void deps.ui.info(msg`Open a payload, or load the model list first (Model Access: Refresh Models).`);
+    void deps.ui.info(l10n.t('Open a payload, or load the model list first (Model Access: Refresh Models).'));
     return undefined;
   }
   const pick = await deps.ui.pick(
@@ -138,7 +153,11 @@ async function pickModel(deps: Services): Promise<ModelEntry | undefined> {
       description: displayText(m.family ?? ''),
       model: m,
     })),
-    { title: 'Copy as code: which model?', placeHolder: 'Type to search by id or family', matchOnDescription: true },
+    {
+      title: l10n.t('Copy as code: which model?'),
+      placeHolder: l10n.t('Type to search by id or family'),
+      matchOnDescription: true,
+    },
   );
   return pick?.model;
 }
@@ -165,14 +184,15 @@ export async function importCurlCommand(
     );
     const looksLikeCurl = (t: string) => /^\s*(\$\s+)?curl(\.exe)?\s/i.test(t);
     if (looksLikeCurl(selected)) {
-      [text, from] = [selected, ' from the selection'];
+      [text, from] = [selected, 'selection'];
     } else if (looksLikeCurl(clipboard)) {
-      [text, from] = [clipboard, ' from the clipboard'];
+      [text, from] = [clipboard, 'clipboard'];
     } else {
       text = await deps.ui.input({
-        title: 'Import cURL',
-        prompt:
+        title: l10n.t('Import cURL'),
+        prompt: l10n.t(
           'Paste a curl command (bash or PowerShell) that POSTs JSON to /v1/responses, /v1/chat or /v1/embeddings',
+        ),
         ignoreFocusOut: true,
       });
     }
@@ -182,14 +202,24 @@ export async function importCurlCommand(
   }
   const result = importCurl(text, serviceRoot(deps));
   if (!result.ok) {
-    void deps.ui.error(msg`Import cURL: ${result.message}`);
+    void deps.ui.error(l10n.t('Import cURL: {0}', clean(result.message)));
     return undefined;
   }
   const editor = await scratch.create(result.endpoint, result.json);
   void deps.ui.info(
     result.notes.length
-      ? msg`Imported the curl command${from} as a new payload for POST ${result.endpoint}. ${result.notes.join(' ')}`
-      : msg`Imported the curl command${from} as a new payload for POST ${result.endpoint}.`,
+      ? l10n.t('{0} {1}', imported(from, result.endpoint), clean(result.notes.join(' ')))
+      : imported(from, result.endpoint),
   );
   return editor;
+}
+
+/** "Imported the curl command (from the selection) as a new payload for POST …." */
+function imported(from: string, endpoint: string): DisplayText {
+  const path = clean(endpoint);
+  return from === 'selection'
+    ? l10n.t('Imported the curl command from the selection as a new payload for POST {0}.', path)
+    : from === 'clipboard'
+      ? l10n.t('Imported the curl command from the clipboard as a new payload for POST {0}.', path)
+      : l10n.t('Imported the curl command as a new payload for POST {0}.', path);
 }

@@ -3,7 +3,8 @@ import { isServiceError } from '../api/errors';
 import type { ModelService, PostEndpoint } from '../api/types';
 import { modelFromArg } from '../explorer/core/args';
 import { newNonce } from '../common/html';
-import { msg, plural, type DisplayText } from '../common/text';
+import { clean, type DisplayText } from '../common/text';
+import { modelCount } from '../common/counts';
 import { Commands } from '../ids';
 import { modelPickItems } from '../platform/modelPicks';
 import type { Services } from '../services';
@@ -25,6 +26,7 @@ import { parsePayload, payloadModel, wantsStream } from './core/payload';
 import { addEvent, newStreamState } from './core/streamText';
 import { clientOrReport } from './exchange';
 import type { RequestHistory } from './history';
+import { l10n } from '../platform/l10n';
 
 export const COMPARE_VIEW_TYPE = 'modelAccess.compareModels';
 
@@ -61,8 +63,8 @@ export class ModelComparisons implements vscode.Disposable {
   async compare(arg?: unknown): Promise<CompareOutcome> {
     const doc = this.payloadDocument();
     if (!doc) {
-      const message = msg`Open a payload to compare models on it (Model Access: New Request… makes one).`;
-      void this.deps.ui.info(message, 'New Request…').then((a) => {
+      const message = l10n.t('Open a payload to compare models on it (Model Access: New Request… makes one).');
+      void this.deps.ui.info(message, l10n.t('New Request…')).then((a) => {
         if (a) {
           void vscode.commands.executeCommand(Commands.newRequest, modelFromArg(arg, this.deps.catalog.models));
         }
@@ -72,19 +74,24 @@ export class ModelComparisons implements vscode.Disposable {
     const parsed = parsePayload(doc.getText());
     if (!parsed.ok) {
       const p = parsed.problem;
-      const message = msg`Nothing was sent: the payload is not valid JSON at line ${p.line}, column ${p.column} (${p.message}).`;
+      const message = l10n.t(
+        'Nothing was sent: the payload is not valid JSON at line {0}, column {1} ({2}).',
+        p.line,
+        p.column,
+        clean(p.message),
+      );
       void this.deps.ui.error(message);
       return { kind: 'notRun', message };
     }
     const payload = payloadFor(parsed.value, '');
     if (!payload) {
-      const message = msg`Nothing was sent: only a payload that is a JSON object can name a model.`;
+      const message = l10n.t('Nothing was sent: only a payload that is a JSON object can name a model.');
       void this.deps.ui.error(message);
       return { kind: 'notRun', message };
     }
     const endpoint = readEndpoint(doc.getText()) ?? (await this.askEndpoint());
     if (!endpoint) {
-      return { kind: 'notRun', message: 'No endpoint was chosen; nothing was sent.' };
+      return { kind: 'notRun', message: l10n.t('No endpoint was chosen; nothing was sent.') };
     }
     const models = await this.pickModels(arg, payloadModel(parsed.value));
     if (typeof models === 'string') {
@@ -121,8 +128,8 @@ export class ModelComparisons implements vscode.Disposable {
 
   private async askEndpoint(): Promise<PostEndpoint | undefined> {
     const pick = await this.deps.ui.pick(
-      ENDPOINTS.map((e) => ({ label: msg`POST ${e.path}`, description: msg`${e.label}`, path: e.path })),
-      { title: 'Compare models on which endpoint?' },
+      ENDPOINTS.map((e) => ({ label: l10n.t('POST {0}', clean(e.path)), description: clean(e.label), path: e.path })),
+      { title: l10n.t('Compare models on which endpoint?') },
     );
     return pick?.path;
   }
@@ -139,23 +146,28 @@ export class ModelComparisons implements vscode.Disposable {
       );
       const items = modelPickItems(this.deps.catalog.models, preselected);
       if (items.length === 0) {
-        const message = msg`No models to compare: the model list is empty or could not be loaded.`;
+        const message = l10n.t('No models to compare: the model list is empty or could not be loaded.');
         void this.deps.ui.info(message);
         return message;
       }
       const picked = await this.deps.ui.pickMany(items, {
-        title: `Compare models: pick ${MIN_COMPARE} to ${MAX_COMPARE}`,
-        placeHolder: 'Type to search by id or version; check the models to send the payload to',
+        title: l10n.t('Compare models: pick {0} to {1}', MIN_COMPARE, MAX_COMPARE),
+        placeHolder: l10n.t('Type to search by id or version; check the models to send the payload to'),
         matchOnDescription: true,
       });
       if (!picked) {
-        return msg`No models were picked; nothing was sent.`;
+        return l10n.t('No models were picked; nothing was sent.');
       }
       models = picked.map((p) => p.model?.id).filter((id): id is string => id !== undefined);
     }
     models = [...new Set(models)];
     if (models.length < MIN_COMPARE || models.length > MAX_COMPARE) {
-      const message = msg`Pick between ${MIN_COMPARE} and ${MAX_COMPARE} models to compare (${models.length} picked); nothing was sent.`;
+      const message = l10n.t(
+        'Pick between {0} and {1} models to compare ({2} picked); nothing was sent.',
+        MIN_COMPARE,
+        MAX_COMPARE,
+        models.length,
+      );
       void this.deps.ui.warn(message);
       return message;
     }
@@ -193,7 +205,7 @@ export class ModelComparisons implements vscode.Disposable {
       await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
-          title: `Model Access: comparing ${plural(request.models.length, 'model')}`,
+          title: l10n.t('Model Access: comparing {0}', modelCount(request.models.length)),
           cancellable: true,
         },
         async (_progress, token) => {
@@ -272,14 +284,14 @@ export class ModelComparisons implements vscode.Disposable {
     } catch (e) {
       if (isServiceError(e) && e.kind === 'aborted') {
         run.cancelled = run.error === undefined;
-        run.error ??= 'Cancelled.';
+        run.error ??= l10n.t('Cancelled.');
       } else {
-        run.error = isServiceError(e) ? e.message : 'The request failed unexpectedly.';
+        run.error = isServiceError(e) ? e.message : l10n.t('The request failed unexpectedly.');
       }
     }
     if (controller.signal.aborted && run.error === undefined) {
       run.cancelled = true;
-      run.error = 'Cancelled.';
+      run.error = l10n.t('Cancelled.');
     }
     run.endedAt = Date.now();
   }

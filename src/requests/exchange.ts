@@ -5,6 +5,8 @@ import { reportNotReady } from '../platform/ui';
 import type { Services } from '../services';
 import type { Environment } from '../common/environments';
 import type { ResponseRecord } from './core/responseFormat';
+import type { DisplayText } from '../common/text';
+import { l10n } from '../platform/l10n';
 
 /**
  * What sending a payload and uploading a file share: getting a client (or saying why there is none), one
@@ -16,7 +18,7 @@ import type { ResponseRecord } from './core/responseFormat';
 export async function clientOrReport(
   services: Services,
   env: Environment | undefined = services.environments.active,
-): Promise<ModelService | { notReady: string }> {
+): Promise<ModelService | { notReady: DisplayText }> {
   try {
     return await services.connection.getClient(env);
   } catch (e) {
@@ -32,7 +34,7 @@ export type ExchangeProgress = vscode.Progress<{ message?: string; increment?: n
  * Returns the error message of an unexpected failure (for the log), else undefined.
  */
 export async function runExchange(
-  title: string,
+  title: DisplayText,
   record: ResponseRecord,
   controller: AbortController,
   task: (progress: ExchangeProgress) => Promise<void>,
@@ -50,16 +52,16 @@ export async function runExchange(
     // cancel (or a newer send of the same payload), and the record must say so.
     if (controller.signal.aborted && !record.limitReached) {
       record.cancelled = true;
-      record.error = 'The request was cancelled.';
+      record.error = l10n.t('The request was cancelled.');
     }
   } catch (e) {
     if (record.limitReached) {
       // Our own abort at the size limit: the message was set where the limit was met.
     } else if (isServiceError(e) && e.kind === 'aborted') {
       record.cancelled = true;
-      record.error = 'The request was cancelled.';
+      record.error = l10n.t('The request was cancelled.');
     } else {
-      record.error = isServiceError(e) ? e.message : 'The request failed unexpectedly.';
+      record.error = isServiceError(e) ? e.message : l10n.t('The request failed unexpectedly.');
       failure = record.error;
     }
   }

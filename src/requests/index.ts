@@ -17,8 +17,9 @@ import { starterPayload } from './core/templates';
 import { uploadFile } from './upload';
 import { variableProviders } from './variableEditing';
 import { ModelComparisons } from './compare';
-import { displayText, msg, plural } from '../common/text';
+import { clean, displayText } from '../common/text';
 import type { SafePickItem } from '../platform/ui';
+import { l10n } from '../platform/l10n';
 
 /** What integration tests reach through the extension's test API. */
 export interface RequestsApi {
@@ -78,8 +79,11 @@ export function register(deps: Services): vscode.Disposable[] {
         ENDPOINTS.find((e) => e.path === endpointArg)?.path ??
         (
           await deps.ui.pick(
-            ENDPOINTS.map((e) => ({ label: msg`${e.label}`, description: msg`POST ${e.path}`, path: e.path })),
-            { title: model ? msg`New request for ${model.id}` : 'New request', placeHolder: 'Which endpoint?' },
+            ENDPOINTS.map((e) => ({ label: e.label, description: clean(`POST ${e.path}`), path: e.path })),
+            {
+              title: model ? l10n.t('New request for {0}', clean(model.id)) : l10n.t('New request'),
+              placeHolder: l10n.t('Which endpoint?'),
+            },
           )
         )?.path;
       if (!endpoint) {
@@ -103,11 +107,11 @@ export function register(deps: Services): vscode.Disposable[] {
       const current = readEndpoint(editor.document.lineAt(0).text);
       const pick = await deps.ui.pick(
         ENDPOINTS.map((e) => ({
-          label: msg`POST ${e.path}`,
-          description: e.path === current ? msg`current` : msg`${e.label}`,
+          label: clean(`POST ${e.path}`),
+          description: e.path === current ? l10n.t('current') : e.label,
           path: e.path,
         })),
-        { title: 'Send this payload to…' },
+        { title: l10n.t('Send this payload to…') },
       );
       if (pick) {
         await recordEndpoint(editor, pick.path);
@@ -120,12 +124,12 @@ export function register(deps: Services): vscode.Disposable[] {
     command(Commands.openScratchFolder, async () => {
       const files = await scratch.list();
       const items = [
-        ...files.map((uri) => ({ label: msg`$(json) ${uri.path.split('/').pop()}`, uri })),
-        { label: msg`$(folder-opened) Open the scratch folder in a new window`, uri: undefined },
+        ...files.map((uri) => ({ label: l10n.t('$(json) {0}', clean(uri.path.split('/').pop())), uri })),
+        { label: l10n.t('$(folder-opened) Open the scratch folder in a new window'), uri: undefined },
       ];
       const pick = await deps.ui.pick(items, {
-        title: msg`Scratch payloads (${scratch.folder.fsPath})`,
-        placeHolder: files.length ? 'Open a scratch payload' : 'No scratch payloads yet',
+        title: l10n.t('Scratch payloads ({0})', clean(scratch.folder.fsPath)),
+        placeHolder: files.length ? l10n.t('Open a scratch payload') : l10n.t('No scratch payloads yet'),
       });
       if (pick?.uri) {
         await vscode.window.showTextDocument(pick.uri, { preview: false });
@@ -141,7 +145,7 @@ export function register(deps: Services): vscode.Disposable[] {
     command(Commands.showHistory, async () => showHistory(deps, history, scratch, sendPayload)),
     command(Commands.clearHistory, async () => {
       await history.clear();
-      void deps.ui.info(msg`Request history cleared.`);
+      void deps.ui.info(l10n.t('Request history cleared.'));
     }),
     command(Commands.toggleResponseHeaders, () => {
       const active = responses.active();
@@ -154,13 +158,15 @@ export function register(deps: Services): vscode.Disposable[] {
       const active = responses.active();
       if (active?.record.rawEventsWithheld) {
         void deps.ui.info(
-          msg`The raw events of this answer are not shown: the answer held your API key, split across events. The output text (with the key removed) is in the response document.`,
+          l10n.t(
+            'The raw events of this answer are not shown: the answer held your API key, split across events. The output text (with the key removed) is in the response document.',
+          ),
         );
         return;
       }
       const raw = active?.record.rawEvents;
       if (!raw) {
-        void deps.ui.info(msg`The active response is not a stream of events.`);
+        void deps.ui.info(l10n.t('The active response is not a stream of events.'));
         return;
       }
       const doc = await vscode.workspace.openTextDocument({
@@ -173,12 +179,12 @@ export function register(deps: Services): vscode.Disposable[] {
       const active = responses.active();
       const body = active && responses.fullBody(active.uri);
       if (!active || body === undefined) {
-        void deps.ui.info(msg`Open a response first.`);
+        void deps.ui.info(l10n.t('Open a response first.'));
         return;
       }
       const target = await deps.ui.saveDialog({
-        saveLabel: 'Save response body',
-        filters: { JSON: ['json'], Text: ['txt'] },
+        saveLabel: l10n.t('Save response body'),
+        filters: { [l10n.t('JSON')]: ['json'], [l10n.t('Text')]: ['txt'] },
       });
       if (target) {
         await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(body));
@@ -203,17 +209,20 @@ async function offerNewPayload(
   const order = [...ENDPOINTS].sort((a, b) => Number(b.path === endpoint) - Number(a.path === endpoint));
   const pick = await deps.ui.pick(
     order.map((e) => ({
-      label: msg`POST ${e.path}`,
-      description: msg`${e.label} — new payload from this JSON`,
+      label: clean(`POST ${e.path}`),
+      description: l10n.t('{0} — new payload from this JSON', e.label),
       path: e.path,
     })),
     {
-      title: msg`${name} is not a Model Access payload; it will not be changed`,
-      placeHolder: 'Copy its JSON into a new payload for which endpoint? (Escape: do nothing)',
+      title: l10n.t('{0} is not a Model Access payload; it will not be changed', clean(name)),
+      placeHolder: l10n.t('Copy its JSON into a new payload for which endpoint? (Escape: do nothing)'),
     },
   );
   if (!pick) {
-    return { kind: 'notSent', message: msg`${name} is not a payload; nothing was sent and it was not changed.` };
+    return {
+      kind: 'notSent',
+      message: l10n.t('{0} is not a payload; nothing was sent and it was not changed.', clean(name)),
+    };
   }
   const selection = editor.selection.isEmpty
     ? undefined
@@ -221,7 +230,11 @@ async function offerNewPayload(
   const created = await scratch.create(pick.path, textToSend(doc.getText(), selection).text);
   return {
     kind: 'notSent',
-    message: msg`Copied the JSON of ${name} into a new payload (${created.document.uri.path.split('/').pop()}); send it from there.`,
+    message: l10n.t(
+      'Copied the JSON of {0} into a new payload ({1}); send it from there.',
+      clean(name),
+      clean(created.document.uri.path.split('/').pop()),
+    ),
   };
 }
 
@@ -237,7 +250,7 @@ async function showHistory(
   const entries = history.entries.filter(mine);
   const others = history.entries.length - entries.length;
   if (history.entries.length === 0) {
-    void deps.ui.info(msg`No requests yet.`);
+    void deps.ui.info(l10n.t('No requests yet.'));
     return;
   }
   type HistoryPick = SafePickItem & { entry?: HistoryEntry; all?: boolean };
@@ -251,13 +264,23 @@ async function showHistory(
   let pick = await deps.ui.pick<HistoryPick>(
     [
       ...items(entries),
-      ...(others > 0 ? [{ label: msg`${plural(others, 'request')} to other environments…`, all: true }] : []),
+      ...(others > 0
+        ? [
+            {
+              label:
+                others === 1
+                  ? l10n.t('1 request to other environments…')
+                  : l10n.t('{0} requests to other environments…', others),
+              all: true,
+            },
+          ]
+        : []),
     ],
-    { title: active ? msg`Request history · ${active}` : 'Request history', matchOnDetail: true },
+    { title: active ? l10n.t('Request history · {0}', clean(active)) : l10n.t('Request history'), matchOnDetail: true },
   );
   if (pick?.all) {
     pick = await deps.ui.pick<HistoryPick>(items(history.entries), {
-      title: 'Request history · every environment',
+      title: l10n.t('Request history · every environment'),
       matchOnDetail: true,
     });
   }
@@ -267,9 +290,9 @@ async function showHistory(
   const chosen = pick.entry;
   const action = await deps.ui.pick(
     [
-      { label: msg`$(go-to-file) Re-open the payload`, run: 'open' },
-      { label: msg`$(play) Send it again`, run: 'send' },
-      { label: msg`$(output) Show the response summary`, run: 'show' },
+      { label: l10n.t('$(go-to-file) Re-open the payload'), run: 'open' },
+      { label: l10n.t('$(play) Send it again'), run: 'send' },
+      { label: l10n.t('$(output) Show the response summary'), run: 'show' },
     ],
     { title: displayText(describeEntry(chosen)) },
   );
@@ -277,7 +300,9 @@ async function showHistory(
     return;
   }
   if (action.run === 'show') {
-    void deps.ui.info(msg`${describeEntry(chosen)}: ${chosen.summary || '(empty answer)'}`);
+    void deps.ui.info(
+      l10n.t('{0}: {1}', describeEntry(chosen), chosen.summary ? clean(chosen.summary) : l10n.t('(empty answer)')),
+    );
     return;
   }
   const editor = await reopen(chosen, scratch);

@@ -6,7 +6,8 @@ import type { ModelCatalog } from '../platform/catalog';
 import { readEndpoint } from './core/endpointHeader';
 import { jsonStringContent } from './core/payload';
 import { isPayloadDocument } from './core/payloadKind';
-import { displayText } from '../common/text';
+import { clean, displayText } from '../common/text';
+import { l10n } from '../platform/l10n';
 import type { ScratchFiles } from './scratchFiles';
 import { Lifecycle } from '../platform/lifecycle';
 
@@ -38,12 +39,20 @@ export class PayloadCodeLens implements vscode.CodeLensProvider {
     const range = new vscode.Range(0, 0, 0, 0);
     return [
       new vscode.CodeLens(range, {
-        title: endpoint ? `$(play) Send to POST ${endpoint}` : '$(play) Send…',
+        title: endpoint ? l10n.t('$(play) Send to POST {0}', clean(endpoint)) : l10n.t('$(play) Send…'),
         command: Commands.sendRequest,
         arguments: [doc.uri],
       }),
-      new vscode.CodeLens(range, { title: 'Change endpoint', command: Commands.changeEndpoint, arguments: [doc.uri] }),
-      new vscode.CodeLens(range, { title: 'Copy as Code…', command: Commands.copyAsCode, arguments: [doc.uri] }),
+      new vscode.CodeLens(range, {
+        title: l10n.t('Change endpoint'),
+        command: Commands.changeEndpoint,
+        arguments: [doc.uri],
+      }),
+      new vscode.CodeLens(range, {
+        title: l10n.t('Copy as Code…'),
+        command: Commands.copyAsCode,
+        arguments: [doc.uri],
+      }),
     ];
   }
 }
@@ -131,12 +140,12 @@ export class ModelHover implements vscode.HoverProvider {
     md.supportHtml = false;
     md.appendText(displayText(model.id, 300));
     md.appendMarkdown('\n\n');
-    md.appendText(`Family: ${displayText(model.family, 200) || '—'}`);
+    md.appendText(l10n.t('Family: {0}', displayText(model.family, 200) || clean('—')));
     md.appendMarkdown('  \n');
-    md.appendText(`Version: ${displayText(model.version, 200) || '—'}`);
+    md.appendText(l10n.t('Version: {0}', displayText(model.version, 200) || clean('—')));
     if (model.cardUrl) {
       md.appendMarkdown('\n\n');
-      md.appendText(`Model Card: ${displayText(model.cardUrl, 300)}`);
+      md.appendText(l10n.t('Model Card: {0}', displayText(model.cardUrl, 300)));
     }
     return new vscode.Hover(md, at.range);
   }
@@ -180,7 +189,10 @@ export class ModelDiagnostics extends Lifecycle {
     const range = new vscode.Range(doc.positionAt(node.offset), doc.positionAt(node.offset + node.length));
     const d = new vscode.Diagnostic(
       range,
-      `"${displayText(node.value, 200)}" is not one of your organization's models (the Models view lists them).`,
+      l10n.t(
+        '"{0}" is not one of your organization\'s models (the Models view lists them).',
+        displayText(node.value, 200),
+      ),
       vscode.DiagnosticSeverity.Warning,
     );
     d.source = 'Model Access';

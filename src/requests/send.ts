@@ -12,14 +12,15 @@ import type { ResponseDocuments } from './responseView';
 import { textToSend } from './core/sendText';
 import { newStreamState, readStream } from './core/streamText';
 import { finishStream, formatBytes, summarize } from './core/responseFormat';
-import { msg } from '../common/text';
+import { clean, type DisplayText } from '../common/text';
+import { l10n } from '../platform/l10n';
 import type { SafePickItem } from '../platform/ui';
 import { clientOrReport, historyId, recordAnswer, runExchange } from './exchange';
 
 export type SendOutcome =
   | { kind: 'sent'; responseUri: vscode.Uri; record: ResponseRecord }
-  | { kind: 'invalid'; message: string }
-  | { kind: 'notSent'; message: string };
+  | { kind: 'invalid'; message: DisplayText }
+  | { kind: 'notSent'; message: DisplayText };
 
 /**
  * Sends the active payload: parse (nothing is sent when it is not JSON), pick the endpoint, POST with a
@@ -38,7 +39,7 @@ export class RequestSender implements vscode.Disposable {
 
   async send(editor: vscode.TextEditor | undefined, fixed?: PostEndpoint): Promise<SendOutcome> {
     if (!editor) {
-      return this.notSent('Open a JSON payload (or run "Model Access: New Request…") to send it.');
+      return this.notSent(l10n.t('Open a JSON payload (or run "Model Access: New Request…") to send it.'));
     }
     const doc = editor.document;
     // The selection only when it is a whole JSON object or array; New Request's selected placeholder is not.
@@ -53,12 +54,17 @@ export class RequestSender implements vscode.Disposable {
       const end = doc.positionAt(baseOffset + p.offset + p.length);
       const diagnostic = new vscode.Diagnostic(
         new vscode.Range(start, end),
-        `Not valid JSON: ${p.message}`,
+        l10n.t('Not valid JSON: {0}', clean(p.message)),
         vscode.DiagnosticSeverity.Error,
       );
       diagnostic.source = 'Model Access';
       this.diagnostics.set(doc.uri, [diagnostic]);
-      const message = msg`Nothing was sent: the payload is not valid JSON at line ${start.line + 1}, column ${start.character + 1} (${p.message}).`;
+      const message = l10n.t(
+        'Nothing was sent: the payload is not valid JSON at line {0}, column {1} ({2}).',
+        start.line + 1,
+        start.character + 1,
+        clean(p.message),
+      );
       void this.deps.ui.error(message);
       return { kind: 'invalid', message };
     }
@@ -66,7 +72,10 @@ export class RequestSender implements vscode.Disposable {
 
     const target = payloadEnvironment(doc.getText(), this.deps.environments);
     if (target.missing !== undefined) {
-      const message = msg`Nothing was sent: this payload is pinned to environment ${target.missing} (// @env), and no environment has that name in modelAccess.environments.`;
+      const message = l10n.t(
+        'Nothing was sent: this payload is pinned to environment {0} (// @env), and no environment has that name in modelAccess.environments.',
+        clean(target.missing),
+      );
       void this.deps.ui.error(message);
       return { kind: 'invalid', message };
     }
@@ -74,8 +83,17 @@ export class RequestSender implements vscode.Disposable {
     const resolved = resolvePayload(parsed.value, variableContext(env));
     if (resolved.problems.length > 0) {
       const first = resolved.problems[0];
-      const more = resolved.problems.length > 1 ? ` (and ${resolved.problems.length - 1} more)` : '';
-      const message = msg`Nothing was sent: ${first.message}${more}. Define it under "variables" of the environment in modelAccess.environments, or write \{{ for literal braces.`;
+      const more = resolved.problems.length - 1;
+      const problem =
+        more === 0
+          ? clean(first.message)
+          : more === 1
+            ? l10n.t('{0} (and 1 more)', clean(first.message))
+            : l10n.t('{0} (and {1} more)', clean(first.message), more);
+      const message = l10n.t(
+        'Nothing was sent: {0}. Define it under "variables" of the environment in modelAccess.environments, or write {{ for literal braces.',
+        problem,
+      );
       void this.deps.ui.error(message);
       return { kind: 'invalid', message };
     }
@@ -84,7 +102,7 @@ export class RequestSender implements vscode.Disposable {
 
     const endpoint = fixed ?? readEndpoint(doc.getText()) ?? (await this.askEndpoint(editor));
     if (!endpoint) {
-      return this.notSent('No endpoint was chosen; nothing was sent.');
+      return this.notSent(l10n.t('No endpoint was chosen; nothing was sent.'));
     }
 
     const client = await clientOrReport(this.deps, env);
@@ -103,12 +121,13 @@ export class RequestSender implements vscode.Disposable {
     this.responses.set(uri, record);
     await this.responses.show(uri, true);
 
-    const failure = await runExchange(`Model Access: POST ${endpoint}`, record, controller, async (progress) => {
-      progress.report({ message: 'waiting for the answer…' });
+    const title = l10n.t('Model Access: POST {0}', clean(endpoint));
+    const failure = await runExchange(title, record, controller, async (progress) => {
+      progress.report({ message: l10n.t('waiting for the answer…') });
       const result = await client.post(endpoint, resolved.json, { stream, signal: controller.signal });
       recordAnswer(record, result);
       if (result.events) {
-        progress.report({ message: 'receiving…' });
+        progress.report({ message: l10n.t('receiving…') });
         await this.readStream(uri, record, result.events, controller);
       }
     });
@@ -142,7 +161,7 @@ export class RequestSender implements vscode.Disposable {
     });
     if (record.limitReached) {
       void this.deps.ui
-        .warn(msg`POST ${endpoint}: ${record.error}`, 'Open Settings')
+        .warn(l10n.t('POST {0}: {1}', clean(endpoint), clean(record.error)), l10n.t('Open Settings'))
         .then((a) =>
           a
             ? vscode.commands.executeCommand(
@@ -152,7 +171,7 @@ export class RequestSender implements vscode.Disposable {
             : undefined,
         );
     } else if (record.error && !record.cancelled) {
-      void this.deps.ui.error(msg`POST ${endpoint}: ${record.error}`);
+      void this.deps.ui.error(l10n.t('POST {0}: {1}', clean(endpoint), clean(record.error)));
     }
     return { kind: 'sent', responseUri: uri, record };
   }
@@ -186,17 +205,20 @@ export class RequestSender implements vscode.Disposable {
     });
     if (end === 'limit') {
       record.limitReached = true;
-      record.error = `The answer passed ${formatBytes(limit)} (modelAccess.limits.maxResponseMegabytes) and was stopped there. Raise the setting to receive longer answers.`;
+      record.error = l10n.t(
+        'The answer passed {0} (modelAccess.limits.maxResponseMegabytes) and was stopped there. Raise the setting to receive longer answers.',
+        clean(formatBytes(limit)),
+      );
       controller.abort();
     }
   }
 
   private async askEndpoint(editor: vscode.TextEditor): Promise<PostEndpoint | undefined> {
     const pick = await this.deps.ui.pick<SafePickItem & { path: PostEndpoint }>(
-      ENDPOINTS.map((e) => ({ label: msg`POST ${e.path}`, description: msg`${e.label}`, path: e.path })),
+      ENDPOINTS.map((e) => ({ label: clean(`POST ${e.path}`), description: e.label, path: e.path })),
       {
-        title: 'Send this payload to which endpoint?',
-        placeHolder: 'The choice is recorded as a first-line comment in the file',
+        title: l10n.t('Send this payload to which endpoint?'),
+        placeHolder: l10n.t('The choice is recorded as a first-line comment in the file'),
       },
     );
     if (!pick) {
@@ -206,7 +228,7 @@ export class RequestSender implements vscode.Disposable {
     return pick.path;
   }
 
-  private notSent(message: string): SendOutcome {
+  private notSent(message: DisplayText): SendOutcome {
     return { kind: 'notSent', message };
   }
 

@@ -5,14 +5,15 @@ import type { RequestHistory } from './history';
 import { formatBytes, type ResponseRecord } from './core/responseFormat';
 import type { ResponseDocuments } from './responseView';
 import { clientOrReport, historyId, recordAnswer, runExchange } from './exchange';
-import { displayText, msg } from '../common/text';
+import { clean, displayText, type DisplayText } from '../common/text';
+import { l10n } from '../platform/l10n';
 
 /** OpenAI's file purposes; the service publishes none, so any other value can be typed. */
 const PURPOSES = ['user_data', 'assistants', 'batch', 'fine-tune', 'vision', 'evals'];
 
 export type UploadOutcome =
   | { kind: 'uploaded'; responseUri: vscode.Uri; record: ResponseRecord; fileId?: string }
-  | { kind: 'notSent'; message: string };
+  | { kind: 'notSent'; message: DisplayText };
 
 /** Upload to /v1/files: the given file, the active editor's file, or one picked in a dialog. */
 export async function uploadFile(
@@ -24,16 +25,16 @@ export async function uploadFile(
 ): Promise<UploadOutcome> {
   const uri = (arg instanceof vscode.Uri ? arg : undefined) ?? activeFile() ?? (await pickFile());
   if (!uri) {
-    return { kind: 'notSent', message: 'No file was chosen.' };
+    return { kind: 'notSent', message: l10n.t('No file was chosen.') };
   }
   if (uri.scheme !== 'file') {
-    const message = msg`Only files on disk can be uploaded; save the document first.`;
+    const message = l10n.t('Only files on disk can be uploaded; save the document first.');
     void deps.ui.error(message);
     return { kind: 'notSent', message };
   }
   const purpose = purposeArg ?? (await askPurpose(deps));
   if (!purpose) {
-    return { kind: 'notSent', message: 'No purpose was chosen.' };
+    return { kind: 'notSent', message: l10n.t('No purpose was chosen.') };
   }
   const client = await clientOrReport(deps);
   if ('notReady' in client) {
@@ -44,7 +45,7 @@ export async function uploadFile(
   const record: ResponseRecord = { method: 'POST', endpoint: '/v1/files', startedAt: Date.now() };
   responses.set(responseUri, record);
   const controller = new AbortController();
-  await runExchange(msg`Model Access: uploading ${filename}`, record, controller, async (progress) => {
+  await runExchange(l10n.t('Model Access: uploading {0}', clean(filename)), record, controller, async (progress) => {
     let lastPercent = 0;
     const result = await client.uploadFile(uri.fsPath, {
       purpose,
@@ -55,7 +56,7 @@ export async function uploadFile(
         if (percent > lastPercent) {
           progress.report({
             increment: percent - lastPercent,
-            message: `${formatBytes(sent)} of ${formatBytes(total)} (${percent}%)`,
+            message: l10n.t('{0} of {1} ({2}%)', clean(formatBytes(sent)), clean(formatBytes(total)), percent),
           });
           lastPercent = percent;
         }
@@ -78,16 +79,16 @@ export async function uploadFile(
     elapsedMs: record.elapsedMs,
     payload: uri.fsPath,
     source: uri.toString(),
-    summary: record.error ?? (fileId ? `file id ${fileId}` : ''),
+    summary: record.error ?? (fileId ? l10n.t('file id {0}', clean(fileId)) : ''),
   });
   if (fileId) {
-    void deps.ui.info(msg`Uploaded ${filename}: ${fileId}`, 'Copy File ID').then((a) => {
+    void deps.ui.info(l10n.t('Uploaded {0}: {1}', clean(filename), clean(fileId)), l10n.t('Copy File ID')).then((a) => {
       if (a) {
         void deps.ui.copy(fileId);
       }
     });
   } else if (record.error && !record.cancelled) {
-    void deps.ui.error(msg`Upload of ${filename} failed: ${record.error}`);
+    void deps.ui.error(l10n.t('Upload of {0} failed: {1}', clean(filename), clean(record.error)));
   }
   return { kind: 'uploaded', responseUri, record, fileId };
 }
@@ -98,7 +99,7 @@ function activeFile(): vscode.Uri | undefined {
 }
 
 async function pickFile(): Promise<vscode.Uri | undefined> {
-  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Upload to /v1/files' });
+  const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: l10n.t('Upload to /v1/files') });
   return picked?.[0];
 }
 
@@ -109,9 +110,9 @@ async function askPurpose(deps: Services): Promise<string | undefined> {
     ordered.map((p) => ({
       label: displayText(p),
       purpose: p,
-      description: p === preferred ? msg`default (modelAccess.defaultFilePurpose)` : undefined,
+      description: p === preferred ? l10n.t('default (modelAccess.defaultFilePurpose)') : undefined,
     })),
-    { title: 'Purpose of the file', placeHolder: 'The `purpose` field sent with the upload' },
+    { title: l10n.t('Purpose of the file'), placeHolder: l10n.t('The `purpose` field sent with the upload') },
   );
   return pick?.purpose;
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { Environment } from '../common/environments';
 import { displayText } from '../common/text';
 import type { Environments } from '../platform/environments';
+import { l10n } from '../platform/l10n';
 import { Lifecycle } from '../platform/lifecycle';
 import { isPayload, PAYLOAD_SELECTOR } from './payloadEditing';
 import type { ScratchFiles } from './scratchFiles';
@@ -116,11 +117,12 @@ function diagnostic(range: vscode.Range, message: string): vscode.Diagnostic {
   return d;
 }
 
-const BUILTINS: readonly { label: string; insert: string; detail: string }[] = [
-  { label: 'model', insert: 'model', detail: 'The model of this payload ("model")' },
-  { label: '$env NAME', insert: '$env ', detail: "A variable of VS Code's environment (kept secret)" },
-  { label: '$uuid', insert: '$uuid', detail: 'A new UUID for every send' },
-  { label: '$timestamp', insert: '$timestamp', detail: 'Unix time in seconds, at send' },
+/** The built-in variables; `detail` is read when completing (the display language's bundle loads later). */
+const BUILTINS: readonly { variable: string; insert: string; detail: () => string }[] = [
+  { variable: 'model', insert: 'model', detail: () => l10n.t('The model of this payload ("model")') },
+  { variable: '$env NAME', insert: '$env ', detail: () => l10n.t("A variable of VS Code's environment (kept secret)") },
+  { variable: '$uuid', insert: '$uuid', detail: () => l10n.t('A new UUID for every send') },
+  { variable: '$timestamp', insert: '$timestamp', detail: () => l10n.t('Unix time in seconds, at send') },
 ];
 
 /** After `{{` inside a payload: the environment's variable names and the built-ins. */
@@ -152,8 +154,8 @@ export class VariableCompletion implements vscode.CompletionItemProvider {
       return item;
     });
     for (const b of BUILTINS) {
-      const item = new vscode.CompletionItem(b.label, vscode.CompletionItemKind.Constant);
-      item.detail = b.detail;
+      const item = new vscode.CompletionItem(b.variable, vscode.CompletionItemKind.Constant);
+      item.detail = b.detail();
       item.insertText = closes || b.insert.endsWith(' ') ? b.insert : `${b.insert}}}`;
       item.range = range;
       items.push(item);
@@ -188,14 +190,18 @@ export class VariableHover implements vscode.HoverProvider {
     if (r.problems.length) {
       md.appendText(displayText(r.problems[0].message, 300));
     } else if (ref.kind === 'uuid' || ref.kind === 'timestamp') {
-      md.appendText(ref.kind === 'uuid' ? 'A new UUID for every send.' : 'Unix time in seconds when sent.');
+      md.appendText(
+        ref.kind === 'uuid' ? l10n.t('A new UUID for every send.') : l10n.t('Unix time in seconds when sent.'),
+      );
     } else if (r.secrets.length) {
-      md.appendText(`${displayText(ref.text, 100)}: a secret from VS Code's environment; sent, never shown.`);
+      md.appendText(l10n.t("{0}: a secret from VS Code's environment; sent, never shown.", displayText(ref.text, 100)));
     } else {
       md.appendText(`${displayText(ref.text, 100)} = ${displayText(r.sent, 300)}`);
       md.appendMarkdown('\n\n');
       md.appendText(
-        ref.name === 'model' ? 'The model of this payload.' : `From environment ${displayText(target.env?.name, 80)}.`,
+        ref.name === 'model'
+          ? l10n.t('The model of this payload.')
+          : l10n.t('From environment {0}.', displayText(target.env?.name, 80)),
       );
     }
     return new vscode.Hover(md, new vscode.Range(doc.positionAt(ref.offset), doc.positionAt(ref.offset + ref.length)));

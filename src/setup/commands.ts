@@ -5,7 +5,8 @@ import { KeyMessages } from '../common/keyMessages';
 import { describeFailure } from '../common/failure';
 import { Commands } from '../ids';
 import { originOf, validateBaseUrl } from '../api/baseUrl';
-import { displayText, hostOf, msg } from '../common/text';
+import { clean, displayText, hostOf } from '../common/text';
+import { l10n } from '../platform/l10n';
 import type { Services } from '../services';
 import type { BaseUrl } from '../platform/config';
 
@@ -29,9 +30,9 @@ async function setBaseUrl(deps: Services): Promise<string | undefined> {
   const { config, ui } = deps;
   const allowInsecure = config.allowInsecureHttp;
   const value = await ui.input({
-    title: 'Model Access: Service URL',
-    prompt: 'The base URL of the Model Access Service; requests go to <URL>/v1/…',
-    placeHolder: 'https://models.example.com',
+    title: l10n.t('Model Access: Service URL'),
+    prompt: l10n.t('The base URL of the Model Access Service; requests go to <URL>/v1/…'),
+    placeHolder: l10n.t('https://models.example.com'),
     value: config.baseUrl?.url ?? '',
     ignoreFocusOut: true,
     validateInput: (text) => validateBaseUrl(text, allowInsecure),
@@ -48,12 +49,12 @@ async function setBaseUrl(deps: Services): Promise<string | undefined> {
   }
   if (url && url.source === 'workspace') {
     void ui.warn(
-      msg`Saved to your user settings, but this workspace sets modelAccess.baseUrl, which takes precedence.`,
+      l10n.t('Saved to your user settings, but this workspace sets modelAccess.baseUrl, which takes precedence.'),
     );
   }
   if (url && !(await deps.keys.get(url.url, url.source))) {
     void ui
-      .info(msg`Service URL set to ${hostOf(value)}. Now set the API key for it.`, 'Set API Key')
+      .info(l10n.t('Service URL set to {0}. Now set the API key for it.', hostOf(value)), l10n.t('Set API Key'))
       .then((a) => (a ? vscode.commands.executeCommand(Commands.setApiKey) : undefined));
   }
   return value;
@@ -71,7 +72,7 @@ async function setApiKey(deps: Services, environmentName?: string): Promise<SetK
   const baseUrl = env && { url: env.baseUrl, source: env.source };
   if (!env || !baseUrl || !originOf(baseUrl.url)) {
     void ui
-      .warn(msg`Set the service URL first: the key is stored for that service only.`, 'Set Service URL')
+      .warn(l10n.t('Set the service URL first: the key is stored for that service only.'), l10n.t('Set Service URL'))
       .then((a) => (a ? vscode.commands.executeCommand(Commands.setBaseUrl) : undefined));
     return 'noUrl';
   }
@@ -88,11 +89,15 @@ async function setApiKey(deps: Services, environmentName?: string): Promise<SetK
     const key = await ui.input({
       title: KeyMessages.setKeyTitle(scope),
       prompt: KeyMessages.setKeyPrompt(scope, isOriginScope(scope), fromWorkspace),
-      placeHolder: 'Paste your API key',
+      placeHolder: l10n.t('Paste your API key'),
       password: true,
       ignoreFocusOut: true,
       validateInput: (text) =>
-        text.trim() === '' ? 'Enter the API key.' : /\s/.test(text.trim()) ? 'An API key has no spaces.' : undefined,
+        text.trim() === ''
+          ? l10n.t('Enter the API key.')
+          : /\s/.test(text.trim())
+            ? l10n.t('An API key has no spaces.')
+            : undefined,
     });
     if (key === undefined || key.trim() === '') {
       return 'cancelled';
@@ -102,7 +107,7 @@ async function setApiKey(deps: Services, environmentName?: string): Promise<SetK
     const check = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: `Checking the API key with ${host}…`,
+        title: l10n.t('Checking the API key with {0}…', host),
         cancellable: true,
       },
       async (_progress, token) => {
@@ -131,15 +136,17 @@ async function setApiKey(deps: Services, environmentName?: string): Promise<SetK
     }
     const rejected = check.failure.action === 'setApiKey';
     const question = rejected
-      ? `${host} rejected this API key (${check.failure.status ?? 401}). Save it anyway?`
-      : `Could not check the API key: ${check.failure.message} Save it anyway?`;
-    const answer = await ui.warn(displayText(deps.log.redactor.redact(question), 600), 'Enter Again', 'Save Anyway');
-    if (answer === 'Save Anyway') {
+      ? l10n.t('{0} rejected this API key ({1}). Save it anyway?', host, check.failure.status ?? 401)
+      : l10n.t('Could not check the API key: {0} Save it anyway?', clean(check.failure.message));
+    const enterAgain = l10n.t('Enter Again');
+    const saveAnyway = l10n.t('Save Anyway');
+    const answer = await ui.warn(displayText(deps.log.redactor.redact(question), 600), enterAgain, saveAnyway);
+    if (answer === saveAnyway) {
       await save(value);
       deps.log.info(KeyMessages.keySavedUncheckedLog(scope));
       return 'saved';
     }
-    if (answer !== 'Enter Again') {
+    if (answer !== enterAgain) {
       return 'cancelled';
     }
   }
@@ -155,7 +162,7 @@ async function clearApiKey(deps: Services): Promise<boolean> {
   const { ui, keys } = deps;
   const baseUrl = activeBaseUrl(deps);
   if (!baseUrl || !originOf(baseUrl.url)) {
-    void ui.info(msg`No service URL is set, so there is no API key to clear.`);
+    void ui.info(l10n.t('No service URL is set, so there is no API key to clear.'));
     return false;
   }
   const host = hostOf(baseUrl.url);
@@ -165,8 +172,8 @@ async function clearApiKey(deps: Services): Promise<boolean> {
     const current = await keys.get(baseUrl.url, baseUrl.source);
     void ui.info(
       current
-        ? msg`No API key is stored for ${host}; the key in use is ${describeKeySource(current.source)}.`
-        : msg`No API key is stored for ${host}.`,
+        ? l10n.t('No API key is stored for {0}; the key in use is {1}.', host, describeKeySource(current.source))
+        : l10n.t('No API key is stored for {0}.', host),
     );
     return false;
   }

@@ -4,7 +4,8 @@ import { originOf } from '../api/baseUrl';
 import { Commands } from '../ids';
 import { describeKeySource } from '../platform/apiKeys';
 import type { Services } from '../services';
-import { msg } from '../common/text';
+import { clean } from '../common/text';
+import { l10n } from '../platform/l10n';
 
 export const DIAGNOSIS_SCHEME = 'model-access-diagnosis';
 
@@ -44,7 +45,7 @@ async function runDiagnosis(services: Services, docs: DiagnosisDocuments): Promi
   const baseUrl = config.baseUrl;
   const origin = baseUrl && originOf(baseUrl.url);
   if (!baseUrl || !origin) {
-    void ui.warn(msg`Set the service URL first: Diagnose Connection reports on that service.`);
+    void ui.warn(l10n.t('Set the service URL first: Diagnose Connection reports on that service.'));
     return undefined;
   }
   const state = await connection.state();
@@ -55,7 +56,10 @@ async function runDiagnosis(services: Services, docs: DiagnosisDocuments): Promi
     options.tls = { ...options.tls, clientCertificate: { ...options.tls.clientCertificate, passphrase } };
   }
   const report = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Diagnosing the connection to ${origin}…` },
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: l10n.t('Diagnosing the connection to {0}…', clean(origin)),
+    },
     () =>
       diagnose({
         baseUrl: baseUrl.url,
@@ -88,12 +92,14 @@ async function setPassphrase(services: Services): Promise<'stored' | 'cleared' |
   const baseUrl = config.baseUrl;
   const origin = baseUrl && originOf(baseUrl.url);
   if (!baseUrl || !origin || !connection.passphrases) {
-    void ui.warn(msg`Set the service URL first: the passphrase is stored for that service only.`);
+    void ui.warn(l10n.t('Set the service URL first: the passphrase is stored for that service only.'));
     return 'noUrl';
   }
   const value = await ui.input({
-    title: `Client certificate passphrase for ${origin}`,
-    prompt: 'The passphrase of the key or PKCS#12 file in modelAccess.tls.clientCertificate. Leave empty to remove it.',
+    title: l10n.t('Client certificate passphrase for {0}', clean(origin)),
+    prompt: l10n.t(
+      'The passphrase of the key or PKCS#12 file in modelAccess.tls.clientCertificate. Leave empty to remove it.',
+    ),
     password: true,
     ignoreFocusOut: true,
   });
@@ -103,8 +109,8 @@ async function setPassphrase(services: Services): Promise<'stored' | 'cleared' |
   await connection.passphrases.set(baseUrl.url, value);
   void ui.info(
     value
-      ? msg`The client certificate passphrase is stored for ${origin}.`
-      : msg`The client certificate passphrase for ${origin} was removed.`,
+      ? l10n.t('The client certificate passphrase is stored for {0}.', clean(origin))
+      : l10n.t('The client certificate passphrase for {0} was removed.', clean(origin)),
   );
   return value ? 'stored' : 'cleared';
 }

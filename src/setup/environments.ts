@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { shareableEnvironments, type Environment } from '../common/environments';
 import { BuiltinCommands, Commands, ContextKeys, Settings } from '../ids';
-import { displayText, hostOf, msg, plural } from '../common/text';
+import { clean, displayText, hostOf, type DisplayText } from '../common/text';
+import { l10n } from '../platform/l10n';
 import { Lifecycle } from '../platform/lifecycle';
 import type { Environments } from '../platform/environments';
 import type { ApiKeyStore } from '../platform/apiKeys';
@@ -37,7 +38,7 @@ async function switchEnvironment(deps: Services, name?: string): Promise<string 
   const { environments, ui, keys } = deps;
   if (name !== undefined) {
     if (!(await environments.switchTo(name))) {
-      void ui.warn(msg`There is no environment named ${name} in modelAccess.environments.`);
+      void ui.warn(l10n.t('There is no environment named {0} in modelAccess.environments.', clean(name)));
     }
     return environments.active?.name;
   }
@@ -45,18 +46,18 @@ async function switchEnvironment(deps: Services, name?: string): Promise<string 
   const active = environments.active;
   const items: EnvironmentPick[] = await Promise.all(
     list.map(async (env) => ({
-      label: msg`${env === active ? '$(check)' : '$(blank)'} ${env.name}`,
+      label: env === active ? l10n.t('$(check) {0}', clean(env.name)) : l10n.t('$(blank) {0}', clean(env.name)),
       description: displayText(env.baseUrl, 200),
       detail: await keyLine(env, keys),
       name: env.name,
     })),
   );
-  items.push({ label: msg`$(gear) Edit environments in settings…`, edit: true });
+  items.push({ label: l10n.t('$(gear) Edit environments in settings…'), edit: true });
   const pick = await ui.pick(items, {
-    title: 'Model Access: Switch Environment',
+    title: l10n.t('Model Access: Switch Environment'),
     placeHolder: list.length
-      ? `Active: ${active?.name ?? 'none'} · the choice is kept for this workspace`
-      : 'No environments yet: add them to modelAccess.environments',
+      ? l10n.t('Active: {0} · the choice is kept for this workspace', active ? clean(active.name) : l10n.t('none'))
+      : l10n.t('No environments yet: add them to modelAccess.environments'),
     matchOnDescription: true,
   });
   if (pick?.edit) {
@@ -67,14 +68,17 @@ async function switchEnvironment(deps: Services, name?: string): Promise<string 
   return environments.active?.name;
 }
 
-async function keyLine(env: Environment, keys: ApiKeyStore): Promise<ReturnType<typeof msg>> {
+async function keyLine(env: Environment, keys: ApiKeyStore): Promise<DisplayText> {
   const headers = Object.keys(env.headers).length;
-  const extra = headers ? ` · ${plural(headers, 'header')}` : '';
+  const withHeaders = (line: DisplayText): DisplayText =>
+    headers === 0 ? line : headers === 1 ? l10n.t('{0} · 1 header', line) : l10n.t('{0} · {1} headers', line, headers);
   try {
     const key = await keys.get(env.baseUrl, env.source);
-    return key ? msg`API key set for ${key.scope}${extra}` : msg`No API key for ${hostOf(env.baseUrl)} yet${extra}`;
+    return withHeaders(
+      key ? l10n.t('API key set for {0}', clean(key.scope)) : l10n.t('No API key for {0} yet', hostOf(env.baseUrl)),
+    );
   } catch {
-    return msg`API key unknown${extra}`;
+    return withHeaders(l10n.t('API key unknown'));
   }
 }
 
@@ -83,7 +87,14 @@ async function copyEnvironments(deps: Services): Promise<string> {
   const json = JSON.stringify(shareableEnvironments(deps.environments.list), null, 2);
   await deps.ui.copy(json);
   void deps.ui.info(
-    msg`Copied ${plural(shareableEnvironments(deps.environments.list).length, 'environment')} as JSON for modelAccess.environments. API keys are not included: each person sets their own.`,
+    shareableEnvironments(deps.environments.list).length === 1
+      ? l10n.t(
+          'Copied 1 environment as JSON for modelAccess.environments. API keys are not included: each person sets their own.',
+        )
+      : l10n.t(
+          'Copied {0} environments as JSON for modelAccess.environments. API keys are not included: each person sets their own.',
+          shareableEnvironments(deps.environments.list).length,
+        ),
   );
   return json;
 }
@@ -120,13 +131,17 @@ export class EnvironmentStatusBar extends Lifecycle {
     this.item.text = `$(server-environment) ${displayText(active.name, 60)}`;
     const md = new vscode.MarkdownString('', true);
     md.isTrusted = false;
-    md.appendMarkdown('**Model Access environment**\n\n');
+    md.appendMarkdown(`**${l10n.t('Model Access environment')}**\n\n`);
     md.appendText(`${displayText(active.name, 100)}: ${displayText(active.baseUrl, 200)}`);
     md.appendMarkdown('\n\n');
-    md.appendText(`${plural(list.length, 'environment')} configured. Click to switch.`);
+    md.appendText(
+      list.length === 1
+        ? l10n.t('1 environment configured. Click to switch.')
+        : l10n.t('{0} environments configured. Click to switch.', list.length),
+    );
     this.item.tooltip = md;
     this.item.accessibilityInformation = {
-      label: `Model Access environment ${displayText(active.name, 60)}; click to switch`,
+      label: l10n.t('Model Access environment {0}; click to switch', displayText(active.name, 60)),
     };
     this.item.show();
   }

@@ -2,8 +2,10 @@ import * as vscode from 'vscode';
 import { describeKeySource } from '../platform/apiKeys';
 import { Commands } from '../ids';
 import type { ModelCatalog } from '../platform/catalog';
-import { displayText, plural } from '../common/text';
 import { Lifecycle } from '../platform/lifecycle';
+import { modelCount } from '../common/counts';
+import { clean, displayText } from '../common/text';
+import { l10n } from '../platform/l10n';
 
 /** Service host and model count (or what is wrong) in the status bar; a click opens the models picker. */
 export class ModelsStatusBar extends Lifecycle {
@@ -37,29 +39,32 @@ export class ModelsStatusBar extends Lifecycle {
     this.item.backgroundColor = undefined;
     switch (status.kind) {
       case 'needsUrl':
+        // The product's name, as in the manifest's category: not translated.
+        // eslint-disable-next-line no-restricted-syntax
         this.item.text = '$(hubot) Model Access';
-        md.appendMarkdown('No service URL is set. Click to set it.');
+        md.appendText(l10n.t('No service URL is set. Click to set it.'));
         this.item.command = Commands.setBaseUrl;
         break;
       case 'needsKey':
         this.item.text = `$(key) ${host}`;
-        md.appendText(`No API key is set for ${host}.`);
-        md.appendMarkdown(' Click to set it.');
+        md.appendText(l10n.t('No API key is set for {0}. Click to set it.', clean(host)));
         this.item.command = Commands.setApiKey;
         break;
       case 'idle':
         this.item.text = `$(hubot) ${host}`;
-        md.appendText(`Models on ${host} are not loaded yet. Click to list them.`);
+        md.appendText(l10n.t('Models on {0} are not loaded yet. Click to list them.', clean(host)));
         this.item.command = Commands.showModels;
         break;
       case 'loading':
         this.item.text = `$(sync~spin) ${host}`;
-        md.appendText(`Loading models from ${host}…`);
+        md.appendText(l10n.t('Loading models from {0}…', clean(host)));
         this.item.command = Commands.showModels;
         break;
       case 'ready':
-        this.item.text = `$(hubot) ${host} · ${plural(count, 'model')}`;
-        md.appendText(`${plural(count, 'model')} on ${host}.`);
+        this.item.text = `$(hubot) ${host} · ${modelCount(count)}`;
+        md.appendText(
+          count === 1 ? l10n.t('1 model on {0}.', clean(host)) : l10n.t('{0} models on {1}.', count, clean(host)),
+        );
         this.item.command = Commands.showModels;
         break;
       case 'error':
@@ -67,14 +72,18 @@ export class ModelsStatusBar extends Lifecycle {
         this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         md.appendText(displayText(status.failure.message, 300));
         if (count > 0) {
-          md.appendText(` Showing the last list (${plural(count, 'model')}).`);
+          md.appendText(
+            count === 1
+              ? l10n.t(' Showing the last list (1 model).')
+              : l10n.t(' Showing the last list ({0} models).', count),
+          );
         }
         this.item.command = Commands.showModels;
         break;
     }
     if (status.kind !== 'needsUrl') {
       md.appendMarkdown('\n\n');
-      md.appendText(`API key: ${describeKeySource(state.keySource)}.`);
+      md.appendText(l10n.t('API key: {0}.', describeKeySource(state.keySource)));
     }
     this.item.tooltip = md;
     this.item.accessibilityInformation = { label: `Model Access: ${this.item.text.replace(/\$\([^)]*\)\s*/g, '')}` };

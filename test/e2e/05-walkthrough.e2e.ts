@@ -3,8 +3,8 @@
 // their own buttons, as a person would, and each is ticked by what the command achieved (a service URL, then
 // a key that works), not by the click. "Model Access: Get Started" reopens it. The step leaves the service URL
 // set and no key stored, which is where the later steps start.
+import { readManifest } from '../harness/manifest';
 import * as assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { e2e } from './session';
@@ -19,7 +19,7 @@ import {
   waitForNotification,
 } from './helpers';
 
-const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+const manifest = readManifest() as {
   contributes: { walkthroughs: { id: string; title: string; steps: { id: string; title: string }[] }[] };
 };
 const walkthrough = manifest.contributes.walkthroughs[0];

@@ -94,7 +94,8 @@ describe('Models explorer', () => {
     await toast.waitFor({ state: 'visible', timeout: 30_000 });
     await toast.locator('.monaco-button', { hasText: 'Save Anyway' }).click();
     let text = '';
-    for (let i = 0; i < 100 && !/The API key was rejected/.test(text); i++) {
+    // The view's message and its Set API Key row render separately: wait for both.
+    for (let i = 0; i < 100 && !/The API key was rejected\.\s+Set API Key…/.test(text); i++) {
       await e2e.page.waitForTimeout(200);
       text = await readViewText(e2e.page, 'Models');
     }

@@ -6,7 +6,7 @@
  * `mimeType`/`data`), the way VS Code's own classes look, so plain objects work in tests and nothing here
  * imports `vscode`. The provider turns the results into `LanguageModelTextPart`/`LanguageModelToolCallPart`.
  */
-import { plural } from '../../common/text';
+import { l10n } from '../../common/plainL10n';
 import { isRecord } from '../../common/records';
 
 /** `vscode.LanguageModelChatMessageRole` values (System is 3 in the proposed API; Copilot sends it). */
@@ -57,7 +57,7 @@ function resultText(content: unknown): string {
       out.push(
         isTextual(part.mimeType)
           ? utf8.decode(part.data)
-          : `[${part.mimeType} data, ${plural(part.data.byteLength, 'byte')}]`,
+          : `[${part.mimeType} data, ${part.data.byteLength} byte${part.data.byteLength === 1 ? '' : 's'}]`,
       );
     } else if (isRecord(item) && 'value' in item) {
       // LanguageModelPromptTsxPart: an opaque tree; its JSON is the best plain-text rendering we have.
@@ -290,7 +290,7 @@ function chunkError(error: unknown): ChatStreamError {
   const e = isRecord(error) ? error : {};
   const code = text(e.code) ?? (typeof e.code === 'number' ? String(e.code) : undefined);
   const type = text(e.type);
-  const message = text(e.message) ?? 'The service reported an error in the middle of its answer.';
+  const message = text(e.message) ?? l10n.t('The service reported an error in the middle of its answer.');
   const blocked = [code, type].some((c) => c !== undefined && BLOCKED.test(c));
   return new ChatStreamError(blocked ? 'blocked' : 'error', message, code ?? type);
 }
@@ -339,7 +339,7 @@ export class ChatStreamReader {
         if (BLOCKED.test(choice.finish_reason)) {
           throw new ChatStreamError(
             'blocked',
-            'The service stopped the answer: its content filter blocked it.',
+            l10n.t('The service stopped the answer: its content filter blocked it.'),
             choice.finish_reason,
           );
         }
@@ -400,7 +400,7 @@ export class ChatStreamReader {
         } catch {
           throw new ChatStreamError(
             'error',
-            `The model called the tool "${call.name}" with arguments that are not valid JSON.`,
+            l10n.t('The model called the tool "{0}" with arguments that are not valid JSON.', call.name),
           );
         }
       }

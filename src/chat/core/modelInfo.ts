@@ -4,6 +4,7 @@
  */
 import type { ModelEntry } from '../../api/types';
 import { displayText } from '../../common/text';
+import { l10n } from '../../common/l10n';
 import { isRecord } from '../../common/records';
 
 export interface ChatModelDefaults {
@@ -292,8 +293,8 @@ export function chatModelInfo(entry: ModelEntry, defaults: ChatModelDefaults = D
   const version = entry.version ?? '';
   // Shown in VS Code's model picker: display text, never raw registry text.
   const tooltip = [
-    displayText(entry.family, 120) || 'no family',
-    entry.version ? `version ${displayText(entry.version, 60)}` : 'no version',
+    displayText(entry.family, 120) || l10n.t('no family'),
+    entry.version ? l10n.t('version {0}', displayText(entry.version, 60)) : l10n.t('no version'),
     displayText(entry.cardUrl, 300),
   ]
     .filter(Boolean)

@@ -6,7 +6,7 @@
  * read without the key too. What is read is capped in size and time. Only Markdown and plain text are
  * previewed; anything else (an HTML page) is for the browser.
  */
-import { plural } from '../../common/text';
+import { l10n } from '../../common/plainL10n';
 import { checkCardLink } from './linkSafety';
 
 export const CARD_MAX_BYTES = 1024 * 1024;
@@ -86,9 +86,12 @@ export async function fetchCard(
   } catch (e) {
     const message = controller.signal.aborted
       ? options.signal?.aborted
-        ? 'Cancelled.'
-        : `The card did not arrive within ${plural(Math.round(timeoutMs / 1000), 'second')}.`
-      : `The card could not be read: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}`;
+        ? l10n.t('Cancelled.')
+        : l10n.t('The card did not arrive within {0} s.', Math.round(timeoutMs / 1000))
+      : l10n.t(
+          'The card could not be read: {0}',
+          e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e),
+        );
     return { kind: 'failed', url, message };
   } finally {
     clearTimeout(timer);

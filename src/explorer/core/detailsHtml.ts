@@ -4,7 +4,8 @@
  * an index, the page posts the index, and the extension opens that entry of `details.links` after the
  * card checks. The script only posts which button was pressed.
  */
-import { plural } from '../../common/text';
+import { l10n } from '../../common/l10n';
+import { characterCount } from '../../common/counts';
 import { escapeHtml, page } from '../../common/html';
 import type { ModelDetails } from './modelDetails';
 
@@ -86,7 +87,7 @@ function value(field: { value: string; long: boolean; link?: number }): string {
     return text;
   }
   const first = field.value.split('\n')[0].slice(0, 80);
-  return `<details><summary>${escapeHtml(first)}… (${plural(field.value.length, 'character')})</summary><pre>${text}</pre></details>`;
+  return `<details><summary>${escapeHtml(first)}… (${escapeHtml(characterCount(field.value.length))})</summary><pre>${text}</pre></details>`;
 }
 
 function cardRow(details: ModelDetails): string {
@@ -148,7 +149,7 @@ export function detailsHtml(state: DetailsPageState, nonce: string, cspSource: s
     `<table class="facts">${facts.join('')}</table>`,
     ...sections,
     d.hiddenFields > 0
-      ? `<p class="muted">${plural(d.hiddenFields, 'more field', 'more fields')} not shown; Inspect Model shows the whole entry.</p>`
+      ? `<p class="muted">${escapeHtml(d.hiddenFields === 1 ? l10n.t('1 more field not shown; Inspect Model shows the whole entry.') : l10n.t('{0} more fields not shown; Inspect Model shows the whole entry.', d.hiddenFields))}</p>`
       : '',
   ].join('\n');
   return page({ title: d.id, nonce, cspSource, body, style: STYLE, script: SCRIPT });

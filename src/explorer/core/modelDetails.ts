@@ -6,7 +6,7 @@
  * too, generically, nested objects flattened to dotted names a few levels deep. Nothing is dropped
  * silently: past the caps a row says how much more there is.
  */
-import { plural } from '../../common/text';
+import { moreCharactersNotShown } from '../../common/counts';
 import type { ModelEntry } from '../../api/types';
 import { isRecord } from '../../common/records';
 import { prettyJson } from '../../common/prettyJson';
@@ -90,7 +90,7 @@ export function asDate(name: string, value: unknown): string | undefined {
 
 function clip(text: string): string {
   return text.length > MAX_VALUE_CHARS
-    ? `${text.slice(0, MAX_VALUE_CHARS)}… (${plural(text.length - MAX_VALUE_CHARS, 'more character', 'more characters')} not shown)`
+    ? `${text.slice(0, MAX_VALUE_CHARS)}… ${moreCharactersNotShown(text.length - MAX_VALUE_CHARS)}`
     : text;
 }
 

@@ -5,6 +5,7 @@
 import { escapeHtml, page } from '../../common/html';
 import { isRecord } from '../../common/records';
 import { REDACTION_MARGIN } from './responseFormat';
+import { l10n } from '../../common/l10n';
 
 export const MIN_COMPARE = 2;
 export const MAX_COMPARE = 6;
@@ -251,5 +252,5 @@ export function comparisonHtml(view: ComparisonView, nonce: string, cspSource: s
 <div class="actions"><button type="button" id="cancel" data-action="cancel"${view.running ? '' : ' disabled'}>Cancel</button>
 <button type="button" id="again" class="primary" data-action="again"${view.running ? ' disabled' : ''}>Compare again</button></div>
 <div class="grid cols-${Math.min(MAX_COMPARE, view.columns.length)}">${columns}</div>`;
-  return page({ title: 'Compare models', nonce, cspSource, body, style: STYLE, script: SCRIPT });
+  return page({ title: l10n.t('Compare models'), nonce, cspSource, body, style: STYLE, script: SCRIPT });
 }

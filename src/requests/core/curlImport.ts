@@ -6,6 +6,7 @@
 import type { PostEndpoint } from '../../api/types';
 import { ENDPOINTS, normalizeEndpoint } from './endpointHeader';
 import { shellWords } from './shellWords';
+import { l10n } from '../../common/plainL10n';
 
 export type CurlImport =
   | {
@@ -113,18 +114,21 @@ export function importCurl(text: string, configuredRoot?: string): CurlImport {
   try {
     return parse(text, configuredRoot);
   } catch {
-    return { ok: false, message: 'This curl command could not be read; paste one command that starts with curl.' };
+    return {
+      ok: false,
+      message: l10n.t('This curl command could not be read; paste one command that starts with curl.'),
+    };
   }
 }
 
 function parse(text: string, configuredRoot: string | undefined): CurlImport {
   const { words, unterminated } = shellWords(text.replace(/^\s*\$\s+/, ''));
   if (unterminated) {
-    return { ok: false, message: 'A quote is not closed in this command; paste the whole curl command.' };
+    return { ok: false, message: l10n.t('A quote is not closed in this command; paste the whole curl command.') };
   }
   const start = words.findIndex((w) => /^curl(\.exe)?$/i.test(w));
   if (start < 0) {
-    return { ok: false, message: 'This is not a curl command: it should start with curl.' };
+    return { ok: false, message: l10n.t('This is not a curl command: it should start with curl.') };
   }
   const notes: string[] = [];
   const data: string[] = [];
@@ -133,13 +137,16 @@ function parse(text: string, configuredRoot: string | undefined): CurlImport {
   let json = false;
   const take = (option: string, value: string | undefined): CurlImport | undefined => {
     if (value === undefined) {
-      return { ok: false, message: `The option ${option} has no value.` };
+      return { ok: false, message: l10n.t('The option {0} has no value.', option) };
     }
     if (DATA.has(option)) {
       if (value.startsWith('@') && option !== '--data-raw') {
         return {
           ok: false,
-          message: `The body is read from a file (${option} @…); paste a command with the JSON itself, or open the file and add a // POST line.`,
+          message: l10n.t(
+            'The body is read from a file ({0} @…); paste a command with the JSON itself, or open the file and add a // POST line.',
+            option,
+          ),
         };
       }
       json ||= option === '--json';
@@ -147,19 +154,19 @@ function parse(text: string, configuredRoot: string | undefined): CurlImport {
     } else if (HEADER.has(option)) {
       const name = value.split(':')[0].trim();
       if (CREDENTIAL_HEADERS.test(name)) {
-        notes.push(`The ${name} header was dropped: the extension sends your stored API key itself.`);
+        notes.push(l10n.t('The {0} header was dropped: the extension sends your stored API key itself.', name));
       } else if (!/^(content-type|accept)$/i.test(name) && name !== '') {
-        notes.push(`The ${name} header was left out: a payload holds only the JSON body.`);
+        notes.push(l10n.t('The {0} header was left out: a payload holds only the JSON body.', name));
       }
     } else if (METHOD.has(option)) {
       method = value.toUpperCase();
     } else if (FORM.has(option)) {
       return {
         ok: false,
-        message: 'This command uploads a form (-F): use Model Access: Upload File to /v1/files for uploads.',
+        message: l10n.t('This command uploads a form (-F): use Model Access: Upload File to /v1/files for uploads.'),
       };
     } else if (CREDENTIALS.has(option)) {
-      notes.push(`The ${option} option was dropped: the extension sends your stored API key itself.`);
+      notes.push(l10n.t('The {0} option was dropped: the extension sends your stored API key itself.', option));
     } else if (option === '--url') {
       urls.push(value);
     }
@@ -204,31 +211,43 @@ function parse(text: string, configuredRoot: string | undefined): CurlImport {
     urls.push(w);
   }
   if (urls.length === 0) {
-    return { ok: false, message: 'This curl command has no URL.' };
+    return { ok: false, message: l10n.t('This curl command has no URL.') };
   }
   if (urls.length > 1) {
-    return { ok: false, message: 'This curl command has more than one URL; import one request at a time.' };
+    return { ok: false, message: l10n.t('This curl command has more than one URL; import one request at a time.') };
   }
   const effectiveMethod = method ?? (data.length ? 'POST' : 'GET');
   const path = endpointPath(urls[0], configuredRoot, notes);
   if (effectiveMethod !== 'POST') {
     return {
       ok: false,
-      message: `This command is ${effectiveMethod} ${path ?? `a URL without /v1/`}; a payload is sent with POST to one of ${ENDPOINT_LIST}.`,
+      message: l10n.t(
+        'This command is {0} {1}; a payload is sent with POST to one of {2}.',
+        effectiveMethod,
+        path ?? l10n.t('a URL without /v1/'),
+        ENDPOINT_LIST,
+      ),
     };
   }
   if (path === '/v1/files') {
-    return { ok: false, message: 'Uploads to /v1/files are multipart: use Model Access: Upload File to /v1/files.' };
+    return {
+      ok: false,
+      message: l10n.t('Uploads to /v1/files are multipart: use Model Access: Upload File to /v1/files.'),
+    };
   }
   const endpoint = ENDPOINTS.find((e) => e.path === path)?.path;
   if (!endpoint) {
     return {
       ok: false,
-      message: `POST ${path ?? `a URL without /v1/`} is not one of the service's endpoints for payloads (${ENDPOINT_LIST}).`,
+      message: l10n.t(
+        "POST {0} is not one of the service's endpoints for payloads ({1}).",
+        path ?? l10n.t('a URL without /v1/'),
+        ENDPOINT_LIST,
+      ),
     };
   }
   if (data.length === 0) {
-    return { ok: false, message: 'This curl command sends no body (-d, --data, --data-raw or --json).' };
+    return { ok: false, message: l10n.t('This curl command sends no body (-d, --data, --data-raw or --json).') };
   }
   // curl joins several data options with `&`; `--json` ones are joined as they are.
   const body = data.join(json ? '' : '&');
@@ -236,10 +255,13 @@ function parse(text: string, configuredRoot: string | undefined): CurlImport {
   try {
     value = JSON.parse(body);
   } catch (e) {
-    return { ok: false, message: `The body is not valid JSON (${e instanceof Error ? e.message : 'parse error'}).` };
+    return {
+      ok: false,
+      message: l10n.t('The body is not valid JSON ({0}).', e instanceof Error ? e.message : l10n.t('parse error')),
+    };
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, message: 'The body is JSON but not an object; the service expects a JSON object.' };
+    return { ok: false, message: l10n.t('The body is JSON but not an object; the service expects a JSON object.') };
   }
   return { ok: true, endpoint, json: JSON.stringify(value, null, 2), notes };
 }

@@ -4,18 +4,39 @@
  * Pure; no `vscode` import.
  */
 import type { PostEndpoint } from '../../api/types';
+import { l10n } from '../../common/l10n';
+import type { DisplayText } from '../../common/text';
 
 export interface EndpointInfo {
   path: PostEndpoint;
-  label: string;
+  /** Read when shown: the display language's bundle is loaded after this module. */
+  readonly label: DisplayText;
   /** Whether the payload is JSON (all three are). */
   kind: 'responses' | 'chat' | 'embeddings';
 }
 
 export const ENDPOINTS: readonly EndpointInfo[] = [
-  { path: '/v1/responses', label: 'Responses', kind: 'responses' },
-  { path: '/v1/chat', label: 'Chat', kind: 'chat' },
-  { path: '/v1/embeddings', label: 'Embeddings', kind: 'embeddings' },
+  {
+    path: '/v1/responses',
+    get label() {
+      return l10n.t('Responses');
+    },
+    kind: 'responses',
+  },
+  {
+    path: '/v1/chat',
+    get label() {
+      return l10n.t('Chat');
+    },
+    kind: 'chat',
+  },
+  {
+    path: '/v1/embeddings',
+    get label() {
+      return l10n.t('Embeddings');
+    },
+    kind: 'embeddings',
+  },
 ];
 
 const HEADER = /^\uFEFF?[ \t]*\/\/[ \t]*POST[ \t]+(\S+)[ \t]*$/i;

@@ -3,6 +3,8 @@
  * request — never headers, never the key. Pure; no `vscode` import.
  */
 import type { PostEndpoint } from '../../api/types';
+import { l10n } from '../../common/l10n';
+import { clean, displayText, type DisplayText } from '../../common/text';
 
 export const HISTORY_LIMIT = 50;
 
@@ -39,17 +41,21 @@ export function addToHistory(
 }
 
 /** One line for a quick pick. */
-export function describeEntry(e: HistoryEntry): string {
-  const ended =
-    e.ended === 'cancelled'
-      ? ' (cancelled)'
-      : e.ended === 'limit'
-        ? ' (stopped at the size limit)'
-        : e.ended === 'failed'
-          ? ' (failed)'
-          : '';
-  const status =
-    (e.status === undefined ? (e.ended === 'cancelled' ? 'cancelled' : 'no answer') : String(e.status)) +
-    (e.status === undefined ? '' : ended);
-  return `${e.endpoint}${e.model ? ` · ${e.model}` : ''} · ${status}${e.environment ? ` · ${e.environment}` : ''}`;
+export function describeEntry(e: HistoryEntry): DisplayText {
+  let status: DisplayText;
+  if (e.status === undefined) {
+    status = e.ended === 'cancelled' ? l10n.t('cancelled') : l10n.t('no answer');
+  } else if (e.ended === 'cancelled') {
+    status = l10n.t('{0} (cancelled)', e.status);
+  } else if (e.ended === 'limit') {
+    status = l10n.t('{0} (stopped at the size limit)', e.status);
+  } else if (e.ended === 'failed') {
+    status = l10n.t('{0} (failed)', e.status);
+  } else {
+    status = displayText(String(e.status));
+  }
+  return displayText(
+    `${clean(e.endpoint)}${e.model ? ` · ${clean(e.model)}` : ''} · ${status}${e.environment ? ` · ${clean(e.environment)}` : ''}`,
+    600,
+  );
 }

@@ -3,6 +3,7 @@
  * first problem for a diagnostic. Pure; no `vscode` import.
  */
 import { parse, printParseErrorCode, stripComments, type ParseError } from 'jsonc-parser';
+import { l10n } from '../../common/plainL10n';
 
 export interface PayloadProblem {
   message: string;
@@ -15,23 +16,24 @@ export interface PayloadProblem {
 
 export type PayloadResult = { ok: true; value: unknown; json: string } | { ok: false; problem: PayloadProblem };
 
-const READABLE: Record<string, string> = {
-  InvalidSymbol: 'unexpected character',
-  InvalidNumberFormat: 'invalid number',
-  PropertyNameExpected: 'a property name in double quotes is expected',
-  ValueExpected: 'a value is expected',
-  ColonExpected: 'a colon is expected',
-  CommaExpected: 'a comma is expected',
-  CloseBraceExpected: 'a closing } is expected',
-  CloseBracketExpected: 'a closing ] is expected',
-  EndOfFileExpected: 'nothing more is expected after the value',
-  InvalidCommentToken: 'invalid comment',
-  UnexpectedEndOfComment: 'unterminated comment',
-  UnexpectedEndOfString: 'unterminated string',
-  UnexpectedEndOfNumber: 'unterminated number',
-  InvalidUnicode: 'invalid unicode escape',
-  InvalidEscapeCharacter: 'invalid escape character',
-  InvalidCharacter: 'invalid character in a string',
+/** Read when a payload is checked: the display language's bundle is loaded after this module. */
+const READABLE: Record<string, () => string> = {
+  InvalidSymbol: () => l10n.t('unexpected character'),
+  InvalidNumberFormat: () => l10n.t('invalid number'),
+  PropertyNameExpected: () => l10n.t('a property name in double quotes is expected'),
+  ValueExpected: () => l10n.t('a value is expected'),
+  ColonExpected: () => l10n.t('a colon is expected'),
+  CommaExpected: () => l10n.t('a comma is expected'),
+  CloseBraceExpected: () => l10n.t('a closing } is expected'),
+  CloseBracketExpected: () => l10n.t('a closing ] is expected'),
+  EndOfFileExpected: () => l10n.t('nothing more is expected after the value'),
+  InvalidCommentToken: () => l10n.t('invalid comment'),
+  UnexpectedEndOfComment: () => l10n.t('unterminated comment'),
+  UnexpectedEndOfString: () => l10n.t('unterminated string'),
+  UnexpectedEndOfNumber: () => l10n.t('unterminated number'),
+  InvalidUnicode: () => l10n.t('invalid unicode escape'),
+  InvalidEscapeCharacter: () => l10n.t('invalid escape character'),
+  InvalidCharacter: () => l10n.t('invalid character in a string'),
 };
 
 /** Parses the payload; comments are allowed, trailing commas are not (the server would not accept them). */
@@ -40,7 +42,13 @@ export function parsePayload(text: string): PayloadResult {
     const { line, column } = positionOf(text, text.length);
     return {
       ok: false,
-      problem: { message: 'the payload is empty: write a JSON value', offset: text.length, length: 0, line, column },
+      problem: {
+        message: l10n.t('the payload is empty: write a JSON value'),
+        offset: text.length,
+        length: 0,
+        line,
+        column,
+      },
     };
   }
   const errors: ParseError[] = [];
@@ -51,7 +59,7 @@ export function parsePayload(text: string): PayloadResult {
     const code = printParseErrorCode(e.error);
     return {
       ok: false,
-      problem: { message: READABLE[code] ?? code, offset: e.offset, length: Math.max(1, e.length), line, column },
+      problem: { message: READABLE[code]?.() ?? code, offset: e.offset, length: Math.max(1, e.length), line, column },
     };
   }
   return { ok: true, value, json: JSON.stringify(value) };

@@ -5,7 +5,7 @@
  */
 import { prettyJson } from '../../common/prettyJson';
 import type { StreamState } from './streamText';
-import { plural } from '../../common/text';
+import { l10n } from '../../common/plainL10n';
 
 /**
  * Beyond this many characters the document shows the start of a body (the end of a growing stream) and
@@ -68,30 +68,30 @@ export function headerLine(r: ResponseRecord): string {
     parts.push(`${r.status}${r.statusText ? ` ${r.statusText}` : ''}`);
     // A 200 whose stream was cut short is not a complete answer: say how it ended.
     if (r.cancelled) {
-      parts.push('cancelled');
+      parts.push(l10n.t('cancelled'));
     } else if (r.limitReached) {
-      parts.push('stopped at the size limit');
+      parts.push(l10n.t('stopped at the size limit'));
     } else if (r.error && r.stream) {
-      parts.push('failed');
+      parts.push(l10n.t('failed'));
     }
   } else if (r.cancelled) {
-    parts.push('cancelled');
+    parts.push(l10n.t('cancelled'));
   } else if (r.error) {
-    parts.push('failed');
+    parts.push(l10n.t('failed'));
   } else {
-    parts.push(r.stream ? 'streaming…' : 'waiting for the answer…');
+    parts.push(r.stream ? l10n.t('streaming…') : l10n.t('waiting for the answer…'));
   }
   if (r.elapsedMs !== undefined) {
-    parts.push(`${Math.round(r.elapsedMs)} ms`);
+    parts.push(l10n.t('{0} ms', Math.round(r.elapsedMs)));
   }
   if (r.bytes !== undefined) {
     parts.push(formatBytes(r.bytes));
   }
   if (r.stream) {
-    parts.push(plural(r.stream.events, 'event'));
+    parts.push(r.stream.events === 1 ? l10n.t('1 event') : l10n.t('{0} events', r.stream.events));
   }
   if (r.requestId) {
-    parts.push(`request id ${r.requestId}`);
+    parts.push(l10n.t('request id {0}', r.requestId));
   }
   return `// ${parts.join(' · ')}`;
 }
@@ -138,29 +138,33 @@ export function renderResponse(r: ResponseRecord, redact: Redact): string {
     lines.push(`// ${r.error.replace(/\r?\n/g, ' ')}`);
   }
   if (r.showHeaders && r.headers) {
-    lines.push('// ── response headers ──');
+    lines.push(`// ── ${l10n.t('response headers')} ──`);
     for (const [name, value] of Object.entries(r.headers)) {
       lines.push(`// ${name}: ${value.replace(/\r?\n/g, ' ')}`);
     }
   }
   if (r.stream) {
     const finished = r.stream.done || (r.status !== undefined && r.elapsedMs !== undefined);
-    lines.push(finished ? '// ── output text ──' : '// ── output text (growing as it arrives) ──');
+    lines.push(`// ── ${finished ? l10n.t('output text') : l10n.t('output text (growing as it arrives)')} ──`);
     const { shown, hidden } =
       r.finalText !== undefined && r.finalText.length <= DISPLAY_LIMIT
         ? { shown: r.finalText, hidden: 0 }
         : visibleTail(r.stream, redact);
     if (hidden > 0) {
       lines.push(
-        `// Shown: the last ${formatBytes(shown.length)} of ${formatBytes(r.stream.text.length)}. Run "Model Access: Save Response Body" to save all of it.`,
+        `// ${l10n.t(
+          'Shown: the last {0} of {1}. Run "Model Access: Save Response Body" to save all of it.',
+          formatBytes(shown.length),
+          formatBytes(r.stream.text.length),
+        )}`,
       );
     }
     lines.push(shown);
     if (r.stream.error) {
-      lines.push(`// the stream reported an error: ${r.stream.error.replace(/\r?\n/g, ' ')}`);
+      lines.push(`// ${l10n.t('the stream reported an error: {0}', r.stream.error.replace(/\r?\n/g, ' '))}`);
     }
     if (r.stream.final !== undefined) {
-      lines.push('// ── final event ──');
+      lines.push(`// ── ${l10n.t('final event')} ──`);
       // Redacted whole before it is cut: the final event of a Responses stream repeats the whole text.
       lines.push(redact(prettyJson(r.stream.final).text).slice(0, DISPLAY_LIMIT));
     }
@@ -168,11 +172,15 @@ export function renderResponse(r: ResponseRecord, redact: Redact): string {
     const body = bodyForDisplay(r, redact);
     if (body) {
       if (body.flat) {
-        lines.push('// Nested too deeply to indent: shown as one line.');
+        lines.push(`// ${l10n.t('Nested too deeply to indent: shown as one line.')}`);
       }
       if (body.text.length > DISPLAY_LIMIT) {
         lines.push(
-          `// Shown: the first ${formatBytes(DISPLAY_LIMIT)} of ${formatBytes(body.text.length)}. Run "Model Access: Save Response Body" to save all of it.`,
+          `// ${l10n.t(
+            'Shown: the first {0} of {1}. Run "Model Access: Save Response Body" to save all of it.',
+            formatBytes(DISPLAY_LIMIT),
+            formatBytes(body.text.length),
+          )}`,
         );
         lines.push(body.text.slice(0, DISPLAY_LIMIT));
       } else {
@@ -180,7 +188,9 @@ export function renderResponse(r: ResponseRecord, redact: Redact): string {
       }
     }
     if (r.truncatedByClient) {
-      lines.push('// The body was larger than modelAccess.limits.maxResponseMegabytes; it was cut at that limit.');
+      lines.push(
+        `// ${l10n.t('The body was larger than modelAccess.limits.maxResponseMegabytes; it was cut at that limit.')}`,
+      );
     }
   }
   return redact(`${lines.join('\n')}\n`);

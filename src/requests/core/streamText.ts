@@ -4,6 +4,7 @@
  * Pure; no `vscode` import.
  */
 import type { ServerSentEvent } from '../../api/types';
+import { l10n } from '../../common/plainL10n';
 
 export interface StreamState {
   text: string;
@@ -59,7 +60,7 @@ export function addEvent(state: StreamState, event: ServerSentEvent): StreamStat
         ? json.message
         : typeof nested?.message === 'string'
           ? nested.message
-          : 'the stream reported an error';
+          : l10n.t('the stream reported an error');
     state.error = message;
     state.final = json;
   } else if (Array.isArray(json.choices)) {

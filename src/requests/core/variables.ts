@@ -12,6 +12,7 @@
  * Pure; no `vscode` import.
  */
 import { createScanner } from 'jsonc-parser';
+import { l10n } from '../../common/plainL10n';
 
 /** jsonc-parser's `SyntaxKind` values (a const enum, which isolated modules cannot read). */
 const STRING_LITERAL = 10;
@@ -167,7 +168,7 @@ function resolveInto(
       case 'env': {
         const v = context.env(ref.name);
         if (v === undefined) {
-          fail(`${ref.text}: the environment variable ${ref.name} is not set in VS Code's environment`);
+          fail(l10n.t("{0}: the environment variable {1} is not set in VS Code's environment", ref.text, ref.name));
         } else {
           out.sent += v;
           out.shown += ref.text;
@@ -176,7 +177,7 @@ function resolveInto(
         break;
       }
       case 'builtin':
-        fail(`${ref.text}: there is no built-in ${ref.name} (built-ins: $env NAME, $uuid, $timestamp)`);
+        fail(l10n.t('{0}: there is no built-in {1} (built-ins: $env NAME, $uuid, $timestamp)', ref.text, ref.name));
         break;
       case 'variable': {
         const own = ref.name === 'model' ? model : undefined;
@@ -184,11 +185,13 @@ function resolveInto(
         if (value === undefined) {
           fail(
             ref.name === 'model'
-              ? `${ref.text}: the payload has no "model" to use`
-              : `${ref.text} is not defined${context.environment ? ` in environment ${context.environment}` : ''}`,
+              ? l10n.t('{0}: the payload has no "model" to use', ref.text)
+              : context.environment
+                ? l10n.t('{0} is not defined in environment {1}', ref.text, context.environment)
+                : l10n.t('{0} is not defined', ref.text),
           );
         } else if (trail.includes(ref.name) || depth >= MAX_DEPTH) {
-          fail(`${ref.text} refers to itself (${[...trail, ref.name].join(' → ')})`);
+          fail(l10n.t('{0} refers to itself ({1})', ref.text, [...trail, ref.name].join(' → ')));
         } else {
           // A value may hold references of its own; a secret inside keeps the whole reference as written.
           const inner: Resolved = { sent: '', shown: '', secrets: [], problems: [] };

@@ -1,6 +1,6 @@
 // Chat provider: which catalog models are offered and how each is described (limits, capabilities, tooltip).
+import { readManifest } from '../../harness/manifest';
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import type { ModelEntry } from '../../../src/api/types';
 import { ChatVendor } from '../../../src/ids';
 import {
@@ -205,7 +205,7 @@ describe('chat: model information', () => {
 
 describe('chat: manifest', () => {
   it('contributes the vendor registered in code, with a display name', () => {
-    const manifest = JSON.parse(readFileSync(`${__dirname}/../../../package.json`, 'utf8')) as {
+    const manifest = readManifest() as {
       contributes: { languageModelChatProviders?: Array<{ vendor: string; displayName: string }> };
     };
     const providers = manifest.contributes.languageModelChatProviders ?? [];

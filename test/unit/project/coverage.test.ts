@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Commands, Settings, Views } from '../../../src/ids';
+import { readManifest } from '../../harness/manifest';
 
 interface Manifest {
   contributes: {
@@ -15,7 +16,7 @@ interface Manifest {
 }
 
 const root = path.join(__dirname, '..', '..', '..');
-const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
+const manifest = readManifest(root) as Manifest;
 
 function filesUnder(dir: string, suffix: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

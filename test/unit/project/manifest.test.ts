@@ -1,8 +1,7 @@
 // The ids in src/ids.ts and the contributions in package.json must match both ways.
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { Commands, ContextKeys, ItemContext, ModelClickActions, Settings, Views } from '../../../src/ids';
+import { readManifest } from '../../harness/manifest';
 
 interface Setting {
   type?: string | string[];
@@ -31,7 +30,7 @@ interface Manifest {
   };
 }
 
-const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as Manifest;
+const manifest = readManifest() as Manifest;
 const contributedCommands = new Set((manifest.contributes.commands ?? []).map((c) => c.command));
 
 function whenClauses(): string[] {

@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { readManifest } from '../../harness/manifest';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
@@ -16,7 +17,7 @@ interface Manifest {
     configuration: { properties: Record<string, unknown> };
   };
 }
-const manifest = JSON.parse(read('package.json')) as Manifest;
+const manifest = readManifest(ROOT) as Manifest;
 const readme = read('README.md');
 
 /** The rows of the Markdown table under the heading `## <title>`: each row's cells. */

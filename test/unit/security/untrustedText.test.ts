@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { flatJson, prettyJson } from '../../../src/common/prettyJson';
 import { treeItemId } from '../../../src/explorer/core/treeItemId';
 import { jsonStringContent } from '../../../src/requests/core/payload';
-import { displayText, msg } from '../../../src/common/text';
+import { l10n, useBundle } from '../../../src/common/l10n';
+import { clean, displayText } from '../../../src/common/text';
 
 // The Markdown-style link that notifications turn into a clickable link (VS Code's `parseLinkedText`).
 const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/i;
@@ -41,16 +42,35 @@ const hostileParts = [
 describe('security: untrusted text becomes display text', () => {
   it('turns a command link in a model id into inert text that still reads the same', () => {
     const id = '[Open card](command:workbench.action.openSettings)';
-    const shown = msg`“${id}” has no Model Card link.`;
+    const shown = l10n.t('“{0}” has no Model Card link.', clean(id));
     assert.doesNotMatch(shown, VSCODE_LINK);
     assert.match(shown, /Open card/);
     assert.match(shown, /command:workbench\.action\.openSettings/);
   });
 
   it('keeps our own icons in literal parts and neutralises icons in values', () => {
-    const shown = msg`$(copy) Copied ${'$(alert) urgent'}`;
+    const shown = l10n.t('$(copy) Copied {0}', clean('$(alert) urgent'));
     assert.ok(shown.startsWith('$(copy) '));
     assert.doesNotMatch(shown.slice('$(copy) '.length), VSCODE_ICON);
+  });
+
+  it('a raw value cannot fill a localized message: only display text or a number type-checks', () => {
+    // @ts-expect-error an uncleaned string is not DisplayText
+    l10n.t('Copied {0}', '$(alert) urgent');
+    assert.equal(l10n.t('{0} of {1}', clean('a'), 2), 'a of 2');
+  });
+
+  it('a translated template still gets only cleaned values, wherever the translation puts them', () => {
+    useBundle({ 'Copied {0}': '$(copy) {0} kopiert' });
+    try {
+      const shown = l10n.t('Copied {0}', clean('[x](command:evil) $(alert)'));
+      assert.ok(shown.startsWith('$(copy) '));
+      assert.doesNotMatch(shown, VSCODE_LINK);
+      assert.doesNotMatch(shown.slice('$(copy) '.length), VSCODE_ICON);
+      assert.ok(shown.endsWith(' kopiert'));
+    } finally {
+      useBundle({});
+    }
   });
 
   it('never yields a link, an icon, a line break or a bidi override, whatever the text (fast-check)', () => {
@@ -65,7 +85,7 @@ describe('security: untrusted text becomes display text', () => {
         assert.doesNotMatch(shown, LINE_BREAK);
         assert.doesNotMatch(shown, BIDI_OR_ZERO_WIDTH);
         // Values inside a message are neutralised the same way, next to our own text.
-        const message = msg`Model ${text} (${text}) failed: ${text}`;
+        const message = l10n.t('Model {0} ({1}) failed: {2}', clean(text), clean(text), clean(text));
         assert.doesNotMatch(message, VSCODE_LINK);
         assert.doesNotMatch(message, VSCODE_ICON);
       }),

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { Commands, ContextKeys, Views, Walkthrough } from '../../../src/ids';
+import { readManifest } from '../../harness/manifest';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 
@@ -22,7 +23,7 @@ interface Manifest {
   };
 }
 
-const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Manifest;
+const manifest = readManifest(ROOT) as Manifest;
 const walkthroughs = manifest.contributes.walkthroughs ?? [];
 const walkthrough = walkthroughs[0];
 const commands = new Set(manifest.contributes.commands.map((c) => c.command));

@@ -5,52 +5,104 @@ import { curlBash, curlCmd, curlPowerShell } from './curl';
 import { jsFetch, jsOpenAi } from './javascript';
 import { pythonHttpx, pythonOpenAi, pythonRequests } from './python';
 import type { SnippetRequest } from './request';
+import { l10n } from '../../../common/l10n';
 
 export interface SnippetTarget {
   id: string;
-  label: string;
-  description: string;
+  /** Read when shown (the display language's bundle is loaded after this module). */
+  readonly label: string;
+  readonly description: string;
   /** The VS Code language id of the snippet, for a preview document. */
   language: string;
   write(request: SnippetRequest): string;
 }
 
 export const SNIPPET_TARGETS: readonly SnippetTarget[] = [
-  { id: 'curl-bash', label: 'cURL (bash, zsh)', description: 'POSIX shell', language: 'shellscript', write: curlBash },
+  {
+    id: 'curl-bash',
+    get label() {
+      return l10n.t('cURL (bash, zsh)');
+    },
+    get description() {
+      return l10n.t('POSIX shell');
+    },
+    language: 'shellscript',
+    write: curlBash,
+  },
   {
     id: 'curl-powershell',
-    label: 'cURL (PowerShell)',
-    description: 'curl.exe',
+    get label() {
+      return l10n.t('cURL (PowerShell)');
+    },
+    get description() {
+      return l10n.t('curl.exe');
+    },
     language: 'powershell',
     write: curlPowerShell,
   },
-  { id: 'curl-cmd', label: 'cURL (cmd.exe)', description: 'curl.exe', language: 'bat', write: curlCmd },
+  {
+    id: 'curl-cmd',
+    get label() {
+      return l10n.t('cURL (cmd.exe)');
+    },
+    get description() {
+      return l10n.t('curl.exe');
+    },
+    language: 'bat',
+    write: curlCmd,
+  },
   {
     id: 'python-openai',
-    label: 'Python: openai',
-    description: 'OpenAI(base_url=…)',
+    get label() {
+      return l10n.t('Python: openai');
+    },
+    get description() {
+      return l10n.t('OpenAI(base_url=…)');
+    },
     language: 'python',
     write: pythonOpenAi,
   },
-  { id: 'python-httpx', label: 'Python: httpx', description: 'plain HTTP', language: 'python', write: pythonHttpx },
+  {
+    id: 'python-httpx',
+    get label() {
+      return l10n.t('Python: httpx');
+    },
+    get description() {
+      return l10n.t('plain HTTP');
+    },
+    language: 'python',
+    write: pythonHttpx,
+  },
   {
     id: 'python-requests',
-    label: 'Python: requests',
-    description: 'plain HTTP',
+    get label() {
+      return l10n.t('Python: requests');
+    },
+    get description() {
+      return l10n.t('plain HTTP');
+    },
     language: 'python',
     write: pythonRequests,
   },
   {
     id: 'js-openai',
-    label: 'JavaScript: openai',
-    description: 'new OpenAI({ baseURL })',
+    get label() {
+      return l10n.t('JavaScript: openai');
+    },
+    get description() {
+      return l10n.t('new OpenAI({ baseURL })');
+    },
     language: 'javascript',
     write: jsOpenAi,
   },
   {
     id: 'js-fetch',
-    label: 'JavaScript: fetch',
-    description: 'Node 20+',
+    get label() {
+      return l10n.t('JavaScript: fetch');
+    },
+    get description() {
+      return l10n.t('Node 20+');
+    },
     language: 'javascript',
     write: jsFetch,
   },
