@@ -303,7 +303,7 @@ describe('api/errors: every network failure and status line', () => {
       networkError(new Error('bad sk-1'), 'https://h', 'body', r).message,
       'Could not talk to https://h: bad [redacted]',
     );
-    const same = new ServiceError({ kind: 'tooLarge', message: 'kept' });
+    const same = new ServiceError({ kind: 'invalidResponse', message: 'kept' });
     assert.equal(net(same), same);
   });
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { ServiceError } from '../../../src/api/errors';
-import { idleTimer, readEventStream } from '../../../src/api/sse';
+import { idleTimer, readEventStream, SseEvent } from '../../../src/api/sse';
 import type { ServerSentEvent } from '../../../src/api/types';
 
 function body(chunks: string[]): Readable {
@@ -115,7 +115,8 @@ describe('api/sse: events, endings and timers', () => {
 
   it('serializes an event with its name, id, data and parsed JSON', async () => {
     const [ev] = await collect(readEventStream(body(['event: delta\nid: 3\ndata: [1]\n\n']), { mapError }));
-    assert.deepEqual(ev.toJSON?.(), { event: 'delta', id: '3', data: '[1]', json: [1] });
+    assert.ok(ev instanceof SseEvent);
+    assert.deepEqual(ev.toJSON(), { event: 'delta', id: '3', data: '[1]', json: [1] });
     assert.deepEqual(JSON.parse(JSON.stringify(ev)), { event: 'delta', id: '3', data: '[1]', json: [1] });
   });
 
@@ -181,7 +182,7 @@ describe('api/sse: events, endings and timers', () => {
   });
 
   it('passes a ServiceError of its own through unmapped', async () => {
-    const own = new ServiceError({ kind: 'tooLarge', message: 'cut' });
+    const own = new ServiceError({ kind: 'invalidResponse', message: 'cut' });
     const failing = new Readable({
       read() {
         this.destroy(own);
