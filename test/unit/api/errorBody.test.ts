@@ -1,12 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { cleanLine, htmlLine, readErrorBody } from '../../../src/api/errorBody';
+import { htmlLine, readErrorBody } from '../../../src/api/errorBody';
 
 describe('api/errorBody', () => {
-  it('makes one line of at most 300 characters, controls and line separators included', () => {
-    assert.equal(cleanLine('  a\r\n\tb\u0000c\u007fd\u0085e\u2028f\u2029g  '), 'a b c d e f g');
-    assert.equal(cleanLine('x'.repeat(300)), 'x'.repeat(300));
-    assert.equal(cleanLine('x'.repeat(301)), `${'x'.repeat(299)}…`);
-    assert.equal(cleanLine('abcdef', 4), 'abc…');
+  it('makes the message one line of at most 300 characters, controls and line separators included', () => {
+    const msg = (m: string) => readErrorBody(JSON.stringify({ message: m })).message;
+    assert.equal(msg('  a\r\n\tb\u0000c\u007fd\u0085e\u2028f\u2029g  '), 'a b c d e f g');
+    assert.equal(msg('x'.repeat(300)), 'x'.repeat(300));
+    assert.equal(msg('x'.repeat(301)), `${'x'.repeat(299)}…`);
+    assert.equal(readErrorBody(`plain ${'y'.repeat(400)}`).message?.length, 300);
   });
 
   it('picks the title of an HTML page, else its first h1-h3, else its text without scripts and styles', () => {

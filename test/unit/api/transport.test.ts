@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { parseBaseUrl } from '../../../src/api/baseUrl';
 import { ServiceError } from '../../../src/api/errors';
 import { redactor } from '../../../src/api/redact';
-import { header, requestIdOf, Transport, type Exchange, type TransportOptions } from '../../../src/api/transport';
+import { requestIdOf, Transport, type Exchange, type TransportOptions } from '../../../src/api/transport';
 import type { RequestLogEntry } from '../../../src/api/types';
 
 const KEY = 'sk-transport-123';
@@ -60,8 +60,6 @@ describe('api/transport', () => {
     assert.equal(requestIdOf({ 'x-request-id': 'x'.repeat(200) })?.length, 200);
     assert.equal(requestIdOf({ 'x-request-id': 'y'.repeat(201) }), 'y'.repeat(200));
     assert.equal(requestIdOf({}), undefined);
-    assert.equal(header({ link: ['<a>', '<b>'] }, 'link'), '<a>, <b>');
-    assert.equal(header({ link: '<a>' }, 'link'), '<a>');
   });
 
   it('sends the key, the user agent, the caller headers and the timeouts to the configured origin only', async () => {
