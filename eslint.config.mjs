@@ -80,6 +80,8 @@ export default tseslint.config(
       'test-results/**',
       '*.vsix',
       'bench/results/**',
+      'reports/**',
+      '.stryker-tmp/**',
     ],
   },
   ...tseslint.configs.recommended,

@@ -82,10 +82,12 @@ export async function multipartFromFile(file: MultipartFile): Promise<MultipartB
 
   async function* body(): AsyncGenerator<Uint8Array> {
     yield headBytes;
-    const stream = createReadStream(file.path, { highWaterMark: CHUNK, start: 0, end: size > 0 ? size - 1 : 0 });
     let sent = 0;
-    try {
-      if (size > 0) {
+    // An empty file is not opened at all: a stream destroyed before it opened still opens later, and
+    // its error (the file was removed meanwhile) would have no listener.
+    if (size > 0) {
+      const stream = createReadStream(file.path, { highWaterMark: CHUNK, start: 0, end: size - 1 });
+      try {
         for await (const chunk of stream as AsyncIterable<Buffer>) {
           if (signal?.aborted) {
             return;
@@ -99,6 +101,8 @@ export async function multipartFromFile(file: MultipartFile): Promise<MultipartB
             break;
           }
         }
+      } finally {
+        stream.destroy();
       }
       if (sent < size) {
         throw new ServiceError({
@@ -106,10 +110,7 @@ export async function multipartFromFile(file: MultipartFile): Promise<MultipartB
           message: l10n.t('Cannot upload {0}: the file shrank while it was being sent.', filename),
         });
       }
-    } finally {
-      stream.destroy();
-    }
-    if (size === 0) {
+    } else {
       onProgress?.(0, 0);
     }
     yield tailBytes;

@@ -1,6 +1,17 @@
 import * as assert from 'node:assert/strict';
-import { joinUrl, parseBaseUrl, isLoopbackHost, originOf, validateBaseUrl } from '../../../src/api/baseUrl';
+import { isLoopbackHost, joinUrl, originOf, parseBaseUrl, validateBaseUrl } from '../../../src/api/baseUrl';
 import { ServiceError } from '../../../src/api/errors';
+
+/** The ServiceError `parseBaseUrl` throws for `text`, or undefined when it accepts it. */
+function refusal(text: string, allow?: boolean): ServiceError | undefined {
+  try {
+    parseBaseUrl(text, allow);
+    return undefined;
+  } catch (e) {
+    assert.ok(e instanceof ServiceError);
+    return e;
+  }
+}
 
 describe('api/baseUrl', () => {
   const url = (base: string, path = '/v1/models'): string => joinUrl(parseBaseUrl(base), path);
@@ -16,33 +27,102 @@ describe('api/baseUrl', () => {
     assert.equal(url('https://host', 'models/a%2Fb'), 'https://host/v1/models/a%2Fb');
   });
 
+  it('strips only a final /v1 segment: /v1beta and /v1/proxy are prefixes of their own', () => {
+    assert.equal(url('https://host/v1beta'), 'https://host/v1beta/v1/models');
+    assert.equal(url('https://host/v1/proxy'), 'https://host/v1/proxy/v1/models');
+    assert.equal(url('https://host/gw/v1/'), 'https://host/gw/v1/models');
+    assert.deepEqual(parseBaseUrl('https://host/a/v1'), { origin: 'https://host', prefix: '/a', insecure: false });
+    assert.deepEqual(parseBaseUrl('http://localhost:9/'), { origin: 'http://localhost:9', prefix: '', insecure: true });
+  });
+
+  it('adds /v1 to any path that does not start with the version segment itself', () => {
+    const base = parseBaseUrl('https://host/api');
+    assert.equal(joinUrl(base, '/v1'), 'https://host/api/v1');
+    assert.equal(joinUrl(base, '/v1?limit=2'), 'https://host/api/v1?limit=2');
+    assert.equal(joinUrl(base, 'V1/chat'), 'https://host/api/V1/chat');
+    assert.equal(joinUrl(base, '/v1beta/models'), 'https://host/api/v1/v1beta/models');
+    assert.equal(joinUrl(base, '/models'), 'https://host/api/v1/models');
+    assert.equal(joinUrl(base, 'x/v1/y'), 'https://host/api/v1/x/v1/y');
+  });
+
   it('gives config errors for unusable URLs, insecure for plain http off loopback', () => {
-    const kind = (text: string, allow = false): string | undefined => {
-      try {
-        parseBaseUrl(text, allow);
-        return undefined;
-      } catch (e) {
-        assert.ok(e instanceof ServiceError);
-        return e.kind;
-      }
-    };
     for (const bad of [
       '',
       '   ',
       'host',
       'ftp://host',
       'https://u:p@host',
+      'https://user@host',
+      'https://:secret@host',
       'https://host?x=1',
       'https://host#f',
       'https://',
     ]) {
-      assert.equal(kind(bad), 'config', bad);
+      assert.equal(refusal(bad, false)?.kind, 'config', bad);
     }
-    assert.equal(kind('http://models.example'), 'insecure');
-    assert.equal(kind('http://models.example', true), undefined);
+    assert.equal(refusal('http://models.example', false)?.kind, 'insecure');
+    assert.equal(refusal('http://models.example', true), undefined);
     for (const ok of ['http://127.0.0.1:8080', 'http://localhost', 'http://[::1]:3000', 'http://app.localhost']) {
-      assert.equal(kind(ok), undefined, ok);
+      assert.equal(refusal(ok, false), undefined, ok);
     }
+  });
+
+  it('refuses plain http off loopback unless the caller allows it explicitly', () => {
+    assert.equal(refusal('http://models.example')?.kind, 'insecure');
+    assert.equal(refusal('http://127.0.0.1.evil.com')?.kind, 'insecure');
+    assert.equal(refusal('http://localhost.evil.com')?.kind, 'insecure');
+    assert.equal(refusal('https://models.example'), undefined);
+  });
+
+  it('says what is wrong in words a person can act on', () => {
+    assert.match(refusal('')?.message ?? '', /No service URL is set.*https:\/\/models\.example\.com/);
+    assert.match(refusal('host')?.message ?? '', /not a valid absolute URL.*https:\/\/models\.example\.com/);
+    assert.equal(refusal('ftp://host')?.message, 'The service URL must start with https:// (got ftp:).');
+    assert.match(refusal('https://u@host')?.message ?? '', /must not contain a user name or password/);
+    assert.match(refusal('https://host?x')?.message ?? '', /must not contain a query/);
+    const insecure = refusal('http://models.example:8080/api')?.message ?? '';
+    assert.match(insecure, /^Refusing to send the API key to http:\/\/models\.example:8080 over plain http/);
+  });
+
+  it('clips a long scheme in the message at 80 characters', () => {
+    const scheme = (n: number): string => `${'s'.repeat(n - 1)}:`;
+    assert.equal(
+      refusal(`${scheme(80)}//host`)?.message,
+      `The service URL must start with https:// (got ${scheme(80)}).`,
+    );
+    assert.equal(
+      refusal(`${scheme(81)}//host`)?.message,
+      `The service URL must start with https:// (got ${'s'.repeat(77)}...).`,
+    );
+  });
+
+  it('counts only localhost, *.localhost, ::1 and 127.x.y.z as loopback', () => {
+    for (const h of ['localhost', 'LOCALHOST', 'api.localhost', '::1', '[::1]', '127.0.0.1', '127.255.1.10']) {
+      assert.equal(isLoopbackHost(h), true, h);
+    }
+    for (const h of [
+      'localhost.evil.com',
+      'evillocalhost',
+      '127.0.0.1.evil.com',
+      'x127.0.0.1',
+      '127.0.0',
+      '127.0.0.1234',
+      '127.a.b.c',
+      '128.0.0.1',
+      '::2',
+      '[::1]x',
+      '',
+    ]) {
+      assert.equal(isLoopbackHost(h), false, h);
+    }
+  });
+
+  it('gives the origin of absolute http(s) URLs only', () => {
+    assert.equal(originOf('https://Host:443/a?b'), 'https://host');
+    assert.equal(originOf('http://host:8080/x'), 'http://host:8080');
+    assert.equal(originOf('ftp://host/x'), undefined);
+    assert.equal(originOf('/relative'), undefined);
+    assert.equal(originOf('not a url'), undefined);
   });
 });
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { readErrorBody } from '../../../src/api/errorBody';
-import { httpError, networkError, ServiceError } from '../../../src/api/errors';
+import { httpError, isServiceError, networkError, ServiceError } from '../../../src/api/errors';
 import { redactor } from '../../../src/api/redact';
 
 describe('api/errors: reading error bodies', () => {
@@ -189,5 +189,192 @@ describe('api/errors: ServiceError messages', () => {
     ].join('\n');
     assert.ok(!all.includes(key), all);
     assert.ok(all.includes('[redacted]'));
+  });
+});
+
+describe('api/errors: every network failure and status line', () => {
+  const fail = (code: string, extra: Record<string, unknown> = {}): Error =>
+    Object.assign(new Error(`failed ${code}`), { code, ...extra });
+  const net = (e: unknown, phase: 'connect' | 'headers' | 'body' = 'connect', ms?: number) =>
+    networkError(e, 'https://h', phase, undefined, ms);
+
+  it('recognizes a cancel by any of its names', () => {
+    for (const name of ['AbortError', 'RequestAbortedError']) {
+      assert.equal(net(Object.assign(new Error('x'), { name })).kind, 'aborted', name);
+    }
+    for (const code of ['UND_ERR_ABORTED', 'ABORT_ERR']) {
+      const e = net(fail(code));
+      assert.deepEqual([e.kind, e.message], ['aborted', 'The request was cancelled.'], code);
+    }
+  });
+
+  it('words each timeout by phase, in ms below a second and in tenths of seconds above', () => {
+    for (const code of ['UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']) {
+      assert.equal(net(fail(code), 'connect', 999).message, 'Could not connect to https://h: no answer within 999 ms.');
+    }
+    assert.equal(
+      net(Object.assign(new Error('t'), { name: 'ConnectTimeoutError' }), 'connect', 1000).message,
+      'Could not connect to https://h: no answer within 1 s.',
+    );
+    assert.equal(
+      net(Object.assign(new Error('t'), { name: 'HeadersTimeoutError' }), 'headers').message,
+      'https://h did not answer (timed out waiting for the response headers).',
+    );
+    assert.equal(
+      net(fail('UND_ERR_BODY_TIMEOUT'), 'body', 30_000).message,
+      'https://h stopped sending its answer (nothing received within 30 s; timed out).',
+    );
+    assert.equal(net(Object.assign(new Error('t'), { name: 'BodyTimeoutError' }), 'body', 1250).kind, 'timeout');
+    assert.match(net(fail('UND_ERR_BODY_TIMEOUT'), 'body', 1250).message, /within 1\.3 s/);
+  });
+
+  it('names DNS failures, unreachable networks and TLS failures with their codes', () => {
+    for (const code of ['EAI_NONAME', 'EAI_FAIL']) {
+      assert.equal(net(fail(code)).code, 'ENOTFOUND', code);
+    }
+    const again = net(fail('EAI_AGAIN'));
+    assert.deepEqual(
+      [again.code, again.message],
+      ['EAI_AGAIN', 'Could not connect to https://h: the host name could not be looked up right now (DNS).'],
+    );
+    for (const code of ['EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN']) {
+      const e = net(fail(code));
+      assert.deepEqual(
+        [e.kind, e.code, e.message],
+        ['network', code, 'Could not connect to https://h: the network or host is unreachable.'],
+      );
+    }
+    // Each TLS failure says what is wrong with the certificate and what to do about it.
+    const trust =
+      'If your organization uses its own certificate authority, add its PEM file to modelAccess.tls.caCertificates (or keep http.systemCertificates on and install it in the OS).';
+    const tls: [string, string][] = [
+      [
+        'CERT_HAS_EXPIRED',
+        "The certificate of https://h has expired (CERT_HAS_EXPIRED); the service's administrators need to renew it.",
+      ],
+      [
+        'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+        `The certificate of https://h is not trusted: it was issued by a certificate authority this machine does not trust (UNABLE_TO_VERIFY_LEAF_SIGNATURE). ${trust}`,
+      ],
+      [
+        'SELF_SIGNED_CERT_IN_CHAIN',
+        `The certificate of https://h is not trusted: it was issued by a certificate authority this machine does not trust (SELF_SIGNED_CERT_IN_CHAIN). ${trust}`,
+      ],
+      [
+        'ERR_TLS_CERT_ALTNAME_INVALID',
+        'The certificate of https://h is for another host name (ERR_TLS_CERT_ALTNAME_INVALID); check the service URL.',
+      ],
+      [
+        'HOSTNAME_MISMATCH',
+        'The certificate of https://h is for another host name (HOSTNAME_MISMATCH); check the service URL.',
+      ],
+      [
+        'ERR_SSL_WRONG_VERSION_NUMBER',
+        `Could not connect securely to https://h: the TLS handshake failed (ERR_SSL_WRONG_VERSION_NUMBER). ${trust}`,
+      ],
+      [
+        'ERR_OSSL_EVP_UNSUPPORTED',
+        `Could not connect securely to https://h: the TLS handshake failed (ERR_OSSL_EVP_UNSUPPORTED). ${trust}`,
+      ],
+    ];
+    for (const [code, message] of tls) {
+      const e = net(fail(code));
+      assert.equal(e.code, code);
+      assert.equal(e.message, message);
+    }
+    assert.notEqual(net(fail('XCERT_LIKE')).code, undefined);
+    assert.doesNotMatch(net(fail('XCERT_LIKE')).message, /TLS/);
+  });
+
+  it('says when a connection was reset, by phase and by every name of a reset', () => {
+    for (const code of ['EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNABORTED']) {
+      assert.equal(net(fail(code), 'body').code, 'ECONNRESET', code);
+    }
+    assert.equal(net(Object.assign(new Error('s'), { name: 'SocketError' })).code, 'ECONNRESET');
+    assert.equal(
+      net(fail('ECONNRESET'), 'headers').message,
+      'The connection to https://h was reset before it answered.',
+    );
+    assert.equal(net(fail('ECONNRESET'), 'connect').message, 'The connection to https://h was reset while connecting.');
+  });
+
+  it('finds the code in causes up to five levels deep', () => {
+    const wrapped = (depth: number): unknown => {
+      let e: unknown = fail('ECONNREFUSED');
+      for (let i = 0; i < depth; i++) {
+        e = { message: 'fetch failed', cause: e };
+      }
+      return e;
+    };
+    assert.equal(net(wrapped(4)).message, 'Could not connect to https://h: connection refused.');
+    assert.equal(net(wrapped(5)).message, 'Could not talk to https://h: fetch failed');
+  });
+
+  it('falls back to the error text and an upper-case code, bounded and redacted', () => {
+    const odd = net(Object.assign(new Error('weird failure'), { code: 'E_ODD', name: 'Error' }));
+    assert.deepEqual(
+      [odd.kind, odd.code, odd.message],
+      ['network', 'E_ODD', 'Could not talk to https://h: weird failure'],
+    );
+    assert.equal(net(Object.assign(new Error('x'), { code: 'lower' })).code, undefined);
+    assert.equal(net('plain string').message, 'Could not talk to https://h: plain string');
+    assert.equal(net({ message: 42 }).message, 'Could not talk to https://h: [object Object]');
+    assert.equal(net(new Error('y'.repeat(1000))).message.length, 'Could not talk to https://h: '.length + 300);
+    const r = redactor(['sk-1']);
+    assert.equal(
+      networkError(new Error('bad sk-1'), 'https://h', 'body', r).message,
+      'Could not talk to https://h: bad [redacted]',
+    );
+    const same = new ServiceError({ kind: 'invalidResponse', message: 'kept' });
+    assert.equal(net(same), same);
+  });
+
+  it('keeps the cause out of JSON and enumeration', () => {
+    const cause = new Error('socket');
+    const e = networkError(Object.assign(cause, { code: 'ECONNREFUSED' }), 'https://h', 'connect');
+    assert.equal((e as Error & { cause?: unknown }).cause, cause);
+    assert.ok(!Object.keys(e).includes('cause'));
+    assert.ok(!JSON.stringify(e).includes('socket'));
+    const rated = httpError({ status: 429, headers: {}, body: '', host: 'h', retryAfterMs: 1500, requestId: 'r' });
+    assert.deepEqual(JSON.parse(JSON.stringify(rated)), {
+      name: 'ServiceError',
+      kind: 'rateLimited',
+      message: 'The server answered 429 Too Many Requests (request id r)',
+      status: 429,
+      retryAfterMs: 1500,
+      requestId: 'r',
+    });
+    assert.equal(isServiceError(rated), true);
+    assert.equal(isServiceError(new Error('x')), false);
+    assert.equal(new ServiceError({ kind: 'http', message: 'm' }).name, 'ServiceError');
+  });
+
+  it('leaves out a server message that only repeats the status line', () => {
+    const said = (status: number, body: string) => httpError({ status, headers: {}, body, host: 'h' }).message;
+    assert.equal(said(502, 'Bad Gateway'), 'The server answered 502 Bad Gateway');
+    assert.equal(said(502, 'BAD GATEWAY'), 'The server answered 502 Bad Gateway');
+    assert.equal(said(502, '502'), 'The server answered 502 Bad Gateway');
+    assert.equal(said(502, '502 Bad Gateway'), 'The server answered 502 Bad Gateway');
+    assert.equal(said(502, 'upstream down'), 'The server answered 502 Bad Gateway: upstream down');
+    assert.equal(said(599, 'odd'), 'The server answered 599: odd');
+    assert.equal(said(599, ''), 'The server answered 599');
+    assert.equal(httpError({ status: 599, headers: {}, body: '', host: 'h' }).statusText, '');
+    assert.equal(
+      said(500, '<html><body><p> </p></body></html>'),
+      'The server answered 500 Internal Server Error (an HTML page, probably from a proxy or gateway in front of the service)',
+    );
+  });
+
+  it('maps 403 to unauthorized and carries the status, code, type and server message', () => {
+    const e = httpError({
+      status: 403,
+      headers: {},
+      body: '{"error":{"message":"no scope","code":"c","type":"t"}}',
+      host: 'https://h',
+    });
+    assert.deepEqual(
+      [e.kind, e.status, e.statusText, e.code, e.type, e.serverMessage, e.host],
+      ['unauthorized', 403, 'Forbidden', 'c', 't', 'no scope', 'https://h'],
+    );
   });
 });

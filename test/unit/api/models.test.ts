@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { extractList, extractSingle, httpUrl, normalizeModel } from '../../../src/api/models';
+import { extractList, extractSingle, httpUrl, normalizeInto, normalizeModel } from '../../../src/api/models';
 
 describe('api/models: normalizeModel', () => {
   it('reads the OpenAI-style entry of the local service', () => {
@@ -158,5 +158,157 @@ describe('api/models: card link check, fast path and regular expression agree', 
       ),
       { seed: 7, numRuns: 5000 },
     );
+  });
+});
+
+describe('api/models: every field name of docs/service-shapes.md', () => {
+  it('reads the id from each id field, in order of preference', () => {
+    const keys = ['id', 'identifier', 'model_id', 'modelId', 'name', 'model', 'full_name', 'slug', 'key', '_id'];
+    for (const [i, k] of keys.entries()) {
+      assert.equal(normalizeModel({ [k]: `v-${k}` })?.id, `v-${k}`, k);
+      // Every later name loses to this one.
+      const later = Object.fromEntries(keys.slice(i + 1).map((l) => [l, `later-${l}`]));
+      assert.equal(normalizeModel({ ...later, [k]: `v-${k}` })?.id, `v-${k}`, `${k} first`);
+    }
+    assert.equal(normalizeModel({ id: 12n })?.id, '12');
+    assert.equal(normalizeModel({ id: Infinity, name: 'n' })?.id, 'n');
+    assert.equal(normalizeModel({ id: true, name: 'n' })?.id, 'n');
+  });
+
+  it('reads the family from each family field, and from the first element of an array', () => {
+    const keys = [
+      'model_family',
+      'modelFamily',
+      'line',
+      'series',
+      'architecture',
+      'base_model',
+      'baseModelId',
+      'model_type',
+    ];
+    for (const [i, k] of keys.entries()) {
+      assert.equal(normalizeModel({ id: 'x', [k]: `f-${k}` })?.family, `f-${k}`, k);
+      const later = Object.fromEntries(keys.slice(i + 1).map((l) => [l, `later-${l}`]));
+      assert.equal(normalizeModel({ id: 'x', ...later, [k]: `f-${k}` })?.family, `f-${k}`, `${k} first`);
+    }
+    assert.equal(normalizeModel({ id: 'x', series: ['s1', 's2'] })?.family, 's1');
+    assert.equal(normalizeModel({ id: 'x', line: '  ', series: 's' })?.family, 's');
+    assert.equal(normalizeModel({ id: 'x', line: {}, series: 's' })?.family, 's');
+  });
+
+  it('reads a family given directly, nested in details or families, or as {name|id|value|version}', () => {
+    const family = (m: Record<string, unknown>) => normalizeModel({ id: 'x', ...m })?.family;
+    assert.equal(family({ family: '  padded ' }), 'padded');
+    assert.equal(family({ family: ' ', line: 'l' }), 'l');
+    assert.equal(family({ family: '', line: 'l' }), 'l');
+    assert.equal(family({ family: 7 }), '7');
+    assert.equal(family({ details: { family: 'd' }, line: 'l' }), 'd');
+    assert.equal(family({ details: { families: ['df', 'x'] }, line: 'l' }), 'df');
+    assert.equal(family({ families: ['top', 'x'], line: 'l' }), 'top');
+    assert.equal(family({ details: { family: '' }, families: ['top'] }), 'top');
+    assert.equal(family({ architecture: { id: 'a-id' } }), 'a-id');
+    assert.equal(family({ architecture: { value: 'a-value' } }), 'a-value');
+    assert.equal(family({ architecture: { version: 'a-version' } }), 'a-version');
+    assert.equal(family({ architecture: { name: 'n', id: 'i' } }), 'n');
+    assert.equal(family({ architecture: { name: ' ', id: 'i' } }), 'i');
+    assert.equal(family({ architecture: [{ name: 'first' }] }), 'first');
+    assert.equal(family({ owned_by: 'acme', publisher: 'p' }), undefined);
+  });
+
+  it('reads the version from each version field, latest_versions, or an Ollama tag', () => {
+    const keys = ['version', 'model_version', 'modelVersion', 'version_id', 'versionId', 'version_num', 'revision'];
+    for (const [i, k] of keys.entries()) {
+      assert.equal(normalizeModel({ id: 'x', [k]: `r-${k}` })?.version, `r-${k}`, k);
+      const later = Object.fromEntries(keys.slice(i + 1).map((l) => [l, `later-${l}`]));
+      assert.equal(normalizeModel({ id: 'x', ...later, [k]: `r-${k}` })?.version, `r-${k}`, `${k} first`);
+    }
+    const version = (m: Record<string, unknown>) => normalizeModel({ id: 'x', ...m })?.version;
+    assert.equal(version({ version: '', revision: 'r' }), 'r');
+    assert.equal(version({ version: { name: 'v2' } }), 'v2');
+    assert.equal(version({ latest_versions: [{ version: 4 }], tag: 'a:b' }), '4');
+    assert.equal(version({ latest_versions: [], tag: 'a:b' }), 'b');
+    assert.equal(version({ tag: 'plain' }), 'plain');
+    assert.equal(version({ tag: 'registry:5000/m:q4' }), 'q4');
+    assert.equal(version({ tag: 'm:' }), undefined);
+    assert.equal(version({ tag: ':x' }), 'x');
+    assert.equal(version({}), undefined);
+  });
+
+  it('reads the card link from each card field, then links, _links, and url/html_url/href last', () => {
+    const keys = [
+      'model_card_url',
+      'modelCardUrl',
+      'model_card',
+      'modelCard',
+      'card_url',
+      'cardUrl',
+      'documentation_url',
+      'docs_url',
+    ];
+    const card = (m: Record<string, unknown>) => normalizeModel({ id: 'x', ...m })?.cardUrl;
+    for (const [i, k] of keys.entries()) {
+      assert.equal(card({ [k]: `https://c/${k}` }), `https://c/${k}`, k);
+      const later = Object.fromEntries(keys.slice(i + 1).map((l) => [l, `https://later/${l}`]));
+      assert.equal(card({ url: 'https://u', ...later, [k]: `https://c/${k}` }), `https://c/${k}`, `${k} first`);
+    }
+    assert.equal(card({ links: { card: 'https://c/links-card' }, url: 'https://u' }), 'https://c/links-card');
+    assert.equal(card({ links: { model_card: 'https://c/mc', card: 'https://c/c' } }), 'https://c/mc');
+    assert.equal(card({ _links: { card: { href: 'https://c/hal' } }, url: 'https://u' }), 'https://c/hal');
+    assert.equal(card({ html_url: 'https://c/html' }), 'https://c/html');
+    assert.equal(card({ href: 'https://c/href' }), 'https://c/href');
+    assert.equal(card({ url: 'https://c/url', html_url: 'https://c/html', href: 'https://c/href' }), 'https://c/url');
+    assert.equal(card({ url: 'mailto:x', html_url: 'https://c/html' }), 'https://c/html');
+    assert.equal(card({ model_card: { href: 'https://c/obj-href' } }), 'https://c/obj-href');
+    assert.equal(card({ model_card: { url: 'https://c/u', href: 'https://c/h' } }), 'https://c/u');
+    assert.equal(card({ model_card: { url: 5, href: 'https://c/h' } }), 'https://c/h');
+    assert.equal(card({ model_card: 42 }), undefined);
+  });
+
+  it('checks card links: length limits, padding, host, user info and quotes', () => {
+    assert.equal(httpUrl('http://a'), 'http://a');
+    assert.equal(httpUrl('http://'), undefined);
+    assert.equal(httpUrl(`https://h/${'a'.repeat(2048 - 10)}`)?.length, 2048);
+    assert.equal(httpUrl(`https://h/${'a'.repeat(2048 - 9)}`), undefined);
+    assert.equal(httpUrl('  https://h/x\n'), 'https://h/x');
+    assert.equal(httpUrl('https://h/x '), 'https://h/x');
+    assert.equal(httpUrl('https://u@h/'), undefined);
+    assert.equal(httpUrl("https://h'/"), undefined);
+    assert.equal(httpUrl("https://h/it's"), "https://h/it's");
+    assert.equal(httpUrl('https://h/a@b'), 'https://h/a@b');
+    assert.equal(httpUrl('https:///path'), undefined);
+    assert.equal(httpUrl('https://?q'), undefined);
+    assert.equal(httpUrl('https://h/a`b'), undefined);
+    assert.equal(httpUrl('https://h/a\\b'), undefined);
+    assert.equal(httpUrl('https://h/<b>'), undefined);
+    assert.equal(httpUrl('https://h/é'), 'https://h/é');
+    assert.equal(httpUrl('Https://h/x'), 'Https://h/x');
+    assert.equal(httpUrl({ href: 'https://h/x' }), 'https://h/x');
+    assert.equal(httpUrl(['https://h/x']), undefined);
+    assert.equal(httpUrl(null), undefined);
+  });
+
+  it('skips entries without an id and counts them', () => {
+    const out: ReturnType<typeof normalizeModel>[] = [];
+    assert.equal(normalizeInto([{ id: 'a' }, null, { name: ' ' }, { id: 'b' }], out as never[]), 2);
+    assert.deepEqual(
+      out.map((m) => m?.id),
+      ['a', 'b'],
+    );
+  });
+
+  it('unwraps {item:{…}} and {result:{…}}, and a one-element array', () => {
+    assert.deepEqual(extractSingle({ item: { id: 'i' } }), { id: 'i' });
+    assert.deepEqual(extractSingle({ result: { id: 'r' } }), { id: 'r' });
+    assert.deepEqual(extractSingle({ model: 'name-only', data: { id: 'd' } }), {
+      model: 'name-only',
+      data: { id: 'd' },
+    });
+    assert.deepEqual(extractSingle({ status: 'x', data: { id: 'd' } }), { id: 'd' });
+    assert.deepEqual(extractSingle([{ id: 'only' }]), { id: 'only' });
+    const two = [{ id: 'a' }, { id: 'b' }];
+    assert.equal(extractSingle(two), two);
+    const bare = { status: 'x' };
+    assert.equal(extractSingle(bare), bare);
+    assert.equal(extractSingle('text'), 'text');
   });
 });

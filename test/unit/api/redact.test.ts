@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { redact, Redactor } from '../../../src/api/redact';
+import { REDACTED, redact, redactor, Redactor } from '../../../src/api/redact';
 
 describe('api/redact', () => {
   it('removes a key verbatim, URL-encoded and JSON-escaped, leaving the rest', () => {
@@ -9,6 +9,48 @@ describe('api/redact', () => {
     assert.ok(!out.includes(key) && !out.includes(encodeURIComponent(key)) && !out.includes('a/b\\"c'));
     assert.ok(out.startsWith('k=[redacted] u=[redacted]'));
     assert.equal(redact('nothing', undefined), 'nothing');
+  });
+
+  it('removes a key echoed with JSON escapes in any of its characters, hex in either case', () => {
+    const key = 'sk-ab/cd';
+    for (const echoed of [
+      'sk-ab\\/cd',
+      '\\u0073k-ab/cd',
+      '\\u0073\\u006B\\u002d\\u0061\\u0062\\u002F\\u0063\\u0064',
+      'sk-ab\\u002fcd',
+    ]) {
+      assert.equal(redact(`{"error":"bad key ${echoed}"}`, key), `{"error":"bad key ${REDACTED}"}`, echoed);
+    }
+    assert.equal(redact('a \\"q\\" in \\\\ text', 'q"'), `a \\"${REDACTED} in \\\\ text`);
+    assert.equal(redact('x k\\\\ y', 'k\\'), `x ${REDACTED} y`);
+  });
+
+  it('treats regex characters in a key as themselves', () => {
+    const key = 'a.b*c';
+    assert.equal(redact('aXbbbc a\\u002eb*c', key), `aXbbbc ${REDACTED}`);
+    assert.equal(redact('a-b a\\u002db', 'a-b'), `${REDACTED} ${REDACTED}`);
+  });
+
+  it('removes every given secret, ignores empty ones, and keeps text without any unchanged', () => {
+    const clean = redactor(['one', undefined, '', 'two']);
+    assert.equal(clean('one and two and three'), `${REDACTED} and ${REDACTED} and three`);
+    assert.equal(clean('o\\u006ee'), REDACTED);
+    assert.equal(redactor([])('a \\u0073 b'), 'a \\u0073 b');
+    assert.equal(redactor(['', undefined])('a \\u0073 b'), 'a \\u0073 b');
+  });
+
+  it('removes a key with a lone surrogate verbatim (it cannot be URL-encoded)', () => {
+    const key = 'sk-\uD800x';
+    assert.equal(redact(`key ${key} end`, key), `key ${REDACTED} end`);
+  });
+
+  it('removes escaped forms of keys up to 512 characters', () => {
+    const key = 'k'.repeat(511) + '/';
+    assert.equal(redact(`[${'k'.repeat(511)}\\/]`, key), `[${REDACTED}]`);
+    const long = 'k'.repeat(512) + '/';
+    // Beyond 512 only the verbatim, URL-encoded and JSON.stringify forms are removed (bounded regex size).
+    assert.equal(redact(`[${long}] [${encodeURIComponent(long)}]`, long), `[${REDACTED}] [${REDACTED}]`);
+    assert.equal(redact(`[${'k'.repeat(512)}\\/]`, long), `[${'k'.repeat(512)}\\/]`);
   });
 });
 

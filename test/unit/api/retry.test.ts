@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ServiceError } from '../../../src/api/errors';
-import { isRetryable, retryAfterMs, retryDelay, retryPolicy } from '../../../src/api/retry';
+import { isRetryable, retryAfterMs, retryDelay, retryPolicy, sleep } from '../../../src/api/retry';
 
 describe('api/retry', () => {
   it('reads retry-after-ms, Retry-After seconds and dates', () => {
@@ -45,5 +45,114 @@ describe('api/retry', () => {
       undefined,
       'the total budget',
     );
+  });
+});
+
+describe('api/retry: policy edges', () => {
+  const e = (status: number, extra: { code?: string; type?: string } = {}): ServiceError =>
+    new ServiceError({ kind: 'http', message: '', status, ...extra });
+
+  it('defaults to 3 retries from 500 ms, 20 s per wait and 60 s in all; ignores unusable numbers', () => {
+    assert.deepEqual(retryPolicy(), { max: 3, baseDelayMs: 500, maxDelayMs: 20_000, maxTotalMs: 60_000 });
+    assert.deepEqual(retryPolicy({ max: -1, baseDelayMs: NaN, maxDelayMs: Infinity }), {
+      max: 3,
+      baseDelayMs: 500,
+      maxDelayMs: 20_000,
+      maxTotalMs: 60_000,
+    });
+    assert.deepEqual(retryPolicy({ max: 2.7, baseDelayMs: 0, maxDelayMs: 10, maxTotalMs: 0 }), {
+      max: 2,
+      baseDelayMs: 0,
+      maxDelayMs: 10,
+      maxTotalMs: 0,
+    });
+  });
+
+  it('reads padded and fractional header values, the first of repeated ones, and past dates as 0', () => {
+    assert.equal(retryAfterMs({ 'retry-after-ms': ' 12.6 ' }), 13);
+    assert.equal(retryAfterMs({ 'retry-after-ms': ['40', '90'] }), 40);
+    assert.equal(retryAfterMs({ 'retry-after-ms': '-5', 'retry-after': '1' }), 1000);
+    assert.equal(retryAfterMs({ 'retry-after-ms': 'x1', 'retry-after': '1' }), 1000);
+    assert.equal(retryAfterMs({ 'retry-after-ms': '1x', 'retry-after': '1' }), 1000);
+    assert.equal(retryAfterMs({ 'retry-after': ' 1.5 ' }), 1500);
+    assert.equal(retryAfterMs({ 'retry-after': ['3', '9'] }), 3000);
+    assert.equal(retryAfterMs({ 'retry-after': '   ' }), undefined);
+    assert.equal(retryAfterMs({ 'retry-after': new Date(1_000).toUTCString() }, 5_000), 0);
+    const now = Date.now();
+    const later = retryAfterMs({ 'retry-after': new Date(now + 60_000).toUTCString() });
+    assert.ok(later !== undefined && later > 55_000 && later <= 60_000, String(later));
+  });
+
+  it('follows x-should-retry in any case, and never retries a quota error', () => {
+    assert.equal(isRetryable(e(500), { 'x-should-retry': ' TRUE ' }), true);
+    assert.equal(isRetryable(e(503), { 'x-should-retry': ['False'] }), false);
+    assert.equal(isRetryable(e(500), { 'x-should-retry': 'maybe' }), false);
+    assert.equal(isRetryable(e(429, { type: 'insufficient_quota' })), false);
+    assert.equal(isRetryable(e(503, { code: 'insufficient_quota' })), true);
+    assert.equal(isRetryable(e(429, { code: 'rate_limit_exceeded' })), true);
+    assert.equal(
+      isRetryable(new ServiceError({ kind: 'network', code: 'ECONNRESET', message: '' }), {
+        'x-should-retry': 'false',
+      }),
+      false,
+    );
+  });
+
+  it('allows exactly max retries, a server wait of exactly maxDelayMs, and a total of exactly maxTotalMs', () => {
+    const p = retryPolicy({ max: 2, baseDelayMs: 100, maxDelayMs: 300, maxTotalMs: 1000 });
+    const zero = (): number => 0;
+    assert.equal(retryDelay(p, 2, undefined, 0, zero), 100);
+    assert.equal(retryDelay(p, 3, undefined, 0, zero), undefined);
+    assert.equal(retryDelay(p, 1, 300, 0, zero), 300);
+    assert.equal(retryDelay(p, 1, 301, 0, zero), undefined);
+    assert.equal(retryDelay(p, 1, 200, 800, zero), 200);
+    assert.equal(retryDelay(p, 1, 200, 801, zero), undefined);
+  });
+
+  it('doubles the step per attempt up to maxDelayMs, waiting between half and all of it', () => {
+    const p = retryPolicy({ max: 10, baseDelayMs: 100, maxDelayMs: 700, maxTotalMs: 100_000 });
+    const at = (attempt: number, r: number) => retryDelay(p, attempt, undefined, 0, () => r);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5].map((n) => at(n, 0)),
+      [50, 100, 200, 350, 350],
+    );
+    assert.deepEqual(
+      [1, 2, 3, 4].map((n) => at(n, 0.5)),
+      [75, 150, 300, 525],
+    );
+  });
+
+  it('adds at most 250 ms (and at most half the base step) of jitter to a server-given wait', () => {
+    const p = retryPolicy({ baseDelayMs: 100, maxDelayMs: 10_000 });
+    const big = retryPolicy({ baseDelayMs: 2_000, maxDelayMs: 10_000 });
+    assert.equal(
+      retryDelay(p, 1, 1000, 0, () => 0.999),
+      1050,
+    );
+    assert.equal(
+      retryDelay(big, 1, 1000, 0, () => 0.999),
+      1249,
+    );
+    assert.equal(
+      retryDelay(big, 1, 1000, 0, () => 0.5),
+      1125,
+    );
+  });
+
+  it('sleeps the given time, and stops at once with the reason when aborted', async () => {
+    const t0 = Date.now();
+    await sleep(30);
+    assert.ok(Date.now() - t0 >= 25);
+    const before = new AbortController();
+    before.abort(new Error('already'));
+    await assert.rejects(sleep(10_000, before.signal), /already/);
+    const during = new AbortController();
+    const started = Date.now();
+    setTimeout(() => during.abort(new Error('stopped')), 20);
+    await assert.rejects(sleep(10_000, during.signal), /stopped/);
+    assert.ok(Date.now() - started < 5_000);
+    const done = new AbortController();
+    await sleep(5, done.signal);
+    done.abort(new Error('late'));
   });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { ServiceError } from '../../../src/api/errors';
-import { readEventStream } from '../../../src/api/sse';
+import { idleTimer, readEventStream, SseEvent } from '../../../src/api/sse';
 import type { ServerSentEvent } from '../../../src/api/types';
 
 function body(chunks: string[]): Readable {
@@ -94,5 +94,150 @@ describe('api/sse', () => {
       collect(readEventStream(huge, { mapError, maxEventChars: 4 << 20 })),
       (e: unknown) => e instanceof ServiceError && e.kind === 'invalidResponse',
     );
+  });
+});
+
+describe('api/sse: events, endings and timers', () => {
+  /** A body that records whether the reader closed it. */
+  function tracked(chunks: string[]): Readable & { destroyed: boolean } {
+    return body(chunks) as Readable & { destroyed: boolean };
+  }
+
+  it('parses every kind of JSON value, and nothing that only starts like one', async () => {
+    const values = ['{"a":1}', '[1,2]', '"s"', '0', '9', '-1', 'true', 'false', 'null', '12abc', 'text', ''];
+    const stream = values.map((v) => `data: ${v}\n\n`);
+    const events = await collect(readEventStream(body(stream), { mapError }));
+    assert.deepEqual(
+      events.map((e) => e.json),
+      [{ a: 1 }, [1, 2], 's', 0, 9, -1, true, false, null, undefined, undefined, undefined],
+    );
+  });
+
+  it('serializes an event with its name, id, data and parsed JSON', async () => {
+    const [ev] = await collect(readEventStream(body(['event: delta\nid: 3\ndata: [1]\n\n']), { mapError }));
+    assert.ok(ev instanceof SseEvent);
+    assert.deepEqual(ev.toJSON(), { event: 'delta', id: '3', data: '[1]', json: [1] });
+    assert.deepEqual(JSON.parse(JSON.stringify(ev)), { event: 'delta', id: '3', data: '[1]', json: [1] });
+  });
+
+  it('keeps the event name and id of an event whose data was redacted', async () => {
+    const events = await collect(
+      readEventStream(body(['event: echo\nid: 9\ndata: key=K\n\ndata: clean\n\n']), {
+        mapError,
+        redact: (t) => t.replace('K', '[redacted]'),
+      }),
+    );
+    assert.deepEqual(
+      events.map((e) => [e.event, e.id, e.data]),
+      [
+        ['echo', '9', 'key=[redacted]'],
+        [undefined, undefined, 'clean'],
+      ],
+    );
+  });
+
+  it('stops at a [DONE] left without its blank line at the end of the stream', async () => {
+    const events = await collect(readEventStream(body(['data: 1\n\ndata: 2\n\ndata: [DONE]']), { mapError }));
+    assert.deepEqual(
+      events.map((e) => e.data),
+      ['1', '2'],
+    );
+    const after = await collect(readEventStream(body(['data: 1\n\ndata: [DONE]\ndata: x']), { mapError }));
+    assert.deepEqual(
+      after.map((e) => e.data),
+      ['1', '[DONE]\nx'],
+    );
+  });
+
+  it('tells how it ended, and closes the body unless the server ended it', async () => {
+    const outcomes: string[] = [];
+    const onEnd = (o: string): void => {
+      outcomes.push(o);
+    };
+    const ended = tracked(['data: 1\n\n']);
+    await collect(readEventStream(ended, { mapError, onEnd }));
+    const done = tracked(['data: 1\n\ndata: [DONE]\n\ndata: 2\n\n']);
+    await collect(readEventStream(done, { mapError, onEnd }));
+    const stopped = tracked(['data: 1\n\ndata: 2\n\n']);
+    for await (const _ of readEventStream(stopped, { mapError, onEnd })) {
+      break;
+    }
+    const failing = new Readable({
+      read() {
+        this.destroy(Object.assign(new Error('reset'), { code: 'ECONNRESET' }));
+      },
+    });
+    await assert.rejects(collect(readEventStream(failing, { mapError, onEnd })), /mapped/);
+    const ac = new AbortController();
+    ac.abort();
+    const aborted = new Readable({
+      read() {
+        this.destroy(new Error('aborted'));
+      },
+    });
+    await collect(readEventStream(aborted, { mapError, onEnd, signal: ac.signal }));
+    assert.deepEqual(outcomes, ['end', 'done', 'stopped', 'error', 'aborted']);
+    assert.equal(done.destroyed, true, 'the connection closes after [DONE]');
+    assert.equal(stopped.destroyed, true, 'the connection closes when the consumer stops');
+  });
+
+  it('passes a ServiceError of its own through unmapped', async () => {
+    const own = new ServiceError({ kind: 'invalidResponse', message: 'cut' });
+    const failing = new Readable({
+      read() {
+        this.destroy(own);
+      },
+    });
+    await assert.rejects(collect(readEventStream(failing, { mapError })), (e: unknown) => e === own);
+  });
+
+  it('accepts events up to 16 MiB by default, and up to maxEventChars when given', async () => {
+    // The line arrives in one chunk and its end in the next: the parser has to hold it meanwhile.
+    const big = [`data: ${'x'.repeat(1 << 20)}`, '\n\n'];
+    assert.equal((await collect(readEventStream(body(big), { mapError })))[0].data.length, 1 << 20);
+    await assert.rejects(
+      collect(readEventStream(body(big), { mapError, maxEventChars: 1 << 19 })),
+      (e: unknown) => e instanceof ServiceError && /larger than the client accepts/.test(e.message),
+    );
+  });
+
+  it('fails a stream that stays quiet longer than idleMs, and only then', async () => {
+    const quiet = new Readable({ read() {} });
+    quiet.push('data: 1\n\n');
+    const started = Date.now();
+    const seen: string[] = [];
+    await assert.rejects(
+      (async () => {
+        for await (const ev of readEventStream(quiet, {
+          mapError: (e) => new ServiceError({ kind: 'timeout', message: String((e as { code?: string }).code) }),
+          idleMs: 60,
+        })) {
+          seen.push(ev.data);
+        }
+      })(),
+      (e: unknown) => e instanceof ServiceError && e.message === 'UND_ERR_BODY_TIMEOUT',
+    );
+    assert.deepEqual(seen, ['1']);
+    assert.ok(Date.now() - started >= 50);
+    const slow = new Readable({ read() {} });
+    const feed = setInterval(() => slow.push('data: t\n\n'), 20);
+    setTimeout(() => {
+      clearInterval(feed);
+      slow.push(null);
+    }, 200);
+    const ticks = await collect(readEventStream(slow, { mapError, idleMs: 80 }));
+    assert.ok(ticks.length >= 5, `a stream that keeps sending is not idle (${ticks.length} events)`);
+  });
+
+  it('starts no idle timer without a limit or a way to close the body', () => {
+    const closable = { destroy: () => undefined };
+    assert.equal(idleTimer(closable, undefined), undefined);
+    assert.equal(idleTimer(closable, 0), undefined);
+    assert.equal(idleTimer(closable, -5), undefined);
+    assert.equal(idleTimer({}, 100), undefined);
+    const timer = idleTimer(closable, 100_000);
+    assert.ok(timer !== undefined);
+    assert.equal(timer.hasRef(), false, 'an idle timer never keeps the process alive');
+    clearTimeout(timer);
   });
 });

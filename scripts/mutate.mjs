@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// `npm run mutate`: mutation testing of the modules without the VS Code API (stryker.config.mjs), then the
+// mutation score per folder (src/api, src/common, each src/<feature>/core) and the mutants that survived,
+// read from the JSON report. Exit code: Stryker's (non-zero below thresholds.break or on an error).
+//
+//   npm run mutate                          incremental run (test/mutation/stryker-incremental.json)
+//   npm run mutate -- --force               every mutant again, ignoring the incremental file
+//   npm run mutate -- --mutate src/api/sse.ts   only these files (a glob; the score covers only them)
+//   npm run mutate -- --score               no run: the scores and survivors of the last report
+// Anything but --score is passed to `stryker run`. See docs/mutation-testing.md.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import nestedNpm from './nested-npm.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const REPORT = path.join(ROOT, 'reports', 'mutation', 'mutation.json');
+/** The targets of docs/mutation-testing.md: the client core, and every other pure module. */
+const TARGET = { 'src/api': 85, other: 75 };
+const DETECTED = new Set(['Killed', 'Timeout']);
+const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+const SHOW_SURVIVORS = 60;
+
+/** The folder a mutated file is scored under. */
+function folderOf(file) {
+  const p = file.split(path.sep).join('/');
+  const core = /^(src\/[^/]+\/core)\//.exec(p);
+  if (core) {
+    return core[1];
+  }
+  const top = /^(src\/(?:api|common))\//.exec(p);
+  return top ? top[1] : path.posix.dirname(p);
+}
+
+function printScores(report) {
+  const folders = new Map();
+  const survivors = [];
+  const total = { detected: 0, undetected: 0 };
+  for (const [file, { mutants }] of Object.entries(report.files)) {
+    const rel = path.isAbsolute(file) ? path.relative(ROOT, file) : file;
+    const folder = folderOf(rel);
+    const f = folders.get(folder) ?? { detected: 0, undetected: 0 };
+    folders.set(folder, f);
+    for (const m of mutants) {
+      if (DETECTED.has(m.status)) {
+        f.detected++;
+        total.detected++;
+      } else if (UNDETECTED.has(m.status)) {
+        f.undetected++;
+        total.undetected++;
+        survivors.push(`${rel}:${m.location.start.line}:${m.location.start.column} ${m.status} ${m.mutatorName}`);
+      }
+    }
+  }
+  const pct = ({ detected, undetected }) =>
+    detected + undetected === 0 ? 100 : (100 * detected) / (detected + undetected);
+  console.log('\nMutation score per folder (killed + timed out) / (killed + timed out + survived + no coverage):');
+  for (const [folder, f] of [...folders].sort(([a], [b]) => a.localeCompare(b))) {
+    const target = TARGET[folder] ?? TARGET.other;
+    const score = pct(f);
+    const mark = score >= target ? 'ok' : `BELOW ${target} %`;
+    console.log(
+      `  ${folder.padEnd(22)} ${score.toFixed(2).padStart(6)} %  (${f.detected} of ${f.detected + f.undetected})  target ${target} %: ${mark}`,
+    );
+  }
+  console.log(`  ${'all'.padEnd(22)} ${pct(total).toFixed(2).padStart(6)} %`);
+  if (survivors.length > 0) {
+    console.log(`\n${survivors.length} mutant(s) not detected (docs/mutation-testing.md says why each is left):`);
+    for (const s of survivors.slice(0, SHOW_SURVIVORS)) {
+      console.log(`  ${s}`);
+    }
+    if (survivors.length > SHOW_SURVIVORS) {
+      console.log(`  … and ${survivors.length - SHOW_SURVIVORS} more: reports/mutation/index.html`);
+    }
+  }
+  console.log('\nReports: reports/mutation/index.html, reports/mutation/mutation.json');
+}
+
+const args = process.argv.slice(2);
+let status = 0;
+if (!args.includes('--score')) {
+  nestedNpm.ensureDependencies({ root: ROOT });
+  const bin = path.join(ROOT, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+  const r = spawnSync(process.execPath, [bin, 'run', ...args], { cwd: ROOT, stdio: 'inherit' });
+  status = r.status ?? 1;
+}
+if (fs.existsSync(REPORT)) {
+  printScores(JSON.parse(fs.readFileSync(REPORT, 'utf8')));
+} else {
+  console.error('No report at reports/mutation/mutation.json: run `npm run mutate` first.');
+  status ||= 1;
+}
+process.exit(status);

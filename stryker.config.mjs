@@ -1,0 +1,36 @@
+// Mutation testing (`npm run mutate`, see docs/mutation-testing.md): Stryker changes the code of the modules
+// that do not need VS Code, one small change (a mutant) at a time, and runs the unit tests against each; a
+// mutant that leaves them green shows a promise no test holds.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  packageManager: 'npm',
+  testRunner: 'mocha',
+  // The unit layer as `npx mocha` runs it (.mocharc.json: tsx/cjs, test/unit/**/*.test.ts), less the
+  // property and volume tests (10,000 generated inputs, 100,000 models, a 200 MB upload): they guard
+  // robustness and memory, and would run again for every mutant of every module they reach.
+  mochaOptions: {
+    config: '.mocharc.json',
+    grep: '^(?!.*(10,000 (generated|random)|300 generated pages|100,000 models|200 MB file)).*$',
+  },
+  // Every module free of the VS Code API: the client core and the pure helpers of each feature.
+  // The client core, where the incremental file holds a full run. The other pure folders (src/common/**,
+  // src/*/core/**) come next: `npm run mutate -- --mutate 'src/common/**/*.ts'` runs them (see the doc).
+  mutate: ['src/api/**/*.ts'],
+  // Each mutant runs only the tests that reach it: ~40 min instead of hours for a full run.
+  coverageAnalysis: 'perTest',
+  // Committed, so a run after a small change re-tests only the mutants of changed code or changed tests.
+  incremental: true,
+  incrementalFile: 'test/mutation/stryker-incremental.json',
+  reporters: ['progress', 'clear-text', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: false },
+  concurrency: 2,
+  // Several unit tests start the local service and wait on sockets; a slow machine must not turn a
+  // surviving mutant into a "timeout" (counted as killed).
+  timeoutMS: 10000,
+  ignorePatterns: ['dist', 'out', '.vscode-test', 'test-results', 'bench/results', '*.vsix', '.tmp'],
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  thresholds: { high: 85, low: 75, break: 85 },
+};
