@@ -7,7 +7,8 @@
 import { l10n } from '../../common/l10n';
 import { characterCount } from '../../common/counts';
 import { escapeHtml, page } from '../../common/html';
-import type { ModelDetails } from './modelDetails';
+import type { ModelDetails, SectionTitle } from './modelDetails';
+import { clean, type DisplayText } from '../../common/text';
 
 /** What the page's buttons ask the extension to do (`{ action, link? }` messages). */
 export const DETAILS_ACTIONS = [
@@ -74,7 +75,7 @@ document.addEventListener('click', (event) => {
 });
 `;
 
-function button(action: string, label: string, primary = false): string {
+function button(action: string, label: DisplayText, primary = false): string {
   return `<button type="button" data-action="${action}"${primary ? ' class="primary"' : ''}>${escapeHtml(label)}</button>`;
 }
 
@@ -90,15 +91,31 @@ function value(field: { value: string; long: boolean; link?: number }): string {
   return `<details><summary>${escapeHtml(first)}… (${escapeHtml(characterCount(field.value.length))})</summary><pre>${text}</pre></details>`;
 }
 
+/** A section's heading in the display language (the titles are also the sections' keys). */
+function sectionLabel(title: SectionTitle): DisplayText {
+  switch (title) {
+    case 'Owner':
+      return l10n.t('Owner');
+    case 'Dates':
+      return l10n.t('Dates');
+    case 'Limits':
+      return l10n.t('Limits');
+    case 'Capabilities':
+      return l10n.t('Capabilities');
+    default:
+      return l10n.t('Other fields');
+  }
+}
+
 function cardRow(details: ModelDetails): string {
   const card = details.card;
   if (!card) {
-    return `<tr><th>Model Card</th><td class="muted">none in the registry entry</td></tr>`;
+    return `<tr><th>${escapeHtml(l10n.t('Model Card'))}</th><td class="muted">${escapeHtml(l10n.t('none in the registry entry'))}</td></tr>`;
   }
   if ('url' in card) {
-    return `<tr><th>Model Card</th><td><a href="#" data-action="openCard" id="card-link">${escapeHtml(card.url)}</a></td></tr>`;
+    return `<tr><th>${escapeHtml(l10n.t('Model Card'))}</th><td><a href="#" data-action="openCard" id="card-link">${escapeHtml(card.url)}</a></td></tr>`;
   }
-  return `<tr><th>Model Card</th><td><span class="card-refused">Not opened: ${escapeHtml(card.refused)}</span><br><code>${escapeHtml(
+  return `<tr><th>${escapeHtml(l10n.t('Model Card'))}</th><td><span class="card-refused">${escapeHtml(l10n.t('Not opened: {0}', clean(card.refused)))}</span><br><code>${escapeHtml(
     card.link.slice(0, 300),
   )}</code></td></tr>`;
 }
@@ -106,40 +123,41 @@ function cardRow(details: ModelDetails): string {
 /** The whole page for a model. */
 export function detailsHtml(state: DetailsPageState, nonce: string, cspSource: string): string {
   const d = state.details;
+  const none = `<span class="muted">${escapeHtml(l10n.t('none'))}</span>`;
   const facts = [
-    `<tr><th>Identifier</th><td><code id="model-id">${escapeHtml(d.id)}</code></td></tr>`,
-    `<tr><th>Family</th><td id="model-family">${d.family ? escapeHtml(d.family) : '<span class="muted">none</span>'}</td></tr>`,
-    `<tr><th>Version</th><td id="model-version">${d.version ? escapeHtml(d.version) : '<span class="muted">none</span>'}</td></tr>`,
+    `<tr><th>${escapeHtml(l10n.t('Identifier'))}</th><td><code id="model-id">${escapeHtml(d.id)}</code></td></tr>`,
+    `<tr><th>${escapeHtml(l10n.t('Family'))}</th><td id="model-family">${d.family ? escapeHtml(d.family) : none}</td></tr>`,
+    `<tr><th>${escapeHtml(l10n.t('Version'))}</th><td id="model-version">${d.version ? escapeHtml(d.version) : none}</td></tr>`,
     cardRow(d),
   ];
   if (state.chat) {
     facts.push(
-      `<tr><th>In VS Code chat</th><td>“${escapeHtml(state.chat.name)}” from Model Access — <code>vscode.lm.selectChatModels({ vendor: '${escapeHtml(
+      `<tr><th>${escapeHtml(l10n.t('In VS Code chat'))}</th><td>${escapeHtml(l10n.t('“{0}” from Model Access', clean(state.chat.name)))} — <code>vscode.lm.selectChatModels({ vendor: '${escapeHtml(
         state.chat.vendor,
       )}', id: ${escapeHtml(JSON.stringify(state.chat.id))} })</code></td></tr>`,
     );
   }
   const hasCard = d.card !== undefined && 'url' in d.card;
   const actions = [
-    hasCard ? button('openCard', 'Open Model Card', true) : '',
-    hasCard ? button('previewCard', 'Preview Model Card') : '',
-    button('newRequest', 'New Request with this Model', !hasCard),
-    button('copyId', 'Copy ID'),
-    state.copyAsCode ? button('copyAsCode', 'Copy as Code…') : '',
-    button('compare', 'Compare with…'),
-    state.chat ? button('copyChatId', 'Copy Chat Model ID') : '',
-    button('refresh', state.loading ? 'Refreshing…' : 'Refresh'),
+    hasCard ? button('openCard', l10n.t('Open Model Card'), true) : '',
+    hasCard ? button('previewCard', l10n.t('Preview Model Card')) : '',
+    button('newRequest', l10n.t('New Request with this Model'), !hasCard),
+    button('copyId', l10n.t('Copy ID')),
+    state.copyAsCode ? button('copyAsCode', l10n.t('Copy as Code…')) : '',
+    button('compare', l10n.t('Compare with…')),
+    state.chat ? button('copyChatId', l10n.t('Copy Chat Model ID')) : '',
+    button('refresh', state.loading ? l10n.t('Refreshing…') : l10n.t('Refresh')),
   ].filter(Boolean);
   const sections = d.sections.map(
     (s) =>
-      `<h2>${escapeHtml(s.title)}</h2><table>${s.fields
+      `<h2>${escapeHtml(sectionLabel(s.title))}</h2><table>${s.fields
         .map((f) => `<tr><th class="field-name">${escapeHtml(f.name)}</th><td>${value(f)}</td></tr>`)
         .join('')}</table>`,
   );
   const status = state.loading
-    ? '<p class="muted" id="status">Reading the entry from the service…</p>'
+    ? `<p class="muted" id="status">${escapeHtml(l10n.t('Reading the entry from the service…'))}</p>`
     : state.fetchedAt
-      ? `<p class="muted" id="status">From the service at ${escapeHtml(state.fetchedAt)}</p>`
+      ? `<p class="muted" id="status">${escapeHtml(l10n.t('From the service at {0}', clean(state.fetchedAt)))}</p>`
       : '';
   const body = [
     `<h1>${escapeHtml(d.id)}</h1>`,

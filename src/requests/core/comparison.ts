@@ -6,6 +6,7 @@ import { escapeHtml, page } from '../../common/html';
 import { isRecord } from '../../common/records';
 import { REDACTION_MARGIN } from './responseFormat';
 import { l10n } from '../../common/l10n';
+import { clean, type DisplayText } from '../../common/text';
 
 export const MIN_COMPARE = 2;
 export const MAX_COMPARE = 6;
@@ -221,7 +222,8 @@ window.addEventListener('message', (event) => {
   });
   document.getElementById('cancel').disabled = !view.running;
   document.getElementById('again').disabled = view.running;
-  set('summary', view.running ? 'Running…' : 'Finished.');
+  const summary = document.getElementById('summary');
+  set('summary', view.running ? summary.dataset.running : summary.dataset.finished);
 });
 document.addEventListener('click', (event) => {
   const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
@@ -233,13 +235,13 @@ document.addEventListener('click', (event) => {
 export function comparisonHtml(view: ComparisonView, nonce: string, cspSource: string): string {
   const columns = view.columns
     .map((c, i) => {
-      const row = (label: string, key: keyof ComparisonColumn) =>
-        `<tr><th>${label}</th><td id="c${i}-${key}">${escapeHtml(c[key])}</td></tr>`;
+      const row = (label: DisplayText, key: keyof ComparisonColumn) =>
+        `<tr><th>${escapeHtml(label)}</th><td id="c${i}-${key}">${escapeHtml(c[key])}</td></tr>`;
       return `<section class="column state-${c.state}" id="c${i}"><h2>${escapeHtml(c.model)}</h2><table class="facts">${[
-        row('Status', 'status'),
-        row('Total time', 'time'),
-        row('First token', 'firstToken'),
-        row('Tokens', 'usage'),
+        row(l10n.t('Status'), 'status'),
+        row(l10n.t('Total time'), 'time'),
+        row(l10n.t('First token'), 'firstToken'),
+        row(l10n.t('Tokens'), 'usage'),
       ].join(
         '',
       )}</table><div class="error" id="c${i}-error" role="alert">${escapeHtml(c.error)}</div><pre class="answer" id="c${i}-text">${escapeHtml(
@@ -247,10 +249,10 @@ export function comparisonHtml(view: ComparisonView, nonce: string, cspSource: s
       )}</pre></section>`;
     })
     .join('');
-  const body = `<h1>Compare models · POST ${escapeHtml(view.endpoint)}</h1>
-<p class="muted" id="summary">${view.running ? 'Running…' : 'Finished.'}</p>
-<div class="actions"><button type="button" id="cancel" data-action="cancel"${view.running ? '' : ' disabled'}>Cancel</button>
-<button type="button" id="again" class="primary" data-action="again"${view.running ? ' disabled' : ''}>Compare again</button></div>
+  const body = `<h1>${escapeHtml(l10n.t('Compare models · POST {0}', clean(view.endpoint)))}</h1>
+<p class="muted" id="summary" data-running="${escapeHtml(l10n.t('Running…'))}" data-finished="${escapeHtml(l10n.t('Finished.'))}">${escapeHtml(view.running ? l10n.t('Running…') : l10n.t('Finished.'))}</p>
+<div class="actions"><button type="button" id="cancel" data-action="cancel"${view.running ? '' : ' disabled'}>${escapeHtml(l10n.t('Cancel'))}</button>
+<button type="button" id="again" class="primary" data-action="again"${view.running ? ' disabled' : ''}>${escapeHtml(l10n.t('Compare again'))}</button></div>
 <div class="grid cols-${Math.min(MAX_COMPARE, view.columns.length)}">${columns}</div>`;
   return page({ title: l10n.t('Compare models'), nonce, cspSource, body, style: STYLE, script: SCRIPT });
 }
