@@ -79,8 +79,12 @@ describe('Cancelling a request', () => {
     const toast = page.locator('.notification-toast', { hasText: 'Model Access: POST /v1/chat' }).first();
     await toast.locator('.notification-list-item-message', { hasText: 'receiving' }).waitFor({ timeout: 30_000 });
     const sentAt = Date.now();
-    await toast.hover();
-    await toast.locator('.monaco-button', { hasText: 'Cancel' }).first().click();
+    // The toast re-renders as the progress message changes, so it is rarely "stable" for Playwright: the
+    // button is clicked where it is shown, as a person would, without waiting for the toast to stop moving.
+    await toast.hover({ timeout: 5000 }).catch(() => undefined);
+    const cancel = toast.locator('.monaco-button', { hasText: 'Cancel' }).first();
+    await cancel.waitFor({ state: 'visible', timeout: 10_000 });
+    await cancel.click({ force: true, timeout: 10_000 });
     await toast.waitFor({ state: 'hidden', timeout: 10_000 });
 
     const responseGroup = page.locator('.editor-group-container').nth(1);
