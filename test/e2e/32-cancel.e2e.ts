@@ -35,7 +35,9 @@ describe('Cancelling a request', () => {
     await slow?.close();
   });
 
-  it('Cancel on the progress notification stops a streamed answer; the document says so', async () => {
+  it('Cancel on the progress notification stops a streamed answer; the document says so', async function () {
+    // Setting up its own service, key and payload through the palette takes most of a minute in a full run.
+    this.timeout(180_000);
     const page = e2e.page;
     await openViewContainer(page); // The extension is active (it may be the first step run).
     await openPalette(page, 'View: Close All Editors');
