@@ -43,21 +43,25 @@ function undici(): typeof import('undici') {
   return require('undici') as typeof import('undici');
 }
 
+/** A setting that makes no connection possible: said before anything goes over the network. */
+function configError(code: 'TLS_CONFIG' | 'PROXY_CONFIG', message: string): ServiceError {
+  return new ServiceError({ kind: 'config', code, message });
+}
+
 function readClientFile(file: string, what: string): Buffer {
   try {
     return readFileSync(file);
   } catch (e) {
     const code = (e as { code?: string }).code ?? 'unreadable';
-    throw new ServiceError({
-      kind: 'config',
-      code: 'TLS_CONFIG',
-      message: l10n.t(
+    throw configError(
+      'TLS_CONFIG',
+      l10n.t(
         "Could not read the client certificate's {0} {1} named in modelAccess.tls.clientCertificate ({2}).",
         what,
         file,
         code,
       ),
-    });
+    );
   }
 }
 
@@ -105,29 +109,21 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
   if (!proxyUrl) {
     return new Agent({ ...common, connect });
   }
+  const proxySource = o.proxy?.source ?? 'http.proxy';
   let parsed: URL;
   try {
     parsed = new URL(proxyUrl);
   } catch {
-    throw new ServiceError({
-      kind: 'config',
-      code: 'PROXY_CONFIG',
-      message: l10n.t(
-        'The proxy ({0}) is not a valid URL (expected e.g. http://proxy.example:3128).',
-        o.proxy?.source ?? 'http.proxy',
-      ),
-    });
+    throw configError(
+      'PROXY_CONFIG',
+      l10n.t('The proxy ({0}) is not a valid URL (expected e.g. http://proxy.example:3128).', proxySource),
+    );
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ServiceError({
-      kind: 'config',
-      code: 'PROXY_CONFIG',
-      message: l10n.t(
-        'The proxy ({0}) must be an http:// or https:// URL (got {1}).',
-        o.proxy?.source ?? 'http.proxy',
-        parsed.protocol,
-      ),
-    });
+    throw configError(
+      'PROXY_CONFIG',
+      l10n.t('The proxy ({0}) must be an http:// or https:// URL (got {1}).', proxySource, parsed.protocol),
+    );
   }
   const strict = o.proxy?.strictSSL ?? true;
   return new ProxyAgent({

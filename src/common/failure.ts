@@ -11,53 +11,31 @@ import { clean, displayText, hostOf, oneLine, type DisplayText } from './text';
 
 export type FailureAction = 'setApiKey' | 'setBaseUrl' | 'retry' | 'showLog' | 'allowKey' | 'diagnose';
 
-/**
- * The command that helps with each failure, and how a button or tree row names it (read when shown: the
- * display language's bundle is loaded after this module).
- */
-export const FAILURE_ACTIONS: Record<FailureAction, { command: string; readonly title: DisplayText; icon: string }> = {
-  setApiKey: {
-    command: Commands.setApiKey,
+interface ActionButton {
+  command: string;
+  readonly title: DisplayText;
+  icon: string;
+}
+
+/** The title is read when shown: the display language's bundle is loaded after this module. */
+function button(command: string, title: () => DisplayText, icon: string): ActionButton {
+  return {
+    command,
     get title() {
-      return l10n.t('Set API Key…');
+      return title();
     },
-    icon: 'key',
-  },
-  setBaseUrl: {
-    command: Commands.setBaseUrl,
-    get title() {
-      return l10n.t('Set Service URL…');
-    },
-    icon: 'link',
-  },
-  retry: {
-    command: Commands.refreshModels,
-    get title() {
-      return l10n.t('Retry');
-    },
-    icon: 'refresh',
-  },
-  showLog: {
-    command: Commands.showLog,
-    get title() {
-      return l10n.t('Show Log');
-    },
-    icon: 'output',
-  },
-  allowKey: {
-    command: Commands.allowStoredKey,
-    get title() {
-      return l10n.t('Allow Stored Key…');
-    },
-    icon: 'unlock',
-  },
-  diagnose: {
-    command: Commands.diagnoseConnection,
-    get title() {
-      return l10n.t('Diagnose Connection');
-    },
-    icon: 'pulse',
-  },
+    icon,
+  };
+}
+
+/** The command that helps with each failure, and how a button or tree row names it. */
+export const FAILURE_ACTIONS: Record<FailureAction, ActionButton> = {
+  setApiKey: button(Commands.setApiKey, () => l10n.t('Set API Key…'), 'key'),
+  setBaseUrl: button(Commands.setBaseUrl, () => l10n.t('Set Service URL…'), 'link'),
+  retry: button(Commands.refreshModels, () => l10n.t('Retry'), 'refresh'),
+  showLog: button(Commands.showLog, () => l10n.t('Show Log'), 'output'),
+  allowKey: button(Commands.allowStoredKey, () => l10n.t('Allow Stored Key…'), 'unlock'),
+  diagnose: button(Commands.diagnoseConnection, () => l10n.t('Diagnose Connection'), 'pulse'),
 };
 
 /** The `code` of the config error a connection throws when the URL is set but no key is. */

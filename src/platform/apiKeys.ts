@@ -5,6 +5,8 @@ import { originOf } from '../api/baseUrl';
 import { candidateScopes, scopeOf } from '../common/keyScope';
 import { clean, type DisplayText } from '../common/text';
 import { l10n } from './l10n';
+import { Lifecycle } from './lifecycle';
+import { onSecretChange } from './secretChanges';
 
 export type KeySource = 'secretStorage' | 'environment';
 
@@ -52,11 +54,10 @@ export function describeKeySource(source: KeySource | undefined): DisplayText {
  * `MODEL_ACCESS_BASE_URL` when that is set, and otherwise used only for a base URL from user settings or
  * the environment (a workspace's settings cannot redirect it to their own server).
  */
-export class ApiKeyStore implements vscode.Disposable {
+export class ApiKeyStore extends Lifecycle {
   private readonly _onDidChange = new vscode.EventEmitter<KeyChange>();
   /** Fires when a key changes here or in another window. */
   readonly onDidChange = this._onDidChange.event;
-  private readonly listener: vscode.Disposable;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -67,12 +68,11 @@ export class ApiKeyStore implements vscode.Disposable {
       redactor?: Redactor;
     } = {},
   ) {
-    this.listener = secrets.onDidChange((e) => {
-      if (e.key.startsWith(PREFIX)) {
-        const scope = e.key.slice(PREFIX.length);
-        this._onDidChange.fire({ origin: originOf(scope), scope });
-      }
-    });
+    super();
+    this.own(
+      this._onDidChange,
+      onSecretChange(secrets, PREFIX, (scope) => this._onDidChange.fire({ origin: originOf(scope), scope })),
+    );
   }
 
   private static secretName(scope: string): string {
@@ -160,10 +160,5 @@ export class ApiKeyStore implements vscode.Disposable {
     const scope = ApiKeyStore.requireScope(baseUrl);
     await this.secrets.delete(ApiKeyStore.secretName(scope));
     this._onDidChange.fire({ origin: originOf(scope), scope });
-  }
-
-  dispose(): void {
-    this.listener.dispose();
-    this._onDidChange.dispose();
   }
 }

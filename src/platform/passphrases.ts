@@ -1,25 +1,26 @@
 import * as vscode from 'vscode';
 import { originOf } from '../api/baseUrl';
 import type { Redactor } from '../api/redact';
+import { Lifecycle } from './lifecycle';
+import { onSecretChange } from './secretChanges';
 
 /**
  * The client certificate's passphrase, in SecretStorage and bound to the service origin it was set for: a
  * different service URL does not get it. Every value read or stored is registered with the log's redactor.
  */
-export class ClientCertificatePassphrases implements vscode.Disposable {
+export class ClientCertificatePassphrases extends Lifecycle {
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange = this._onDidChange.event;
-  private readonly listener: vscode.Disposable;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly redactor?: Redactor,
   ) {
-    this.listener = secrets.onDidChange((e) => {
-      if (e.key.startsWith(ClientCertificatePassphrases.prefix)) {
-        this._onDidChange.fire();
-      }
-    });
+    super();
+    this.own(
+      this._onDidChange,
+      onSecretChange(secrets, ClientCertificatePassphrases.prefix, () => this._onDidChange.fire()),
+    );
   }
 
   private static readonly prefix = 'modelAccess.clientCertificatePassphrase:';
@@ -49,10 +50,5 @@ export class ClientCertificatePassphrases implements vscode.Disposable {
       await this.secrets.delete(name);
     }
     this._onDidChange.fire();
-  }
-
-  dispose(): void {
-    this.listener.dispose();
-    this._onDidChange.dispose();
   }
 }

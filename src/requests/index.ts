@@ -8,7 +8,7 @@ import { ENDPOINTS, readEndpoint } from './core/endpointHeader';
 import { RequestHistory } from './history';
 import { describeEntry, type HistoryEntry } from './core/historyEntries';
 import { PayloadDocuments } from './payloadDocuments';
-import { ModelCompletion, ModelDiagnostics, ModelHover, PAYLOAD_SELECTOR, PayloadCodeLens } from './payloadEditing';
+import { ModelCompletion, ModelDiagnostics, modelHover, PAYLOAD_SELECTOR, PayloadCodeLens } from './payloadEditing';
 import { ResponseDocuments } from './responseView';
 import { ScratchFiles } from './scratchFiles';
 import { RequestSender, recordEndpoint, type SendOutcome } from './send';
@@ -69,7 +69,7 @@ export function register(deps: Services): vscode.Disposable[] {
     ...variableProviders(deps.environments, scratch),
     vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, codeLens),
     vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, new ModelCompletion(deps.catalog, scratch), '"'),
-    vscode.languages.registerHoverProvider(PAYLOAD_SELECTOR, new ModelHover(deps.catalog, scratch)),
+    modelHover(deps.catalog, scratch),
 
     command(Commands.newRequest, async (arg?: unknown, endpointArg?: unknown) => {
       // A newcomer may get here before anything loaded the list: load it once, so the template names a model.

@@ -119,25 +119,36 @@ export class ModelCompletion implements vscode.CompletionItemProvider {
   }
 }
 
-/** Hover over a model id: family, version and card link (plain text, untrusted). */
-export class ModelHover implements vscode.HoverProvider {
-  constructor(
-    private readonly catalog: ModelCatalog,
-    private readonly scratch: ScratchFiles,
-  ) {}
+/**
+ * A hover for payload documents only. Its text is plain: registry and environment values are shown as
+ * typed, never as Markdown, links, HTML or commands.
+ */
+export function registerPayloadHover(
+  scratch: ScratchFiles,
+  hover: (doc: vscode.TextDocument, position: vscode.Position, md: vscode.MarkdownString) => vscode.Range | undefined,
+): vscode.Disposable {
+  return vscode.languages.registerHoverProvider(PAYLOAD_SELECTOR, {
+    provideHover(doc, position) {
+      if (!isPayload(doc, scratch)) {
+        return undefined;
+      }
+      const md = new vscode.MarkdownString();
+      md.isTrusted = false;
+      md.supportHtml = false;
+      const range = hover(doc, position, md);
+      return range && new vscode.Hover(md, range);
+    },
+  });
+}
 
-  provideHover(doc: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
-    if (!isPayload(doc, this.scratch)) {
-      return undefined;
-    }
+/** Hover over a model id: family, version and card link. */
+export function modelHover(catalog: ModelCatalog, scratch: ScratchFiles): vscode.Disposable {
+  return registerPayloadHover(scratch, (doc, position, md) => {
     const at = modelValueAt(doc, position);
-    const model = at && this.catalog.models.find((m) => m.id === at.value);
+    const model = at && catalog.models.find((m) => m.id === at.value);
     if (!at || !model) {
       return undefined;
     }
-    const md = new vscode.MarkdownString();
-    md.isTrusted = false;
-    md.supportHtml = false;
     md.appendText(displayText(model.id, 300));
     md.appendMarkdown('\n\n');
     md.appendText(l10n.t('Family: {0}', displayText(model.family, 200) || clean('—')));
@@ -147,8 +158,8 @@ export class ModelHover implements vscode.HoverProvider {
       md.appendMarkdown('\n\n');
       md.appendText(l10n.t('Model Card: {0}', displayText(model.cardUrl, 300)));
     }
-    return new vscode.Hover(md, at.range);
-  }
+    return at.range;
+  });
 }
 
 /** A warning when a payload names a model the catalog does not list. */

@@ -6,7 +6,7 @@ import { displayText } from '../common/text';
 import type { Environments } from '../platform/environments';
 import { l10n } from '../platform/l10n';
 import { Lifecycle } from '../platform/lifecycle';
-import { isPayload, PAYLOAD_SELECTOR } from './payloadEditing';
+import { isPayload, PAYLOAD_SELECTOR, registerPayloadHover } from './payloadEditing';
 import type { ScratchFiles } from './scratchFiles';
 import {
   openReferenceBefore,
@@ -165,28 +165,17 @@ export class VariableCompletion implements vscode.CompletionItemProvider {
 }
 
 /** Over a `{{…}}`: its value in the payload's environment, or that it is secret, or why it is unknown. */
-export class VariableHover implements vscode.HoverProvider {
-  constructor(
-    private readonly environments: Environments,
-    private readonly scratch: ScratchFiles,
-  ) {}
-
-  provideHover(doc: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
-    if (!isPayload(doc, this.scratch)) {
-      return undefined;
-    }
+function variableHover(environments: Environments, scratch: ScratchFiles): vscode.Disposable {
+  return registerPayloadHover(scratch, (doc, position, md) => {
     const text = doc.getText();
     const offset = doc.offsetAt(position);
     const ref = referencesIn(text).find((r) => offset >= r.offset && offset <= r.offset + r.length);
     if (!ref) {
       return undefined;
     }
-    const target = payloadEnvironment(text, this.environments);
+    const target = payloadEnvironment(text, environments);
     const context = { ...variableContext(target.env), uuid: () => '', now: () => 0 };
     const r = resolveString(ref.text, context, modelOf(text, context));
-    const md = new vscode.MarkdownString();
-    md.isTrusted = false;
-    md.supportHtml = false;
     if (r.problems.length) {
       md.appendText(displayText(r.problems[0].message, 300));
     } else if (ref.kind === 'uuid' || ref.kind === 'timestamp') {
@@ -204,8 +193,8 @@ export class VariableHover implements vscode.HoverProvider {
           : l10n.t('From environment {0}.', displayText(target.env?.name, 80)),
       );
     }
-    return new vscode.Hover(md, new vscode.Range(doc.positionAt(ref.offset), doc.positionAt(ref.offset + ref.length)));
-  }
+    return new vscode.Range(doc.positionAt(ref.offset), doc.positionAt(ref.offset + ref.length));
+  });
 }
 
 /** The providers above, for the payload documents. */
@@ -218,6 +207,6 @@ export function variableProviders(environments: Environments, scratch: ScratchFi
       '{',
       '$',
     ),
-    vscode.languages.registerHoverProvider(PAYLOAD_SELECTOR, new VariableHover(environments, scratch)),
+    variableHover(environments, scratch),
   ];
 }

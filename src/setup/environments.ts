@@ -3,7 +3,7 @@ import { shareableEnvironments, type Environment } from '../common/environments'
 import { BuiltinCommands, Commands, ContextKeys, Settings } from '../ids';
 import { clean, displayText, hostOf, type DisplayText } from '../common/text';
 import { l10n } from '../platform/l10n';
-import { Lifecycle } from '../platform/lifecycle';
+import { StatusBarEntry } from '../platform/statusBarEntry';
 import type { Environments } from '../platform/environments';
 import type { ApiKeyStore } from '../platform/apiKeys';
 import type { Services } from '../services';
@@ -103,23 +103,14 @@ async function copyEnvironments(deps: Services): Promise<string> {
  * The active environment in the status bar (a click switches), shown once there is more than one to
  * choose from; also the context key that puts Switch Environment in the Models view's title.
  */
-export class EnvironmentStatusBar extends Lifecycle {
-  readonly item: vscode.StatusBarItem;
-
+export class EnvironmentStatusBar extends StatusBarEntry {
   constructor(private readonly environments: Environments) {
-    super();
-    this.item = vscode.window.createStatusBarItem('modelAccess.environment', vscode.StatusBarAlignment.Left, 51);
-    this.item.name = 'Model Access Environment';
+    super('modelAccess.environment', 'Model Access Environment', 51);
     this.item.command = Commands.switchEnvironment;
-    this.own(
-      this.item,
-      environments.onDidSwitch(() => this.update()),
-      environments.onDidChangeList(() => this.update()),
-    );
-    this.update();
+    this.follow(environments.onDidSwitch, environments.onDidChangeList);
   }
 
-  private update(): void {
+  protected update(): void {
     const list = this.environments.list;
     const active = this.environments.active;
     const multiple = list.length > 1;
@@ -129,9 +120,7 @@ export class EnvironmentStatusBar extends Lifecycle {
       return;
     }
     this.item.text = `$(server-environment) ${displayText(active.name, 60)}`;
-    const md = new vscode.MarkdownString('', true);
-    md.isTrusted = false;
-    md.appendMarkdown(`**${l10n.t('Model Access environment')}**\n\n`);
+    const md = this.tooltip(l10n.t('Model Access environment'));
     md.appendText(`${displayText(active.name, 100)}: ${displayText(active.baseUrl, 200)}`);
     md.appendMarkdown('\n\n');
     md.appendText(

@@ -2,29 +2,20 @@ import * as vscode from 'vscode';
 import { describeKeySource } from '../platform/apiKeys';
 import { Commands } from '../ids';
 import type { ModelCatalog } from '../platform/catalog';
-import { Lifecycle } from '../platform/lifecycle';
+import { StatusBarEntry } from '../platform/statusBarEntry';
 import { modelCount } from '../common/counts';
 import { clean, displayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 
 /** Service host and model count (or what is wrong) in the status bar; a click opens the models picker. */
-export class ModelsStatusBar extends Lifecycle {
-  readonly item: vscode.StatusBarItem;
-
+export class ModelsStatusBar extends StatusBarEntry {
   constructor(private readonly catalog: ModelCatalog) {
-    super();
-    this.item = vscode.window.createStatusBarItem('modelAccess.status', vscode.StatusBarAlignment.Left, 50);
-    this.item.name = 'Model Access';
-    this.own(
-      this.item,
-      catalog.onDidChange(() => this.update()),
-      catalog.onDidChangeStatus(() => this.update()),
-    );
-    this.update();
+    super('modelAccess.status', 'Model Access', 50);
+    this.follow(catalog.onDidChange, catalog.onDidChangeStatus);
     this.item.show();
   }
 
-  private update(): void {
+  protected update(): void {
     const status = this.catalog.status;
     const state = this.catalog.serviceState;
     // With several environments the name says which one (the environment item beside it switches).
@@ -33,9 +24,7 @@ export class ModelsStatusBar extends Lifecycle {
         ? `${displayText(state.environment, 60)} (${state.host})`
         : (state.host ?? 'Model Access');
     const count = this.catalog.models.length;
-    const md = new vscode.MarkdownString('', true);
-    md.isTrusted = false;
-    md.appendMarkdown('**Model Access**\n\n');
+    const md = this.tooltip('Model Access');
     this.item.backgroundColor = undefined;
     switch (status.kind) {
       case 'needsUrl':

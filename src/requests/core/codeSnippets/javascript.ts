@@ -2,14 +2,7 @@
  * The request in JavaScript (Node, ES module): the `openai` npm package pointed at the
  * service with `baseURL`, or `fetch`. The key comes from `process.env.MODEL_ACCESS_API_KEY`. Pure; no `vscode` import.
  */
-import {
-  BASE_URL_VARIABLE,
-  KEY_VARIABLE,
-  LITERAL_DEPTH,
-  isStreaming,
-  nestsDeeperThan,
-  type SnippetRequest,
-} from './request';
+import { BASE_URL_VARIABLE, KEY_VARIABLE, isStreaming, tooDeepForLiteral, type SnippetRequest } from './request';
 
 /** A JavaScript string literal (JSON's spelling is valid JavaScript). */
 export function jsString(s: string): string {
@@ -33,7 +26,7 @@ function hasProtoKey(value: unknown): boolean {
 
 /** `value` as a JavaScript expression, its lines after the first indented by `indent`. */
 export function jsLiteral(value: unknown, indent = ''): string {
-  if (hasProtoKey(value) || nestsDeeperThan(value, LITERAL_DEPTH)) {
+  if (hasProtoKey(value) || tooDeepForLiteral(value)) {
     return `JSON.parse(${jsString(JSON.stringify(value))})`;
   }
   return (JSON.stringify(value, null, 2) ?? 'null').replace(/\n/g, `\n${indent}`);

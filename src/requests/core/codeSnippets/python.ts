@@ -3,14 +3,7 @@
  * `requests`. The key comes from `os.environ["MODEL_ACCESS_API_KEY"]`. Pure; no `vscode` import.
  */
 import { isRecord } from '../../../common/records';
-import {
-  BASE_URL_VARIABLE,
-  KEY_VARIABLE,
-  LITERAL_DEPTH,
-  isStreaming,
-  nestsDeeperThan,
-  type SnippetRequest,
-} from './request';
+import { BASE_URL_VARIABLE, KEY_VARIABLE, isStreaming, tooDeepForLiteral, type SnippetRequest } from './request';
 
 const INDENT = '    ';
 
@@ -24,7 +17,7 @@ export function pythonString(s: string): string {
 
 /** `value` as a Python expression (dicts, lists, True/False/None), indented from `level`. */
 export function pythonLiteral(value: unknown, level = 0): string {
-  if (nestsDeeperThan(value, LITERAL_DEPTH)) {
+  if (tooDeepForLiteral(value)) {
     return `json.loads(${pythonString(JSON.stringify(value))})`;
   }
   return literal(value, level);
@@ -106,7 +99,7 @@ export function pythonOpenAi(request: SnippetRequest): string {
   const lines = [
     ...header('the openai package (pip install openai)', request),
     'import os',
-    ...(nestsDeeperThan(request.body, LITERAL_DEPTH) ? ['import json'] : []),
+    ...(tooDeepForLiteral(request.body) ? ['import json'] : []),
     '',
     `from openai import OpenAI${stream && request.endpoint === '/v1/chat' ? ', Stream' : ''}`,
     '',
@@ -187,13 +180,7 @@ export function pythonRequests(request: SnippetRequest): string {
 }
 
 function imports(request: SnippetRequest, library: string): string[] {
-  return [
-    ...(nestsDeeperThan(request.body, LITERAL_DEPTH) ? ['import json'] : []),
-    'import os',
-    '',
-    `import ${library}`,
-    '',
-  ];
+  return [...(tooDeepForLiteral(request.body) ? ['import json'] : []), 'import os', '', `import ${library}`, ''];
 }
 
 function payloadAndHeaders(request: SnippetRequest): string[] {

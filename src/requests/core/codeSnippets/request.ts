@@ -25,7 +25,7 @@ export function isStreaming(request: SnippetRequest): boolean {
 }
 
 /** Whether `value` nests at least `limit` arrays/objects deep (iterative, so any depth is safe to ask about). */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
+function nestsDeeperThan(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
@@ -42,4 +42,8 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /** Snippets write values as their language's literals up to this depth; deeper ones are parsed from JSON text. */
-export const LITERAL_DEPTH = 32;
+const LITERAL_DEPTH = 32;
+
+export function tooDeepForLiteral(value: unknown): boolean {
+  return nestsDeeperThan(value, LITERAL_DEPTH);
+}

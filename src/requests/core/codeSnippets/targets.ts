@@ -17,95 +17,34 @@ export interface SnippetTarget {
   write(request: SnippetRequest): string;
 }
 
+interface TargetSpec extends Omit<SnippetTarget, 'label' | 'description'> {
+  label: () => string;
+  description: () => string;
+}
+
+/** Label and description are read when shown: the display language's bundle is loaded after this module. */
+function target(spec: TargetSpec): SnippetTarget {
+  return {
+    ...spec,
+    get label() {
+      return spec.label();
+    },
+    get description() {
+      return spec.description();
+    },
+  };
+}
+
+// prettier-ignore
 export const SNIPPET_TARGETS: readonly SnippetTarget[] = [
-  {
-    id: 'curl-bash',
-    get label() {
-      return l10n.t('cURL (bash, zsh)');
-    },
-    get description() {
-      return l10n.t('POSIX shell');
-    },
-    language: 'shellscript',
-    write: curlBash,
-  },
-  {
-    id: 'curl-powershell',
-    get label() {
-      return l10n.t('cURL (PowerShell)');
-    },
-    get description() {
-      return l10n.t('curl.exe');
-    },
-    language: 'powershell',
-    write: curlPowerShell,
-  },
-  {
-    id: 'curl-cmd',
-    get label() {
-      return l10n.t('cURL (cmd.exe)');
-    },
-    get description() {
-      return l10n.t('curl.exe');
-    },
-    language: 'bat',
-    write: curlCmd,
-  },
-  {
-    id: 'python-openai',
-    get label() {
-      return l10n.t('Python: openai');
-    },
-    get description() {
-      return l10n.t('OpenAI(base_url=…)');
-    },
-    language: 'python',
-    write: pythonOpenAi,
-  },
-  {
-    id: 'python-httpx',
-    get label() {
-      return l10n.t('Python: httpx');
-    },
-    get description() {
-      return l10n.t('plain HTTP');
-    },
-    language: 'python',
-    write: pythonHttpx,
-  },
-  {
-    id: 'python-requests',
-    get label() {
-      return l10n.t('Python: requests');
-    },
-    get description() {
-      return l10n.t('plain HTTP');
-    },
-    language: 'python',
-    write: pythonRequests,
-  },
-  {
-    id: 'js-openai',
-    get label() {
-      return l10n.t('JavaScript: openai');
-    },
-    get description() {
-      return l10n.t('new OpenAI({ baseURL })');
-    },
-    language: 'javascript',
-    write: jsOpenAi,
-  },
-  {
-    id: 'js-fetch',
-    get label() {
-      return l10n.t('JavaScript: fetch');
-    },
-    get description() {
-      return l10n.t('Node 20+');
-    },
-    language: 'javascript',
-    write: jsFetch,
-  },
+  target({ id: 'curl-bash', label: () => l10n.t('cURL (bash, zsh)'), description: () => l10n.t('POSIX shell'), language: 'shellscript', write: curlBash }),
+  target({ id: 'curl-powershell', label: () => l10n.t('cURL (PowerShell)'), description: () => l10n.t('curl.exe'), language: 'powershell', write: curlPowerShell }),
+  target({ id: 'curl-cmd', label: () => l10n.t('cURL (cmd.exe)'), description: () => l10n.t('curl.exe'), language: 'bat', write: curlCmd }),
+  target({ id: 'python-openai', label: () => l10n.t('Python: openai'), description: () => l10n.t('OpenAI(base_url=…)'), language: 'python', write: pythonOpenAi }),
+  target({ id: 'python-httpx', label: () => l10n.t('Python: httpx'), description: () => l10n.t('plain HTTP'), language: 'python', write: pythonHttpx }),
+  target({ id: 'python-requests', label: () => l10n.t('Python: requests'), description: () => l10n.t('plain HTTP'), language: 'python', write: pythonRequests }),
+  target({ id: 'js-openai', label: () => l10n.t('JavaScript: openai'), description: () => l10n.t('new OpenAI({ baseURL })'), language: 'javascript', write: jsOpenAi }),
+  target({ id: 'js-fetch', label: () => l10n.t('JavaScript: fetch'), description: () => l10n.t('Node 20+'), language: 'javascript', write: jsFetch }),
 ];
 
 export function snippetTarget(id: unknown): SnippetTarget | undefined {
