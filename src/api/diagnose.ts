@@ -13,6 +13,8 @@ import { isLoopbackHost } from './baseUrl';
 import { serviceTls, type TlsOptions } from './dispatcher';
 import { displayProxy, type ProxyOptions } from './proxy';
 import { trustedRoots } from './trust';
+import { l10n } from '../common/plainL10n';
+import { displayText } from '../common/text';
 
 export interface DiagnoseInput {
   baseUrl: string;
@@ -42,11 +44,12 @@ interface TlsResult {
   error?: string;
 }
 
-const md = (s: string): string => s.replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);
+/** Text from settings, certificates or errors as inert Markdown, one line. */
+const md = (s: string): string => displayText(s, 1000).replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);
 
 function dn(d: tls.Certificate | undefined): string {
   if (!d) {
-    return '(none)';
+    return l10n.t('(none)');
   }
   return Object.entries(d)
     .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('+') : String(v)}`)
@@ -91,10 +94,14 @@ function tunnel(proxy: ProxyOptions, host: string, port: number, timeoutMs: numb
         resolve(socket);
       } else {
         socket.destroy();
-        reject(new Error(`the proxy answered ${res.statusCode} ${res.statusMessage ?? ''} to CONNECT`.trim()));
+        reject(
+          new Error(
+            l10n.t('the proxy answered {0} {1} to CONNECT', res.statusCode ?? 0, res.statusMessage ?? '').trim(),
+          ),
+        );
       }
     });
-    req.on('timeout', () => req.destroy(new Error(`the proxy did not answer within ${timeoutMs} ms`)));
+    req.on('timeout', () => req.destroy(new Error(l10n.t('the proxy did not answer within {0} ms', timeoutMs))));
     req.on('error', reject);
     req.end();
   });
@@ -111,7 +118,10 @@ async function probeTls(
   try {
     socket = proxy?.url && !proxy.bypass ? await tunnel(proxy, host, port, timeoutMs) : undefined;
   } catch (e) {
-    return { chain: [], error: `No tunnel through the proxy: ${e instanceof Error ? e.message : String(e)}` };
+    return {
+      chain: [],
+      error: l10n.t('No tunnel through the proxy: {0}', e instanceof Error ? e.message : String(e)),
+    };
   }
   let settings: ReturnType<typeof serviceTls>;
   try {
@@ -149,7 +159,7 @@ async function probeTls(
         chain: chainOf(s.getPeerCertificate(true)),
       });
     });
-    s.once('timeout', () => done({ chain: [], error: `no TLS answer within ${timeoutMs} ms` }));
+    s.once('timeout', () => done({ chain: [], error: l10n.t('no TLS answer within {0} ms', timeoutMs) }));
     s.once('error', (e: Error & { code?: string }) =>
       done({ chain: [], error: `${e.code ?? ''} ${e.message}`.trim() }),
     );
@@ -168,7 +178,7 @@ function trustingRoot(chain: ChainCert[], options: TlsOptions | undefined): stri
   }
   const roots =
     trustedRoots(options ?? {}) ??
-    tls.rootCertificates.map((pem) => ({ pem, source: "Node's default roots (with NODE_EXTRA_CA_CERTS)" }));
+    tls.rootCertificates.map((pem) => ({ pem, source: l10n.t("Node's default roots (with NODE_EXTRA_CA_CERTS)") }));
   let lastX: X509Certificate;
   try {
     lastX = new X509Certificate(last.raw);
@@ -179,7 +189,7 @@ function trustingRoot(chain: ChainCert[], options: TlsOptions | undefined): stri
     try {
       const x = new X509Certificate(r.pem);
       if (x.fingerprint256 === lastX.fingerprint256 || lastX.checkIssued(x)) {
-        return `${x.subject.replace(/\n/g, ', ')} — from ${r.source}`;
+        return l10n.t('{0} — from {1}', x.subject.replace(/\n/g, ', '), r.source);
       }
     } catch {
       // A malformed entry in a bundle file: skip it, as OpenSSL does.
@@ -188,82 +198,106 @@ function trustingRoot(chain: ChainCert[], options: TlsOptions | undefined): stri
   return undefined;
 }
 
+/** Which proxy requests take, and why (setting, environment variable, noProxy), never its credentials. */
+function proxyLine(p: ProxyOptions | undefined, proxied: boolean, https: boolean): string {
+  if (!p?.url) {
+    return l10n.t('none (no http.proxy, no proxy environment variable)');
+  }
+  const source = p.source ?? 'http.proxy';
+  if (p.bypass || !proxied) {
+    return l10n.t(
+      'none: {0} from {1} is bypassed ({2})',
+      displayProxy(p.url),
+      source,
+      p.bypass ?? l10n.t('the service is on this machine (loopback)'),
+    );
+  }
+  const parts = [
+    p.authorization
+      ? l10n.t('credentials from http.proxyAuthorization')
+      : new URL(p.url).username
+        ? l10n.t('credentials in the proxy URL')
+        : l10n.t('no credentials'),
+    https ? l10n.t('CONNECT tunnel, the proxy never sees the key') : l10n.t('plain proxy request'),
+    ...(p.strictSSL === false ? [l10n.t('http.proxyStrictSSL off: the proxy certificate is not verified')] : []),
+  ];
+  return l10n.t('{0} (from {1}; {2})', displayProxy(p.url), source, parts.join('; '));
+}
+
 /** Runs every step and returns the report as Markdown. */
 export async function diagnose(input: DiagnoseInput): Promise<string> {
   const timeoutMs = input.timeoutMs ?? 10_000;
-  const lines: string[] = ['# Model Access: connection diagnosis', ''];
+  const lines: string[] = [l10n.t('# Model Access: connection diagnosis'), ''];
   const url = new URL(input.baseUrl);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const https = url.protocol === 'https:';
   const port = Number(url.port || (https ? 443 : 80));
-  lines.push(`- **Service URL:** ${md(input.baseUrl)}`, `- **API key:** ${md(input.keySource)}`);
+  lines.push(l10n.t('- **Service URL:** {0}', md(input.baseUrl)), l10n.t('- **API key:** {0}', md(input.keySource)));
 
   let dns: string;
   try {
     const found = await lookup(host, { all: true });
     dns = found.map((a) => a.address).join(', ');
   } catch (e) {
-    dns = `not resolved here (${(e as { code?: string }).code ?? 'error'})`;
+    dns = l10n.t('not resolved here ({0})', (e as { code?: string }).code ?? 'error');
   }
   const proxied = Boolean(input.proxy?.url && !input.proxy.bypass && !isLoopbackHost(host));
   lines.push(
-    `- **DNS (from this machine):** ${md(host)} → ${md(dns)}${proxied ? ' (the proxy resolves it for requests)' : ''}`,
+    proxied
+      ? l10n.t('- **DNS (from this machine):** {0} → {1} (the proxy resolves it for requests)', md(host), md(dns))
+      : l10n.t('- **DNS (from this machine):** {0} → {1}', md(host), md(dns)),
   );
-
-  const p = input.proxy;
-  let proxyLine: string;
-  if (!p?.url) {
-    proxyLine = 'none (no http.proxy, no proxy environment variable)';
-  } else if (p.bypass || !proxied) {
-    proxyLine = `none: ${displayProxy(p.url)} from ${p.source ?? 'http.proxy'} is bypassed (${p.bypass ?? 'the service is on this machine (loopback)'})`;
-  } else {
-    const auth = p.authorization
-      ? 'credentials from http.proxyAuthorization'
-      : new URL(p.url).username
-        ? 'credentials in the proxy URL'
-        : 'no credentials';
-    proxyLine = `${displayProxy(p.url)} (from ${p.source ?? 'http.proxy'}; ${auth}; ${https ? 'CONNECT tunnel, the proxy never sees the key' : 'plain proxy request'}${p.strictSSL === false ? '; http.proxyStrictSSL off: the proxy certificate is not verified' : ''})`;
-  }
-  lines.push(`- **Proxy:** ${md(proxyLine)}`);
+  lines.push(l10n.t('- **Proxy:** {0}', md(proxyLine(input.proxy, proxied, https))));
 
   const o = input.tls ?? {};
-  lines.push(
-    `- **Trust:** Node's roots${o.systemCertificates ? ', the OS trust store (http.systemCertificates)' : ''}${o.env?.NODE_EXTRA_CA_CERTS ? `, NODE_EXTRA_CA_CERTS (${md(o.env.NODE_EXTRA_CA_CERTS)})` : ''}${o.caFiles?.length ? `, modelAccess.tls.caCertificates (${o.caFiles.map(md).join(', ')})` : ''}`,
-  );
+  const roots = [
+    l10n.t("Node's roots"),
+    ...(o.systemCertificates ? [l10n.t('the OS trust store (http.systemCertificates)')] : []),
+    ...(o.env?.NODE_EXTRA_CA_CERTS ? [l10n.t('NODE_EXTRA_CA_CERTS ({0})', md(o.env.NODE_EXTRA_CA_CERTS))] : []),
+    ...(o.caFiles?.length ? [l10n.t('modelAccess.tls.caCertificates ({0})', o.caFiles.map(md).join(', '))] : []),
+  ];
+  lines.push(l10n.t('- **Trust:** {0}', roots.join(', ')));
   const cc = o.clientCertificate;
   if (cc && (cc.pfxFile || cc.certFile || cc.keyFile)) {
     const files = cc.pfxFile
-      ? `pfxFile ${cc.pfxFile}`
-      : `certFile ${cc.certFile ?? '(unset)'}, keyFile ${cc.keyFile ?? '(unset)'}`;
+      ? l10n.t('pfxFile {0}', md(cc.pfxFile))
+      : l10n.t('certFile {0}, keyFile {1}', md(cc.certFile ?? l10n.t('(unset)')), md(cc.keyFile ?? l10n.t('(unset)')));
     lines.push(
-      `- **Client certificate:** ${md(files)}; passphrase ${input.passphraseStored ? 'stored for this origin' : 'not stored'}`,
+      input.passphraseStored
+        ? l10n.t('- **Client certificate:** {0}; passphrase stored for this origin', files)
+        : l10n.t('- **Client certificate:** {0}; passphrase not stored', files),
     );
   }
 
-  lines.push('', '## TLS', '');
+  lines.push('', l10n.t('## TLS'), '');
   if (!https) {
-    lines.push('Plain http: no TLS.');
+    lines.push(l10n.t('Plain http: no TLS.'));
   } else {
-    const t = await probeTls(host, port, o, p?.bypass || !proxied ? undefined : p, timeoutMs);
+    const t = await probeTls(host, port, o, input.proxy?.bypass || !proxied ? undefined : input.proxy, timeoutMs);
     if (t.error) {
-      lines.push(`- **Handshake failed:** ${md(t.error)}`);
+      lines.push(l10n.t('- **Handshake failed:** {0}', md(t.error)));
     } else {
-      lines.push(`- **Version:** ${md(t.protocol ?? 'unknown')}`);
+      lines.push(l10n.t('- **Version:** {0}', md(t.protocol ?? l10n.t('unknown'))));
       lines.push(
         t.authorized
-          ? `- **Trusted by:** ${md(trustingRoot(t.chain, o) ?? 'a root of the default store')}`
-          : `- **Not trusted:** ${md(t.authorizationError ?? 'unknown reason')}; no trusted root issued this chain. Add the issuing CA's PEM file to modelAccess.tls.caCertificates, or install it in the OS with http.systemCertificates on.`,
+          ? l10n.t('- **Trusted by:** {0}', md(trustingRoot(t.chain, o) ?? l10n.t('a root of the default store')))
+          : l10n.t(
+              "- **Not trusted:** {0}; no trusted root issued this chain. Add the issuing CA's PEM file to modelAccess.tls.caCertificates, or install it in the OS with http.systemCertificates on.",
+              md(t.authorizationError ?? l10n.t('unknown reason')),
+            ),
       );
-      lines.push('', '| # | Subject | Issuer | Expires |', '|---|---|---|---|');
+      lines.push('', l10n.t('| # | Subject | Issuer | Expires |'), '|---|---|---|---|');
       t.chain.forEach((c, i) => lines.push(`| ${i} | ${md(c.subject)} | ${md(c.issuer)} | ${md(c.validTo)} |`));
     }
   }
 
-  lines.push('', '## GET /v1/models', '');
+  lines.push('', l10n.t('## GET /v1/models'), '');
   const r = await input.probe();
   lines.push(
-    r.error ? `- **Failed** after ${r.elapsedMs} ms: ${md(r.error)}` : `- **Status:** ${r.status} in ${r.elapsedMs} ms`,
+    r.error
+      ? l10n.t('- **Failed** after {0} ms: {1}', r.elapsedMs, md(r.error))
+      : l10n.t('- **Status:** {0} in {1} ms', r.status ?? 0, r.elapsedMs),
   );
-  lines.push('', '_This report names no API key, passphrase or proxy credentials._', '');
+  lines.push('', l10n.t('_This report names no API key, passphrase or proxy credentials._'), '');
   return lines.join('\n');
 }

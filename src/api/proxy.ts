@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { isLoopbackHost } from './baseUrl';
+import { l10n } from '../common/plainL10n';
 
 export interface ProxyInputs {
   /** VS Code's `http.proxy` setting. */
@@ -126,10 +127,10 @@ export function resolveProxy(baseUrl: string, inputs: ProxyInputs): ProxyOptions
   }
   const base = { strictSSL, authorization, source };
   if ((inputs.support ?? '').trim().toLowerCase() === 'off') {
-    return { ...base, bypass: 'http.proxySupport is off' };
+    return { ...base, bypass: l10n.t('http.proxySupport is off') };
   }
   if (isLoopbackHost(target.hostname)) {
-    return { ...base, bypass: 'the service is on this machine (loopback)' };
+    return { ...base, bypass: l10n.t('the service is on this machine (loopback)') };
   }
   const port = target.port || (https ? '443' : '80');
   const envNoProxy = (env.no_proxy ?? env.NO_PROXY ?? '').split(',');
@@ -139,7 +140,7 @@ export function resolveProxy(baseUrl: string, inputs: ProxyInputs): ProxyOptions
   ] as const) {
     const hit = list.find((entry) => typeof entry === 'string' && matchesNoProxy(entry, target.hostname, port));
     if (hit !== undefined) {
-      return { ...base, bypass: `${from} entry "${hit.trim()}"` };
+      return { ...base, bypass: l10n.t('{0} entry "{1}"', from, hit.trim()) };
     }
   }
   return { ...base, url };

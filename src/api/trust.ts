@@ -7,6 +7,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import * as tls from 'node:tls';
 import { ServiceError } from './errors';
+import { l10n } from '../common/plainL10n';
 
 export interface TrustOptions {
   /** Add the operating system's roots (VS Code's `http.systemCertificates`, on by default). */
@@ -57,7 +58,7 @@ function nodeStore(type: 'system' | 'extra'): string[] | undefined {
 export function systemRoots(bundles: readonly string[] = SYSTEM_BUNDLES): { pems: string[]; from: string } {
   const fromNode = nodeStore('system');
   if (fromNode && fromNode.length > 0) {
-    return { pems: fromNode, from: 'the OS trust store' };
+    return { pems: fromNode, from: l10n.t('the OS trust store') };
   }
   for (const file of bundles) {
     try {
@@ -66,13 +67,13 @@ export function systemRoots(bundles: readonly string[] = SYSTEM_BUNDLES): { pems
       }
       const pems = splitPem(readFileSync(file, 'utf8'));
       if (pems.length > 0) {
-        return { pems, from: `the OS trust store (${file})` };
+        return { pems, from: l10n.t('the OS trust store ({0})', file) };
       }
     } catch {
       // Not on this distribution; try the next place.
     }
   }
-  return { pems: [], from: 'the OS trust store (not found)' };
+  return { pems: [], from: l10n.t('the OS trust store (not found)') };
 }
 
 /** The certificates of one user-named PEM file; throws a `config` error a person can act on. */
@@ -85,7 +86,7 @@ export function readCaFile(file: string, setting: string): string[] {
     throw new ServiceError({
       kind: 'config',
       code: 'TLS_CONFIG',
-      message: `Could not read the CA certificate file ${file} named in ${setting} (${code}).`,
+      message: l10n.t('Could not read the CA certificate file {0} named in {1} ({2}).', file, setting, code),
     });
   }
   const pems = splitPem(text);
@@ -93,7 +94,11 @@ export function readCaFile(file: string, setting: string): string[] {
     throw new ServiceError({
       kind: 'config',
       code: 'TLS_CONFIG',
-      message: `The CA certificate file ${file} named in ${setting} holds no PEM certificate (-----BEGIN CERTIFICATE-----).`,
+      message: l10n.t(
+        'The CA certificate file {0} named in {1} holds no PEM certificate (-----BEGIN CERTIFICATE-----).',
+        file,
+        setting,
+      ),
     });
   }
   return pems;
@@ -129,7 +134,7 @@ export function trustedRoots(o: TrustOptions): TrustedRoot[] | undefined {
   if (!o.systemCertificates && caFiles.length === 0) {
     return undefined;
   }
-  const roots: TrustedRoot[] = tls.rootCertificates.map((pem) => ({ pem, source: "Node's bundled roots" }));
+  const roots: TrustedRoot[] = tls.rootCertificates.map((pem) => ({ pem, source: l10n.t("Node's bundled roots") }));
   if (o.systemCertificates) {
     const system = cachedSystemRoots();
     roots.push(...system.pems.map((pem) => ({ pem, source: system.from })));
@@ -142,13 +147,13 @@ export function trustedRoots(o: TrustOptions): TrustedRoot[] | undefined {
     } catch {
       // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS; so do we (Diagnose Connection shows it).
     }
-    roots.push(...extra.map((pem) => ({ pem, source: `NODE_EXTRA_CA_CERTS (${extraFile})` })));
+    roots.push(...extra.map((pem) => ({ pem, source: l10n.t('NODE_EXTRA_CA_CERTS ({0})', extraFile) })));
   }
   for (const file of caFiles) {
     roots.push(
       ...readCaFile(file, 'modelAccess.tls.caCertificates').map((pem) => ({
         pem,
-        source: `modelAccess.tls.caCertificates (${file})`,
+        source: l10n.t('modelAccess.tls.caCertificates ({0})', file),
       })),
     );
   }

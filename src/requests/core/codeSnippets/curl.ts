@@ -3,15 +3,16 @@
  * variable `MODEL_ACCESS_API_KEY` and sends the same JSON value as the payload. Pure; no `vscode` import.
  */
 import { asciiJson, cmdQuote, cmdSafeJson, crtQuoteJson, posixQuote, powershellQuote } from './quoting';
-import { BASE_URL_VARIABLE, KEY_VARIABLE, isStreaming, type SnippetRequest } from './request';
+import { BASE_URL_VARIABLE, KEY_VARIABLE, isStreaming, openingComments, type SnippetRequest } from './request';
+import { l10n } from '../../../common/plainL10n';
+import { oneLine } from '../../../common/text';
 
 export function curlBash(request: SnippetRequest): string {
   const url = request.serviceRoot
     ? posixQuote(`${request.serviceRoot}${request.endpoint}`)
     : `"$${BASE_URL_VARIABLE}"${posixQuote(request.endpoint)}`;
   return [
-    `# bash, zsh (POSIX shell). Set ${KEY_VARIABLE} first; the key is not written here.`,
-    ...(request.serviceRoot ? [] : [`# The service URL is read from $${BASE_URL_VARIABLE}.`]),
+    ...openingComments('#', request, l10n.t('bash, zsh (POSIX shell).'), KEY_VARIABLE, `$${BASE_URL_VARIABLE}`),
     [
       `curl ${isStreaming(request) ? '-N ' : ''}-sS -X POST ${url}`,
       `  -H "Authorization: Bearer $${KEY_VARIABLE}"`,
@@ -30,9 +31,8 @@ export function curlPowerShell(request: SnippetRequest): string {
     ? powershellQuote(`${request.serviceRoot}${request.endpoint}`)
     : `"$env:${BASE_URL_VARIABLE}${request.endpoint}"`;
   return [
-    `# PowerShell (Windows PowerShell 5.1 or PowerShell 7; on macOS and Linux write curl for curl.exe).`,
-    `# Set $env:${KEY_VARIABLE} first; the key is not written here.`,
-    ...(request.serviceRoot ? [] : [`# The service URL is read from $env:${BASE_URL_VARIABLE}.`]),
+    `# ${oneLine(l10n.t('PowerShell (Windows PowerShell 5.1 or PowerShell 7; on macOS and Linux write curl for curl.exe).'))}`,
+    ...openingComments('#', request, '', `$env:${KEY_VARIABLE}`, `$env:${BASE_URL_VARIABLE}`),
     `$body = ${powershellQuote(asciiJson(request.body))}`,
     [
       `$body | curl.exe ${isStreaming(request) ? '-N ' : ''}-sS -X POST ${url}`,
@@ -51,13 +51,11 @@ export function curlCmd(request: SnippetRequest): string {
   const literalUrl = request.serviceRoot ? cmdQuote(`${request.serviceRoot}${request.endpoint}`) : undefined;
   const url = literalUrl ?? `"%${BASE_URL_VARIABLE}%${request.endpoint}"`;
   return [
-    `REM cmd.exe. Set ${KEY_VARIABLE} first; the key is not written here.`,
-    ...(literalUrl
+    ...openingComments('REM', request, l10n.t('cmd.exe.'), KEY_VARIABLE, BASE_URL_VARIABLE),
+    ...(literalUrl || !request.serviceRoot
       ? []
       : [
-          request.serviceRoot
-            ? `REM This service URL holds characters cmd.exe would change: set ${BASE_URL_VARIABLE} to it first.`
-            : `REM The service URL is read from ${BASE_URL_VARIABLE}.`,
+          `REM ${oneLine(l10n.t('This service URL holds characters cmd.exe would change: set {0} to it first.', BASE_URL_VARIABLE))}`,
         ]),
     [
       `curl.exe ${isStreaming(request) ? '-N ' : ''}-sS -X POST ${url}`,

@@ -2,7 +2,15 @@
  * The request in JavaScript (Node, ES module): the `openai` npm package pointed at the
  * service with `baseURL`, or `fetch`. The key comes from `process.env.MODEL_ACCESS_API_KEY`. Pure; no `vscode` import.
  */
-import { BASE_URL_VARIABLE, KEY_VARIABLE, isStreaming, tooDeepForLiteral, type SnippetRequest } from './request';
+import {
+  BASE_URL_VARIABLE,
+  KEY_VARIABLE,
+  isStreaming,
+  openingComments,
+  tooDeepForLiteral,
+  type SnippetRequest,
+} from './request';
+import { l10n } from '../../../common/plainL10n';
 
 /** A JavaScript string literal (JSON's spelling is valid JavaScript). */
 export function jsString(s: string): string {
@@ -32,11 +40,8 @@ export function jsLiteral(value: unknown, indent = ''): string {
   return (JSON.stringify(value, null, 2) ?? 'null').replace(/\n/g, `\n${indent}`);
 }
 
-function header(what: string, request: SnippetRequest): string[] {
-  return [
-    `// ${what}. Set ${KEY_VARIABLE} first; the key is not written here.`,
-    ...(request.serviceRoot ? [] : [`// The service URL is read from ${BASE_URL_VARIABLE}.`]),
-  ];
+function header(runsOn: string, request: SnippetRequest): string[] {
+  return openingComments('//', request, runsOn, KEY_VARIABLE, BASE_URL_VARIABLE);
 }
 
 function rootExpression(request: SnippetRequest, path: string): string {
@@ -48,7 +53,7 @@ function rootExpression(request: SnippetRequest, path: string): string {
 export function jsOpenAi(request: SnippetRequest): string {
   const stream = isStreaming(request);
   const lines = [
-    ...header('Node 20+ ES module (.mjs) with the openai package (npm install openai)', request),
+    ...header(l10n.t('Node 20+ ES module (.mjs) with the openai package (npm install openai).'), request),
     "import OpenAI from 'openai';",
     '',
     `const client = new OpenAI({ baseURL: ${rootExpression(request, '/v1')}, apiKey: process.env.${KEY_VARIABLE} });`,
@@ -102,7 +107,7 @@ export function jsOpenAi(request: SnippetRequest): string {
 export function jsFetch(request: SnippetRequest): string {
   const stream = isStreaming(request);
   return [
-    ...header('Node 20+ ES module (.mjs) with fetch', request),
+    ...header(l10n.t('Node 20+ ES module (.mjs) with fetch.'), request),
     `const response = await fetch(${rootExpression(request, request.endpoint)}, {`,
     "  method: 'POST',",
     '  headers: {',

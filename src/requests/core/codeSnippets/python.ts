@@ -3,7 +3,15 @@
  * `requests`. The key comes from `os.environ["MODEL_ACCESS_API_KEY"]`. Pure; no `vscode` import.
  */
 import { isRecord } from '../../../common/records';
-import { BASE_URL_VARIABLE, KEY_VARIABLE, isStreaming, tooDeepForLiteral, type SnippetRequest } from './request';
+import {
+  BASE_URL_VARIABLE,
+  KEY_VARIABLE,
+  isStreaming,
+  openingComments,
+  tooDeepForLiteral,
+  type SnippetRequest,
+} from './request';
+import { l10n } from '../../../common/plainL10n';
 
 const INDENT = '    ';
 
@@ -74,11 +82,8 @@ const SDK_PARAMETERS: Record<string, readonly string[]> = {
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-function header(what: string, request: SnippetRequest): string[] {
-  return [
-    `# Python 3 with ${what}. Set ${KEY_VARIABLE} first; the key is not written here.`,
-    ...(request.serviceRoot ? [] : [`# The service URL is read from ${BASE_URL_VARIABLE}.`]),
-  ];
+function header(runsOn: string, request: SnippetRequest): string[] {
+  return openingComments('#', request, runsOn, KEY_VARIABLE, BASE_URL_VARIABLE);
 }
 
 function root(request: SnippetRequest): string {
@@ -97,7 +102,7 @@ export function pythonOpenAi(request: SnippetRequest): string {
   const stream = isStreaming(request);
   const baseUrl = request.serviceRoot ? pythonString(`${request.serviceRoot}/v1`) : `${root(request)} + "/v1"`;
   const lines = [
-    ...header('the openai package (pip install openai)', request),
+    ...header(l10n.t('Python 3 with the openai package (pip install openai).'), request),
     'import os',
     ...(tooDeepForLiteral(request.body) ? ['import json'] : []),
     '',
@@ -150,7 +155,7 @@ export function pythonHttpx(request: SnippetRequest): string {
   const stream = isStreaming(request);
   const call = `${url(request)}, headers=headers, json=payload, timeout=120`;
   return [
-    ...header('httpx (pip install httpx)', request),
+    ...header(l10n.t('Python 3 with httpx (pip install httpx).'), request),
     ...imports(request, 'httpx'),
     ...payloadAndHeaders(request),
     ...(stream
@@ -168,7 +173,7 @@ export function pythonRequests(request: SnippetRequest): string {
   const stream = isStreaming(request);
   const call = `${url(request)}, headers=headers, json=payload, timeout=120${stream ? ', stream=True' : ''}`;
   return [
-    ...header('requests (pip install requests)', request),
+    ...header(l10n.t('Python 3 with requests (pip install requests).'), request),
     ...imports(request, 'requests'),
     ...payloadAndHeaders(request),
     `response = requests.post(${call})`,

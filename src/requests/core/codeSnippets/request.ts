@@ -2,6 +2,8 @@
  * What a code snippet is made from: the service, the endpoint and the JSON value sent. Pure; no `vscode` import.
  */
 import type { PostEndpoint } from '../../../api/types';
+import { l10n } from '../../../common/plainL10n';
+import { oneLine } from '../../../common/text';
 
 /** The environment variable every snippet reads the API key from; its value is never written into a snippet. */
 export const KEY_VARIABLE = 'MODEL_ACCESS_API_KEY';
@@ -46,4 +48,22 @@ const LITERAL_DEPTH = 32;
 
 export function tooDeepForLiteral(value: unknown): boolean {
   return nestsDeeperThan(value, LITERAL_DEPTH);
+}
+
+/**
+ * The comment lines a snippet opens with, in the display language: what it runs on, that the key is read from
+ * `keyVariable` (never written), and where the service URL comes from when it is not written either. Each line
+ * is one line of plain text whatever a translation holds, so it cannot end the comment.
+ */
+export function openingComments(
+  prefix: string,
+  request: SnippetRequest,
+  runsOn: string,
+  keyVariable: string,
+  urlVariable: string,
+): string[] {
+  return [
+    [runsOn, l10n.t('Set {0} first; the key is not written here.', keyVariable)].filter(Boolean).join(' '),
+    ...(request.serviceRoot ? [] : [l10n.t('The service URL is read from {0}.', urlVariable)]),
+  ].map((line) => `${prefix} ${oneLine(line)}`);
 }
