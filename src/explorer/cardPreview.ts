@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { NetworkSettings } from '../api/dispatcher';
 import type { ModelEntry } from '../api/types';
 import { displayText, clean } from '../common/text';
 import { BuiltinCommands } from '../ids';
@@ -17,8 +18,9 @@ export type CardPreviewOutcome =
   | { kind: 'failed'; message: string };
 
 /**
- * Model Cards in VS Code's Markdown preview: the card is fetched without the API key (see core/cardFetch.ts),
- * made safe (core/cardMarkdown.ts) and served from a read-only virtual document the preview renders.
+ * Model Cards in VS Code's Markdown preview: the card is fetched without the API key but through the service's
+ * proxy and trust settings (see core/cardFetch.ts), made safe (core/cardMarkdown.ts) and served from a
+ * read-only virtual document the preview renders.
  * A card that is an HTML page opens in the browser instead, through the usual card checks.
  */
 export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -27,7 +29,15 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
   readonly onDidChange = this._onDidChange.event;
   private readonly registration: vscode.Disposable;
 
-  constructor(private readonly deps: { ui: Ui; log: RedactingLog; openCard: (model: ModelEntry) => Promise<unknown> }) {
+  constructor(
+    private readonly deps: {
+      ui: Ui;
+      log: RedactingLog;
+      openCard: (model: ModelEntry) => Promise<unknown>;
+      /** The proxy, roots and client certificate a card is fetched with (never the key). */
+      network: () => Promise<NetworkSettings>;
+    },
+  ) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(CARD_SCHEME, this);
   }
 
@@ -55,7 +65,7 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
         location: vscode.ProgressLocation.Window,
         title: l10n.t('Reading the Model Card of {0}', displayText(model.id, 60)),
       },
-      () => fetchCard(link as string),
+      async () => fetchCard(link as string, { network: await this.deps.network() }),
     );
     if (result.kind === 'browser') {
       this.deps.log.info(
