@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { NetworkSettings } from '../api/dispatcher';
 import type { ModelEntry } from '../api/types';
+import { FAILURE_ACTIONS } from '../common/failure';
 import { displayText, clean } from '../common/text';
 import { BuiltinCommands } from '../ids';
 import type { RedactingLog } from '../platform/log';
@@ -86,9 +87,15 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
         clean(result.message),
       );
       this.deps.log.warn(message);
-      void this.deps.ui
-        .warn(message, l10n.t('Open in Browser'))
-        .then((a) => (a ? this.deps.openCard(model) : undefined));
+      const browser = l10n.t('Open in Browser');
+      // A proxy or TLS failure is the same network the service is reached through: the diagnosis explains it.
+      const diagnose = result.setup ? [FAILURE_ACTIONS.diagnose.title] : [];
+      void this.deps.ui.warn(message, browser, ...diagnose).then((a) => {
+        if (a === browser) {
+          return this.deps.openCard(model);
+        }
+        return a ? vscode.commands.executeCommand(FAILURE_ACTIONS.diagnose.command) : undefined;
+      });
       return { kind: 'failed', message };
     }
     const body = result.kind === 'markdown' ? sanitizeCardMarkdown(result.text) : plainTextAsMarkdown(result.text);

@@ -16,7 +16,7 @@ import { CARD_MARKER } from '../server/routes';
 import { loadRegistry, startServer, type RunningServer } from '../server';
 import { startProxy, type TestProxy } from '../unit/helpers/proxy';
 import { createPki, startTlsFront, type TestPki, type TlsFront } from '../unit/helpers/tls';
-import { activateExtension, eventually, setSetting, sleep } from './helpers';
+import { activateExtension, eventually, setSetting, sleep, stubUi } from './helpers';
 
 const SERVICE = 'models.corp.test';
 const CARDS = 'cards.corp.test';
@@ -153,6 +153,28 @@ describe('Corporate networks: through a CONNECT proxy with Basic auth', function
     assert.ok(!JSON.stringify(received.headers).includes(service.keys.acme));
   });
 
+  it('Diagnose Connection probes TLS through the proxy tunnel and names the proxy without its credentials', async () => {
+    await vscode.commands.executeCommand(Commands.diagnoseConnection);
+    const report = await eventually(
+      async () => {
+        const text = vscode.window.visibleTextEditors
+          .find((e) => e.document.uri.scheme === 'model-access-diagnosis')
+          ?.document.getText();
+        return text !== undefined && /\*\*Status:\*\*/.test(text) ? text : undefined;
+      },
+      15_000,
+      'the diagnosis report',
+    );
+    assert.ok(report.includes(`${proxy.url} (from http.proxy; credentials in the proxy URL; CONNECT tunnel`), report);
+    assert.match(report, /\*\*Trusted by:\*\* .*Model Access Test Root CA.*modelAccess\.tls\.caCertificates/);
+    assert.match(report, /\*\*Status:\*\* 200 in \d+ ms/);
+    for (const secret of ['pr0xy-canary', service.keys.acme]) {
+      assert.ok(!report.includes(secret), 'the report holds no secret');
+    }
+    assert.ok(connects(SERVICE) >= 1, 'the TLS probe went through the proxy');
+    assertTunnelsOnly();
+  });
+
   it('http.noProxy naming the service: the request goes direct and fails, so the proxy was what carried it', async () => {
     await setHttp('noProxy', ['.corp.test']);
     try {
@@ -182,6 +204,24 @@ describe('Corporate networks: through a CONNECT proxy with Basic auth', function
       assert.ok(String(api.view.treeView.message).startsWith(expected), String(api.view.treeView.message));
       assert.ok(!String(api.view.treeView.message).includes('wrong-canary'));
       assert.ok(proxy.log.length > 0 && proxy.log.every((l) => l.startsWith(`CONNECT ${SERVICE}:`)));
+
+      // The card preview meets the same proxy: its warning names the 407 and offers Diagnose Connection.
+      const offered: string[][] = [];
+      const ui = stubUi(api.ui, {
+        warn: async (message, ...actions) => (offered.push([message, ...actions]), undefined),
+      });
+      try {
+        const outcome = await vscode.commands.executeCommand<{ kind: string; message: string }>(
+          Commands.previewModelCard,
+          'aurora-2',
+        );
+        assert.equal(outcome?.kind, 'failed');
+        assert.ok(outcome.message.includes(expected), outcome.message);
+        assert.deepEqual(offered, [[outcome.message, 'Open in Browser', 'Diagnose Connection']]);
+        assert.ok(!outcome.message.includes('wrong-canary'));
+      } finally {
+        ui.restore();
+      }
     } finally {
       await setHttp('proxy', proxy.urlWithCredentials);
     }

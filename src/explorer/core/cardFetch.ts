@@ -10,7 +10,7 @@
 import type { Dispatcher } from 'undici';
 import { USER_AGENT } from '../../api/client';
 import { dispatcherForUrl, type NetworkSettings } from '../../api/dispatcher';
-import { networkError, statusText } from '../../api/errors';
+import { isConnectionSetupFailure, networkError, statusText } from '../../api/errors';
 import { l10n } from '../../common/plainL10n';
 import { checkCardLink } from './linkSafety';
 
@@ -20,7 +20,8 @@ export const CARD_TIMEOUT_MS = 15_000;
 export type CardFetch =
   | { kind: 'markdown' | 'text'; url: string; text: string; truncated: boolean }
   | { kind: 'browser'; url: string; contentType: string }
-  | { kind: 'failed'; url: string; message: string };
+  /** `setup`: the proxy or TLS failed (Diagnose Connection shows the proxy chosen and the roots trusted). */
+  | { kind: 'failed'; url: string; message: string; setup?: boolean };
 
 const MARKDOWN_TYPES = /^(text\/markdown|text\/x-markdown|text\/x-gfm)$/;
 const MARKDOWN_PATH = /\.(md|markdown|mdown|mkd)$/i;
@@ -130,15 +131,17 @@ export async function fetchCard(
       return { kind, url: target.href, text, truncated };
     }
   } catch (e) {
-    const message = controller.signal.aborted
-      ? options.signal?.aborted
+    if (controller.signal.aborted) {
+      const message = options.signal?.aborted
         ? l10n.t('Cancelled.')
-        : l10n.t('The card did not arrive within {0} s.', Math.round(timeoutMs / 1000))
-      : l10n.t(
-          'The card could not be read: {0}',
-          networkError(e, target.origin, 'headers', undefined, timeoutMs, proxy).message,
-        );
-    return { kind: 'failed', url, message };
+        : l10n.t('The card did not arrive within {0} s.', Math.round(timeoutMs / 1000));
+      return { kind: 'failed', url, message };
+    }
+    const err = networkError(e, target.origin, 'headers', undefined, timeoutMs, proxy);
+    const message = l10n.t('The card could not be read: {0}', err.message);
+    return isConnectionSetupFailure(err)
+      ? { kind: 'failed', url, message, setup: true }
+      : { kind: 'failed', url, message };
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);

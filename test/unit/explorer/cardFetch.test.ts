@@ -99,6 +99,11 @@ describe('Model Card preview: fetching a card', () => {
       const missing = await fetchCard(`${host.url}/none.md`);
       assert.equal(missing.kind, 'failed');
       assert.match(missing.kind === 'failed' ? missing.message : '', /404/);
+      assert.equal(
+        missing.kind === 'failed' && missing.setup === true,
+        false,
+        'a missing card is not a network matter',
+      );
     } finally {
       await host.close();
     }
@@ -177,6 +182,7 @@ describe('Model Card preview: through the network settings of the service', func
       result.kind === 'failed' ? result.message : '',
       /certificate of https:\/\/cards\.corp\.test:\d+ is not trusted/,
     );
+    assert.equal(result.kind === 'failed' && result.setup, true, 'Diagnose Connection is offered');
     assert.equal(host.received.length, 0);
   });
 
@@ -189,6 +195,7 @@ describe('Model Card preview: through the network settings of the service', func
     assert.match(message, new RegExp(`The proxy ${proxy.url} requires credentials \\(407`));
     assert.match(message, /http\.proxyAuthorization/);
     assert.ok(!message.includes('wrong-canary'));
+    assert.equal(result.kind === 'failed' && result.setup, true, 'Diagnose Connection is offered');
     assert.equal(host.received.length, 0);
   });
 
