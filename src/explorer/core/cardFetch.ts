@@ -4,8 +4,8 @@
  * The request never carries the API key, cookies or the service's headers: a card may live anywhere, and the
  * key belongs to the service alone — even a card on the service's own origin is public documentation, so it
  * is read without the key too. It reaches the card through the same proxy and trust settings as the service
- * (a corporate network lets nothing through otherwise). What is read is capped in size and time. Only Markdown and plain text are
- * previewed; anything else (an HTML page) is for the browser.
+ * (a corporate network lets nothing through otherwise). What is read is capped in size and time. Only
+ * Markdown and plain text are previewed; anything else (an HTML page) is for the browser.
  */
 import type { Dispatcher } from 'undici';
 import { USER_AGENT } from '../../api/client';

@@ -175,6 +175,16 @@ describe('Model Card preview: through the network settings of the service', func
     assert.equal(host.received[0].cookie, undefined);
   });
 
+  it('an http:// card goes to the proxy as a plain proxy request, still without any Authorization', async () => {
+    const url = `http://${CARDS}:${new URL(host.url).port}/card.md`;
+    const result = await fetchCard(url, { network: network() });
+    assert.equal(result.kind, 'markdown', JSON.stringify(result));
+    assert.equal(proxy.log.length, 1);
+    assert.match(proxy.log[0], new RegExp(`^GET ${url.replace(/[.]/g, '\\.')}\n`));
+    assert.ok(!/\nauthorization:/i.test(proxy.log[0]), 'the proxy saw no Authorization header');
+    assert.equal(host.received[0].authorization, undefined);
+  });
+
   it('without the CA the card is not trusted, and the message says so', async () => {
     const result = await fetchCard(`https://${CARDS}:${front.port}/card.md`, { network: network({ trust: {} }) });
     assert.equal(result.kind, 'failed');
