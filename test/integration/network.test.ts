@@ -111,6 +111,43 @@ describe('Corporate networks: CA setting, client certificate and Diagnose Connec
     }
   });
 
+  it("a workspace's service URL: what a card is fetched with holds the client certificate only once the stored key is allowed there", async () => {
+    const url = `https://localhost:${mtls.port}`;
+    const ui = stubUi(api.ui, { ask: async () => undefined, input: async () => pki.client.passphrase });
+    try {
+      // The URL only in the workspace's settings (the same URL in user settings is the person's own choice).
+      await setSetting('baseUrl', undefined);
+      await setSetting('tls.caCertificates', [pki.caFile]);
+      await setSetting('tls.clientCertificate', { pfxFile: pki.client.pfxFile });
+      await vscode.workspace
+        .getConfiguration('modelAccess')
+        .update('baseUrl', url, vscode.ConfigurationTarget.Workspace);
+      await api.keys.store(url, service.keys.acme);
+      await api.connection.consent.forget(url);
+      await eventually(
+        async () => (await api.connection.state()).needsConsent === true,
+        10_000,
+        'the workspace URL waiting for an allowance',
+      );
+      const before = await api.connection.keylessNetwork();
+      assert.equal(before.clientCertificate, undefined, 'no client certificate before the allowance');
+      assert.ok(before.trust?.caFiles?.includes(pki.caFile), 'the roots apply all the same');
+
+      await api.connection.consent.allow(url);
+      await vscode.commands.executeCommand(Commands.setClientCertificatePassphrase);
+      const after = await api.connection.keylessNetwork();
+      assert.equal(after.clientCertificate?.origin, url);
+      assert.equal(after.clientCertificate?.certificate.pfxFile, pki.client.pfxFile);
+      assert.ok(after.clientCertificate?.certificate.passphrase === pki.client.passphrase, 'the stored passphrase');
+    } finally {
+      ui.restore();
+      await vscode.workspace
+        .getConfiguration('modelAccess')
+        .update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+      await api.connection.consent.forget(url);
+    }
+  });
+
   it("a Model Card on the mTLS service's own origin is previewed with the client certificate, without the key", async () => {
     // The card's URL names the TLS front's port, so the front starts first, in front of a port the service
     // then takes.
