@@ -81,12 +81,13 @@ async function main() {
     // so the VSIX never carries test code.
     // Every test/integration/**/*.test.ts is bundled (index.ts requires them through an esbuild glob) and
     // listed at build time, so a new test file needs no registration. mocha stays external: it is
-    // resolved from node_modules at run time (out/ sits inside the repo).
+    // resolved from node_modules at run time (out/ sits inside the repo). So does the test proxy (the `proxy`
+    // package), which reads its own package.json through import.meta.url, which a CommonJS bundle has not.
     builds.push({
       ...common,
       entryPoints: ['test/integration/index.ts'],
       outfile: 'out/integration/index.js',
-      external: ['vscode', 'mocha'],
+      external: ['vscode', 'mocha', 'proxy'],
       define: { __INTEGRATION_TEST_FILES__: JSON.stringify(integrationTestFiles()) },
     });
   }

@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
 import { isLoopbackHost } from './baseUrl';
 import { ServiceError } from './errors';
 import { l10n } from '../common/plainL10n';
-import type { ProxyOptions } from './proxy';
+import { displayProxy, resolveProxy, type ProxyInputs, type ProxyOptions } from './proxy';
 import { trustedRoots, type TrustOptions } from './trust';
 
 /** A client certificate for services that require one (mutual TLS). */
@@ -97,6 +97,39 @@ export function serviceTls(o: TlsOptions = {}): {
     }
   }
   return out;
+}
+
+/**
+ * The network settings as the person gave them, before a target is known: what a request to any URL
+ * needs to reach it the way the service is reached (proxy, roots), and the client certificate with the one
+ * origin it may be shown to.
+ */
+export interface NetworkSettings {
+  /** VS Code's http.* proxy settings and the environment; the proxy is chosen per target. */
+  proxy?: ProxyInputs;
+  trust?: TrustOptions;
+  /** Presented only to `origin` (the service's): a client certificate identifies the person. */
+  clientCertificate?: { origin: string; certificate: ClientCertificate };
+  connectMs?: number;
+}
+
+/**
+ * A dispatcher for a request to `url` that carries no key (a Model Card): the proxy chosen for that URL,
+ * the same roots as the service, and the client certificate only when `url` is on the service's origin.
+ * `proxy` is the proxy in use without credentials, for messages. The caller closes the dispatcher.
+ */
+export function dispatcherForUrl(url: URL, settings: NetworkSettings): { dispatcher: Dispatcher; proxy?: string } {
+  const cc = settings.clientCertificate;
+  const proxy = settings.proxy ? resolveProxy(url.href, settings.proxy) : undefined;
+  const dispatcher = createDispatcher({
+    connectMs: settings.connectMs,
+    https: url.protocol === 'https:',
+    targetHost: url.hostname,
+    proxy,
+    tls: { ...settings.trust, clientCertificate: cc && cc.origin === url.origin ? cc.certificate : undefined },
+  });
+  const inUse = proxy?.url && !proxy.bypass && !isLoopbackHost(url.hostname) ? displayProxy(proxy.url) : undefined;
+  return { dispatcher, proxy: inUse };
 }
 
 export function createDispatcher(o: DispatcherOptions): Dispatcher {

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import type { NetworkSettings } from '../api/dispatcher';
 import type { ModelEntry } from '../api/types';
+import { FAILURE_ACTIONS } from '../common/failure';
 import { displayText, clean } from '../common/text';
 import { BuiltinCommands } from '../ids';
 import type { RedactingLog } from '../platform/log';
@@ -17,8 +19,9 @@ export type CardPreviewOutcome =
   | { kind: 'failed'; message: string };
 
 /**
- * Model Cards in VS Code's Markdown preview: the card is fetched without the API key (see core/cardFetch.ts),
- * made safe (core/cardMarkdown.ts) and served from a read-only virtual document the preview renders.
+ * Model Cards in VS Code's Markdown preview: the card is fetched without the API key but through the service's
+ * proxy and trust settings (see core/cardFetch.ts), made safe (core/cardMarkdown.ts) and served from a
+ * read-only virtual document the preview renders.
  * A card that is an HTML page opens in the browser instead, through the usual card checks.
  */
 export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -27,7 +30,15 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
   readonly onDidChange = this._onDidChange.event;
   private readonly registration: vscode.Disposable;
 
-  constructor(private readonly deps: { ui: Ui; log: RedactingLog; openCard: (model: ModelEntry) => Promise<unknown> }) {
+  constructor(
+    private readonly deps: {
+      ui: Ui;
+      log: RedactingLog;
+      openCard: (model: ModelEntry) => Promise<unknown>;
+      /** The proxy, roots and client certificate a card is fetched with (never the key). */
+      network: () => Promise<NetworkSettings>;
+    },
+  ) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(CARD_SCHEME, this);
   }
 
@@ -55,7 +66,7 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
         location: vscode.ProgressLocation.Window,
         title: l10n.t('Reading the Model Card of {0}', displayText(model.id, 60)),
       },
-      () => fetchCard(link as string),
+      async () => fetchCard(link as string, { network: await this.deps.network() }),
     );
     if (result.kind === 'browser') {
       this.deps.log.info(
@@ -76,9 +87,15 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
         clean(result.message),
       );
       this.deps.log.warn(message);
-      void this.deps.ui
-        .warn(message, l10n.t('Open in Browser'))
-        .then((a) => (a ? this.deps.openCard(model) : undefined));
+      const browser = l10n.t('Open in Browser');
+      // A proxy or TLS failure is the same network the service is reached through: the diagnosis explains it.
+      const diagnose = result.setup ? [FAILURE_ACTIONS.diagnose.title] : [];
+      void this.deps.ui.warn(message, browser, ...diagnose).then((a) => {
+        if (a === browser) {
+          return this.deps.openCard(model);
+        }
+        return a ? vscode.commands.executeCommand(FAILURE_ACTIONS.diagnose.command) : undefined;
+      });
       return { kind: 'failed', message };
     }
     const body = result.kind === 'markdown' ? sanitizeCardMarkdown(result.text) : plainTextAsMarkdown(result.text);

@@ -18,7 +18,7 @@ export function register(services: Services): vscode.Disposable[] {
       .inspect(model, async (id) => (await connection.getClient()).getModel(id), services.ui)
       .then(() => undefined);
   const openCard = (model: ModelEntry) => openModelCard(model, { ui: services.ui, log, inspect });
-  const cards = new CardPreviews({ ui: services.ui, log, openCard });
+  const cards = new CardPreviews({ ui: services.ui, log, openCard, network: () => connection.keylessNetwork() });
   const details = new ModelDetailsPanels(services, { openCard, previewCard: (model) => cards.preview(model) });
   Object.assign(services.testApi, { view, documents, details, cards });
   // First load once activation has returned (no network inside activate): the view asked for it.

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { ServiceClientOptions } from '../api/types';
 import { ModelClickAction, ModelClickActions, Settings } from '../ids';
 import { normalizeBaseUrl } from '../api/baseUrl';
-import { resolveProxy } from '../api/proxy';
+import { resolveProxy, type ProxyInputs } from '../api/proxy';
+import type { TrustOptions } from '../api/trust';
 import { megabytes } from '../common/settingValues';
 import type { ClientCertificate } from '../api/dispatcher';
 import { homedir } from 'node:os';
@@ -199,10 +200,33 @@ export class Config implements vscode.Disposable {
     return cc.certFile || cc.keyFile || cc.pfxFile ? cc : undefined;
   }
 
+  /**
+   * The proxy inputs (VS Code's http.* settings and the environment) and the trust settings, before a target
+   * is chosen: the service client resolves them for its URL, a Model Card for the card's.
+   */
+  networkInputs(): { proxy: ProxyInputs; trust: TrustOptions } {
+    const http = vscode.workspace.getConfiguration('http');
+    return {
+      proxy: {
+        setting: http.get<string>('proxy'),
+        noProxySetting: http.get<string[]>('noProxy'),
+        strictSSL: http.get<boolean>('proxyStrictSSL'),
+        authorization: http.get<string>('proxyAuthorization') ?? undefined,
+        support: http.get<string>('proxySupport'),
+        env: this.env,
+      },
+      trust: {
+        systemCertificates: http.get<boolean>('systemCertificates', true) !== false,
+        caFiles: this.caCertificates,
+        env: this.env,
+      },
+    };
+  }
+
   /** Everything but the key provider that the service client needs, from settings and the environment. */
   clientOptions(baseUrl: string): Omit<ServiceClientOptions, 'apiKey'> {
-    const http = vscode.workspace.getConfiguration('http');
     const timeoutMs = this.requestTimeoutSeconds * 1000;
+    const network = this.networkInputs();
     return {
       baseUrl,
       allowInsecureHttp: this.allowInsecureHttp,
@@ -210,20 +234,8 @@ export class Config implements vscode.Disposable {
       maxModels: this.maxModels,
       maxListBytes: this.maxListBytes,
       timeouts: { headersMs: timeoutMs, bodyIdleMs: timeoutMs },
-      proxy: resolveProxy(baseUrl, {
-        setting: http.get<string>('proxy'),
-        noProxySetting: http.get<string[]>('noProxy'),
-        strictSSL: http.get<boolean>('proxyStrictSSL'),
-        authorization: http.get<string>('proxyAuthorization') ?? undefined,
-        support: http.get<string>('proxySupport'),
-        env: this.env,
-      }),
-      tls: {
-        systemCertificates: http.get<boolean>('systemCertificates', true) !== false,
-        caFiles: this.caCertificates,
-        env: this.env,
-        clientCertificate: this.clientCertificate,
-      },
+      proxy: resolveProxy(baseUrl, network.proxy),
+      tls: { ...network.trust, clientCertificate: this.clientCertificate },
     };
   }
 

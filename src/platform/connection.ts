@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { ServiceClient } from '../api/client';
 import { ServiceError } from '../api/errors';
 import type { ModelService, ServiceClientOptions } from '../api/types';
+import type { NetworkSettings } from '../api/dispatcher';
 import { ApiKeyStore, KeySource, ResolvedKey } from './apiKeys';
 import { KEY_NOT_ALLOWED, KeyConsent } from '../common/keyConsent';
 import { displayUrl, scopeOf } from '../common/keyScope';
@@ -177,6 +178,23 @@ export class ServiceConnection extends Lifecycle {
       ? { url: active.baseUrl, value: await this.passphrases?.get(active.baseUrl) }
       : undefined;
     return this.clientFor(active);
+  }
+
+  /**
+   * How a request that carries no key (a Model Card) reaches its URL: the same proxy inputs and roots as the
+   * service, and the client certificate, with its passphrase, only for the active service's origin, and
+   * only where the service's credentials may go (a URL from workspace settings once the person allowed it).
+   */
+  async keylessNetwork(): Promise<NetworkSettings> {
+    const { proxy, trust } = this.config.networkInputs();
+    const env = this.environments.active;
+    const certificate = this.config.clientCertificate;
+    const origin = env && originOf(env.baseUrl);
+    if (!env || !origin || !certificate || (env.source === 'workspace' && !this.consent.isAllowed(env.baseUrl))) {
+      return { proxy, trust };
+    }
+    const passphrase = await this.passphrases?.get(env.baseUrl);
+    return { proxy, trust, clientCertificate: { origin, certificate: { ...certificate, passphrase } } };
   }
 
   /** The passphrase read for the URL the last `getClient()` served (never put in a client's signature). */

@@ -6,7 +6,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/ids';
 import type { ModelAccessApi } from '../../src/services';
-import { startServer, type RunningServer } from '../server';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { loadRegistry, startServer, type RunningServer } from '../server';
+import { CARD_MARKER } from '../server/routes';
 import { createPki, startTlsFront, type TestPki, type TlsFront } from '../unit/helpers/tls';
 import { activateExtension, eventually, setSetting, sleep, stubUi } from './helpers';
 
@@ -106,6 +108,89 @@ describe('Corporate networks: CA setting, client certificate and Diagnose Connec
       }
     } finally {
       ui.restore();
+    }
+  });
+
+  it("a workspace's service URL: what a card is fetched with holds the client certificate only once the stored key is allowed there", async () => {
+    const url = `https://localhost:${mtls.port}`;
+    const ui = stubUi(api.ui, { ask: async () => undefined, input: async () => pki.client.passphrase });
+    try {
+      // The URL only in the workspace's settings (the same URL in user settings is the person's own choice).
+      await setSetting('baseUrl', undefined);
+      await setSetting('tls.caCertificates', [pki.caFile]);
+      await setSetting('tls.clientCertificate', { pfxFile: pki.client.pfxFile });
+      await vscode.workspace
+        .getConfiguration('modelAccess')
+        .update('baseUrl', url, vscode.ConfigurationTarget.Workspace);
+      await api.keys.store(url, service.keys.acme);
+      await api.connection.consent.forget(url);
+      await eventually(
+        async () => (await api.connection.state()).needsConsent === true,
+        10_000,
+        'the workspace URL waiting for an allowance',
+      );
+      const before = await api.connection.keylessNetwork();
+      assert.equal(before.clientCertificate, undefined, 'no client certificate before the allowance');
+      assert.ok(before.trust?.caFiles?.includes(pki.caFile), 'the roots apply all the same');
+
+      await api.connection.consent.allow(url);
+      await vscode.commands.executeCommand(Commands.setClientCertificatePassphrase);
+      const after = await api.connection.keylessNetwork();
+      assert.equal(after.clientCertificate?.origin, url);
+      assert.equal(after.clientCertificate?.certificate.pfxFile, pki.client.pfxFile);
+      assert.ok(after.clientCertificate?.certificate.passphrase === pki.client.passphrase, 'the stored passphrase');
+    } finally {
+      ui.restore();
+      await vscode.workspace
+        .getConfiguration('modelAccess')
+        .update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+      await api.connection.consent.forget(url);
+    }
+  });
+
+  it("a Model Card on the mTLS service's own origin is previewed with the client certificate, without the key", async () => {
+    // The card's URL names the TLS front's port, so the front starts first, in front of a port the service
+    // then takes.
+    const free = createNetServer();
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise<void>((r) => free.close(() => r()));
+    const front = await startTlsFront(port, pki.server, pki.caPem);
+    const registry = loadRegistry();
+    registry.models = registry.models.map((m) =>
+      m.id === 'aurora-2' ? { ...m, model_card_url: `https://localhost:${front.port}/cards/aurora-2.md` } : m,
+    );
+    const carded = await startServer({ registry, port });
+    const url = `https://localhost:${front.port}`;
+    try {
+      await setSetting('baseUrl', url);
+      await api.keys.store(url, carded.keys.acme);
+      await setSetting('tls.caCertificates', [pki.caFile]);
+      await setSetting('tls.clientCertificate', { pfxFile: pki.client.pfxFile });
+      const ui = stubUi(api.ui, { input: async () => pki.client.passphrase });
+      try {
+        await vscode.commands.executeCommand(Commands.setClientCertificatePassphrase);
+      } finally {
+        ui.restore();
+      }
+      await reload();
+      await eventually(async () => api.catalog.status.kind === 'ready', 10_000, 'the list over mTLS');
+      const before = front.clients.length;
+      const outcome = await vscode.commands.executeCommand<{ kind: string; text: string }>(
+        Commands.previewModelCard,
+        'aurora-2',
+      );
+      assert.equal(outcome?.kind, 'preview', JSON.stringify(outcome));
+      assert.ok(outcome.text.includes(CARD_MARKER));
+      assert.ok(front.clients.length > before, 'the card request presented the client certificate');
+      const card = carded.lastReceived('/cards/aurora-2.md', 'GET');
+      assert.equal(card.authorization, false, "the card on the service's origin got no key");
+    } finally {
+      const ui = stubUi(api.ui, { input: async () => '' });
+      await vscode.commands.executeCommand(Commands.setClientCertificatePassphrase).then(ui.restore, ui.restore);
+      await api.keys.delete(url).catch(() => undefined);
+      await front.close();
+      await carded.close();
     }
   });
 });

@@ -1,11 +1,16 @@
 /**
  * Fetching a Model Card for the in-editor preview. Pure, no `vscode` import.
  *
- * The request never carries the API key, cookies or any credential: a card may live anywhere, and the key
- * belongs to the service alone — even a card on the service's own origin is public documentation, so it is
- * read without the key too. What is read is capped in size and time. Only Markdown and plain text are
- * previewed; anything else (an HTML page) is for the browser.
+ * The request never carries the API key, cookies or the service's headers: a card may live anywhere, and the
+ * key belongs to the service alone — even a card on the service's own origin is public documentation, so it
+ * is read without the key too. It reaches the card through the same proxy and trust settings as the service
+ * (a corporate network lets nothing through otherwise). What is read is capped in size and time. Only
+ * Markdown and plain text are previewed; anything else (an HTML page) is for the browser.
  */
+import type { Dispatcher } from 'undici';
+import { USER_AGENT } from '../../api/client';
+import { dispatcherForUrl, type NetworkSettings } from '../../api/dispatcher';
+import { isConnectionSetupFailure, networkError, statusText } from '../../api/errors';
 import { l10n } from '../../common/plainL10n';
 import { checkCardLink } from './linkSafety';
 
@@ -15,7 +20,8 @@ export const CARD_TIMEOUT_MS = 15_000;
 export type CardFetch =
   | { kind: 'markdown' | 'text'; url: string; text: string; truncated: boolean }
   | { kind: 'browser'; url: string; contentType: string }
-  | { kind: 'failed'; url: string; message: string };
+  /** `setup`: the proxy or TLS failed (Diagnose Connection shows the proxy chosen and the roots trusted). */
+  | { kind: 'failed'; url: string; message: string; setup?: boolean };
 
 const MARKDOWN_TYPES = /^(text\/markdown|text\/x-markdown|text\/x-gfm)$/;
 const MARKDOWN_PATH = /\.(md|markdown|mdown|mkd)$/i;
@@ -33,13 +39,23 @@ export function cardKind(contentType: string, url: string): 'markdown' | 'text' 
   return 'browser';
 }
 
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
+function headerOf(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
 /**
- * GETs `link` without credentials and returns its text when it is Markdown or plain text. Redirects are
- * followed (to http(s) only: fetch follows no other scheme) and the final URL is checked like the link.
+ * GETs `link` without credentials and returns its text when it is Markdown or plain text. It goes the way
+ * a request to the service goes (`network`: the proxy chosen for the card's URL, the same roots, the client
+ * certificate only on the service's own origin) but carries no key, cookie or service header. Redirects are
+ * followed to http(s) links only, each checked like the link and reached through the proxy chosen for it.
  */
 export async function fetchCard(
   link: string,
-  options: { maxBytes?: number; timeoutMs?: number; signal?: AbortSignal } = {},
+  options: { maxBytes?: number; timeoutMs?: number; signal?: AbortSignal; network?: NetworkSettings } = {},
 ): Promise<CardFetch> {
   const check = checkCardLink(link);
   if (!check.ok) {
@@ -52,82 +68,113 @@ export async function fetchCard(
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const onAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onAbort);
+  const dispatchers: Dispatcher[] = [];
+  let target = new URL(url);
+  let proxy: string | undefined;
   try {
-    const response = await fetch(url, {
-      method: 'GET',
-      // Credentials of no kind: no Authorization header is ever set here, and no cookies.
-      credentials: 'omit',
-      redirect: 'follow',
-      headers: { accept: 'text/markdown, text/plain;q=0.9, text/html;q=0.5, */*;q=0.1' },
-      signal: controller.signal,
-    });
-    const finalUrl = response.url || url;
-    const finalCheck = checkCardLink(finalUrl);
-    if (!finalCheck.ok) {
-      await response.body?.cancel();
-      return { kind: 'failed', url, message: `The card redirected to a link that is not opened: ${finalCheck.reason}` };
+    for (let hops = 0; ; hops++) {
+      const hop = dispatcherForUrl(target, options.network ?? {});
+      dispatchers.push(hop.dispatcher);
+      proxy = hop.proxy;
+      const response = await hop.dispatcher.request({
+        origin: target.origin,
+        path: target.pathname + target.search,
+        method: 'GET',
+        // Credentials of no kind: no Authorization header is ever set here, and no cookies.
+        headers: { accept: 'text/markdown, text/plain;q=0.9, text/html;q=0.5, */*;q=0.1', 'user-agent': USER_AGENT },
+        // The timer above bounds the whole read; undici's own limits are longer.
+        signal: controller.signal,
+      });
+      const status = response.statusCode;
+      const location = headerOf(response.headers, 'location');
+      if (REDIRECTS.has(status) && location !== undefined) {
+        await response.body.dump().catch(() => undefined);
+        let next: string;
+        try {
+          next = new URL(location, target).href;
+        } catch {
+          return { kind: 'failed', url, message: l10n.t('The card redirected to a link that is not valid.') };
+        }
+        const nextCheck = checkCardLink(next);
+        if (!nextCheck.ok) {
+          return {
+            kind: 'failed',
+            url,
+            message: l10n.t('The card redirected to a link that is not opened: {0}', nextCheck.reason),
+          };
+        }
+        if (hops >= MAX_REDIRECTS) {
+          return {
+            kind: 'failed',
+            url,
+            message: l10n.t('The card redirected more than {0} times; stopped following.', MAX_REDIRECTS),
+          };
+        }
+        target = new URL(nextCheck.url);
+        continue;
+      }
+      if (status < 200 || status >= 300) {
+        await response.body.dump().catch(() => undefined);
+        return {
+          kind: 'failed',
+          url,
+          message: l10n.t("The card's server answered {0}.", `${status} ${statusText(status)}`.trim()),
+        };
+      }
+      const contentType = headerOf(response.headers, 'content-type') ?? '';
+      const kind = cardKind(contentType, target.href);
+      if (kind === 'browser') {
+        discard(response.body);
+        return { kind, url: target.href, contentType };
+      }
+      const { text, truncated } = await readCapped(response.body, maxBytes);
+      return { kind, url: target.href, text, truncated };
     }
-    if (!response.ok) {
-      await response.body?.cancel();
-      return {
-        kind: 'failed',
-        url,
-        message: `The card's server answered ${response.status} ${response.statusText}.`.trim(),
-      };
-    }
-    const contentType = response.headers.get('content-type') ?? '';
-    const kind = cardKind(contentType, finalCheck.url);
-    if (kind === 'browser') {
-      await response.body?.cancel();
-      return { kind, url: finalCheck.url, contentType };
-    }
-    const { text, truncated } = await readCapped(response, maxBytes);
-    return { kind, url: finalCheck.url, text, truncated };
   } catch (e) {
-    const message = controller.signal.aborted
-      ? options.signal?.aborted
+    if (controller.signal.aborted) {
+      const message = options.signal?.aborted
         ? l10n.t('Cancelled.')
-        : l10n.t('The card did not arrive within {0} s.', Math.round(timeoutMs / 1000))
-      : l10n.t(
-          'The card could not be read: {0}',
-          e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e),
-        );
-    return { kind: 'failed', url, message };
+        : l10n.t('The card did not arrive within {0} s.', Math.round(timeoutMs / 1000));
+      return { kind: 'failed', url, message };
+    }
+    const err = networkError(e, target.origin, 'headers', undefined, timeoutMs, proxy);
+    const message = l10n.t('The card could not be read: {0}', err.message);
+    return isConnectionSetupFailure(err)
+      ? { kind: 'failed', url, message, setup: true }
+      : { kind: 'failed', url, message };
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
+    for (const d of dispatchers) {
+      void d.destroy().catch(() => undefined);
+    }
   }
 }
 
+/** Closes a body that is not read; the error its destruction raises is expected. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 /** The body as UTF-8 text, at most `maxBytes` of it (the rest is not read: the connection is closed). */
-async function readCapped(response: Response, maxBytes: number): Promise<{ text: string; truncated: boolean }> {
-  const reader = response.body?.getReader();
-  if (!reader) {
-    return { text: '', truncated: false };
-  }
-  const chunks: Uint8Array[] = [];
+async function readCapped(
+  body: Dispatcher.ResponseData['body'],
+  maxBytes: number,
+): Promise<{ text: string; truncated: boolean }> {
+  const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) {
-      break;
-    }
-    if (size + value.byteLength > maxBytes) {
-      chunks.push(value.subarray(0, maxBytes - size));
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    if (size + chunk.length > maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - size));
       size = maxBytes;
       truncated = true;
-      await reader.cancel();
+      discard(body);
       break;
     }
-    chunks.push(value);
-    size += value.byteLength;
+    chunks.push(chunk);
+    size += chunk.length;
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return { text: new TextDecoder('utf-8', { fatal: false }).decode(bytes), truncated };
+  return { text: new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(chunks, size)), truncated };
 }

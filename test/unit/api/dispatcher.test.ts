@@ -56,6 +56,20 @@ describe('api/dispatcher: through a real CONNECT proxy with Basic auth, to a TLS
     assert.equal(service.requests.at(-1)?.path, '/v1/models');
   });
 
+  it('inspects a model and POSTs a payload (not streamed) through the tunnel', async () => {
+    const { client } = clientFor(url, service.keys.acme, { proxy: { url: proxy.urlWithCredentials }, tls: tls() });
+    const model = await client.getModel('aurora-2');
+    const r = await client.post('/v1/embeddings', { model: 'cirrus-embed-1', input: 'through the proxy' });
+    await client.dispose();
+    assert.equal(model.id, 'aurora-2');
+    assert.equal(r.status, 200, r.body?.text);
+    assert.deepEqual(
+      service.requests.slice(-2).map((q) => `${q.method} ${q.path} ${q.authorization}`),
+      ['GET /v1/models/aurora-2 true', 'POST /v1/embeddings true'],
+    );
+    assertTunnelOnly();
+  });
+
   it('streams a chat answer through the tunnel', async () => {
     const { client } = clientFor(url, service.keys.acme, { proxy: { url: proxy.urlWithCredentials }, tls: tls() });
     const r = await client.post(

@@ -2,6 +2,9 @@ import * as assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cardKind, fetchCard } from '../../../src/explorer/core/cardFetch';
+import type { NetworkSettings } from '../../../src/api/dispatcher';
+import { startProxy, type TestProxy } from '../helpers/proxy';
+import { createPki, startTlsFront, type TestPki, type TlsFront } from '../helpers/tls';
 
 /** A card host: answers each path as told, and records what it received. */
 async function cardHost(
@@ -96,6 +99,11 @@ describe('Model Card preview: fetching a card', () => {
       const missing = await fetchCard(`${host.url}/none.md`);
       assert.equal(missing.kind, 'failed');
       assert.match(missing.kind === 'failed' ? missing.message : '', /404/);
+      assert.equal(
+        missing.kind === 'failed' && missing.setup === true,
+        false,
+        'a missing card is not a network matter',
+      );
     } finally {
       await host.close();
     }
@@ -109,5 +117,130 @@ describe('Model Card preview: fetching a card', () => {
     assert.equal(cardKind('text/plain', 'https://a.example/card.txt'), 'text');
     assert.equal(cardKind('text/html; charset=utf-8', 'https://a.example/card.md'), 'browser');
     assert.equal(cardKind('application/pdf', 'https://a.example/card.pdf'), 'browser');
+  });
+});
+
+describe('Model Card preview: through the network settings of the service', function () {
+  this.timeout(60_000);
+  const CARDS = 'cards.corp.test';
+  const SERVICE = 'models.corp.test';
+  let pki: TestPki;
+  let host: Awaited<ReturnType<typeof cardHost>>;
+  let front: TlsFront;
+  let mtls: TlsFront;
+  let proxy: TestProxy;
+  const routes = {
+    '/card.md': { type: 'text/markdown', body: '# Behind the proxy' },
+    '/moved': { status: 302, location: '' },
+  };
+
+  before(async () => {
+    pki = createPki([CARDS, SERVICE]);
+    host = await cardHost(routes);
+    const port = Number(new URL(host.url).port);
+    front = await startTlsFront(port, pki.server);
+    mtls = await startTlsFront(port, pki.server, pki.caPem);
+    routes['/moved'].location = `https://${SERVICE}:${front.port}/card.md`;
+    proxy = await startProxy({ user: 'carol', password: 'card-proxy-canary', hosts: [CARDS, SERVICE] });
+  });
+  after(async () => {
+    await proxy.close();
+    await front.close();
+    await mtls.close();
+    await host.close();
+    pki.dispose();
+  });
+  beforeEach(() => {
+    proxy.log.length = 0;
+    host.received.length = 0;
+  });
+
+  const network = (over: Partial<NetworkSettings> = {}): NetworkSettings => ({
+    proxy: { setting: proxy.urlWithCredentials, env: {} },
+    trust: { caFiles: [pki.caFile] },
+    ...over,
+  });
+
+  it('reads an HTTPS card with the CA setting through a CONNECT proxy with Basic auth, without any Authorization', async () => {
+    const url = `https://${CARDS}:${front.port}/card.md`;
+    const result = await fetchCard(url, { network: network() });
+    assert.deepEqual(result, { kind: 'markdown', url, text: '# Behind the proxy', truncated: false });
+    assert.equal(proxy.log.length, 1, proxy.log.join('\n\n'));
+    assert.match(proxy.log[0], new RegExp(`^CONNECT ${CARDS}:${front.port}\n`));
+    assert.match(proxy.log[0], /\nProxy-Authorization: Basic /i);
+    assert.ok(!/\nauthorization:/i.test(proxy.log[0]), 'the proxy saw no Authorization header');
+    assert.equal(host.received.length, 1);
+    assert.equal(host.received[0].authorization, undefined);
+    assert.equal(host.received[0]['proxy-authorization'], undefined, 'the proxy credentials stay with the proxy');
+    assert.equal(host.received[0].cookie, undefined);
+  });
+
+  it('an http:// card goes to the proxy as a plain proxy request, still without any Authorization', async () => {
+    const url = `http://${CARDS}:${new URL(host.url).port}/card.md`;
+    const result = await fetchCard(url, { network: network() });
+    assert.equal(result.kind, 'markdown', JSON.stringify(result));
+    assert.equal(proxy.log.length, 1);
+    assert.match(proxy.log[0], new RegExp(`^GET ${url.replace(/[.]/g, '\\.')}\n`));
+    assert.ok(!/\nauthorization:/i.test(proxy.log[0]), 'the proxy saw no Authorization header');
+    assert.equal(host.received[0].authorization, undefined);
+  });
+
+  it('without the CA the card is not trusted, and the message says so', async () => {
+    const result = await fetchCard(`https://${CARDS}:${front.port}/card.md`, { network: network({ trust: {} }) });
+    assert.equal(result.kind, 'failed');
+    assert.match(
+      result.kind === 'failed' ? result.message : '',
+      /certificate of https:\/\/cards\.corp\.test:\d+ is not trusted/,
+    );
+    assert.equal(result.kind === 'failed' && result.setup, true, 'Diagnose Connection is offered');
+    assert.equal(host.received.length, 0);
+  });
+
+  it('wrong proxy credentials give the 407 message, without them', async () => {
+    const result = await fetchCard(`https://${CARDS}:${front.port}/card.md`, {
+      network: network({ proxy: { setting: proxy.url.replace('//', '//carol:wrong-canary@'), env: {} } }),
+    });
+    assert.equal(result.kind, 'failed');
+    const message = result.kind === 'failed' ? result.message : '';
+    assert.match(message, new RegExp(`The proxy ${proxy.url} requires credentials \\(407`));
+    assert.match(message, /http\.proxyAuthorization/);
+    assert.ok(!message.includes('wrong-canary'));
+    assert.equal(result.kind === 'failed' && result.setup, true, 'Diagnose Connection is offered');
+    assert.equal(host.received.length, 0);
+  });
+
+  it('follows a redirect to another host through the proxy chosen for it; http.noProxy entries go direct', async () => {
+    const moved = await fetchCard(`https://${CARDS}:${front.port}/moved`, { network: network() });
+    assert.equal(moved.kind, 'markdown');
+    assert.deepEqual(
+      proxy.log.map((l) => l.split('\n')[0]),
+      [`CONNECT ${CARDS}:${front.port}`, `CONNECT ${SERVICE}:${front.port}`],
+    );
+    proxy.log.length = 0;
+    // Direct means DNS of a name only the proxy knows: it fails, and says it is the host's name.
+    const direct = await fetchCard(`https://${CARDS}:${front.port}/card.md`, {
+      network: network({ proxy: { setting: proxy.urlWithCredentials, noProxySetting: ['.corp.test'], env: {} } }),
+    });
+    assert.equal(proxy.log.length, 0);
+    assert.equal(direct.kind, 'failed');
+    assert.match(direct.kind === 'failed' ? direct.message : '', /cards\.corp\.test.*host name was not found/);
+  });
+
+  it("presents the client certificate to the service's own origin only", async () => {
+    const c = pki.client;
+    const certificate = { pfxFile: c.pfxFile, passphrase: c.passphrase };
+    const onService = `https://${SERVICE}:${mtls.port}/card.md`;
+    const own = await fetchCard(onService, {
+      network: network({ clientCertificate: { origin: new URL(onService).origin, certificate } }),
+    });
+    assert.equal(own.kind, 'markdown', JSON.stringify(own));
+    assert.deepEqual(mtls.clients, ['alice']);
+    const elsewhere = await fetchCard(`https://${CARDS}:${mtls.port}/card.md`, {
+      network: network({ clientCertificate: { origin: new URL(onService).origin, certificate } }),
+    });
+    assert.equal(elsewhere.kind, 'failed', 'another origin gets no client certificate, so the mTLS server refuses');
+    assert.deepEqual(mtls.clients, ['alice']);
+    assert.equal(host.received.length, 1);
+    assert.equal(host.received[0].authorization, undefined);
   });
 });

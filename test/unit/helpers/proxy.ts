@@ -13,6 +13,8 @@ export interface TestProxy {
   url: string;
   /** One line per request the proxy received: the request line, then every header as `name: value`. */
   log: string[];
+  /** Closes every open connection (tunnels included), so a client's next request opens a new one. */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,11 @@ export async function startProxy(options: {
     url: `http://127.0.0.1:${port}`,
     urlWithCredentials: `http://${encodeURIComponent(options.user)}:${encodeURIComponent(options.password)}@127.0.0.1:${port}`,
     log,
+    dropConnections: () => {
+      for (const s of sockets) {
+        s.destroy();
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) {
