@@ -2,14 +2,8 @@
  * The request in JavaScript (Node, ES module): the `openai` npm package pointed at the
  * service with `baseURL`, or `fetch`. The key comes from `process.env.MODEL_ACCESS_API_KEY`. Pure; no `vscode` import.
  */
-import {
-  BASE_URL_VARIABLE,
-  KEY_VARIABLE,
-  isStreaming,
-  openingComments,
-  tooDeepForLiteral,
-  type SnippetRequest,
-} from './request';
+import { BASE_URL_VARIABLE, KEY_VARIABLE, isStreaming, openingComments, tooDeepForLiteral } from './request';
+import type { SnippetRequest } from './request';
 import { l10n } from '../../../common/plainL10n';
 
 /** A JavaScript string literal (JSON's spelling is valid JavaScript). */

@@ -3,14 +3,8 @@
  * `requests`. The key comes from `os.environ["MODEL_ACCESS_API_KEY"]`. Pure; no `vscode` import.
  */
 import { isRecord } from '../../../common/records';
-import {
-  BASE_URL_VARIABLE,
-  KEY_VARIABLE,
-  isStreaming,
-  openingComments,
-  tooDeepForLiteral,
-  type SnippetRequest,
-} from './request';
+import { BASE_URL_VARIABLE, KEY_VARIABLE, isStreaming, openingComments, tooDeepForLiteral } from './request';
+import type { SnippetRequest } from './request';
 import { l10n } from '../../../common/plainL10n';
 
 const INDENT = '    ';
