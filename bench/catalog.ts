@@ -8,9 +8,10 @@
  * start expanded (below 300 models all of them, from 300 on none). Expanding every family afterwards is
  * shown apart, as information.
  *
- * First rows: with no saved list the view shows the first page while the rest is read. The extension's
- * time to its first rows (first page read, normalized, and the tree's root built from it) is set against the
- * raw time to fetch and parse one page.
+ * First rows: with no saved list the view shows the rows read so far while the rest is read, from the page
+ * that brings the list to 300 models (a large list; smaller ones appear whole). The extension's time to
+ * those rows (pages read, normalized, and the tree's root built from them) is set against the raw time to
+ * fetch and parse the same pages: one page of 1,000, or three of 100.
  */
 import * as path from 'node:path';
 import { abba, type BenchContext, type SideSamples } from './context';
@@ -19,6 +20,12 @@ import { collectGarbage, peakRssMiB, rssMiB } from './sample';
 import { summarize, formatSummary } from './stats';
 import { verdict } from './table';
 import { profileSummary } from './profile';
+
+/**
+ * From this many models the view shows the rows read so far (LARGE_LIST in src/platform/catalog.ts, which
+ * this process cannot import: it needs `vscode`).
+ */
+const LARGE_LIST = 300;
 
 interface CatalogParams {
   url: string;
@@ -61,8 +68,10 @@ export const workerTasks = {
           throw new Error(`GET ${next}: ${res.statusCode}`);
         }
         const page = JSON.parse(await res.body.text()) as { data: unknown[]; has_more: boolean; last_id: string };
-        first ||= performance.now() - t0;
         count += page.data.length;
+        if (first === 0 && count >= LARGE_LIST) {
+          first = performance.now() - t0;
+        }
         if (!page.has_more) {
           break;
         }
@@ -102,7 +111,7 @@ export const workerTasks = {
       const t0 = performance.now();
       const listed = await client.listModels({
         onPage(soFar) {
-          if (first === 0) {
+          if (first === 0 && soFar.length >= LARGE_LIST) {
             // What the catalog does with the first page: a copy of the rows so far, and the tree's root.
             const partial = treeOf(soFar.slice());
             partial.getChildren();
@@ -244,7 +253,7 @@ export async function runCatalog(ctx: BenchContext): Promise<void> {
           },
           {
             scenario,
-            metric: 'first rows (no saved list), ratio to one raw page',
+            metric: 'first rows (no saved list), ratio to raw pages',
             value: `${firstRatio.toFixed(2)} (${first.median.toFixed(0)} ms)`,
             floor: `${rawFirst.median.toFixed(0)} ms`,
             target: is100k ? `≤ ${FIRST_ROWS_TARGET.toFixed(2)}` : undefined,

@@ -9,7 +9,7 @@
  * reading, so the file holds nothing twice. A header that does not match is rejected before the (possibly
  * 100,000-entry) second line is parsed.
  */
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { normalizeInto } from '../api/models';
 import type { ModelEntry } from '../api/types';
 import { isRecord } from './records';
@@ -59,13 +59,12 @@ export function fingerprint(salt: Uint8Array, identity: string): string {
 }
 
 /**
- * The cache file's name for an environment and service: one file each, replaced when the key changes.
- * Hashed so that names from settings (any characters) make a safe file name and the folder listing says
- * nothing about which services were used.
+ * The cache file's name for an environment and service: one file each, replaced when the key changes (so
+ * the folder holds one file per environment, whatever happened to the salt). Hashed so that names from
+ * settings (any characters) make a safe file name.
  */
-export function cacheFileName(salt: Uint8Array, environment: string, origin: string): string {
-  const h = createHmac('sha256', salt)
-    .update('file\0')
+export function cacheFileName(environment: string, origin: string): string {
+  const h = createHash('sha256')
     .update(JSON.stringify([environment, origin]))
     .digest('hex');
   return `models-${h.slice(0, 32)}.json`;

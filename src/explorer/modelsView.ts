@@ -136,7 +136,10 @@ export class ModelsView extends Lifecycle {
         lines.push(l10n.t('Showing the list from {0}.', clean(this.catalog.loadedAt.toLocaleTimeString())));
       }
     } else if (saved) {
-      lines.push(l10n.t('Saved list, {0}. Refreshing…', updatedAgo(saved.getTime(), Date.now())));
+      const age = updatedAgo(saved.getTime(), Date.now());
+      lines.push(
+        status.kind === 'loading' ? l10n.t('Saved list, {0}. Refreshing…', age) : l10n.t('Saved list, {0}.', age),
+      );
     } else if (status.kind === 'ready') {
       const skipped = this.catalog.skipped;
       if (skipped > 0) {

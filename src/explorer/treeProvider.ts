@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
 import { FAILURE_ACTIONS } from '../common/failure';
 import { Commands } from '../ids';
-import type { ModelCatalog } from '../platform/catalog';
+import { LARGE_LIST, type ModelCatalog } from '../platform/catalog';
 import { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from './nodes';
 import { FamilyGroup, familyOf, filterModels, groupByFamily, sortFamily, sortModels } from './core/sorting';
 import { treeItemId } from './core/treeItemId';
@@ -20,8 +20,6 @@ export interface ViewOptions {
 
 /** Above this many children under one parent, the rest is summarised (filter to narrow). */
 export const MAX_CHILDREN = 2000;
-/** Families start expanded while the whole list stays below this size. */
-const EXPAND_BELOW = 300;
 
 /** The last filtered list, and what was derived from it when first needed. */
 interface Memo {
@@ -119,7 +117,7 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
       memo.sorted ??= sortModels(models);
       return out.concat(this.modelNodes(memo.sorted, options, ['m']));
     }
-    const expanded = models.length < EXPAND_BELOW || Boolean(options.filter);
+    const expanded = models.length < LARGE_LIST || Boolean(options.filter);
     const words = this.words(options);
     memo.groups ??= groupByFamily(models);
     for (const group of memo.groups) {

@@ -3,6 +3,7 @@ import type { ModelEntry } from '../api/types';
 import { describeFailure, Failure } from '../common/failure';
 import type { ServiceConnection, ServiceState } from './connection';
 import type { ModelListCache } from './modelCache';
+import type { SavedList } from '../common/modelCache';
 
 export type CatalogStatus =
   | { kind: 'needsUrl' }
@@ -15,8 +16,15 @@ export type CatalogStatus =
 /** Wraps a load so the UI can show progress (the view's progress bar); the catalog does not know how. */
 export type ProgressRunner = <T>(task: () => Promise<T>) => Thenable<T>;
 
-/** While the first load of a list runs, the rows read so far are shown at most this often (and after page 1). */
+/** While the first load of a list runs, the rows read so far are shown at most this often. */
 const PARTIAL_EVERY_MS = 250;
+/**
+ * A list this long or longer is large: the Models view starts its families collapsed. Rows read so far are
+ * shown from this many on, so a list shown in pieces is always a large one: its families start collapsed
+ * and stay so as pages arrive (VS Code keeps an item's expanded state by id), and a small list appears
+ * whole, expanded, as before.
+ */
+export const LARGE_LIST = 300;
 
 /**
  * The organization's models: state, one refresh at a time, and events. It keeps the last good list when
@@ -151,6 +159,40 @@ export class ModelCatalog implements vscode.Disposable {
     }
   }
 
+  /**
+   * Shows the list saved by an earlier window, without calling the service, when nothing is shown yet (a
+   * window's start, before anything asked for the list). The first load later refreshes it.
+   */
+  async showSaved(): Promise<void> {
+    if (!this.cache || this.inFlight || this._models.length > 0 || this._status.kind !== 'idle') {
+      return;
+    }
+    const generation = this.generation;
+    const unchanged = () =>
+      generation === this.generation && !this.inFlight && this._models.length === 0 && this._status.kind === 'idle';
+    try {
+      const state = await this.connection.state();
+      const saved = unchanged() && state.setup === 'ready' ? await this.cache.read(state) : undefined;
+      if (!saved || !unchanged()) {
+        return;
+      }
+      this._state = state;
+      this._setupKnown = true;
+      this.showSavedList(saved, state.identity);
+    } catch {
+      // Nothing shown; the first load reports any problem.
+    }
+  }
+
+  private showSavedList(saved: SavedList, identity: string | undefined): void {
+    this._warnings = [...saved.warnings];
+    this._skipped = saved.skipped;
+    this._loadedAt = new Date(saved.savedAt);
+    this._savedListShown = true;
+    this.setModels(saved.models, identity);
+    this._onDidChangeStatus.fire(this._status);
+  }
+
   /** Ensures the list was loaded at least once (first time the view or a picker needs it). */
   async ensureLoaded(): Promise<void> {
     if (this._status.kind === 'idle' || this.inFlight) {
@@ -217,7 +259,12 @@ export class ModelCatalog implements vscode.Disposable {
     let lastPartial = 0;
     const showPartial = (soFar: readonly ModelEntry[]) => {
       const now = performance.now();
-      if (!current() || this._savedListShown || (partialShown && now - lastPartial < PARTIAL_EVERY_MS)) {
+      if (
+        !current() ||
+        this._savedListShown ||
+        soFar.length < LARGE_LIST ||
+        (partialShown && now - lastPartial < PARTIAL_EVERY_MS)
+      ) {
         return;
       }
       partialShown = true;
@@ -230,15 +277,9 @@ export class ModelCatalog implements vscode.Disposable {
       // without waiting for it.
       void this.cache.read(state).then((saved) => {
         // Shown unless the fresh list is already there; also after a failed request (saying so).
-        if (!saved || !current() || succeeded || (this._models.length > 0 && !partialShown)) {
-          return;
+        if (saved && current() && !succeeded && (this._models.length === 0 || partialShown)) {
+          this.showSavedList(saved, state.identity);
         }
-        this._warnings = [...saved.warnings];
-        this._skipped = saved.skipped;
-        this._loadedAt = new Date(saved.savedAt);
-        this._savedListShown = true;
-        this.setModels(saved.models, state.identity);
-        this._onDidChangeStatus.fire(this._status);
       });
     }
     try {

@@ -138,7 +138,7 @@ export class ModelListCache {
     const environment = state.environment ?? '';
     return {
       binding: { environment, origin, fingerprint: fingerprint(salt, state.identity) },
-      file: path.join(this.dir, cacheFileName(salt, environment, origin)),
+      file: path.join(this.dir, cacheFileName(environment, origin)),
     };
   }
 

@@ -172,6 +172,52 @@ describe('Saved model list: shown at once, refreshed in the background', functio
     assert.equal((JSON.parse(entries) as unknown[]).length, idsOf('acme').size);
   });
 
+  it('with no saved list, a large list shows its first pages while the rest is read, keeping row ids', async () => {
+    const big = await startServer({ models: 2000, pageSize: 100, faults: { latencyMs: 150, paths: ['/v1/models'] } });
+    const key = Object.values(big.keys)[0];
+    try {
+      await api.keys.store(big.url, key);
+      await setSetting(Settings.environments, [
+        { name: 'One', baseUrl: server.url },
+        { name: 'Two', baseUrl: server.url },
+        { name: 'Big', baseUrl: big.url },
+      ]);
+      await eventually(() => api.environments.list.length === 3, 5000, 'three environments');
+      await switchTo('Big');
+      // Twenty pages of 100, 150 ms each: rows from page 3 (300 models), long before the last page.
+      const partial = await eventually(
+        () => {
+          const n = api.catalog.models.length;
+          return api.catalog.status.kind === 'loading' && n >= 300 && n < 2000 ? n : undefined;
+        },
+        10_000,
+        'rows before the last page',
+      );
+      assert.ok(partial < 2000);
+      const families = api.view.provider.getChildren();
+      assert.ok(families.length > 0 && families.every((f) => f.id !== undefined), 'families with ids');
+      assert.ok(
+        families.every((f) => f.collapsibleState === vscode.TreeItemCollapsibleState.Collapsed),
+        'a large list starts collapsed',
+      );
+      const firstIds = families.map((f) => f.id);
+      await api.catalog.settled();
+      assert.equal(api.catalog.models.length, 2000);
+      const finalIds = new Set(api.view.provider.getChildren().map((f) => f.id));
+      assert.ok(
+        firstIds.every((id) => finalIds.has(id)),
+        'every family shown early keeps its id (and so its expanded state and selection)',
+      );
+    } finally {
+      await setSetting(Settings.environments, [
+        { name: 'One', baseUrl: server.url },
+        { name: 'Two', baseUrl: server.url },
+      ]);
+      await api.keys.delete(big.url).catch(() => undefined);
+      await big.close();
+    }
+  });
+
   it('turning modelAccess.rememberModelList off removes the saved lists and shows none', async () => {
     await loaded('One');
     await api.modelCache.flush();

@@ -113,12 +113,12 @@ describe('saved model list', () => {
   });
 
   it('names one file per environment and service, safe whatever the name holds', () => {
-    const a = cacheFileName(salt, 'prod', 'https://models.example.com');
+    const a = cacheFileName('prod', 'https://models.example.com');
     assert.match(a, /^models-[0-9a-f]{32}\.json$/);
-    assert.equal(cacheFileName(salt, 'prod', 'https://models.example.com'), a);
-    assert.notEqual(cacheFileName(salt, 'staging', 'https://models.example.com'), a);
-    assert.notEqual(cacheFileName(salt, 'prod', 'https://models.example.com/team-b'), a);
-    assert.match(cacheFileName(salt, '../../etc/passwd\u0000', 'x'), /^models-[0-9a-f]{32}\.json$/);
+    assert.equal(cacheFileName('prod', 'https://models.example.com'), a);
+    assert.notEqual(cacheFileName('staging', 'https://models.example.com'), a);
+    assert.notEqual(cacheFileName('prod', 'https://models.example.com/team-b'), a);
+    assert.match(cacheFileName('../../etc/passwd\u0000', 'x'), /^models-[0-9a-f]{32}\.json$/);
   });
 });
 
