@@ -43,6 +43,8 @@ export class ModelCatalog implements vscode.Disposable {
   private _skipped = 0;
   private _loadedAt: Date | undefined;
   private _savedListShown = false;
+  /** The saved list being read, so a load that starts meanwhile waits for it instead of reading it again. */
+  private savedRead: { identity: string | undefined; list: Promise<SavedList | undefined> } | undefined;
   private listIdentity: string | undefined;
 
   private inFlight: Promise<void> | undefined;
@@ -146,6 +148,10 @@ export class ModelCatalog implements vscode.Disposable {
       }
       this._state = state;
       this._setupKnown = true;
+      if (this.listIdentity !== undefined && this.listIdentity !== state.identity) {
+        // A list shown before anything loaded (the saved one) belongs to the service and key it was saved for.
+        this.forgetList();
+      }
       if (state.setup !== 'ready') {
         this.setModels([], undefined);
         this.setStatus({ kind: state.setup });
@@ -172,7 +178,7 @@ export class ModelCatalog implements vscode.Disposable {
       generation === this.generation && !this.inFlight && this._models.length === 0 && this._status.kind === 'idle';
     try {
       const state = await this.connection.state();
-      const saved = unchanged() && state.setup === 'ready' ? await this.cache.read(state) : undefined;
+      const saved = unchanged() && state.setup === 'ready' ? await this.readSaved(state) : undefined;
       if (!saved || !unchanged()) {
         return;
       }
@@ -182,6 +188,22 @@ export class ModelCatalog implements vscode.Disposable {
     } catch {
       // Nothing shown; the first load reports any problem.
     }
+  }
+
+  private readSaved(state: ServiceState): Promise<SavedList | undefined> {
+    const reading = this.savedRead;
+    if (reading && reading.identity === state.identity) {
+      return reading.list;
+    }
+    const list = this.cache ? this.cache.read(state).catch(() => undefined) : Promise.resolve(undefined);
+    const read = { identity: state.identity, list };
+    this.savedRead = read;
+    void list.finally(() => {
+      if (this.savedRead === read) {
+        this.savedRead = undefined;
+      }
+    });
+    return list;
   }
 
   private showSavedList(saved: SavedList, identity: string | undefined): void {
@@ -275,7 +297,7 @@ export class ModelCatalog implements vscode.Disposable {
     if (firstLoad && this.cache) {
       // Read in parallel with the request: the saved list shows as soon as it is read, the request goes out
       // without waiting for it.
-      void this.cache.read(state).then((saved) => {
+      void this.readSaved(state).then((saved) => {
         // Shown unless the fresh list is already there; also after a failed request (saying so).
         if (saved && current() && !succeeded && (this._models.length === 0 || partialShown)) {
           this.showSavedList(saved, state.identity);
