@@ -72,3 +72,12 @@ export class EventEmitter<T> {
     this.listeners = [];
   }
 }
+
+/** `vscode.l10n` without a bundle: the English message with `{n}` filled in, as VS Code does. */
+export const l10n = {
+  t(message: string, ...args: unknown[]): string {
+    return message.replace(/\{(\d+)\}/g, (whole, i: string) =>
+      Number(i) < args.length ? String(args[Number(i)]) : whole,
+    );
+  },
+};

@@ -75,6 +75,7 @@ export const Settings = {
   baseUrl: 'baseUrl',
   environments: 'environments',
   groupByFamily: 'groupByFamily',
+  rememberModelList: 'rememberModelList',
   modelClickAction: 'modelClickAction',
   allowInsecureHttp: 'allowInsecureHttp',
   requestTimeoutSeconds: 'requestTimeoutSeconds',

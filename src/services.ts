@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Views } from './ids';
 import { ApiKeyStore } from './platform/apiKeys';
 import { ModelCatalog } from './platform/catalog';
+import { ModelListCache } from './platform/modelCache';
 import { Config } from './platform/config';
 import { ServiceConnection } from './platform/connection';
 import { ClientCertificatePassphrases } from './platform/passphrases';
@@ -46,6 +47,8 @@ export interface Services {
  */
 export interface ModelAccessApi {
   catalog: ModelCatalog;
+  /** The saved model lists (tests find and damage the files). */
+  modelCache: ModelListCache;
   view: ModelsView;
   keys: ApiKeyStore;
   environments: Environments;
@@ -92,12 +95,36 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     passphrases,
     (message) => log.warn(message),
   );
-  const catalog = new ModelCatalog(connection, (task) =>
-    vscode.window.withProgress({ location: { viewId: Views.models } }, task),
+  // The last good list per environment and service, shown at once by the next window (global storage is
+  // this machine's, never synced).
+  const modelCache = new ModelListCache(
+    context.globalStorageUri.fsPath,
+    context.secrets,
+    () => config.rememberModelList,
+    (message) => log.info(message),
   );
-  context.subscriptions.push(config, keys, passphrases, environments, connection, catalog);
+  const catalog = new ModelCatalog(
+    connection,
+    (task) => vscode.window.withProgress({ location: { viewId: Views.models } }, task),
+    modelCache,
+  );
+  context.subscriptions.push(
+    config,
+    keys,
+    passphrases,
+    environments,
+    connection,
+    catalog,
+    config.onDidChange((e) => {
+      if (e.cache && !config.rememberModelList) {
+        void modelCache.clear();
+      }
+    }),
+    { dispose: () => void modelCache.flush() },
+  );
   const testApi: Partial<ModelAccessApi> = {
     catalog,
+    modelCache,
     keys,
     environments,
     connection,

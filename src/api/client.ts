@@ -17,6 +17,7 @@ import { header } from './headers';
 import { Transport, type Exchange } from './transport';
 import type {
   CallOptions,
+  ListOptions,
   ListModelsResult,
   ModelEntry,
   ModelService,
@@ -299,7 +300,7 @@ export class ServiceClient implements ModelService {
     );
   }
 
-  async listModels(options?: CallOptions): Promise<ListModelsResult> {
+  async listModels(options?: ListOptions): Promise<ListModelsResult> {
     const call = await this.begin(options);
     const t = call.transport;
     const models: ModelEntry[] = [];
@@ -322,6 +323,9 @@ export class ServiceClient implements ModelService {
       );
       skipped += page.skipped;
       const next = page.next;
+      if (next.kind !== 'end' && options?.onPage && models.length <= this.maxModels) {
+        options.onPage(models);
+      }
       if (next.kind === 'end') {
         break;
       }

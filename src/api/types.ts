@@ -115,6 +115,14 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+export interface ListOptions extends CallOptions {
+  /**
+   * Called after each page with every model read so far (the same array, growing: copy what you keep), so
+   * a view can show the first page while the rest is still being read.
+   */
+  onPage?: (modelsSoFar: readonly ModelEntry[]) => void;
+}
+
 export interface UploadOptions extends CallOptions {
   purpose: string;
   filename?: string;
@@ -130,7 +138,7 @@ export interface UploadOptions extends CallOptions {
 export interface ModelService {
   /** Absolute URL of `/v1/...` under the base URL, for display and cURL export. */
   endpointUrl(path: string): string;
-  listModels(options?: CallOptions): Promise<ListModelsResult>;
+  listModels(options?: ListOptions): Promise<ListModelsResult>;
   /** Throws ServiceError with kind `notFound` when the model is unknown or not visible. */
   getModel(id: string, options?: CallOptions): Promise<ModelEntry>;
   /** `body` is sent as is when it is a string (already JSON text), else JSON-encoded. */

@@ -21,11 +21,10 @@ export function register(services: Services): vscode.Disposable[] {
   const cards = new CardPreviews({ ui: services.ui, log, openCard, network: () => connection.keylessNetwork() });
   const details = new ModelDetailsPanels(services, { openCard, previewCard: (model) => cards.preview(model) });
   Object.assign(services.testApi, { view, documents, details, cards });
-  // First load once activation has returned (no network inside activate): the view asked for it.
+  // First load once activation has returned (no network inside activate): the view asked for it. Otherwise
+  // the list saved by an earlier window is read from disk, so the view shows it as soon as it opens.
   setTimeout(() => {
-    if (view.treeView.visible) {
-      void catalog.ensureLoaded();
-    }
+    void (view.treeView.visible ? catalog.ensureLoaded() : catalog.showSaved());
   }, 0);
   return [
     view,

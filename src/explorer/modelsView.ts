@@ -8,6 +8,10 @@ import type { ModelsTreeNode } from './nodes';
 import { ModelsTreeProvider, ViewOptions } from './treeProvider';
 import { filterModels } from './core/sorting';
 import { Lifecycle } from '../platform/lifecycle';
+import { updatedAgo } from '../common/modelCache';
+
+/** How often "updated N min ago" is brought up to date while a saved list is shown. */
+const AGE_TICK_MS = 30_000;
 
 /**
  * The Models view: the tree view, its message line, title description and the context keys its menus
@@ -18,6 +22,7 @@ export class ModelsView extends Lifecycle {
   readonly treeView: vscode.TreeView<ModelsTreeNode>;
   private _filter: string | undefined;
   private readonly contextValues = new Map<string, unknown>();
+  private ageTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly catalog: ModelCatalog,
@@ -122,11 +127,19 @@ export class ModelsView extends Lifecycle {
           : l10n.t('Filter “{0}”: {1} of {2} models.', filter, shown, models.length),
       );
     }
+    const saved = this.catalog.savedListShown && models.length > 0 ? this.catalog.loadedAt : undefined;
     if (status.kind === 'error') {
       lines.push(displayText(status.failure.message, 400));
-      if (models.length > 0 && this.catalog.loadedAt) {
+      if (saved) {
+        lines.push(l10n.t('Showing the saved list, {0}.', updatedAgo(saved.getTime(), Date.now())));
+      } else if (models.length > 0 && this.catalog.loadedAt) {
         lines.push(l10n.t('Showing the list from {0}.', clean(this.catalog.loadedAt.toLocaleTimeString())));
       }
+    } else if (saved) {
+      const age = updatedAgo(saved.getTime(), Date.now());
+      lines.push(
+        status.kind === 'loading' ? l10n.t('Saved list, {0}. Refreshing…', age) : l10n.t('Saved list, {0}.', age),
+      );
     } else if (status.kind === 'ready') {
       const skipped = this.catalog.skipped;
       if (skipped > 0) {
@@ -139,5 +152,21 @@ export class ModelsView extends Lifecycle {
       lines.push(...this.catalog.warnings.map((w) => displayText(w, 200)));
     }
     this.treeView.message = lines.length ? lines.join(' ') : undefined;
+    this.tickAge(saved !== undefined);
+  }
+
+  /** While a saved list is shown, its age moves on. */
+  private tickAge(on: boolean): void {
+    if (on && !this.ageTimer) {
+      this.ageTimer = setInterval(() => this.update(), AGE_TICK_MS);
+    } else if (!on && this.ageTimer) {
+      clearInterval(this.ageTimer);
+      this.ageTimer = undefined;
+    }
+  }
+
+  override dispose(): void {
+    this.tickAge(false);
+    super.dispose();
   }
 }

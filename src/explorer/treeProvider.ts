@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
 import { FAILURE_ACTIONS } from '../common/failure';
 import { Commands } from '../ids';
-import type { ModelCatalog } from '../platform/catalog';
+import { LARGE_LIST, type ModelCatalog } from '../platform/catalog';
 import { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from './nodes';
-import { FamilyGroup, familyOf, filterModels, groupSorted, sortModels } from './core/sorting';
+import { FamilyGroup, familyOf, filterModels, groupByFamily, sortFamily, sortModels } from './core/sorting';
 import { treeItemId } from './core/treeItemId';
 import { Lifecycle } from '../platform/lifecycle';
 import { clean } from '../common/text';
@@ -20,20 +20,31 @@ export interface ViewOptions {
 
 /** Above this many children under one parent, the rest is summarised (filter to narrow). */
 export const MAX_CHILDREN = 2000;
-/** Families start expanded while the whole list stays below this size. */
-const EXPAND_BELOW = 300;
+
+/** The last filtered list, and what was derived from it when first needed. */
+interface Memo {
+  models: readonly ModelEntry[];
+  filter: string | undefined;
+  filtered: readonly ModelEntry[];
+  /** The flat view's order. */
+  sorted?: ModelEntry[];
+  /** The grouped view's families, their models in list order. */
+  groups?: FamilyGroup[];
+  /** A family's models in display order, sorted when it is first expanded. */
+  families: WeakMap<readonly ModelEntry[], ModelEntry[]>;
+}
 
 /**
  * Renders the catalog as a tree. It never fetches: it reads `catalog.models` and `catalog.status` and
- * re-renders when they change.
+ * re-renders when they change. Rows are built when VS Code asks for them: the grouped view's root is one
+ * pass over the list (families and counts); a family's models are sorted and turned into rows only when it
+ * is expanded. Ids stay the same from one list to the next, so a refresh (or the next page of a first load)
+ * keeps what is expanded and selected.
  */
 export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProvider<ModelsTreeNode> {
   private readonly _onDidChangeTreeData = new vscode.EventEmitter<ModelsTreeNode | undefined | void>();
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  /** The last filtered, sorted list and its groups: one sort per list/filter change, not per render. */
-  private memo:
-    | { models: readonly ModelEntry[]; filter: string | undefined; sorted: ModelEntry[]; groups?: FamilyGroup[] }
-    | undefined;
+  private memo: Memo | undefined;
 
   constructor(
     private readonly catalog: ModelCatalog,
@@ -67,8 +78,7 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
 
   getChildren(element?: ModelsTreeNode): ModelsTreeNode[] {
     if (element instanceof FamilyNode) {
-      // A group's models are already sorted.
-      return this.modelNodes(element.models, this.options(), ['m', element.family]);
+      return this.modelNodes(this.familySorted(element.models), this.options(), ['m', element.family]);
     }
     if (element) {
       return [];
@@ -92,7 +102,8 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
       return out; // empty and loading states come from the welcome content
     }
     const options = this.options();
-    const models = this.sorted(all, options.filter);
+    const memo = this.filtered(all, options.filter);
+    const models = memo.filtered;
     if (models.length === 0) {
       out.push(
         new MessageNode(l10n.t('No models match “{0}”. Clear filter', clean(options.filter ?? '')), 'filter', {
@@ -103,24 +114,39 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
       return out;
     }
     if (!options.grouped) {
-      return out.concat(this.modelNodes(models, options, ['m']));
+      memo.sorted ??= sortModels(models);
+      return out.concat(this.modelNodes(memo.sorted, options, ['m']));
     }
-    const expanded = models.length < EXPAND_BELOW || Boolean(options.filter);
+    const expanded = models.length < LARGE_LIST || Boolean(options.filter);
     const words = this.words(options);
-    const memo = this.memo as NonNullable<typeof this.memo>;
-    // `models` is already sorted: group it in one pass, no second sort.
-    memo.groups ??= groupSorted(models);
+    memo.groups ??= groupByFamily(models);
     for (const group of memo.groups) {
       out.push(new FamilyNode(group.family, group.models, { words, expanded }));
     }
     return out;
   }
 
-  private sorted(all: readonly ModelEntry[], filter: string | undefined): ModelEntry[] {
+  private filtered(all: readonly ModelEntry[], filter: string | undefined): Memo {
     if (this.memo?.models !== all || this.memo.filter !== filter) {
-      this.memo = { models: all, filter, sorted: sortModels(filterModels(all, filter)) };
+      this.memo = {
+        models: all,
+        filter,
+        filtered: filter ? filterModels(all, filter) : all,
+        families: new WeakMap(),
+      };
     }
-    return this.memo.sorted;
+    return this.memo;
+  }
+
+  /** A family's models in display order (sorted once per list, when first expanded). */
+  private familySorted(models: readonly ModelEntry[]): readonly ModelEntry[] {
+    const families = this.memo?.families;
+    let sorted = families?.get(models);
+    if (!sorted) {
+      sorted = sortFamily(models);
+      families?.set(models, sorted);
+    }
+    return sorted;
   }
 
   private words(options: ViewOptions): string[] {

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
 import { describeFailure, Failure } from '../common/failure';
 import type { ServiceConnection, ServiceState } from './connection';
+import type { ModelListCache } from './modelCache';
+import type { SavedList } from '../common/modelCache';
 
 export type CatalogStatus =
   | { kind: 'needsUrl' }
@@ -14,9 +16,23 @@ export type CatalogStatus =
 /** Wraps a load so the UI can show progress (the view's progress bar); the catalog does not know how. */
 export type ProgressRunner = <T>(task: () => Promise<T>) => Thenable<T>;
 
+/** While the first load of a list runs, the rows read so far are shown at most this often. */
+const PARTIAL_EVERY_MS = 250;
+/**
+ * A list this long or longer is large: the Models view starts its families collapsed. Rows read so far are
+ * shown from this many on, so a list shown in pieces is always a large one: its families start collapsed
+ * and stay so as pages arrive (VS Code keeps an item's expanded state by id), and a small list appears
+ * whole, expanded, as before.
+ */
+export const LARGE_LIST = 300;
+
 /**
  * The organization's models: state, one refresh at a time, and events. It keeps the last good list when
  * a refresh fails (as long as the service and key are the same), and drops it when they change.
+ *
+ * With a cache, a load for a list not shown yet first shows the list saved by an earlier window for the
+ * same environment, service and key (`savedListShown`), while the service is asked; without one, the rows
+ * of the pages read so far are shown as they arrive.
  */
 export class ModelCatalog implements vscode.Disposable {
   private _models: readonly ModelEntry[] = [];
@@ -26,6 +42,9 @@ export class ModelCatalog implements vscode.Disposable {
   private _warnings: string[] = [];
   private _skipped = 0;
   private _loadedAt: Date | undefined;
+  private _savedListShown = false;
+  /** The saved list being read, so a load that starts meanwhile waits for it instead of reading it again. */
+  private savedRead: { identity: string | undefined; list: Promise<SavedList | undefined> } | undefined;
   private listIdentity: string | undefined;
 
   private inFlight: Promise<void> | undefined;
@@ -43,6 +62,7 @@ export class ModelCatalog implements vscode.Disposable {
   constructor(
     private readonly connection: ServiceConnection,
     private readonly progress: ProgressRunner = (task) => task(),
+    private readonly cache?: ModelListCache,
   ) {}
 
   get models(): readonly ModelEntry[] {
@@ -65,8 +85,13 @@ export class ModelCatalog implements vscode.Disposable {
   get skipped(): number {
     return this._skipped;
   }
+  /** When the list shown was loaded from the service (by this window, or by an earlier one for a saved list). */
   get loadedAt(): Date | undefined {
     return this._loadedAt;
+  }
+  /** True while the list shown is the one saved on disk, not yet refreshed from the service in this window. */
+  get savedListShown(): boolean {
+    return this._savedListShown;
   }
   /** How many list loads reached the service (tests use it to check deduplication). */
   get requestCount(): number {
@@ -123,6 +148,10 @@ export class ModelCatalog implements vscode.Disposable {
       }
       this._state = state;
       this._setupKnown = true;
+      if (this.listIdentity !== undefined && this.listIdentity !== state.identity) {
+        // A list shown before anything loaded (the saved one) belongs to the service and key it was saved for.
+        this.forgetList();
+      }
       if (state.setup !== 'ready') {
         this.setModels([], undefined);
         this.setStatus({ kind: state.setup });
@@ -134,6 +163,56 @@ export class ModelCatalog implements vscode.Disposable {
     } catch {
       // The next load reports it.
     }
+  }
+
+  /**
+   * Shows the list saved by an earlier window, without calling the service, when nothing is shown yet (a
+   * window's start, before anything asked for the list). The first load later refreshes it.
+   */
+  async showSaved(): Promise<void> {
+    if (!this.cache || this.inFlight || this._models.length > 0 || this._status.kind !== 'idle') {
+      return;
+    }
+    const generation = this.generation;
+    const unchanged = () =>
+      generation === this.generation && !this.inFlight && this._models.length === 0 && this._status.kind === 'idle';
+    try {
+      const state = await this.connection.state();
+      const saved = unchanged() && state.setup === 'ready' ? await this.readSaved(state) : undefined;
+      if (!saved || !unchanged()) {
+        return;
+      }
+      this._state = state;
+      this._setupKnown = true;
+      this.showSavedList(saved, state.identity);
+    } catch {
+      // Nothing shown; the first load reports any problem.
+    }
+  }
+
+  private readSaved(state: ServiceState): Promise<SavedList | undefined> {
+    const reading = this.savedRead;
+    if (reading && reading.identity === state.identity) {
+      return reading.list;
+    }
+    const list = this.cache ? this.cache.read(state).catch(() => undefined) : Promise.resolve(undefined);
+    const read = { identity: state.identity, list };
+    this.savedRead = read;
+    void list.finally(() => {
+      if (this.savedRead === read) {
+        this.savedRead = undefined;
+      }
+    });
+    return list;
+  }
+
+  private showSavedList(saved: SavedList, identity: string | undefined): void {
+    this._warnings = [...saved.warnings];
+    this._skipped = saved.skipped;
+    this._loadedAt = new Date(saved.savedAt);
+    this._savedListShown = true;
+    this.setModels(saved.models, identity);
+    this._onDidChangeStatus.fire(this._status);
   }
 
   /** Ensures the list was loaded at least once (first time the view or a picker needs it). */
@@ -157,6 +236,14 @@ export class ModelCatalog implements vscode.Disposable {
     }
   }
 
+  private forgetList(): void {
+    this._warnings = [];
+    this._skipped = 0;
+    this._loadedAt = undefined;
+    this._savedListShown = false;
+    this.setModels([], undefined);
+  }
+
   private async load(): Promise<void> {
     const generation = ++this.generation;
     const current = () => generation === this.generation;
@@ -177,37 +264,75 @@ export class ModelCatalog implements vscode.Disposable {
     this._state = state;
     this._setupKnown = true;
     if (state.setup !== 'ready') {
-      this._warnings = [];
-      this._skipped = 0;
-      this._loadedAt = undefined;
-      this.setModels([], undefined);
+      this.forgetList();
       this.setStatus({ kind: state.setup });
       return;
     }
     if (this.listIdentity !== undefined && this.listIdentity !== state.identity) {
       // Another service or key: the old list is not this one's "last good list".
-      this.setModels([], undefined);
+      this.forgetList();
     }
     const abort = new AbortController();
     this.abort = abort;
+    const before = { models: this._models, identity: this.listIdentity };
+    const firstLoad = before.models.length === 0;
+    let partialShown = false;
+    let succeeded = false;
+    let lastPartial = 0;
+    const showPartial = (soFar: readonly ModelEntry[]) => {
+      const now = performance.now();
+      if (
+        !current() ||
+        this._savedListShown ||
+        soFar.length < LARGE_LIST ||
+        (partialShown && now - lastPartial < PARTIAL_EVERY_MS)
+      ) {
+        return;
+      }
+      partialShown = true;
+      lastPartial = now;
+      this.setModels(soFar.slice(), state.identity);
+    };
     this.setStatus({ kind: 'loading' });
+    if (firstLoad && this.cache) {
+      // Read in parallel with the request: the saved list shows as soon as it is read, the request goes out
+      // without waiting for it.
+      void this.readSaved(state).then((saved) => {
+        // Shown unless the fresh list is already there; also after a failed request (saying so).
+        if (saved && current() && !succeeded && (this._models.length === 0 || partialShown)) {
+          this.showSavedList(saved, state.identity);
+        }
+      });
+    }
     try {
       const result = await this.progress(async () => {
         const client = await this.connection.getClient(env);
         this._requestCount++;
-        return client.listModels({ signal: abort.signal });
+        return client.listModels({ signal: abort.signal, onPage: firstLoad ? showPartial : undefined });
       });
       if (!current()) {
         return;
       }
+      succeeded = true;
       this._warnings = result.warnings;
       this._skipped = result.skipped;
       this._loadedAt = new Date();
+      this._savedListShown = false;
       this.setModels(result.models, state.identity);
       this.setStatus({ kind: 'ready' });
+      this.cache?.write(state, {
+        savedAt: this._loadedAt.getTime(),
+        models: result.models,
+        skipped: result.skipped,
+        warnings: result.warnings,
+      });
     } catch (e) {
       if (!current()) {
         return;
+      }
+      if (partialShown && !this._savedListShown) {
+        // The pages read before the failure are not a list anyone chose to keep: back to the last good one.
+        this.setModels(before.models, before.identity);
       }
       this.setStatus({ kind: 'error', failure: describeFailure(e, state.host) });
     } finally {

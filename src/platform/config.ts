@@ -28,6 +28,8 @@ export interface ConfigChange {
   service: boolean;
   /** Grouping or the click action changed (items render differently). */
   view: boolean;
+  /** Whether the model list is kept on disk changed. */
+  cache: boolean;
 }
 
 const ENV_BASE_URL = 'MODEL_ACCESS_BASE_URL';
@@ -59,8 +61,9 @@ export class Config implements vscode.Disposable {
         e.affectsConfiguration('http.systemCertificates');
       const view =
         e.affectsConfiguration(key(Settings.groupByFamily)) || e.affectsConfiguration(key(Settings.modelClickAction));
-      if (service || view) {
-        this._onDidChange.fire({ service, view });
+      const cache = e.affectsConfiguration(key(Settings.rememberModelList));
+      if (service || view || cache) {
+        this._onDidChange.fire({ service, view, cache });
       }
     });
   }
@@ -123,6 +126,11 @@ export class Config implements vscode.Disposable {
       url ? normalizeBaseUrl(url) : undefined,
       vscode.ConfigurationTarget.Global,
     );
+  }
+
+  /** Keep the last good model list on disk and show it at once in the next window. */
+  get rememberModelList(): boolean {
+    return this.section().get<boolean>(Settings.rememberModelList, true);
   }
 
   get groupByFamily(): boolean {

@@ -170,6 +170,11 @@ export interface RunningServer {
   waitForAborts(count?: number, timeoutMs?: number): Promise<void>;
   /** Forget recorded requests and uploads (fault counters keep running). */
   clearRecords(): void;
+  /**
+   * Replaces the faults from the next request on (counters of `first: N` start again): a test makes a service
+   * that answered quickly slow, or failing, for what follows.
+   */
+  setFaults(faults: FaultOptions | undefined): void;
   /** Stops listening, drops open connections (hung and streaming ones too), removes the temp upload directory. */
   close(): Promise<void>;
 }
@@ -198,7 +203,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const byLength = [...prefixes].sort((a, b) => b.length - a.length);
   const ownUploadDir = options.uploadDir === undefined;
   const uploadDir = options.uploadDir ?? mkdtempSync(path.join(tmpdir(), 'model-access-uploads-'));
-  const plan = new FaultPlan(options.faults);
+  let plan = new FaultPlan(options.faults);
   const requests: RecordedRequest[] = [];
   const uploads: UploadedFile[] = [];
   const waiters = new Set<() => void>();
@@ -402,6 +407,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     clearRecords() {
       requests.length = 0;
       uploads.length = 0;
+    },
+    setFaults(faults) {
+      plan = new FaultPlan(faults);
     },
     close() {
       closed ??= new Promise<void>((resolve) => {

@@ -206,24 +206,45 @@ function compareKeys<T>(a: SortKey<T>, b: SortKey<T>): number {
  * sorted, then each bucket by id and version, so 100,000 models sort quickly.
  */
 export function sortModels<T extends ModelEntry>(models: readonly T[]): T[] {
-  const buckets = new Map<string, SortKey<T>[]>();
-  for (const model of models) {
-    const family = familyOf(model);
-    let bucket = buckets.get(family);
-    if (!bucket) {
-      bucket = [];
-      buckets.set(family, bucket);
-    }
-    bucket.push(sortKey(model));
-  }
   const out: T[] = [];
-  for (const family of [...buckets.keys()].sort(compareFamilies)) {
-    const bucket = (buckets.get(family) as SortKey<T>[]).sort(compareKeys);
-    for (const k of bucket) {
-      out.push(k.model);
+  for (const group of groupByFamily(models)) {
+    for (const m of sortFamily(group.models)) {
+      out.push(m);
     }
   }
   return out;
+}
+
+/** A family's models (all of one family) sorted by id, then version: the order of {@link compareModels}. */
+export function sortFamily<T extends ModelEntry>(models: readonly T[]): T[] {
+  const keys = models.map(sortKey).sort(compareKeys);
+  const out = new Array<T>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    out[i] = keys[i].model;
+  }
+  return out;
+}
+
+/**
+ * The families in display order ("Other" last), each with its models in list order — not sorted: the tree
+ * sorts a family's models only when it is expanded ({@link sortFamily}), so a 100,000-model list shows its
+ * families after one pass.
+ */
+export function groupByFamily<T extends ModelEntry>(models: readonly T[]): FamilyGroup<T>[] {
+  const buckets = new Map<string, T[]>();
+  for (const model of models) {
+    const family = familyOf(model);
+    const bucket = buckets.get(family);
+    if (bucket) {
+      bucket.push(model);
+    } else {
+      buckets.set(family, [model]);
+    }
+  }
+  return [...buckets.keys()].sort(compareFamilies).map((family) => ({
+    family,
+    models: buckets.get(family) as T[],
+  }));
 }
 
 export interface FamilyGroup<T extends ModelEntry = ModelEntry> {

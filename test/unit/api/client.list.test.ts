@@ -37,6 +37,23 @@ describe('client: listModels and getModel against the local service', function (
         assert.ok(log.every((e) => e.method === 'GET' && e.path.startsWith('/api/v1/models') && e.status === 200));
       });
 
+      it('reports the models read so far after each page but the last, before the next page is asked for', async () => {
+        const { client } = clientFor(server.url, server.keys.acme);
+        const seen: { count: number; requests: number }[] = [];
+        const before = server.requests.length;
+        const result = await client.listModels({
+          onPage: (soFar) => seen.push({ count: soFar.length, requests: server.requests.length }),
+        });
+        await client.dispose();
+        assert.equal(seen.length, result.pages - 1);
+        assert.deepEqual(
+          seen.map((s) => s.count),
+          seen.map((_, i) => 4 * (i + 1)),
+        );
+        // The first report comes when only the first page has been read: rows can be shown after page 1.
+        assert.equal(seen[0].requests - before, 1);
+      });
+
       it('sees only the organization of the key', async () => {
         const { client } = clientFor(`${server.url}/v1/`, server.keys.globex);
         const { models } = await client.listModels();

@@ -3,7 +3,9 @@ import type { ModelEntry } from '../../../src/api/types';
 import {
   compareVersions,
   filterModels,
+  groupByFamily,
   groupSorted,
+  sortFamily,
   naturalCompare,
   OTHER_FAMILY,
   sortModels,
@@ -112,6 +114,23 @@ describe('sorting and grouping models', () => {
         ['zeta', 1],
         [OTHER_FAMILY, 2],
       ],
+    );
+  });
+
+  it('groups by family in one pass, families in order, each family sorted only when asked', () => {
+    const groups = groupByFamily(models);
+    assert.deepEqual(
+      groups.map((g) => [g.family, g.models.map((x) => x.id)]),
+      [
+        ['aurora', ['aurora-10', 'aurora-2']],
+        ['borealis', ['Borealis']],
+        ['zeta', ['zeta-2']],
+        [OTHER_FAMILY, ['loner', 'blank']],
+      ],
+    );
+    assert.deepEqual(
+      groups.flatMap((g) => sortFamily(g.models)),
+      sortModels(models),
     );
   });
 

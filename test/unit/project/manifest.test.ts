@@ -209,6 +209,7 @@ describe('Restricted Mode and virtual workspaces (package.json)', () => {
     'modelAccess.modelClickAction': 'what a click does; card links are checked whatever the setting',
     'modelAccess.requestTimeoutSeconds': 'how long to wait; not where requests go or what they carry',
     'modelAccess.responseInNewTab': 'where answers are shown',
+    'modelAccess.rememberModelList': 'whether the last list is kept on this machine; not where requests go',
   };
 
   /** What makes a setting able to redirect the key or requests, whatever the list above says. */

@@ -917,6 +917,22 @@ describe('local Model Access Service', () => {
       });
     });
 
+    it('setFaults makes a quick service slow from the next request on, and quick again', async () => {
+      await withServer({}, async (d) => {
+        let started = Date.now();
+        assert.equal((await get(d, '/v1/models')).status, 200);
+        assert.ok(Date.now() - started < 150);
+        d.setFaults({ latencyMs: 200, paths: ['/v1/models'] });
+        started = Date.now();
+        assert.equal((await get(d, '/v1/models')).status, 200);
+        assert.ok(Date.now() - started >= 190);
+        d.setFaults(undefined);
+        started = Date.now();
+        assert.equal((await get(d, '/v1/models')).status, 200);
+        assert.ok(Date.now() - started < 150);
+      });
+    });
+
     it('rate limit first:N gives 429 with Retry-After, then success', async () => {
       await withServer({ faults: { rateLimit: { first: 2, retryAfterSeconds: 0 } } }, async (d) => {
         for (let i = 0; i < 2; i++) {
