@@ -10,6 +10,7 @@ import { collectGarbage, peakRssMiB, rssMiB } from './sample';
 import { formatSummary, summarize } from './stats';
 import { profileSummary } from './profile';
 import { verdict } from './table';
+import type { EventStream } from '../src/api/types';
 
 interface StreamParams {
   url: string;
@@ -86,29 +87,56 @@ export const workerTasks = {
     });
   },
 
+  /** What the response document does: the events a chunk at a time (`batches()`), reading each one's JSON. */
   async client(params: StreamParams): Promise<SideSamples> {
-    const { createClient } = await import('./client.js');
-    const client = createClient(params.url, params.key);
-    const result = await measure(params, async () => {
-      const res = await client.post('/v1/responses', PAYLOAD, { stream: true });
-      if (!res.events) {
-        throw new Error(`no event stream (status ${res.status}, ${res.contentType})`);
-      }
-      let events = 0;
+    return readWithClient(params, async (events) => {
+      let count = 0;
       let firstMs = 0;
-      for await (const event of res.events) {
-        // What the response view does with every delta: read its JSON.
+      for await (const batch of events.batches()) {
+        if (count === 0 && batch.length > 0) {
+          firstMs = performance.now();
+        }
+        for (const event of batch) {
+          void event.json;
+          count++;
+        }
+      }
+      return { events: count, firstMs };
+    });
+  },
+
+  /** What chat and Compare do: the events one by one (`for await`), reading each one's JSON. */
+  async clientEach(params: StreamParams): Promise<SideSamples> {
+    return readWithClient(params, async (events) => {
+      let count = 0;
+      let firstMs = 0;
+      for await (const event of events) {
         void event.json;
-        if (events++ === 0) {
+        if (count++ === 0) {
           firstMs = performance.now();
         }
       }
-      return { events, firstMs };
+      return { events: count, firstMs };
     });
-    await client.dispose();
-    return result;
   },
 };
+
+async function readWithClient(
+  params: StreamParams,
+  read: (events: EventStream) => Promise<{ events: number; firstMs: number }>,
+): Promise<SideSamples> {
+  const { createClient } = await import('./client.js');
+  const client = createClient(params.url, params.key);
+  const result = await measure(params, async () => {
+    const res = await client.post('/v1/responses', PAYLOAD, { stream: true });
+    if (!res.events) {
+      throw new Error(`no event stream (status ${res.status}, ${res.contentType})`);
+    }
+    return read(res.events);
+  });
+  await client.dispose();
+  return result;
+}
 
 export async function runStreaming(ctx: BenchContext): Promise<void> {
   const scenario = `Streaming ${DELTAS / 1000}k deltas`;

@@ -3,8 +3,12 @@ import { fullBody, renderResponse, type Redact, type ResponseRecord } from './co
 
 export const RESPONSE_SCHEME = 'model-access-response';
 
-/** How often a growing stream redraws its document: often enough to watch, rarely enough to stay smooth. */
-const STREAM_REDRAW_MS = 75;
+/**
+ * How often a growing stream redraws its document: every event that arrived within one interval (a couple
+ * of display frames) becomes one document change, so a fast stream costs one redraw per interval, not one
+ * per event, and the text still visibly grows.
+ */
+export const STREAM_REDRAW_MS = 32;
 
 /**
  * Read-only response documents, one per payload (and per kind: JSON answers open as `.jsonc`, streams and
