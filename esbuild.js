@@ -47,9 +47,13 @@ const LAZY = [
   { name: 'requests', entry: 'src/requests/commands.ts' },
   { name: 'chat', entry: 'src/chat/provider.ts' },
   { name: 'details', entry: 'src/explorer/details.ts' },
+  { name: 'client', entry: 'src/api/client.ts' },
 ];
 
 const real = (file) => fs.realpathSync(path.resolve(file));
+
+/** Marks the resolutions the plugins below ask esbuild for themselves, so neither plugin handles them again. */
+const RESOLVING = Symbol('resolving');
 
 /** In the eager bundle, a `require()` of a lazy feature's module stays a require of its own file in dist/. */
 const lazyApart = {
@@ -57,14 +61,14 @@ const lazyApart = {
   setup(build) {
     const entries = new Map(LAZY.map((l) => [real(l.entry), l.name]));
     build.onResolve({ filter: /^\./ }, async (args) => {
-      if (args.pluginData === 'lazy-apart' || args.kind !== 'require-call') {
+      if (args.pluginData === RESOLVING || args.kind !== 'require-call') {
         return undefined;
       }
       const resolved = await build.resolve(args.path, {
         resolveDir: args.resolveDir,
         kind: args.kind,
         importer: args.importer,
-        pluginData: 'lazy-apart',
+        pluginData: RESOLVING,
       });
       const name = resolved.path && entries.get(real(resolved.path));
       return name ? { path: `./${name}.js`, external: true } : undefined;
@@ -83,14 +87,14 @@ function fromEager(eagerFiles, used) {
     name: 'from-eager',
     setup(build) {
       build.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.pluginData === 'from-eager' || args.kind === 'entry-point' || args.namespace === 'eager') {
+        if (args.pluginData === RESOLVING || args.kind === 'entry-point' || args.namespace === 'eager') {
           return args.namespace === 'eager' ? { path: args.path, external: true } : undefined;
         }
         const resolved = await build.resolve(args.path, {
           resolveDir: args.resolveDir,
           kind: args.kind,
           importer: args.importer,
-          pluginData: 'from-eager',
+          pluginData: RESOLVING,
         });
         if (resolved.errors.length > 0 || resolved.external || !resolved.path) {
           return undefined;
@@ -156,16 +160,29 @@ async function buildExtension() {
     }
   }
   const shared = new Set();
-  await Promise.all(
+  const lazy = await Promise.all(
     LAZY.map((l) =>
       esbuild.build({
         ...common,
         entryPoints: [l.entry],
         outfile: `dist/${l.name}.js`,
-        plugins: [...common.plugins, undiciApart, fromEager(eagerFiles, shared)],
+        metafile: true,
+        plugins: [...common.plugins, undiciApart, lazyApart, fromEager(eagerFiles, shared)],
       }),
     ),
   );
+  // A module in two lazy files would exist twice (two states, two classes): it belongs in the eager part.
+  const owner = new Map();
+  lazy.forEach((result, i) => {
+    for (const file of inputsOf(result.metafile).values()) {
+      if (owner.has(file) && owner.get(file) !== LAZY[i].name) {
+        throw new Error(
+          `${file} is in dist/${owner.get(file)}.js and dist/${LAZY[i].name}.js; import it from the eager part`,
+        );
+      }
+      owner.set(file, LAZY[i].name);
+    }
+  });
   await esbuild.build({ ...eagerOptions, stdin: eagerEntry(shared) });
   await esbuild.build({ ...common, entryPoints: ['scripts/undici-entry.js'], outfile: 'dist/undici.js' });
 }
