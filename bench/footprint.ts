@@ -26,6 +26,7 @@ const SIZE_TARGET_KB = 250;
 const ACTIVATE_TARGET_MS = 20;
 const WARM_100K_TARGET_MS = 100;
 const EXTENSION_ID = 'model-access-team.model-access';
+const WINDOWS = 20;
 const PACKAGED = ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore'];
 
 /** A copy of what the VSIX is made of, with dist/ built by the project's own esbuild.js --production. */
@@ -253,7 +254,8 @@ async function measureInCodeServer(ctx: BenchContext, scenario: string, stage: s
     });
     browser = await launchChromium(dirs);
     const warmup = 1;
-    const runs = ctx.quick ? 3 : 5;
+    // The activate() target is a median over at least 20 windows; --quick shows the trend with fewer.
+    const runs = ctx.quick ? 8 : WINDOWS;
     const cycles: Cycle[] = [];
     for (let i = 0; i < warmup + runs; i++) {
       ctx.log(`${scenario}: window ${i + 1}/${warmup + runs}${i < warmup ? ' (warm-up)' : ''}…`);
@@ -263,6 +265,12 @@ async function measureInCodeServer(ctx: BenchContext, scenario: string, stage: s
       }
     }
     const activate = summarize(cycles.map((c) => c.probe.activateMs));
+    const mainLoad = summarize(
+      cycles
+        .map((c) => c.probe.loaded.find((l) => l.file === 'extension.js')?.ms ?? Number.NaN)
+        .filter(Number.isFinite),
+    );
+    const bundles = [...new Set(cycles.flatMap((c) => c.probe.loaded.map((l) => l.file)))].sort();
     const view = summarize(cycles.map((c) => c.viewMs));
     const during = Math.max(...cycles.map((c) => c.requestsDuringActivation));
     const before = Math.max(...cycles.map((c) => c.requestsBeforeView));
@@ -272,8 +280,22 @@ async function measureInCodeServer(ctx: BenchContext, scenario: string, stage: s
         scenario,
         metric: 'activate() in code-server ext host',
         value: formatSummary(activate, 'ms', 1),
-        target: `≤ ${ACTIVATE_TARGET_MS} ms`,
-        verdict: verdict(activate.median <= ACTIVATE_TARGET_MS),
+        target: `≤ ${ACTIVATE_TARGET_MS} ms, median of ≥ ${WINDOWS} windows`,
+        verdict: activate.n < WINDOWS ? 'n/a' : verdict(activate.median <= ACTIVATE_TARGET_MS),
+      },
+      {
+        scenario,
+        metric: '… of which loading dist/extension.js',
+        value:
+          mainLoad.n > 0 ? formatSummary(mainLoad, 'ms', 1) : 'not seen (the host did not load it through require)',
+        verdict: 'info',
+      },
+      {
+        scenario,
+        metric: 'files of dist/ loaded by activate()',
+        value: bundles.join(', ') || '(none seen)',
+        target: 'extension.js',
+        verdict: bundles.length === 0 ? 'n/a' : verdict(bundles.length === 1 && bundles[0] === 'extension.js'),
       },
       {
         scenario,
@@ -291,7 +313,7 @@ async function measureInCodeServer(ctx: BenchContext, scenario: string, stage: s
     );
     if (activate.median > ACTIVATE_TARGET_MS) {
       ctx.notes.push(
-        `activate() took ${activate.median.toFixed(1)} ms (median; includes loading dist/extension.js), target ≤ ${ACTIVATE_TARGET_MS} ms.`,
+        `activate() took ${activate.median.toFixed(1)} ms (median of ${activate.n} windows, min ${activate.min.toFixed(1)}; includes loading dist/extension.js, ${mainLoad.n > 0 ? `${mainLoad.median.toFixed(1)} ms` : 'not timed'}), target ≤ ${ACTIVATE_TARGET_MS} ms.`,
       );
     }
   } finally {
