@@ -5,6 +5,8 @@ import type { Row } from './table';
 
 export interface BenchContext {
   quick: boolean;
+  /** `--compare-with DIR`: another checkout (the code before a change) measured in the same run where supported (footprint). */
+  compareWith?: string;
   /** Write CPU profiles where a target is missed (always on unless --no-profile). */
   profile: boolean;
   /** Folder for this run's artefacts (profiles), under bench/results/. */

@@ -35,6 +35,8 @@ const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS
   --no-profile     no CPU profiles where a catalog or streaming target is missed
   --save-baseline  also write the results to bench/results/baseline.json (commit it deliberately)
   --write-docs     regenerate the results table in docs/benchmarks.md and the targets table in CONTRIBUTING.md
+  --compare-with DIR  also measure another checkout (with node_modules) in the same run: the footprint
+                   alternates its windows with this tree's
 `;
 
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -45,8 +47,15 @@ function parse(argv: string[]): {
   profile: boolean;
   saveBaseline: boolean;
   writeDocs: boolean;
+  compareWith?: string;
 } {
-  const out = { quick: false, only: Object.keys(SCENARIOS), profile: true, saveBaseline: false, writeDocs: false };
+  const out: ReturnType<typeof parse> = {
+    quick: false,
+    only: Object.keys(SCENARIOS),
+    profile: true,
+    saveBaseline: false,
+    writeDocs: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') {
@@ -57,6 +66,8 @@ function parse(argv: string[]): {
       out.saveBaseline = true;
     } else if (a === '--write-docs') {
       out.writeDocs = true;
+    } else if (a === '--compare-with') {
+      out.compareWith = path.resolve(argv[++i] ?? '');
     } else if (a === '--only' || a.startsWith('--only=')) {
       const list = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
       out.only = (list ?? '')
@@ -111,6 +122,7 @@ async function main(): Promise<number> {
   setWorkerBundle(await buildWorker(path.join(RESULTS_DIR, '.build')));
   const ctx: BenchContext = {
     quick: options.quick,
+    compareWith: options.compareWith,
     profile: options.profile,
     outDir: RESULTS_DIR,
     rows: [],

@@ -9,6 +9,7 @@ import { runWorker, startService } from './proc';
 import { collectGarbage, peakRssMiB, rssMiB } from './sample';
 import { formatSummary, summarize } from './stats';
 import { profileSummary } from './profile';
+import { buildWorker } from './build';
 import { verdict } from './table';
 import type { EventStream } from '../src/api/types';
 
@@ -154,6 +155,10 @@ export async function runStreaming(ctx: BenchContext): Promise<void> {
       expectedEvents: DELTAS + FRAMING_EVENTS,
       ...(ctx.quick ? { warmup: 3, runs: 10 } : { warmup: 5, runs: 20 }),
     };
+    // `--compare-with`: the other checkout's client (its own bench worker, its own src/) on the same stream.
+    const other = ctx.compareWith
+      ? await buildWorker(path.join(ctx.outDir, '.build-compared'), path.join(ctx.compareWith, 'bench'))
+      : undefined;
     // The extension's side reads the stream both ways in the same process, batches first.
     const { raw, client, rounds } = await abbaRounds(
       ctx,
@@ -162,7 +167,10 @@ export async function runStreaming(ctx: BenchContext): Promise<void> {
       async () => {
         const batches = await runWorker<SideSamples>('streaming', 'client', params);
         const each = await runWorker<SideSamples>('streaming', 'clientEach', params);
-        return { ...batches, eachTimes: each.times, eachCpuMs: each.cpuMs as number[] };
+        const compared = other
+          ? await runWorker<SideSamples>('streaming', 'client', params, { bundle: other })
+          : { times: [] as number[] };
+        return { ...batches, eachTimes: each.times, eachCpuMs: each.cpuMs as number[], comparedTimes: compared.times };
       },
     );
     const c = summarize(client.times);
@@ -193,6 +201,12 @@ export async function runStreaming(ctx: BenchContext): Promise<void> {
       },
       {
         scenario,
+        metric: 'ratio of the best runs (each side at its quietest moment)',
+        value: `${(c.min / r.min).toFixed(2)}; CPU ${(cc.min / rc.min).toFixed(2)}`,
+        verdict: 'info',
+      },
+      {
+        scenario,
         metric: 'CPU time of the reading process, ratio',
         value: `${formatSummary(cc, 'ms', 1)}; ×${cpuRatio.toFixed(2)}`,
         floor: formatSummary(rc, 'ms', 1),
@@ -205,6 +219,17 @@ export async function runStreaming(ctx: BenchContext): Promise<void> {
         floor: formatSummary(r, 'ms', 1),
         verdict: 'info',
       },
+      ...(other
+        ? [
+            {
+              scenario,
+              metric: `client of ${ctx.compareWith} (compared, same rounds): ratio to raw`,
+              value: `${formatSummary(summarize(client.comparedTimes as number[]), 'ms', 1)}; ×${(summarize(client.comparedTimes as number[]).median / r.median).toFixed(2)}`,
+              floor: formatSummary(r, 'ms', 1),
+              verdict: 'info' as const,
+            },
+          ]
+        : []),
       {
         scenario,
         metric: 'time to first event',
