@@ -18,7 +18,7 @@ import { runFootprint } from './footprint';
 import { buildWorker } from './build';
 import { killChildren, setWorkerBundle } from './proc';
 import { runStreaming } from './streaming';
-import { renderConsole, renderMarkdown, renderTargets } from './table';
+import { renderConsole, renderMarkdown, renderTargets, type Row } from './table';
 import { runUpload } from './upload';
 
 const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
@@ -35,6 +35,7 @@ const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS
   --no-profile     no CPU profiles where a catalog or streaming target is missed
   --save-baseline  also write the results to bench/results/baseline.json (commit it deliberately)
   --write-docs     regenerate the results table in docs/benchmarks.md and the targets table in CONTRIBUTING.md
+  --docs-from FILE regenerate those tables from a run's JSON (latest.json, partial.json) and exit
   --compare-with DIR  also measure another checkout (with node_modules) in the same run: the footprint
                    alternates its windows with this tree's
 `;
@@ -48,6 +49,7 @@ function parse(argv: string[]): {
   saveBaseline: boolean;
   writeDocs: boolean;
   compareWith?: string;
+  docsFrom?: string;
 } {
   const out: ReturnType<typeof parse> = {
     quick: false,
@@ -66,6 +68,8 @@ function parse(argv: string[]): {
       out.saveBaseline = true;
     } else if (a === '--write-docs') {
       out.writeDocs = true;
+    } else if (a === '--docs-from') {
+      out.docsFrom = path.resolve(argv[++i] ?? '');
     } else if (a === '--compare-with') {
       out.compareWith = path.resolve(argv[++i] ?? '');
     } else if (a === '--only' || a.startsWith('--only=')) {
@@ -99,6 +103,32 @@ function machine(): Record<string, unknown> {
   };
 }
 
+/** The header of a run's results: when, where, how loaded, what the figures are. */
+function describeRun(
+  quick: boolean,
+  started: number,
+  before: Record<string, unknown>,
+  loadWarnings: string[],
+  partial?: string,
+): { header: string; seconds: number; after: Record<string, unknown> } {
+  const seconds = (Date.now() - started) / 1000;
+  const after = machine();
+  const header =
+    `Model Access benchmark, ${new Date().toISOString()}: ${String(after.cores)} cores (${String(after.cpu)}), ${String(after.node)}, ` +
+    `load ${(before.loadAverage as number[]).join('/')} → ${(after.loadAverage as number[]).join('/')}, ${quick ? 'quick' : 'full'} run in ${seconds.toFixed(0)} s${partial ? ` (${partial})` : ''}.\n` +
+    'Medians over several runs after a warm-up; ±x% is half the spread (max−min) relative to the median, min the best run, n the runs. The raw floor ran alternately with the extension in the same run.' +
+    (loadWarnings.length > 0
+      ? `\nWARNING: the machine's load exceeded its cores (${loadWarnings.join('; ')}): absolute times are stretched; compare ratios, and read the spreads.`
+      : '');
+  return { header, seconds, after };
+}
+
+function summaryOf(rows: readonly Row[], failed: number): string {
+  const met = rows.filter((r) => r.verdict === 'met').length;
+  const missed = rows.filter((r) => r.verdict === 'missed').length;
+  return `${met} targets met, ${missed} missed${failed ? `, ${failed} scenario(s) could not run` : ''}.`;
+}
+
 async function main(): Promise<number> {
   let options: ReturnType<typeof parse>;
   try {
@@ -106,6 +136,16 @@ async function main(): Promise<number> {
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n\n${USAGE}`);
     return 2;
+  }
+  if (options.docsFrom) {
+    const run = JSON.parse(fs.readFileSync(options.docsFrom, 'utf8')) as {
+      header: string;
+      summary: string;
+      rows: Row[];
+    };
+    const written = writeDocs(run.header, run.rows, run.summary);
+    process.stdout.write(`Regenerated the tables in ${written.join(' and ')} from ${options.docsFrom}.\n`);
+    return 0;
   }
   process.on('SIGINT', () => {
     killChildren();
@@ -155,19 +195,17 @@ async function main(): Promise<number> {
       ctx.notes.push(`${name} could not run: ${message}`);
       killChildren();
     }
+    // What is done so far, in case the run is stopped before the end (`--docs-from bench/results/partial.json`).
+    const done = options.only.slice(0, options.only.indexOf(name) + 1);
+    const partial = describeRun(options.quick, started, before, loadWarnings, `partial: ${done.join(', ')} done`);
+    fs.writeFileSync(
+      path.join(RESULTS_DIR, 'partial.json'),
+      `${JSON.stringify({ header: partial.header, summary: summaryOf(ctx.rows, failed), rows: ctx.rows, notes: ctx.notes, data: ctx.data }, null, 2)}\n`,
+    );
   }
-  const seconds = (Date.now() - started) / 1000;
-  const after = machine();
-  const header =
-    `Model Access benchmark, ${new Date().toISOString()}: ${String(after.cores)} cores (${String(after.cpu)}), ${String(after.node)}, ` +
-    `load ${(before.loadAverage as number[]).join('/')} → ${(after.loadAverage as number[]).join('/')}, ${options.quick ? 'quick' : 'full'} run in ${seconds.toFixed(0)} s.\n` +
-    'Medians over several runs after a warm-up; ±x% is half the spread (max−min) relative to the median, min the best run, n the runs. The raw floor ran alternately with the extension in the same run.' +
-    (loadWarnings.length > 0
-      ? `\nWARNING: the machine's load exceeded its cores (${loadWarnings.join('; ')}): absolute times are stretched; compare ratios, and read the spreads.`
-      : '');
+  const { header, seconds, after } = describeRun(options.quick, started, before, loadWarnings);
   const table = renderConsole(ctx.rows);
-  const missed = ctx.rows.filter((r) => r.verdict === 'missed');
-  const summary = `${ctx.rows.filter((r) => r.verdict === 'met').length} targets met, ${missed.length} missed${failed ? `, ${failed} scenario(s) could not run` : ''}.`;
+  const summary = summaryOf(ctx.rows, failed);
   process.stdout.write(`\n${header}\n\n${table}\n\n${summary}\n\n${renderTargets(ctx.rows)}\n`);
   if (ctx.notes.length > 0) {
     process.stdout.write(`\nNotes:\n${ctx.notes.map((n) => `- ${n}`).join('\n')}\n`);
@@ -178,6 +216,8 @@ async function main(): Promise<number> {
     seconds,
     machine: { before, after },
     loadWarnings,
+    header,
+    summary,
     rows: ctx.rows,
     notes: ctx.notes,
     data: ctx.data,
