@@ -143,7 +143,7 @@ async function main(): Promise<number> {
       summary: string;
       rows: Row[];
     };
-    const written = writeDocs(run.header, run.rows, run.summary);
+    const written = await writeDocs(run.header, run.rows, run.summary);
     process.stdout.write(`Regenerated the tables in ${written.join(' and ')} from ${options.docsFrom}.\n`);
     return 0;
   }
@@ -227,7 +227,7 @@ async function main(): Promise<number> {
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), `${header}\n\n${renderMarkdown(ctx.rows)}\n\n${summary}\n`);
   if (options.writeDocs) {
-    const written = writeDocs(header, ctx.rows, summary);
+    const written = await writeDocs(header, ctx.rows, summary);
     process.stdout.write(`\nRegenerated the tables in ${written.join(' and ')}.\n`);
   }
   if (options.saveBaseline) {
