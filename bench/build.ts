@@ -7,10 +7,10 @@
 import * as esbuild from 'esbuild';
 import * as path from 'node:path';
 
-export async function buildWorker(outDir: string): Promise<string> {
+export async function buildWorker(outDir: string, benchDir = __dirname): Promise<string> {
   const outfile = path.join(outDir, 'worker.js');
   await esbuild.build({
-    entryPoints: [path.join(__dirname, 'worker.ts')],
+    entryPoints: [path.join(benchDir, 'worker.ts')],
     outfile,
     bundle: true,
     format: 'cjs',
@@ -18,7 +18,7 @@ export async function buildWorker(outDir: string): Promise<string> {
     target: 'node20',
     sourcemap: 'linked',
     sourcesContent: false,
-    alias: { vscode: path.join(__dirname, 'vscodeShim.ts') },
+    alias: { vscode: path.join(benchDir, 'vscodeShim.ts') },
     logLevel: 'silent',
   });
   return outfile;

@@ -14,7 +14,7 @@
  * fetch and parse the same pages: one page of 1,000, or three of 100.
  */
 import * as path from 'node:path';
-import { abba, type BenchContext, type SideSamples } from './context';
+import { abbaRounds, type BenchContext, type SideSamples } from './context';
 import { runWorker, startService } from './proc';
 import { collectGarbage, peakRssMiB, rssMiB } from './sample';
 import { summarize, formatSummary } from './stats';
@@ -159,6 +159,51 @@ export const workerTasks = {
   },
 };
 
+/** Memory of a loaded catalog: what holding the models and the tree's root adds to the process. */
+export const memoryTasks = {
+  async memory(params: CatalogParams): Promise<Record<string, number>> {
+    const { ModelsTreeProvider } = await import('../src/explorer/treeProvider.js');
+    const { createClient } = await import('./client.js');
+    const client = createClient(params.url, params.key);
+    const view = () => ({ grouped: true, filter: undefined, clickable: true });
+    const catalogOf = (models: unknown[]) => ({
+      models,
+      status: { kind: 'ready' },
+      onDidChange: () => ({ dispose() {} }),
+      onDidChangeStatus: () => ({ dispose() {} }),
+    });
+    // The empty catalog: the same code loaded and a connection open (one model fetched), no list held.
+    const first = await client.getModel('gen/m-000000').catch(() => undefined);
+    const empty = new ModelsTreeProvider(catalogOf([]) as never, view);
+    empty.getChildren();
+    const settle = async () => {
+      for (let i = 0; i < 3; i++) {
+        collectGarbage();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    await settle();
+    const before = { rss: rssMiB(), heap: process.memoryUsage().heapUsed / 2 ** 20 };
+    const listed = await client.listModels();
+    const provider = new ModelsTreeProvider(catalogOf(listed.models) as never, view);
+    const roots = provider.getChildren();
+    await settle();
+    const after = { rss: rssMiB(), heap: process.memoryUsage().heapUsed / 2 ** 20 };
+    if (listed.models.length !== params.expected) {
+      throw new Error(`listModels returned ${listed.models.length} models, expected ${params.expected}`);
+    }
+    // Still referenced here, so the measurement above saw them alive.
+    void [first, empty, roots.length, provider];
+    await client.dispose();
+    return {
+      rssAddedMB: ((after.rss - before.rss) * 2 ** 20) / 1e6,
+      heapAddedMB: ((after.heap - before.heap) * 2 ** 20) / 1e6,
+      peakRssMiB: peakRssMiB(),
+      emptyRssMiB: before.rss,
+    };
+  },
+};
+
 const SIZES = [1_000, 10_000, 100_000];
 const PAGE_SIZES = [100, 1_000];
 const RATIO_TARGET = 1.15;
@@ -166,6 +211,7 @@ const RATIO_TARGET = 1.15;
 const LIST_RATIO_TARGET = 1.05;
 /** Time to the first rows against the raw time to fetch and parse one page, at 100k models. */
 const FIRST_ROWS_TARGET = 1.2;
+const MEMORY_TARGET_MB = 60;
 const E2E_100K_TARGET_MS = 2000;
 
 function plan(quick: boolean, models: number): { warmup: number; runs: number } {
@@ -204,8 +250,9 @@ export async function runCatalog(ctx: BenchContext): Promise<void> {
           expected: models,
           ...plan(ctx.quick, models),
         };
-        const { raw, client } = await abba(
-          ctx.quick,
+        const { raw, client } = await abbaRounds(
+          ctx,
+          scenario,
           () => runWorker<SideSamples>('catalog', 'raw', params),
           () => runWorker<SideSamples>('catalog', 'client', params),
         );
@@ -273,6 +320,9 @@ export async function runCatalog(ctx: BenchContext): Promise<void> {
         ) {
           missed.push(scenario);
         }
+        if (is100k && pageSize === PAGE_SIZES[PAGE_SIZES.length - 1]) {
+          await measureMemory(ctx, scenario, params);
+        }
       } finally {
         await server.stop();
       }
@@ -280,6 +330,46 @@ export async function runCatalog(ctx: BenchContext): Promise<void> {
   }
   if (missed.length > 0 && ctx.profile) {
     await profileCatalog(ctx, missed);
+  }
+}
+
+/**
+ * What 100k models add to the process over an empty catalog: resident memory (the target) and live heap,
+ * each measured in a fresh process after garbage collection, before and after the list is loaded and the
+ * tree's root built; median of several processes.
+ */
+async function measureMemory(ctx: BenchContext, scenario: string, params: CatalogParams): Promise<void> {
+  const processes = ctx.quick ? 3 : 5;
+  const runs: Record<string, number>[] = [];
+  for (let i = 0; i < processes; i++) {
+    ctx.log(`${scenario}: memory, process ${i + 1}/${processes}…`);
+    runs.push(await runWorker<Record<string, number>>('catalogMemory', 'memory', params));
+  }
+  const rss = summarize(runs.map((r) => r.rssAddedMB));
+  const heap = summarize(runs.map((r) => r.heapAddedMB));
+  const empty = summarize(runs.map((r) => r.emptyRssMiB));
+  ctx.data[`${scenario} memory`] = runs;
+  ctx.rows.push(
+    {
+      scenario,
+      metric: 'RSS added by the loaded catalog (over an empty one)',
+      value: formatSummary(rss, 'MB', 1),
+      floor: `empty: ${formatSummary(empty, 'MiB')}`,
+      target: `≤ ${MEMORY_TARGET_MB} MB`,
+      verdict: verdict(rss.median <= MEMORY_TARGET_MB),
+    },
+    { scenario, metric: 'live heap added by the loaded catalog', value: formatSummary(heap, 'MB', 1), verdict: 'info' },
+    {
+      scenario,
+      metric: 'peak RSS while loading, over the empty catalog',
+      value: formatSummary(summarize(runs.map((r) => ((r.peakRssMiB - r.emptyRssMiB) * 2 ** 20) / 1e6)), 'MB', 1),
+      verdict: 'info',
+    },
+  );
+  if (rss.median > MEMORY_TARGET_MB) {
+    ctx.notes.push(
+      `Memory: 100k models add ${rss.median.toFixed(1)} MB of RSS (target ≤ ${MEMORY_TARGET_MB} MB), of which ${heap.median.toFixed(1)} MB live heap.`,
+    );
   }
 }
 

@@ -26,6 +26,8 @@ export interface WorkerOptions {
   /** Write a V8 CPU profile of the worker into this folder (`node --cpu-prof`). */
   cpuProfDir?: string;
   timeoutMs?: number;
+  /** Another build of the worker (`--compare-with`); default the one `setWorkerBundle` set. */
+  bundle?: string;
 }
 
 let bundled: string | undefined;
@@ -46,10 +48,14 @@ export function runWorker<T>(module: string, task: string, params: unknown, opti
   if (options.cpuProfDir) {
     nodeArgs.push('--cpu-prof', '--cpu-prof-dir', options.cpuProfDir);
   }
-  const child = spawn(process.execPath, [...nodeArgs, workerBundle(), module, task, JSON.stringify(params)], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, options.bundle ?? workerBundle(), module, task, JSON.stringify(params)],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   live.add(child);
   let stdout = '';
   let stderr = '';

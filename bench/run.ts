@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only catalog,upload,streaming,footprint] [--no-profile] [--save-baseline]`
+ * `npm run bench [-- --quick] [--only catalog,upload,streaming,footprint] [--no-profile] [--save-baseline] [--write-docs]`
  *
  * Starts the local Model Access Service (test/server/) and measures the extension against the raw floor
  * (undici + JSON.parse, no extension logic) on this machine, in this run: every figure is a median over
@@ -12,12 +12,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCatalog } from './catalog';
-import type { BenchContext } from './context';
+import { describeLoad, machineLoad, type BenchContext } from './context';
+import { writeDocs } from './docs';
 import { runFootprint } from './footprint';
 import { buildWorker } from './build';
 import { killChildren, setWorkerBundle } from './proc';
 import { runStreaming } from './streaming';
-import { renderConsole, renderMarkdown } from './table';
+import { renderConsole, renderMarkdown, renderTargets, type Row } from './table';
 import { runUpload } from './upload';
 
 const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
@@ -27,18 +28,36 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   footprint: runFootprint,
 };
 
-const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS).join(',')}] [--no-profile] [--save-baseline]
+const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS).join(',')}] [--no-profile] [--save-baseline] [--write-docs]
 
   --quick          fewer runs (A/B instead of A/B/B/A, fewer repetitions): ~2 minutes instead of ~3–4
   --only LIST      run only these scenarios
   --no-profile     no CPU profiles where a catalog or streaming target is missed
   --save-baseline  also write the results to bench/results/baseline.json (commit it deliberately)
+  --write-docs     regenerate the results table in docs/benchmarks.md and the targets table in CONTRIBUTING.md
+  --docs-from FILE regenerate those tables from a run's JSON (latest.json, partial.json) and exit
+  --compare-with DIR  also measure another checkout (with node_modules) in the same run: the footprint
+                   alternates its windows with this tree's
 `;
 
 const RESULTS_DIR = path.join(__dirname, 'results');
 
-function parse(argv: string[]): { quick: boolean; only: string[]; profile: boolean; saveBaseline: boolean } {
-  const out = { quick: false, only: Object.keys(SCENARIOS), profile: true, saveBaseline: false };
+function parse(argv: string[]): {
+  quick: boolean;
+  only: string[];
+  profile: boolean;
+  saveBaseline: boolean;
+  writeDocs: boolean;
+  compareWith?: string;
+  docsFrom?: string;
+} {
+  const out: ReturnType<typeof parse> = {
+    quick: false,
+    only: Object.keys(SCENARIOS),
+    profile: true,
+    saveBaseline: false,
+    writeDocs: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--quick') {
@@ -47,6 +66,12 @@ function parse(argv: string[]): { quick: boolean; only: string[]; profile: boole
       out.profile = false;
     } else if (a === '--save-baseline') {
       out.saveBaseline = true;
+    } else if (a === '--write-docs') {
+      out.writeDocs = true;
+    } else if (a === '--docs-from') {
+      out.docsFrom = path.resolve(argv[++i] ?? '');
+    } else if (a === '--compare-with') {
+      out.compareWith = path.resolve(argv[++i] ?? '');
     } else if (a === '--only' || a.startsWith('--only=')) {
       const list = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
       out.only = (list ?? '')
@@ -78,6 +103,32 @@ function machine(): Record<string, unknown> {
   };
 }
 
+/** The header of a run's results: when, where, how loaded, what the figures are. */
+function describeRun(
+  quick: boolean,
+  started: number,
+  before: Record<string, unknown>,
+  loadWarnings: string[],
+  partial?: string,
+): { header: string; seconds: number; after: Record<string, unknown> } {
+  const seconds = (Date.now() - started) / 1000;
+  const after = machine();
+  const header =
+    `Model Access benchmark, ${new Date().toISOString()}: ${String(after.cores)} cores (${String(after.cpu)}), ${String(after.node)}, ` +
+    `load ${(before.loadAverage as number[]).join('/')} → ${(after.loadAverage as number[]).join('/')}, ${quick ? 'quick' : 'full'} run in ${seconds.toFixed(0)} s${partial ? ` (${partial})` : ''}.\n` +
+    'Medians over several runs after a warm-up; ±x% is half the spread (max−min) relative to the median, min the best run, n the runs. The raw floor ran alternately with the extension in the same run.' +
+    (loadWarnings.length > 0
+      ? `\nWARNING: the machine's load exceeded its cores (${loadWarnings.join('; ')}): absolute times are stretched; compare ratios, and read the spreads.`
+      : '');
+  return { header, seconds, after };
+}
+
+function summaryOf(rows: readonly Row[], failed: number): string {
+  const met = rows.filter((r) => r.verdict === 'met').length;
+  const missed = rows.filter((r) => r.verdict === 'missed').length;
+  return `${met} targets met, ${missed} missed${failed ? `, ${failed} scenario(s) could not run` : ''}.`;
+}
+
 async function main(): Promise<number> {
   let options: ReturnType<typeof parse>;
   try {
@@ -85,6 +136,16 @@ async function main(): Promise<number> {
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n\n${USAGE}`);
     return 2;
+  }
+  if (options.docsFrom) {
+    const run = JSON.parse(fs.readFileSync(options.docsFrom, 'utf8')) as {
+      header: string;
+      summary: string;
+      rows: Row[];
+    };
+    const written = await writeDocs(run.header, run.rows, run.summary);
+    process.stdout.write(`Regenerated the tables in ${written.join(' and ')} from ${options.docsFrom}.\n`);
+    return 0;
   }
   process.on('SIGINT', () => {
     killChildren();
@@ -101,6 +162,7 @@ async function main(): Promise<number> {
   setWorkerBundle(await buildWorker(path.join(RESULTS_DIR, '.build')));
   const ctx: BenchContext = {
     quick: options.quick,
+    compareWith: options.compareWith,
     profile: options.profile,
     outDir: RESULTS_DIR,
     rows: [],
@@ -109,7 +171,15 @@ async function main(): Promise<number> {
     log,
   };
   let failed = 0;
+  const loadWarnings: string[] = [];
   for (const name of options.only) {
+    const load = machineLoad();
+    if (load.over) {
+      loadWarnings.push(`${name}: ${describeLoad(load)}`);
+      log(
+        `WARNING: ${describeLoad(load)} before ${name}: other work is waiting for a core, so times stretch and spread; noisy scenarios are repeated`,
+      );
+    }
     try {
       await SCENARIOS[name](ctx);
     } catch (e) {
@@ -125,17 +195,18 @@ async function main(): Promise<number> {
       ctx.notes.push(`${name} could not run: ${message}`);
       killChildren();
     }
+    // What is done so far, in case the run is stopped before the end (`--docs-from bench/results/partial.json`).
+    const done = options.only.slice(0, options.only.indexOf(name) + 1);
+    const partial = describeRun(options.quick, started, before, loadWarnings, `partial: ${done.join(', ')} done`);
+    fs.writeFileSync(
+      path.join(RESULTS_DIR, 'partial.json'),
+      `${JSON.stringify({ header: partial.header, summary: summaryOf(ctx.rows, failed), rows: ctx.rows, notes: ctx.notes, data: ctx.data }, null, 2)}\n`,
+    );
   }
-  const seconds = (Date.now() - started) / 1000;
-  const after = machine();
-  const header =
-    `Model Access benchmark, ${new Date().toISOString()}: ${String(after.cores)} cores (${String(after.cpu)}), ${String(after.node)}, ` +
-    `load ${(before.loadAverage as number[]).join('/')} → ${(after.loadAverage as number[]).join('/')}, ${options.quick ? 'quick' : 'full'} run in ${seconds.toFixed(0)} s.\n` +
-    'Medians over several runs after a warm-up; ±x% is half the spread (max−min) relative to the median. The raw floor ran alternately with the extension in the same run.';
+  const { header, seconds, after } = describeRun(options.quick, started, before, loadWarnings);
   const table = renderConsole(ctx.rows);
-  const missed = ctx.rows.filter((r) => r.verdict === 'missed');
-  const summary = `${ctx.rows.filter((r) => r.verdict === 'met').length} targets met, ${missed.length} missed${failed ? `, ${failed} scenario(s) could not run` : ''}.`;
-  process.stdout.write(`\n${header}\n\n${table}\n\n${summary}\n`);
+  const summary = summaryOf(ctx.rows, failed);
+  process.stdout.write(`\n${header}\n\n${table}\n\n${summary}\n\n${renderTargets(ctx.rows)}\n`);
   if (ctx.notes.length > 0) {
     process.stdout.write(`\nNotes:\n${ctx.notes.map((n) => `- ${n}`).join('\n')}\n`);
   }
@@ -144,6 +215,9 @@ async function main(): Promise<number> {
     quick: options.quick,
     seconds,
     machine: { before, after },
+    loadWarnings,
+    header,
+    summary,
     rows: ctx.rows,
     notes: ctx.notes,
     data: ctx.data,
@@ -152,6 +226,10 @@ async function main(): Promise<number> {
   fs.writeFileSync(path.join(RESULTS_DIR, `${stamp}.json`), `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), `${header}\n\n${renderMarkdown(ctx.rows)}\n\n${summary}\n`);
+  if (options.writeDocs) {
+    const written = await writeDocs(header, ctx.rows, summary);
+    process.stdout.write(`\nRegenerated the tables in ${written.join(' and ')}.\n`);
+  }
   if (options.saveBaseline) {
     fs.writeFileSync(path.join(RESULTS_DIR, 'baseline.json'), `${JSON.stringify(result, null, 2)}\n`);
   }

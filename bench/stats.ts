@@ -25,13 +25,30 @@ export function summarize(values: readonly number[]): Summary {
   return { n: values.length, median: m, min, max, spread: m > 0 ? (max - min) / m : 0 };
 }
 
-/** `123 ms ±4%` style: the median with the relative spread of the runs. */
+/** Half the spread in percent, as printed after `±`. */
+export function halfSpreadPercent(s: Summary): number {
+  return Math.round((s.spread * 100) / 2);
+}
+
+/**
+ * `123 ms ±4% (min 118, n 20)`: the median, half the spread of the runs around it, the best run and how many
+ * runs there were — the median says what to expect, the minimum what the code costs on a quiet moment.
+ */
 export function formatSummary(s: Summary, unit: string, digits = 0): string {
   if (!Number.isFinite(s.median)) {
     return 'n/a';
   }
-  const spread = s.n > 1 ? ` ±${Math.round((s.spread * 100) / 2)}%` : '';
-  return `${s.median.toFixed(digits)} ${unit}${spread}`.trim();
+  if (s.n <= 1) {
+    return `${s.median.toFixed(digits)} ${unit} (n 1)`;
+  }
+  return `${s.median.toFixed(digits)} ${unit} ±${halfSpreadPercent(s)}% (min ${s.min.toFixed(digits)}, n ${s.n})`;
+}
+
+/** A figure whose runs disagree by more than this (half the spread, relative to the median) is noisy. */
+export const NOISY_HALF_SPREAD = 0.2;
+
+export function isNoisy(s: Summary): boolean {
+  return s.n > 1 && s.spread / 2 > NOISY_HALF_SPREAD;
 }
 
 /**

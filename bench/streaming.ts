@@ -4,12 +4,14 @@
  * `JSON.parse`s each `data:` line — the least any consumer must do. Total time and time to first event.
  */
 import * as path from 'node:path';
-import { abba, type BenchContext, type SideSamples } from './context';
+import { abbaRounds, type BenchContext, type SideSamples } from './context';
 import { runWorker, startService } from './proc';
 import { collectGarbage, peakRssMiB, rssMiB } from './sample';
 import { formatSummary, summarize } from './stats';
 import { profileSummary } from './profile';
+import { buildWorker } from './build';
 import { verdict } from './table';
+import type { EventStream } from '../src/api/types';
 
 interface StreamParams {
   url: string;
@@ -34,19 +36,24 @@ async function measure(
     collectGarbage();
   }
   const times: number[] = [];
+  const cpu: number[] = [];
   const first: number[] = [];
   const startRss = rssMiB();
   for (let i = 0; i < params.runs; i++) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const r = await once();
     times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    // This process's CPU time: what the machine's other work cannot stretch (the stream source runs apart).
+    cpu.push((c.user + c.system) / 1000);
     first.push(r.firstMs - t0);
     if (r.events !== params.expectedEvents) {
       throw new Error(`received ${r.events} events, expected ${params.expectedEvents}`);
     }
     collectGarbage();
   }
-  return { times, firstEventMs: first, peakRssMiB: peakRssMiB(), startRssMiB: startRss };
+  return { times, cpuMs: cpu, firstEventMs: first, peakRssMiB: peakRssMiB(), startRssMiB: startRss };
 }
 
 export const workerTasks = {
@@ -86,29 +93,56 @@ export const workerTasks = {
     });
   },
 
+  /** What the response document does: the events a chunk at a time (`batches()`), reading each one's JSON. */
   async client(params: StreamParams): Promise<SideSamples> {
-    const { createClient } = await import('./client.js');
-    const client = createClient(params.url, params.key);
-    const result = await measure(params, async () => {
-      const res = await client.post('/v1/responses', PAYLOAD, { stream: true });
-      if (!res.events) {
-        throw new Error(`no event stream (status ${res.status}, ${res.contentType})`);
-      }
-      let events = 0;
+    return readWithClient(params, async (events) => {
+      let count = 0;
       let firstMs = 0;
-      for await (const event of res.events) {
-        // What the response view does with every delta: read its JSON.
+      for await (const batch of events.batches()) {
+        if (count === 0 && batch.length > 0) {
+          firstMs = performance.now();
+        }
+        for (const event of batch) {
+          void event.json;
+          count++;
+        }
+      }
+      return { events: count, firstMs };
+    });
+  },
+
+  /** What chat and Compare do: the events one by one (`for await`), reading each one's JSON. */
+  async clientEach(params: StreamParams): Promise<SideSamples> {
+    return readWithClient(params, async (events) => {
+      let count = 0;
+      let firstMs = 0;
+      for await (const event of events) {
         void event.json;
-        if (events++ === 0) {
+        if (count++ === 0) {
           firstMs = performance.now();
         }
       }
-      return { events, firstMs };
+      return { events: count, firstMs };
     });
-    await client.dispose();
-    return result;
   },
 };
+
+async function readWithClient(
+  params: StreamParams,
+  read: (events: EventStream) => Promise<{ events: number; firstMs: number }>,
+): Promise<SideSamples> {
+  const { createClient } = await import('./client.js');
+  const client = createClient(params.url, params.key);
+  const result = await measure(params, async () => {
+    const res = await client.post('/v1/responses', PAYLOAD, { stream: true });
+    if (!res.events) {
+      throw new Error(`no event stream (status ${res.status}, ${res.contentType})`);
+    }
+    return read(res.events);
+  });
+  await client.dispose();
+  return result;
+}
 
 export async function runStreaming(ctx: BenchContext): Promise<void> {
   const scenario = `Streaming ${DELTAS / 1000}k deltas`;
@@ -119,23 +153,41 @@ export async function runStreaming(ctx: BenchContext): Promise<void> {
       url: source.url,
       key: source.keys.bench,
       expectedEvents: DELTAS + FRAMING_EVENTS,
-      ...(ctx.quick ? { warmup: 2, runs: 5 } : { warmup: 3, runs: 8 }),
+      ...(ctx.quick ? { warmup: 3, runs: 10 } : { warmup: 5, runs: 20 }),
     };
-    const { raw, client } = await abba(
-      ctx.quick,
+    // `--compare-with`: the other checkout's client (its own bench worker, its own src/) on the same stream.
+    const other = ctx.compareWith
+      ? await buildWorker(path.join(ctx.outDir, '.build-compared'), path.join(ctx.compareWith, 'bench'))
+      : undefined;
+    // The extension's side reads the stream both ways in the same process, batches first.
+    const { raw, client, rounds } = await abbaRounds(
+      ctx,
+      scenario,
       () => runWorker<SideSamples>('streaming', 'raw', params),
-      () => runWorker<SideSamples>('streaming', 'client', params),
+      async () => {
+        const batches = await runWorker<SideSamples>('streaming', 'client', params);
+        const each = await runWorker<SideSamples>('streaming', 'clientEach', params);
+        const compared = other
+          ? await runWorker<SideSamples>('streaming', 'client', params, { bundle: other })
+          : { times: [] as number[] };
+        return { ...batches, eachTimes: each.times, eachCpuMs: each.cpuMs as number[], comparedTimes: compared.times };
+      },
     );
     const c = summarize(client.times);
     const r = summarize(raw.times);
+    const cc = summarize(client.cpuMs as number[]);
+    const rc = summarize(raw.cpuMs as number[]);
+    const e = summarize(client.eachTimes as number[]);
+    const ec = summarize(client.eachCpuMs as number[]);
     const cf = summarize(client.firstEventMs as number[]);
     const rf = summarize(raw.firstEventMs as number[]);
     const ratio = c.median / r.median;
-    ctx.data[scenario] = { raw, client, ratio };
+    const cpuRatio = cc.median / rc.median;
+    ctx.data[scenario] = { raw, client, ratio, cpuRatio, rounds };
     ctx.rows.push(
       {
         scenario,
-        metric: 'whole stream, median',
+        metric: 'whole stream (batches, as the response document reads)',
         value: formatSummary(c, 'ms', 1),
         floor: formatSummary(r, 'ms', 1),
         verdict: 'info',
@@ -147,6 +199,37 @@ export async function runStreaming(ctx: BenchContext): Promise<void> {
         target: `≤ ${RATIO_TARGET.toFixed(2)}`,
         verdict: verdict(ratio <= RATIO_TARGET),
       },
+      {
+        scenario,
+        metric: 'ratio of the best runs (each side at its quietest moment)',
+        value: `${(c.min / r.min).toFixed(2)}; CPU ${(cc.min / rc.min).toFixed(2)}`,
+        verdict: 'info',
+      },
+      {
+        scenario,
+        metric: 'CPU time of the reading process, ratio',
+        value: `${formatSummary(cc, 'ms', 1)}; ×${cpuRatio.toFixed(2)}`,
+        floor: formatSummary(rc, 'ms', 1),
+        verdict: 'info',
+      },
+      {
+        scenario,
+        metric: 'one event at a time (chat, Compare): ratio, CPU ratio',
+        value: `${formatSummary(e, 'ms', 1)}; ×${(e.median / r.median).toFixed(2)}, CPU ×${(ec.median / rc.median).toFixed(2)}`,
+        floor: formatSummary(r, 'ms', 1),
+        verdict: 'info',
+      },
+      ...(other
+        ? [
+            {
+              scenario,
+              metric: `client of ${ctx.compareWith} (compared, same rounds): ratio to raw`,
+              value: `${formatSummary(summarize(client.comparedTimes as number[]), 'ms', 1)}; ×${(summarize(client.comparedTimes as number[]).median / r.median).toFixed(2)}`,
+              floor: formatSummary(r, 'ms', 1),
+              verdict: 'info' as const,
+            },
+          ]
+        : []),
       {
         scenario,
         metric: 'time to first event',
@@ -163,7 +246,7 @@ export async function runStreaming(ctx: BenchContext): Promise<void> {
       },
     );
     if (ratio > RATIO_TARGET) {
-      let note = `Streaming: the client took ${ratio.toFixed(2)}× the raw read (target ≤ ${RATIO_TARGET}).`;
+      let note = `Streaming: the client took ${ratio.toFixed(2)}× the raw read (target ≤ ${RATIO_TARGET}; CPU time ×${cpuRatio.toFixed(2)}).`;
       if (ctx.profile) {
         ctx.log(`${scenario}: profiling both sides (node --cpu-prof)…`);
         const long = { ...params, warmup: 3, runs: 20 };
@@ -173,7 +256,7 @@ export async function runStreaming(ctx: BenchContext): Promise<void> {
         const cp = profileSummary(path.join(dir, 'client'), 10);
         const rp = profileSummary(path.join(dir, 'raw'), 6);
         ctx.data.streamingProfile = { client: cp, raw: rp };
-        note += ` CPU profiles over 23 streams each — client busy ${cp.totalMs.toFixed(0)} ms vs raw ${rp.totalMs.toFixed(0)} ms.\nClient by file:\n${cp.text.split('  by function:')[0]}\nRaw by file:\n${rp.text.split('  by function:')[0]}`;
+        note += ` CPU profiles over 23 streams each — client busy ${cp.totalMs.toFixed(0)} ms vs raw ${rp.totalMs.toFixed(0)} ms.\nClient:\n${cp.text}\nRaw:\n${rp.text}`;
       }
       ctx.notes.push(note);
     }

@@ -56,3 +56,20 @@ export function renderMarkdown(rows: readonly Row[]): string {
 export function verdict(ok: boolean | undefined): Verdict {
   return ok === undefined ? 'n/a' : ok ? 'met' : 'missed';
 }
+
+/** Every row with a target, one line each: met or MISSED, the figure and the target. */
+export function renderTargets(rows: readonly Row[]): string {
+  const targeted = rows.filter((r) => r.target);
+  const lines = targeted.map((r) => {
+    const mark = r.verdict === 'met' ? 'met   ' : r.verdict === 'missed' ? 'MISSED' : 'n/a   ';
+    return `  ${mark}  ${r.scenario} · ${r.metric}: ${r.value} (target ${r.target})`;
+  });
+  const met = targeted.filter((r) => r.verdict === 'met').length;
+  const missed = targeted.filter((r) => r.verdict === 'missed').length;
+  return [`Targets: ${met} met, ${missed} missed, ${targeted.length - met - missed} not decided`, ...lines].join('\n');
+}
+
+/** The rows with a target, as a Markdown table (CONTRIBUTING.md). */
+export function renderTargetsMarkdown(rows: readonly Row[]): string {
+  return renderMarkdown(rows.filter((r) => r.target));
+}

@@ -73,11 +73,13 @@ export class EventEmitter<T> {
   }
 }
 
-/** `vscode.l10n` without a bundle: the English message with `{n}` filled in, as VS Code does. */
+/** `vscode.l10n.t` without a bundle: the English message with `{0}`, `{1}`… (or `{name}`) filled in, as VS Code does. */
 export const l10n = {
   t(message: string, ...args: unknown[]): string {
-    return message.replace(/\{(\d+)\}/g, (whole, i: string) =>
-      Number(i) < args.length ? String(args[Number(i)]) : whole,
-    );
+    const values: Record<string, unknown> =
+      args.length === 1 && typeof args[0] === 'object' && args[0] !== null
+        ? (args[0] as Record<string, unknown>)
+        : { ...args };
+    return message.replace(/\{([^}]+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
   },
 };

@@ -8,6 +8,7 @@ type Task = (params: never) => Promise<unknown>;
 
 const MODULES: Record<string, () => Promise<Record<string, Task>>> = {
   catalog: async () => (await import('./catalog.js')).workerTasks,
+  catalogMemory: async () => (await import('./catalog.js')).memoryTasks,
   upload: async () => (await import('./upload.js')).workerTasks,
   streaming: async () => (await import('./streaming.js')).workerTasks,
 };

@@ -13,6 +13,10 @@ const EXTENSION_ID = 'model-access-team.model-access';
 
 export interface ActivationProbe {
   wasActive: boolean;
+  /** Files of the extension's dist/ loaded by the end of activation, with the time each took to load (compile and run its top level). */
+  loaded: { file: string; ms: number }[];
+  /** The extension's own `activate()` function, without loading its file and without the host's part. */
+  ownActivateMs?: number;
   /** `extension.activate()`: loading dist/extension.js and running activate(), in ms. */
   activateMs: number;
   /** Wall-clock bounds (ms since the epoch), to match the service's request log. */
@@ -31,7 +35,11 @@ export async function run(): Promise<void> {
     startedAt: Date.now(),
     endedAt: 0,
     exported: false,
+    loaded: [],
   };
+  const restore = ext
+    ? timeLoads(path.join(ext.extensionPath, 'dist'), result.loaded, (ms) => (result.ownActivateMs = ms))
+    : () => undefined;
   try {
     if (!ext) {
       throw new Error(`${EXTENSION_ID} is not loaded`);
@@ -45,6 +53,7 @@ export async function run(): Promise<void> {
   } catch (e) {
     result.error = e instanceof Error ? e.message : String(e);
   }
+  restore();
   if (dir) {
     const tmp = path.join(dir, `activation.json.${process.pid}`);
     fs.writeFileSync(tmp, JSON.stringify(result));
@@ -55,4 +64,50 @@ export async function run(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+}
+
+/**
+ * Times the loading of every `.js` file under `dist` (Node's CommonJS loader, as the extension host uses it),
+ * into `into`; returns the function that puts the loader back.
+ */
+function timeLoads(dist: string, into: { file: string; ms: number }[], onActivate: (ms: number) => void): () => void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Module = require('node:module') as { _extensions: Record<string, (m: unknown, file: string) => unknown> };
+  const original = Module._extensions['.js'];
+  Module._extensions['.js'] = function (this: unknown, m: unknown, file: string) {
+    if (!file.startsWith(dist)) {
+      return original.call(this, m, file);
+    }
+    const t0 = performance.now();
+    try {
+      return original.call(this, m, file);
+    } finally {
+      into.push({ file: path.relative(dist, file), ms: performance.now() - t0 });
+      if (path.relative(dist, file) === 'extension.js') {
+        timeActivate(m as { exports: Record<string, unknown> }, onActivate);
+      }
+    }
+  };
+  return () => {
+    Module._extensions['.js'] = original;
+  };
+}
+
+/** Hands the host a copy of the module's exports whose `activate` is timed (esbuild's exports are getters). */
+function timeActivate(m: { exports: Record<string, unknown> }, onActivate: (ms: number) => void): void {
+  const activate = m.exports.activate;
+  if (typeof activate !== 'function') {
+    return;
+  }
+  m.exports = {
+    ...m.exports,
+    activate: (...args: unknown[]) => {
+      const t0 = performance.now();
+      try {
+        return (activate as (...a: unknown[]) => unknown)(...args);
+      } finally {
+        onActivate(performance.now() - t0);
+      }
+    },
+  };
 }

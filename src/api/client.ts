@@ -2,7 +2,6 @@
  * ServiceClient: the Model Access Service over undici. One keep-alive dispatcher per client; the key
  * only ever goes to the configured origin; GETs are retried and follow same-origin redirects, POSTs never.
  */
-import { version } from '../../package.json';
 import { isLoopbackHost, joinUrl, parseBaseUrl, type ServiceBase } from './baseUrl';
 import { createDispatcher } from './dispatcher';
 import { displayProxy, type ProxyOptions } from './proxy';
@@ -13,7 +12,7 @@ import { withParam } from './paging';
 import { redactor } from './redact';
 import { isRetryable, retryAfterMs, retryDelay, retryPolicy, sleep, type RetryPolicy } from './retry';
 import { readEventStream } from './sse';
-import { header } from './headers';
+import { header, USER_AGENT } from './headers';
 import { Transport, type Exchange } from './transport';
 import type {
   CallOptions,
@@ -30,8 +29,6 @@ import type { Dispatcher } from 'undici';
 
 import { isRecord } from '../common/records';
 import { l10n } from '../common/plainL10n';
-
-export const USER_AGENT = `model-access-vscode/${version}`;
 
 const MAX_REDIRECTS = 5;
 const DEFAULT_MAX_PAGES = 5000;

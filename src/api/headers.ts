@@ -1,3 +1,8 @@
+import { version } from '../../package.json';
+
+/** What the extension sends as User-Agent: to the service, and for Model Cards. */
+export const USER_AGENT = `model-access-vscode/${version}`;
+
 /** Response headers as undici gives them: lower-case names, a repeated header as an array. */
 export type Headers = Record<string, string | string[] | undefined>;
 

@@ -1,16 +1,18 @@
 /**
- * A `text/event-stream` body → an async iterator of events, framed by `eventsource-parser`. Ends on
- * `data: [DONE]`, at the end of the stream, or quietly when the caller aborts; stops reading (and closes
- * the connection) when the consumer stops iterating.
+ * A `text/event-stream` body → its events, framed by `eventsource-parser`: as one array per chunk read
+ * (`batches()`), or one by one. Ends on `data: [DONE]`, at the end of the stream, or quietly when the caller
+ * aborts; stops reading (and closes the connection) when the consumer stops iterating.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ServiceError } from './errors';
-import type { ServerSentEvent } from './types';
+import type { EventStream, ServerSentEvent } from './types';
 import { l10n } from '../common/plainL10n';
+
+const UNPARSED: unique symbol = Symbol('unparsed');
 
 /** One event. `json` is parsed on first access, so consumers that only read `data` pay nothing for it. */
 export class SseEvent implements ServerSentEvent {
-  private parsed?: { value: unknown };
+  private parsed: unknown = UNPARSED;
   readonly event?: string;
   readonly id?: string;
   readonly data: string;
@@ -27,7 +29,7 @@ export class SseEvent implements ServerSentEvent {
 
   /** `data` parsed as JSON, or undefined when it is not JSON. */
   get json(): unknown {
-    if (this.parsed === undefined) {
+    if (this.parsed === UNPARSED) {
       let value: unknown;
       const c = this.data.charCodeAt(0);
       // Only objects, arrays, strings, numbers and literals can be JSON; skip the throw for plain text.
@@ -47,9 +49,9 @@ export class SseEvent implements ServerSentEvent {
           value = undefined;
         }
       }
-      this.parsed = { value };
+      this.parsed = value;
     }
-    return this.parsed.value;
+    return this.parsed;
   }
 
   toJSON(): ServerSentEvent {
@@ -75,15 +77,88 @@ export interface EventStreamOptions {
   onEnd?: (outcome: 'done' | 'end' | 'aborted' | 'error' | 'stopped') => void;
 }
 
-/** Events of an SSE body as they arrive. */
-export async function* readEventStream(
+/**
+ * The events of an SSE body. Reading `batches()` costs one await per chunk from the network rather than one
+ * per event (a fast stream brings hundreds of events per chunk); iterating the stream itself gives the same
+ * events one at a time. Either way it can be read once.
+ */
+export function readEventStream(
   body: AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void },
   options: EventStreamOptions,
-): AsyncGenerator<ServerSentEvent, void, undefined> {
-  const queue: SseEvent[] = [];
+): EventStream {
+  return new BatchedEventStream(() => readBatches(body, options), options.signal);
+}
+
+const FINISHED: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+class BatchedEventStream implements EventStream {
+  private started = false;
+
+  constructor(
+    private readonly open: () => AsyncGenerator<readonly ServerSentEvent[], void, undefined>,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  batches(): AsyncGenerator<readonly ServerSentEvent[], void, undefined> {
+    if (this.started) {
+      throw new Error('An event stream can be read only once.');
+    }
+    this.started = true;
+    return this.open();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<ServerSentEvent, undefined> {
+    const source = this.batches();
+    const signal = this.signal;
+    let batch: readonly ServerSentEvent[] = [];
+    let next = 0;
+    const pull = async (): Promise<IteratorResult<ServerSentEvent, undefined>> => {
+      for (;;) {
+        const r = await source.next();
+        if (r.done) {
+          return FINISHED;
+        }
+        if (r.value.length > 0) {
+          batch = r.value;
+          next = 1;
+          return { done: false, value: batch[0] };
+        }
+      }
+    };
+    return {
+      // Events already read stay in the batch; one that arrived before a cancel is not handed out after it.
+      next: () =>
+        next < batch.length && !signal?.aborted ? Promise.resolve({ done: false, value: batch[next++] }) : pull(),
+      return: async () => {
+        batch = [];
+        await source.return(undefined);
+        return FINISHED;
+      },
+    };
+  }
+}
+
+/** The events of each chunk as one array, in order; nothing after `[DONE]`. */
+async function* readBatches(
+  body: AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void },
+  options: EventStreamOptions,
+): AsyncGenerator<readonly ServerSentEvent[], void, undefined> {
+  let batch: SseEvent[] = [];
+  let done = false;
   let parseError: Error | undefined;
+  const redact = options.redact;
   const parser = createParser({
-    onEvent: (m) => queue.push(new SseEvent(m)),
+    onEvent: (m) => {
+      if (done) {
+        return;
+      }
+      if (m.data === '[DONE]') {
+        done = true;
+        return;
+      }
+      const ev = new SseEvent(m);
+      batch.push(redact ? redacted(ev, redact) : ev);
+    },
     onError: (e) => {
       if (e.type === 'max-buffer-size-exceeded') {
         parseError = e;
@@ -93,9 +168,14 @@ export async function* readEventStream(
     maxBufferSize: options.maxEventChars ?? 16 * 1024 * 1024,
   });
   const decoder = new TextDecoder('utf-8');
-  const redact = options.redact;
   let outcome: 'done' | 'end' | 'aborted' | 'error' | 'stopped' = 'stopped';
   const idle = idleTimer(body, options.idleMs);
+  /** Hands over what the last chunk held and starts a new array (the consumer may keep the old one). */
+  const take = (): SseEvent[] => {
+    const full = batch;
+    batch = [];
+    return full;
+  };
   try {
     try {
       for await (const chunk of body) {
@@ -107,25 +187,20 @@ export async function* readEventStream(
             message: l10n.t('The event stream sent an event larger than the client accepts; the stream was closed.'),
           });
         }
-        for (let i = 0; i < queue.length; i++) {
-          const ev = queue[i];
-          if (ev.data === '[DONE]') {
-            outcome = 'done';
-            return;
-          }
-          yield redact ? redacted(ev, redact) : ev;
+        if (batch.length > 0) {
+          yield take();
         }
-        queue.length = 0;
+        if (done) {
+          outcome = 'done';
+          return;
+        }
       }
       // A last event without its closing blank line is still delivered (browsers would drop it).
       parser.feed(`${decoder.decode()}\n\n`);
-      for (const ev of queue) {
-        if (ev.data === '[DONE]') {
-          break;
-        }
-        yield redact ? redacted(ev, redact) : ev;
+      if (batch.length > 0) {
+        yield take();
       }
-      outcome = 'end';
+      outcome = done ? 'done' : 'end';
     } catch (e) {
       if (options.signal?.aborted) {
         outcome = 'aborted';

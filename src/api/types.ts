@@ -37,6 +37,14 @@ export interface ServerSentEvent {
   json?: unknown;
 }
 
+/**
+ * The events of a `text/event-stream` answer, read once: one at a time (`for await`), or as one array per
+ * chunk from the network (`batches()`), which spares an await per event on fast streams.
+ */
+export interface EventStream extends AsyncIterable<ServerSentEvent> {
+  batches(): AsyncIterable<readonly ServerSentEvent[]>;
+}
+
 export interface PostResult {
   status: number;
   statusText: string;
@@ -57,7 +65,7 @@ export interface PostResult {
    * loop closes the connection. A reset or idle timeout throws a ServiceError. Iterate it (or call
    * `return()`): an unread stream holds its connection.
    */
-  events?: AsyncIterable<ServerSentEvent>;
+  events?: EventStream;
   requestId?: string;
   /**
    * `post`/`uploadFile` resolve for every HTTP answer. For a non-2xx status (or a JSON content type whose

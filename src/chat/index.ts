@@ -1,17 +1,38 @@
 import * as vscode from 'vscode';
 import { ChatVendor } from '../ids';
 import type { Services } from '../services';
-import { ModelAccessChatProvider } from './provider';
+import type { ChatModelInfo } from './core/modelInfo';
+import type { ModelAccessChatProvider } from './provider';
 import { ChatSettings } from './settings';
 
 /**
  * Registers the Language Model Chat Provider (vendor `model-access`): the organization's models in VS Code's
- * chat and in `vscode.lm.selectChatModels`. An editor without the API gets a log line, not a failed activation.
+ * chat and in `vscode.lm.selectChatModels`. The provider registers at activation; its code (provider.ts,
+ * dist/chat.js) loads when VS Code first asks it for its models. An editor without the API gets a log line,
+ * not a failed activation.
  */
 export function register(deps: Services): vscode.Disposable[] {
   const settings = new ChatSettings();
-  const provider = new ModelAccessChatProvider(deps, settings);
-  const disposables: vscode.Disposable[] = [settings, provider];
+  const changed = new vscode.EventEmitter<void>();
+  let loaded: ModelAccessChatProvider | undefined;
+  const load = (): ModelAccessChatProvider => {
+    if (!loaded) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js makes it dist/<feature>.js
+      const { ModelAccessChatProvider } = require('./provider') as typeof import('./provider');
+      loaded = new ModelAccessChatProvider(deps, settings);
+      // Until VS Code has asked once, there is nothing to tell it about changes.
+      loaded.onDidChangeLanguageModelChatInformation(() => changed.fire());
+    }
+    return loaded;
+  };
+  const provider: vscode.LanguageModelChatProvider<ChatModelInfo> = {
+    onDidChangeLanguageModelChatInformation: changed.event,
+    provideLanguageModelChatInformation: (options, token) => load().provideLanguageModelChatInformation(options, token),
+    provideLanguageModelChatResponse: (model, messages, options, progress, token) =>
+      load().provideLanguageModelChatResponse(model, messages, options, progress, token),
+    provideTokenCount: (model, text, token) => load().provideTokenCount(model, text, token),
+  };
+  const disposables: vscode.Disposable[] = [settings, changed, { dispose: () => loaded?.dispose() }];
   try {
     disposables.push(vscode.lm.registerLanguageModelChatProvider(ChatVendor, provider));
   } catch (e) {

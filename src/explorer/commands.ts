@@ -19,7 +19,8 @@ import type { CardPreviews } from './cardPreview';
 type ExplorerDeps = Services & {
   view: ModelsView;
   documents: ModelDocuments;
-  details: ModelDetailsPanels;
+  /** Opens (or reveals) a model's details tab; the tabs' code loads on the first. */
+  details: Pick<ModelDetailsPanels, 'show'>;
   cards: CardPreviews;
 };
 

@@ -4,7 +4,7 @@ import { explorerCommands } from './commands';
 import { ModelDocuments } from './inspect';
 import { ModelsView } from './modelsView';
 import { CardPreviews } from './cardPreview';
-import { ModelDetailsPanels } from './details';
+import type { ModelDetailsPanels } from './details';
 import { openModelCard } from './modelCard';
 import type { ModelEntry } from '../api/types';
 
@@ -19,8 +19,19 @@ export function register(services: Services): vscode.Disposable[] {
       .then(() => undefined);
   const openCard = (model: ModelEntry) => openModelCard(model, { ui: services.ui, log, inspect });
   const cards = new CardPreviews({ ui: services.ui, log, openCard, network: () => connection.keylessNetwork() });
-  const details = new ModelDetailsPanels(services, { openCard, previewCard: (model) => cards.preview(model) });
-  Object.assign(services.testApi, { view, documents, details, cards });
+  // Model Details (details.ts, dist/details.js) loads when the first details tab opens.
+  let panels: ModelDetailsPanels | undefined;
+  const loadDetails = (): ModelDetailsPanels => {
+    if (!panels) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js makes it dist/<feature>.js
+      const { ModelDetailsPanels } = require('./details') as typeof import('./details');
+      panels = new ModelDetailsPanels(services, { openCard, previewCard: (model) => cards.preview(model) });
+    }
+    return panels;
+  };
+  const details = { show: (model: ModelEntry) => loadDetails().show(model) };
+  Object.assign(services.testApi, { view, documents, cards });
+  Object.defineProperty(services.testApi, 'details', { get: loadDetails, enumerable: true, configurable: true });
   // First load once activation has returned (no network inside activate): the view asked for it. Otherwise
   // the list saved by an earlier window is read from disk, so the view shows it as soon as it opens.
   setTimeout(() => {
@@ -30,7 +41,7 @@ export function register(services: Services): vscode.Disposable[] {
     view,
     documents,
     cards,
-    details,
+    { dispose: () => panels?.dispose() },
     ...explorerCommands(services, { view, documents, details, cards }),
     // A new service or key (here or in another window) replaces the list.
     connection.onDidChange(

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { ServiceClient } from '../api/client';
 import { ServiceError } from '../api/errors';
 import type { ModelService, ServiceClientOptions } from '../api/types';
 import type { NetworkSettings } from '../api/dispatcher';
@@ -223,7 +222,7 @@ export class ServiceConnection extends Lifecycle {
   clientFor(env: Environment, keyOverride?: string): ModelService {
     const options = this.optionsFor(env);
     if (keyOverride !== undefined) {
-      return new ServiceClient({ ...options, apiKey: async () => keyOverride, onRequest: this.onRequest });
+      return newClient({ ...options, apiKey: async () => keyOverride, onRequest: this.onRequest });
     }
     // A hash: the options may hold the client certificate's passphrase.
     const signature = createHash('sha256')
@@ -240,7 +239,7 @@ export class ServiceConnection extends Lifecycle {
       const source = env.source;
       this.clients.set(env.name, {
         signature,
-        client: new ServiceClient({
+        client: newClient({
           ...options,
           apiKey: async () => {
             const key = await this.keys.get(url, source);
@@ -278,6 +277,16 @@ export class ServiceConnection extends Lifecycle {
 }
 
 /** What `getClient()` rejects with when the service is not configured (`code` says why, when it matters). */
+/**
+ * The service client and the HTTP code under it (api/client.ts, built into dist/client.js by esbuild.js) load
+ * with the first client, when the first request is about to be made, not at activation.
+ */
+function newClient(options: ServiceClientOptions): ModelService {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js makes it dist/client.js
+  const { ServiceClient } = require('../api/client') as typeof import('../api/client');
+  return new ServiceClient(options);
+}
+
 function configError(message: string, code?: string): ServiceError {
   return new ServiceError({ kind: 'config', message, code });
 }

@@ -1,329 +1,76 @@
 import * as vscode from 'vscode';
-import type { PostEndpoint } from '../api/types';
-import { Commands, BuiltinCommands } from '../ids';
-import { modelFromArg } from '../explorer/core/args';
-import { copyAsCode, importCurlCommand } from './codeCommands';
+import { Commands } from '../ids';
 import type { Services } from '../services';
-import { ENDPOINTS, readEndpoint } from './core/endpointHeader';
-import { RequestHistory } from './history';
-import { describeEntry, type HistoryEntry } from './core/historyEntries';
 import { PayloadDocuments } from './payloadDocuments';
 import { ModelCompletion, ModelDiagnostics, modelHover, PAYLOAD_SELECTOR, PayloadCodeLens } from './payloadEditing';
-import { ResponseDocuments } from './responseView';
+import { RESPONSE_GONE, RESPONSE_SCHEME } from './responseScheme';
 import { ScratchFiles } from './scratchFiles';
-import { RequestSender, recordEndpoint, type SendOutcome } from './send';
-import { textToSend } from './core/sendText';
-import { starterPayload } from './core/templates';
-import { uploadFile } from './upload';
 import { variableProviders } from './variableEditing';
-import { ModelComparisons } from './compare';
-import { clean, displayText } from '../common/text';
-import type { SafePickItem } from '../platform/ui';
-import { l10n } from '../platform/l10n';
+import type { RequestCommands } from './commands';
 
-/** What integration tests reach through the extension's test API. */
-export interface RequestsApi {
-  scratch: ScratchFiles;
-  responses: ResponseDocuments;
-  history: RequestHistory;
-  sender: RequestSender;
-  payloads: PayloadDocuments;
-  comparisons: ModelComparisons;
-}
+export type { RequestsApi } from './commands';
 
-/** Scratch payloads, sending and uploading, response documents, history, Copy as Code and Import cURL. */
-export function register(deps: Services): vscode.Disposable[] {
-  const scratch = new ScratchFiles(deps.context.globalStorageUri);
-  const responses = new ResponseDocuments(deps.log.redactor.removeSecrets);
-  const history = new RequestHistory(deps.context.globalState);
-  const sender = new RequestSender(deps, responses, history);
-  const codeLens = new PayloadCodeLens(scratch);
-  const payloads = new PayloadDocuments(scratch, () => void deps.catalog.ensureLoaded());
-  const command = (id: string, run: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, run);
-
-  const editorFor = async (arg: unknown): Promise<vscode.TextEditor | undefined> => {
-    if (arg instanceof vscode.Uri && arg.toString() !== vscode.window.activeTextEditor?.document.uri.toString()) {
-      return vscode.window.showTextDocument(arg, { preview: false });
-    }
-    return vscode.window.activeTextEditor;
-  };
-  /** Only payloads are sent (and may get a `// POST` line); any other document is offered a copy instead. */
-  const sendPayload = async (editor: vscode.TextEditor | undefined, endpoint?: PostEndpoint): Promise<SendOutcome> =>
-    editor && !payloads.isPayload(editor.document)
-      ? offerNewPayload(deps, scratch, editor, endpoint)
-      : sender.send(editor, endpoint);
-  const sendTo =
-    (endpoint?: PostEndpoint) =>
-    async (arg?: unknown): Promise<SendOutcome> =>
-      sendPayload(await editorFor(arg), endpoint);
-
-  const comparisons = new ModelComparisons(deps, history, (doc) => payloads.isPayload(doc));
-  deps.testApi.requests = { scratch, responses, history, sender, payloads, comparisons };
-  return [
-    comparisons,
-    responses,
-    history,
-    sender,
-    payloads,
-    new ModelDiagnostics(deps.catalog, scratch),
-    ...variableProviders(deps.environments, scratch),
-    vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, codeLens),
-    vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, new ModelCompletion(deps.catalog, scratch), '"'),
-    modelHover(deps.catalog, scratch),
-
-    command(Commands.newRequest, async (arg?: unknown, endpointArg?: unknown) => {
-      // A newcomer may get here before anything loaded the list: load it once, so the template names a model.
-      await deps.catalog.ensureLoaded();
-      const model = modelFromArg(arg, deps.catalog.models) ?? deps.catalog.models[0];
-      const endpoint =
-        ENDPOINTS.find((e) => e.path === endpointArg)?.path ??
-        (
-          await deps.ui.pick(
-            ENDPOINTS.map((e) => ({ label: e.label, description: clean(`POST ${e.path}`), path: e.path })),
-            {
-              title: model ? l10n.t('New request for {0}', clean(model.id)) : l10n.t('New request'),
-              placeHolder: l10n.t('Which endpoint?'),
-            },
-          )
-        )?.path;
-      if (!endpoint) {
-        return undefined;
-      }
-      return scratch.create(endpoint, starterPayload(endpoint, model?.id ?? '', deps.config.requestTemplates));
-    }),
-    command(Commands.sendRequest, sendTo()),
-    command(Commands.sendToResponses, sendTo('/v1/responses')),
-    command(Commands.sendToChat, sendTo('/v1/chat')),
-    command(Commands.sendToEmbeddings, sendTo('/v1/embeddings')),
-    command(Commands.changeEndpoint, async (arg?: unknown) => {
-      const editor = await editorFor(arg);
-      if (!editor) {
-        return;
-      }
-      if (!payloads.isPayload(editor.document)) {
-        await offerNewPayload(deps, scratch, editor);
-        return;
-      }
-      const current = readEndpoint(editor.document.lineAt(0).text);
-      const pick = await deps.ui.pick(
-        ENDPOINTS.map((e) => ({
-          label: clean(`POST ${e.path}`),
-          description: e.path === current ? l10n.t('current') : e.label,
-          path: e.path,
-        })),
-        { title: l10n.t('Send this payload to…') },
-      );
-      if (pick) {
-        await recordEndpoint(editor, pick.path);
-      }
-    }),
-    command(Commands.copyAsCode, (arg?: unknown, target?: unknown, endpoint?: unknown) =>
-      copyAsCode(deps, payloads, arg, target, endpoint),
-    ),
-    command(Commands.importCurl, (arg?: unknown) => importCurlCommand(deps, scratch, arg)),
-    command(Commands.openScratchFolder, async () => {
-      const files = await scratch.list();
-      const items = [
-        ...files.map((uri) => ({ label: l10n.t('$(json) {0}', clean(uri.path.split('/').pop())), uri })),
-        { label: l10n.t('$(folder-opened) Open the scratch folder in a new window'), uri: undefined },
-      ];
-      const pick = await deps.ui.pick(items, {
-        title: l10n.t('Scratch payloads ({0})', clean(scratch.folder.fsPath)),
-        placeHolder: files.length ? l10n.t('Open a scratch payload') : l10n.t('No scratch payloads yet'),
-      });
-      if (pick?.uri) {
-        await vscode.window.showTextDocument(pick.uri, { preview: false });
-      } else if (pick) {
-        await vscode.workspace.fs.createDirectory(scratch.folder);
-        await vscode.commands.executeCommand(BuiltinCommands.openFolder, scratch.folder, { forceNewWindow: true });
-      }
-    }),
-    command(Commands.uploadFile, (arg?: unknown, purpose?: unknown) =>
-      uploadFile(deps, responses, history, arg, typeof purpose === 'string' ? purpose : undefined),
-    ),
-    command(Commands.compareModels, (arg?: unknown) => comparisons.compare(arg)),
-    command(Commands.showHistory, async () => showHistory(deps, history, scratch, sendPayload)),
-    command(Commands.clearHistory, async () => {
-      await history.clear();
-      void deps.ui.info(l10n.t('Request history cleared.'));
-    }),
-    command(Commands.toggleResponseHeaders, () => {
-      const active = responses.active();
-      if (active) {
-        active.record.showHeaders = !active.record.showHeaders;
-        responses.redrawNow(active.uri);
-      }
-    }),
-    command(Commands.showRawEvents, async () => {
-      const active = responses.active();
-      if (active?.record.rawEventsWithheld) {
-        void deps.ui.info(
-          l10n.t(
-            'The raw events of this answer are not shown: the answer held your API key, split across events. The output text (with the key removed) is in the response document.',
-          ),
-        );
-        return;
-      }
-      const raw = active?.record.rawEvents;
-      if (!raw) {
-        void deps.ui.info(l10n.t('The active response is not a stream of events.'));
-        return;
-      }
-      const doc = await vscode.workspace.openTextDocument({
-        language: 'plaintext',
-        content: deps.log.redactor.removeSecrets(raw.join('\n\n')),
-      });
-      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
-    }),
-    command(Commands.saveResponseBody, async () => {
-      const active = responses.active();
-      const body = active && responses.fullBody(active.uri);
-      if (!active || body === undefined) {
-        void deps.ui.info(l10n.t('Open a response first.'));
-        return;
-      }
-      const target = await deps.ui.saveDialog({
-        saveLabel: l10n.t('Save response body'),
-        filters: { [l10n.t('JSON')]: ['json'], [l10n.t('Text')]: ['txt'] },
-      });
-      if (target) {
-        await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(body));
-      }
-    }),
-  ];
-}
+/** The commands whose code (commands.ts, dist/requests.js) loads when one of them first runs. */
+const ON_DEMAND = [
+  Commands.newRequest,
+  Commands.sendRequest,
+  Commands.sendToResponses,
+  Commands.sendToChat,
+  Commands.sendToEmbeddings,
+  Commands.changeEndpoint,
+  Commands.copyAsCode,
+  Commands.importCurl,
+  Commands.openScratchFolder,
+  Commands.uploadFile,
+  Commands.compareModels,
+  Commands.showHistory,
+  Commands.clearHistory,
+  Commands.toggleResponseHeaders,
+  Commands.showRawEvents,
+  Commands.saveResponseBody,
+];
 
 /**
- * Send on a document that is not a payload (a project's package.json, say). It is never written to: the
- * person may copy its JSON (the selected object or array, else all of it) into a new scratch payload, which
- * opens for review. Nothing is sent.
+ * Scratch payloads, sending and uploading, response documents, history, Copy as Code and Import cURL.
+ * What must work as soon as a payload is open stays here: its completion, hover, diagnostics, CodeLens and
+ * variable providers, and the response documents' scheme. The commands register here too, and their code
+ * is loaded the first time one runs.
  */
-async function offerNewPayload(
-  deps: Services,
-  scratch: ScratchFiles,
-  editor: vscode.TextEditor,
-  endpoint?: PostEndpoint,
-): Promise<SendOutcome> {
-  const doc = editor.document;
-  const name = doc.uri.path.split('/').pop() || doc.uri.path;
-  const order = [...ENDPOINTS].sort((a, b) => Number(b.path === endpoint) - Number(a.path === endpoint));
-  const pick = await deps.ui.pick(
-    order.map((e) => ({
-      label: clean(`POST ${e.path}`),
-      description: l10n.t('{0} — new payload from this JSON', e.label),
-      path: e.path,
-    })),
-    {
-      title: l10n.t('{0} is not a Model Access payload; it will not be changed', clean(name)),
-      placeHolder: l10n.t('Copy its JSON into a new payload for which endpoint? (Escape: do nothing)'),
-    },
-  );
-  if (!pick) {
-    return {
-      kind: 'notSent',
-      message: l10n.t('{0} is not a payload; nothing was sent and it was not changed.', clean(name)),
-    };
-  }
-  const selection = editor.selection.isEmpty
-    ? undefined
-    : { start: doc.offsetAt(editor.selection.start), end: doc.offsetAt(editor.selection.end) };
-  const created = await scratch.create(pick.path, textToSend(doc.getText(), selection).text);
-  return {
-    kind: 'notSent',
-    message: l10n.t(
-      'Copied the JSON of {0} into a new payload ({1}); send it from there.',
-      clean(name),
-      clean(created.document.uri.path.split('/').pop()),
-    ),
-  };
-}
-
-async function showHistory(
-  deps: Services,
-  history: RequestHistory,
-  scratch: ScratchFiles,
-  sendPayload: (editor: vscode.TextEditor | undefined, endpoint?: PostEndpoint) => Promise<SendOutcome>,
-): Promise<void> {
-  // The active environment's requests (and those from before environments); the others on request.
-  const active = deps.environments.active?.name;
-  const mine = (e: HistoryEntry) => !e.environment || e.environment === active;
-  const entries = history.entries.filter(mine);
-  const others = history.entries.length - entries.length;
-  if (history.entries.length === 0) {
-    void deps.ui.info(l10n.t('No requests yet.'));
-    return;
-  }
-  type HistoryPick = SafePickItem & { entry?: HistoryEntry; all?: boolean };
-  const items = (list: readonly HistoryEntry[]): HistoryPick[] =>
-    list.map((e) => ({
-      label: displayText(describeEntry(e)),
-      description: displayText(new Date(e.at).toLocaleString()),
-      detail: displayText(e.summary, 300),
-      entry: e,
-    }));
-  let pick = await deps.ui.pick<HistoryPick>(
-    [
-      ...items(entries),
-      ...(others > 0
-        ? [
-            {
-              label:
-                others === 1
-                  ? l10n.t('1 request to other environments…')
-                  : l10n.t('{0} requests to other environments…', others),
-              all: true,
-            },
-          ]
-        : []),
-    ],
-    { title: active ? l10n.t('Request history · {0}', clean(active)) : l10n.t('Request history'), matchOnDetail: true },
-  );
-  if (pick?.all) {
-    pick = await deps.ui.pick<HistoryPick>(items(history.entries), {
-      title: l10n.t('Request history · every environment'),
-      matchOnDetail: true,
-    });
-  }
-  if (!pick?.entry) {
-    return;
-  }
-  const chosen = pick.entry;
-  const action = await deps.ui.pick(
-    [
-      { label: l10n.t('$(go-to-file) Re-open the payload'), run: 'open' },
-      { label: l10n.t('$(play) Send it again'), run: 'send' },
-      { label: l10n.t('$(output) Show the response summary'), run: 'show' },
-    ],
-    { title: displayText(describeEntry(chosen)) },
-  );
-  if (!action) {
-    return;
-  }
-  if (action.run === 'show') {
-    void deps.ui.info(
-      l10n.t('{0}: {1}', describeEntry(chosen), chosen.summary ? clean(chosen.summary) : l10n.t('(empty answer)')),
-    );
-    return;
-  }
-  const editor = await reopen(chosen, scratch);
-  if (editor && action.run === 'send' && chosen.endpoint !== '/v1/files') {
-    await sendPayload(editor, chosen.endpoint);
-  }
-}
-
-/** The payload's own file when it still exists, else a new scratch file holding what was sent. */
-async function reopen(entry: HistoryEntry, scratch: ScratchFiles): Promise<vscode.TextEditor | undefined> {
-  if (entry.endpoint === '/v1/files') {
-    return entry.source
-      ? vscode.window.showTextDocument(vscode.Uri.parse(entry.source), { preview: false })
-      : undefined;
-  }
-  if (entry.source) {
-    try {
-      return await vscode.window.showTextDocument(vscode.Uri.parse(entry.source), { preview: false });
-    } catch {
-      // Deleted or moved: fall through to a new scratch file.
+export function register(deps: Services): vscode.Disposable[] {
+  const scratch = new ScratchFiles(deps.context.globalStorageUri);
+  const payloads = new PayloadDocuments(scratch, () => void deps.catalog.ensureLoaded());
+  const responseChanged = new vscode.EventEmitter<vscode.Uri>();
+  let loaded: RequestCommands | undefined;
+  const load = (): RequestCommands => {
+    if (!loaded) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js makes it dist/<feature>.js
+      const { requestCommands } = require('./commands') as typeof import('./commands');
+      loaded = requestCommands(deps, { scratch, payloads, responseChanged });
+      deps.context.subscriptions.push(loaded);
     }
-  }
-  return scratch.create(entry.endpoint, entry.payload);
+    return loaded;
+  };
+  const run = (id: string, args: unknown[]): unknown => {
+    const handler = load().handlers.get(id);
+    if (!handler) {
+      throw new Error(`no handler for ${id}`);
+    }
+    return handler(...args);
+  };
+  // Tests reach the loaded part through the test API; reaching it loads it.
+  Object.defineProperty(deps.testApi, 'requests', { get: () => load().api, enumerable: true, configurable: true });
+  return [
+    payloads,
+    responseChanged,
+    vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, {
+      onDidChange: responseChanged.event,
+      provideTextDocumentContent: (uri) => loaded?.api.responses.provideTextDocumentContent(uri) ?? RESPONSE_GONE,
+    }),
+    new ModelDiagnostics(deps.catalog, scratch),
+    ...variableProviders(deps.environments, scratch),
+    vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, new PayloadCodeLens(scratch)),
+    vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, new ModelCompletion(deps.catalog, scratch), '"'),
+    modelHover(deps.catalog, scratch),
+    ...ON_DEMAND.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => run(id, args))),
+  ];
 }

@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
 import { fullBody, renderResponse, type Redact, type ResponseRecord } from './core/responseFormat';
+import { RESPONSE_GONE, RESPONSE_SCHEME } from './responseScheme';
 
-export const RESPONSE_SCHEME = 'model-access-response';
-
-/** How often a growing stream redraws its document: often enough to watch, rarely enough to stay smooth. */
-const STREAM_REDRAW_MS = 75;
+/**
+ * How often a growing stream redraws its document: every event that arrived within one interval (a couple
+ * of display frames) becomes one document change, so a fast stream costs one redraw per interval, not one
+ * per event, and the text still visibly grows.
+ */
+export const STREAM_REDRAW_MS = 32;
 
 /**
  * Read-only response documents, one per payload (and per kind: JSON answers open as `.jsonc`, streams and
@@ -16,18 +19,16 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   private readonly records = new Map<string, ResponseRecord>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private tabCounter = 0;
-  private readonly registration: vscode.Disposable;
 
-  /** @param redact removes the key from everything this shows or saves (after decoding, over whole texts). */
-  constructor(private readonly redact: Redact) {
-    this.registration = vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, this);
-  }
+  /**
+   * @param redact removes the key from everything this shows or saves (after decoding, over whole texts).
+   * The scheme's provider (registered at activation, requests/index.ts) asks this for the content.
+   */
+  constructor(private readonly redact: Redact) {}
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const record = this.records.get(uri.toString());
-    return record
-      ? renderResponse(record, this.redact)
-      : '// This response is no longer available; send the request again.\n';
+    return record ? renderResponse(record, this.redact) : RESPONSE_GONE;
   }
 
   /** The document URI for an answer to `source`, reused per payload unless `newTab`. */
@@ -113,7 +114,6 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     for (const t of this.timers.values()) {
       clearTimeout(t);
     }
-    this.registration.dispose();
     this._onDidChange.dispose();
   }
 }

@@ -8,7 +8,7 @@
  * Markdown and plain text are previewed; anything else (an HTML page) is for the browser.
  */
 import type { Dispatcher } from 'undici';
-import { USER_AGENT } from '../../api/client';
+import { USER_AGENT } from '../../api/headers';
 import { dispatcherForUrl, type NetworkSettings } from '../../api/dispatcher';
 import { isConnectionSetupFailure, networkError, statusText } from '../../api/errors';
 import { l10n } from '../../common/plainL10n';

@@ -91,29 +91,39 @@ export type StreamEnd = 'ended' | 'limit';
 /**
  * Folds every event of a stream into `state`, keeping each raw event in `rawEvents`, until the stream
  * ends or what is kept (text + raw events, in characters) passes `limitChars`; then it stops reading
- * (which closes the response) and says so. `onEvent` runs after each event (to schedule a redraw).
+ * (which closes the response) and says so. Reads the stream a chunk's events at a time when it can
+ * (`batches()`); `onEvents` runs once after each such batch (to schedule a redraw), not after every event.
  */
 export async function readStream(
-  events: AsyncIterable<ServerSentEvent>,
+  events: AsyncIterable<ServerSentEvent> & { batches?(): AsyncIterable<readonly ServerSentEvent[]> },
   state: StreamState,
   rawEvents: string[],
   limitChars: number,
-  onEvent: (rawChars: number) => void = () => undefined,
+  onEvents: (rawChars: number) => void = () => undefined,
 ): Promise<StreamEnd> {
   let rawChars = 0;
+  const batches: AsyncIterable<readonly ServerSentEvent[]> = events.batches ? events.batches() : oneByOne(events);
   try {
-    for await (const event of events) {
-      addEvent(state, event);
-      const raw = `${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}`;
-      rawEvents.push(raw);
-      rawChars += raw.length;
-      if (rawChars + state.text.length > limitChars) {
-        return 'limit';
+    for await (const batch of batches) {
+      for (const event of batch) {
+        addEvent(state, event);
+        const raw = event.event ? `event: ${event.event}\ndata: ${event.data}` : `data: ${event.data}`;
+        rawEvents.push(raw);
+        rawChars += raw.length;
+        if (rawChars + state.text.length > limitChars) {
+          return 'limit';
+        }
       }
-      onEvent(rawChars);
+      onEvents(rawChars);
     }
     return 'ended';
   } finally {
     state.done = true;
+  }
+}
+
+async function* oneByOne(events: AsyncIterable<ServerSentEvent>): AsyncGenerator<readonly ServerSentEvent[]> {
+  for await (const event of events) {
+    yield [event];
   }
 }

@@ -97,6 +97,64 @@ describe('api/sse', () => {
   });
 });
 
+describe('api/sse: batches', () => {
+  it('hands over the events of each chunk as one array, in order, and nothing after [DONE]', async () => {
+    const stream = readEventStream(
+      body([
+        'data: 1\n\ndata: 2\n\ndata: 3',
+        '\n\ndata: 4\n\n',
+        ': only a comment\n\n',
+        'data: 5\n\ndata: [DONE]\n\ndata: 6\n\n',
+      ]),
+      { mapError },
+    );
+    const batches: string[][] = [];
+    for await (const batch of stream.batches()) {
+      batches.push(batch.map((e) => e.data));
+    }
+    // The third event ends in the second chunk; a chunk with no event gives no (empty) batch.
+    assert.deepEqual(batches, [['1', '2'], ['3', '4'], ['5']]);
+  });
+
+  it('is read once, whichever way', async () => {
+    const stream = readEventStream(body(['data: 1\n\n']), { mapError });
+    assert.deepEqual(
+      (await collect(stream)).map((e) => e.data),
+      ['1'],
+    );
+    assert.throws(() => stream.batches(), /read only once/);
+    assert.throws(() => stream[Symbol.asyncIterator](), /read only once/);
+  });
+
+  it('one by one, an event read in the same chunk is not handed out after a cancel', async () => {
+    const ac = new AbortController();
+    const seen: string[] = [];
+    for await (const e of readEventStream(body(['data: 1\n\ndata: 2\n\ndata: 3\n\n']), {
+      mapError,
+      signal: ac.signal,
+    })) {
+      seen.push(e.data);
+      ac.abort();
+    }
+    assert.deepEqual(seen, ['1']);
+  });
+
+  it('breaking out of a batch, or of the events one by one, closes the body', async () => {
+    const a = body(['data: 1\n\ndata: 2\n\n', 'data: 3\n\n']);
+    for await (const batch of readEventStream(a, { mapError }).batches()) {
+      assert.equal(batch.length, 2);
+      break;
+    }
+    assert.equal(a.destroyed, true);
+    const b = body(['data: 1\n\ndata: 2\n\n', 'data: 3\n\n']);
+    for await (const e of readEventStream(b, { mapError })) {
+      assert.equal(e.data, '1');
+      break;
+    }
+    assert.equal(b.destroyed, true);
+  });
+});
+
 describe('api/sse: events, endings and timers', () => {
   /** A body that records whether the reader closed it. */
   function tracked(chunks: string[]): Readable & { destroyed: boolean } {

@@ -1,5 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { addEvent, newStreamState } from '../../../src/requests/core/streamText';
+import { Readable } from 'node:stream';
+import { ServiceError } from '../../../src/api/errors';
+import { readEventStream } from '../../../src/api/sse';
+import type { ServerSentEvent } from '../../../src/api/types';
+import { addEvent, newStreamState, readStream } from '../../../src/requests/core/streamText';
 
 const ev = (json: unknown, event?: string) => ({ event, data: JSON.stringify(json), json });
 
@@ -37,5 +41,54 @@ describe('requests: stream text', () => {
   it('records an error event, flat or nested', () => {
     assert.equal(addEvent(newStreamState(), ev({ type: 'error', message: 'boom' })).error, 'boom');
     assert.equal(addEvent(newStreamState(), ev({ type: 'error', error: { message: 'nested' } })).error, 'nested');
+  });
+
+  describe('reading a stream', () => {
+    const mapError = (e: unknown) => new ServiceError({ kind: 'network', message: String(e) });
+    const delta = (d: string) =>
+      `event: response.output_text.delta\ndata: ${JSON.stringify({ type: 'response.output_text.delta', delta: d })}\n\n`;
+    const chunks = [delta('a') + delta('b') + delta('c'), delta('d'), delta('e') + delta('f')];
+
+    it('asks for one redraw per chunk read, with the text of every event of that chunk in the state', async () => {
+      const s = newStreamState();
+      const raw: string[] = [];
+      const seen: string[] = [];
+      const end = await readStream(
+        readEventStream(Readable.from(chunks.map((c) => Buffer.from(c))), { mapError }),
+        s,
+        raw,
+        1 << 20,
+        () => seen.push(s.text),
+      );
+      assert.equal(end, 'ended');
+      assert.deepEqual(seen, ['abc', 'abcd', 'abcdef']);
+      assert.equal(raw.length, 6);
+      assert.match(raw[0], /^event: response\.output_text\.delta\ndata: \{/);
+      assert.equal(s.done, true);
+    });
+
+    it('reads a plain async iterable one event at a time', async () => {
+      async function* events(): AsyncGenerator<ServerSentEvent> {
+        yield ev({ delta: 'x' });
+        yield ev({ delta: 'y' });
+      }
+      const s = newStreamState();
+      const seen: string[] = [];
+      await readStream(events(), s, [], 1 << 20, () => seen.push(s.text));
+      assert.deepEqual(seen, ['x', 'xy']);
+    });
+
+    it('stops inside a batch at the limit and closes the stream', async () => {
+      const s = newStreamState();
+      const raw: string[] = [];
+      const body = Readable.from(chunks.map((c) => Buffer.from(c)));
+      const limit = 2 * delta('a').length;
+      const end = await readStream(readEventStream(body, { mapError }), s, raw, limit);
+      assert.equal(end, 'limit');
+      // The third event, still in the first chunk, passed the limit: nothing of the later chunks was read.
+      assert.equal(raw.length, 3);
+      assert.equal(s.text, 'abc');
+      assert.equal(body.destroyed, true);
+    });
   });
 });

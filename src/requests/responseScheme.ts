@@ -1,0 +1,8 @@
+/**
+ * The scheme of response documents. It is registered at activation, so a response tab VS Code restores
+ * after a reload opens at once; the documents' code loads with the first request.
+ */
+export const RESPONSE_SCHEME = 'model-access-response';
+
+/** What a response document shows when its answer is gone (a restored tab after a reload). */
+export const RESPONSE_GONE = '// This response is no longer available; send the request again.\n';
