@@ -4,6 +4,7 @@ import { Commands } from '../ids';
 import type { ModelCatalog } from '../platform/catalog';
 import { StatusBarEntry } from '../platform/statusBarEntry';
 import { modelCount } from '../common/counts';
+import { updatedAgo } from '../common/modelCache';
 import { clean, displayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 
@@ -69,6 +70,12 @@ export class ModelsStatusBar extends StatusBarEntry {
         }
         this.item.command = Commands.showModels;
         break;
+    }
+    const saved = this.catalog.savedListShown && count > 0 ? this.catalog.loadedAt : undefined;
+    if (saved) {
+      // The count above is the saved list's until the refresh lands: say so, as the view does.
+      md.appendMarkdown('\n\n');
+      md.appendText(l10n.t('Saved list, {0}.', updatedAgo(saved.getTime(), Date.now())));
     }
     if (status.kind !== 'needsUrl') {
       md.appendMarkdown('\n\n');
