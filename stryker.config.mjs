@@ -8,8 +8,11 @@ export default {
   // The unit layer as `npx mocha` runs it (.mocharc.json: tsx/cjs, test/unit/**/*.test.ts), less the
   // property and volume tests (10,000 generated inputs, 100,000 models, a 200 MB upload): they guard
   // robustness and memory, and would run again for every mutant of every module they reach.
+  // The project tests (test/unit/project) read the source text and the manifest, not behaviour: in the
+  // sandbox they see the instrumented sources (every string literal wrapped in a mutant switch) and fail.
   mochaOptions: {
     config: '.mocharc.json',
+    ignore: ['test/unit/project/**'],
     grep: '^(?!.*(10,000 (generated|random)|300 generated pages|100,000 models|200 MB file)).*$',
   },
   // Every module free of the VS Code API: the client core and the pure helpers of each feature.
