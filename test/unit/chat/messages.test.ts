@@ -179,6 +179,8 @@ describe('chat: request payload', () => {
       text: 'r{"tsx":true}',
     });
     assert.deepEqual(classifyPart(42), { kind: 'unknown' });
+    assert.deepEqual(classifyPart(null), { kind: 'unknown' });
+    assert.deepEqual(classifyPart({ name: 'n', input: {} }), { kind: 'unknown' }, 'a tool call needs its call id');
     assert.deepEqual(classifyPart({ something: 'else' }), { kind: 'unknown' });
     const payload = toChatPayload('m', [msg(Role.User, [{ something: 'else' }, textPart('ok')])], plain);
     assert.deepEqual(payload.messages, [{ role: 'user', content: 'ok' }]);
@@ -198,6 +200,7 @@ describe('chat: request payload', () => {
             dataPart('application/octet-stream', new Uint8Array([0])),
             { value: { node: 'tsx' } },
             { value: 7n },
+            { value: undefined },
           ]),
           { callId: 'c2', content: 'as a string' },
           { callId: 'c3', content: { not: 'a list' } },
@@ -247,6 +250,27 @@ describe('chat: request payload', () => {
       },
       { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:IMAGE/JPEG;base64,AQ==' } }] },
       { role: 'user', content: 'k: v' },
+    ]);
+  });
+
+  it('an image from the assistant is not sent; an empty turn is kept; arguments that JSON cannot write are {}', () => {
+    const payload = toChatPayload(
+      'm',
+      [
+        msg(Role.Assistant, [dataPart('image/png', new Uint8Array([1])), textPart('Here')]),
+        msg(Role.User, []),
+        msg(Role.Assistant, [callPart('c', 'count', { n: 10n })]),
+      ],
+      capable,
+    );
+    assert.deepEqual(payload.messages, [
+      { role: 'assistant', content: 'Here' },
+      { role: 'user', content: '' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'count', arguments: '{}' } }],
+      },
     ]);
   });
 
@@ -413,6 +437,19 @@ describe('chat: streamed answer', () => {
     );
   });
 
+  it('a call whose id stays empty gets a made-up one; arguments that are not an object come wrapped', () => {
+    assert.deepEqual(
+      readAll([
+        chunk({ tool_calls: [{ index: 0, id: '', function: { name: 'f', arguments: '"text"' } }] }),
+        chunk({ tool_calls: [{ index: 1, id: 'c1', function: { name: 'g', arguments: '5' } }] }),
+      ]),
+      [
+        { kind: 'toolCall', callId: 'call_0', name: 'f', input: { value: 'text' } },
+        { kind: 'toolCall', callId: 'c1', name: 'g', input: { value: 5 } },
+      ],
+    );
+  });
+
   it('says which tool got arguments that are not JSON', () => {
     assert.throws(
       () => readAll([chunk({ tool_calls: [{ id: 'x', function: { name: 'getWeather', arguments: '{"a":' } }] })]),
@@ -458,6 +495,7 @@ describe('chat: streamed answer', () => {
     const reader = new ChatStreamReader();
     reader.push({ choices: [], usage: { total_tokens: 5 } });
     reader.push({ choices: [], usage: null });
+    reader.push({ choices: [] });
     assert.deepEqual(reader.usage, { total_tokens: 5 });
   });
 });

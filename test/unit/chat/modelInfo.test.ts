@@ -139,6 +139,15 @@ describe('chat: which models can chat', () => {
       assert.equal(declared({ [key]: 'embedding' }), false, key);
     }
     assert.equal(declared({ mode: 'image_generation' }), false);
+    assert.equal(declared({ capabilities: 'embeddings' }), true, 'capabilities as one string say nothing: by name');
+    assert.equal(canChat({ id: 'aurora', raw: undefined }), true, 'an entry without a body: by name');
+    assert.equal(canChat({ id: 'x-embed', raw: null }), false, 'an entry without a body: by name');
+    assert.deepEqual(tokenLimits(undefined, { maxInputTokens: 1, maxOutputTokens: 2 }), {
+      maxInputTokens: 1,
+      maxOutputTokens: 2,
+    });
+    assert.equal(supportsTools(undefined), false);
+    assert.equal(supportsImages(null), false);
     assert.equal(declared({ type: 'model' }, 'x-tts'), false, 'a type that says neither: by name');
   });
 
@@ -148,7 +157,7 @@ describe('chat: which models can chat', () => {
       maxInputTokens: 4096,
       maxOutputTokens: 100,
     });
-    for (const bad of ['8k', 'x4096', '4096x', '4 096', '0', 0, Number.POSITIVE_INFINITY]) {
+    for (const bad of ['8k', 'x4096', '4096x', '4 096', '1e3', '0x10', '0', 0, Number.POSITIVE_INFINITY]) {
       assert.deepEqual(tokenLimits({ max_input_tokens: bad }, defaults), defaults, String(bad));
     }
     assert.deepEqual(tokenLimits({ context_window: 8000, max_output_tokens: 8000 }, defaults), {

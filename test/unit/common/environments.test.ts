@@ -178,7 +178,7 @@ describe('common/environments', () => {
       ['gw.example (3)', 'gw.example', 'GW.example (2)'],
     );
     // The same URL in another case or with a trailing slash is the listed one, not a second environment.
-    const same = readEnvironments(listed, 'user', { url: 'HTTPS://GW.EXAMPLE/a/ ', source: 'user' });
+    const same = readEnvironments(listed, 'user', { url: 'HTTPS://GW.EXAMPLE/a// ', source: 'user' });
     assert.equal(same.environments.length, 2);
   });
 

@@ -17,12 +17,14 @@ describe('common/prettyJson', () => {
       flat: false,
     });
     assert.deepEqual(prettyJson(undefined), { text: 'null', flat: false });
+    assert.deepEqual(prettyJson(null), { text: 'null', flat: false });
   });
 
   it('writes an answer nested 65 levels or more on one line, and indents one of 64', () => {
     const deep = nestedArrays(65);
     assert.deepEqual(prettyJson(deep), { text: JSON.stringify(deep), flat: true });
     assert.equal(prettyJson(nestedArrays(64)).flat, false);
+    assert.equal(prettyJson(nestedArrays(64, null)).flat, false, 'a null is no level');
     let objects: unknown = { leaf: true };
     for (let i = 0; i < 64; i++) {
       objects = { a: 1, child: objects };

@@ -152,4 +152,40 @@ describe('Model Details page', () => {
     assert.equal(parseDetailsMessage({ action: 'openLink' }), undefined);
     assert.equal(parseDetailsMessage({ action: 7 }), undefined);
   });
+
+  it('the page reads as exactly its heading, status, error, buttons, facts, sections and the hidden-field note', () => {
+    const d = details({
+      sections: [{ title: 'Owner', fields: [{ name: 'owned_by', value: 'acme', long: false }] }],
+      hiddenFields: 2,
+    });
+    const html = detailsHtml(
+      { details: d, loading: false, fetchedAt: '10:42', error: 'It broke.', copyAsCode: false },
+      'n0nce',
+      'https://webview.test',
+    );
+    assert.equal(
+      bodyText(html).replace(/\s+/g, ' ').trim(),
+      [
+        'aurora-2',
+        'From the service at 10:42',
+        'It broke.',
+        'Open Model CardPreview Model CardNew Request with this ModelCopy IDCompare with…Refresh',
+        'Identifieraurora-2FamilyauroraVersion2Model Cardhttps://cards.example/aurora-2',
+        'Ownerowned_byacme',
+        '2 more fields not shown; Inspect Model shows the whole entry.',
+      ].join(' '),
+    );
+    const noCard = detailsHtml({ details: details({ card: undefined }), loading: false }, 'n', 'c');
+    assert.match(
+      bodyText(noCard).replace(/\s+/g, ' '),
+      / aurora-2 New Request with this ModelCopy IDCompare with…Refresh Identifier/,
+    );
+    for (const b of elements(html).filter((e) => e.tag === 'button')) {
+      assert.deepEqual(
+        Object.keys(b.attrs).filter((a) => !['type', 'data-action', 'class'].includes(a)),
+        [],
+        'a button has no other attribute',
+      );
+    }
+  });
 });

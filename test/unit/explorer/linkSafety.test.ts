@@ -55,6 +55,11 @@ describe('Model Card link safety', () => {
     const notAbsolute = 'The Model Card link is not an absolute URL and was not opened.';
     assert.equal(reason('  https://cards.example/x  '), 'opened https://cards.example/x');
     assert.equal(reason(''), 'The model has no Model Card link.');
+    assert.equal(reason(' \t '), 'The model has no Model Card link.');
+    assert.equal(
+      reason('https:cards.example/https://x'),
+      'The Model Card link is not an absolute http(s) URL and was not opened.',
+    );
     assert.equal(reason(7), 'The model has no Model Card link.');
     assert.equal(reason('/relative/card'), notAbsolute);
     assert.equal(reason('see https://cards.example'), notAbsolute);

@@ -226,10 +226,11 @@ describe('Model Details: fields as a person reads them', () => {
         c: 'see https://c.example',
         d: 'ftp://d.example',
         e: 'javascript:alert(1)',
+        f: 'https://user:pw@f.example/',
       },
     });
     const byName = Object.fromEntries(d.sections.flatMap((s) => s.fields).map((f) => [f.name, f.link]));
-    assert.deepEqual(byName, { a: 0, b: 1, c: undefined, d: undefined, e: undefined });
+    assert.deepEqual(byName, { a: 0, b: 1, c: undefined, d: undefined, e: undefined, f: undefined });
     assert.deepEqual(d.links, ['https://a.example/x', 'http://b.example/']);
   });
 
@@ -249,5 +250,6 @@ describe('Model Details: fields as a person reads them', () => {
       homepage: 'https://h.example',
     });
     assert.deepEqual(modelDetails({ id: 'm', raw: 'not a record' }).sections, []);
+    assert.equal(modelDetails({ id: 'm', raw: { version: '3' } }).version, '3');
   });
 });
