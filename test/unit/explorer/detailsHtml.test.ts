@@ -188,4 +188,28 @@ describe('Model Details page', () => {
       );
     }
   });
+
+  it('a page without sections or hidden fields reads as its heading, buttons and facts only; fields follow each other', () => {
+    const plain = detailsHtml({ details: details(), loading: false }, 'n', 'c');
+    assert.equal(
+      bodyText(plain).replace(/\s+/g, ' ').trim(),
+      'aurora-2 Open Model CardPreview Model CardNew Request with this ModelCopy IDCompare with…Refresh ' +
+        'Identifieraurora-2FamilyauroraVersion2Model Cardhttps://cards.example/aurora-2',
+    );
+    const two = details({
+      sections: [
+        {
+          title: 'Limits',
+          fields: [
+            { name: 'a', value: '1', long: false },
+            { name: 'b', value: '2', long: false },
+          ],
+        },
+      ],
+    });
+    assert.match(
+      bodyText(detailsHtml({ details: two, loading: false }, 'n', 'c')).replace(/\s+/g, ' '),
+      / Limitsa1b2 $/,
+    );
+  });
 });
