@@ -8,14 +8,20 @@ export default {
   // The unit layer as `npx mocha` runs it (.mocharc.json: tsx/cjs, test/unit/**/*.test.ts), less the
   // property and volume tests (10,000 generated inputs, 100,000 models, a 200 MB upload): they guard
   // robustness and memory, and would run again for every mutant of every module they reach.
+  // The project tests (test/unit/project) read the source text and the manifest, not behaviour: in the
+  // sandbox they see the instrumented sources (every string literal wrapped in a mutant switch) and fail.
   mochaOptions: {
     config: '.mocharc.json',
+    ignore: ['test/unit/project/**'],
     grep: '^(?!.*(10,000 (generated|random)|300 generated pages|100,000 models|200 MB file)).*$',
   },
   // Every module free of the VS Code API: the client core and the pure helpers of each feature.
-  // The client core, where the incremental file holds a full run. The other pure folders (src/common/**,
-  // src/*/core/**) come next: `npm run mutate -- --mutate 'src/common/**/*.ts'` runs them (see the doc).
-  mutate: ['src/api/**/*.ts'],
+  mutate: ['src/api/**/*.ts', 'src/common/**/*.ts', 'src/*/core/**/*.ts'],
+  // Static mutants (module-level code: constant tables, regular expressions, message tables) cannot be
+  // switched on per test, so each runs the whole unit layer: in src/common, 120 of 947 mutants were
+  // estimated at 96 % of the run time. They are left out ("Ignored", in no score) unless
+  // `npm run mutate -- --static` asks for them (docs/mutation-testing.md).
+  ignoreStatic: process.env.MODEL_ACCESS_MUTATE_STATIC !== '1',
   // Each mutant runs only the tests that reach it: ~40 min instead of hours for a full run.
   coverageAnalysis: 'perTest',
   // Committed, so a run after a small change re-tests only the mutants of changed code or changed tests.
@@ -32,5 +38,6 @@ export default {
   ignorePatterns: ['dist', 'out', '.vscode-test', 'test-results', 'bench/results', '*.vsix', '.tmp'],
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
-  thresholds: { high: 85, low: 75, break: 85 },
+  // The lowest target; scripts/mutate.mjs holds each folder to its own (85 % src/api, 75 % the others).
+  thresholds: { high: 85, low: 75, break: 75 },
 };

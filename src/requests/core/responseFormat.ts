@@ -105,6 +105,12 @@ function visibleTail(stream: StreamState, redact: Redact): { shown: string; hidd
   if (total <= DISPLAY_LIMIT) {
     return { shown: redact(stream.text), hidden: 0 };
   }
+  if (total < DISPLAY_LIMIT + REDACTION_MARGIN) {
+    // Shorter than a window and its margin: read whole, nothing is cut at its start, so no margin is dropped
+    // (a window reaching before the start would show nothing at all).
+    const shown = redact(stream.text).slice(-DISPLAY_LIMIT);
+    return { shown, hidden: total - shown.length };
+  }
   const tail = stream.tail.length >= DISPLAY_LIMIT + REDACTION_MARGIN ? stream.tail : stream.text;
   const window = tail.slice(tail.length - DISPLAY_LIMIT - REDACTION_MARGIN);
   const shown = redact(window).slice(REDACTION_MARGIN);

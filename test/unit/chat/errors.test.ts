@@ -47,4 +47,42 @@ describe('chat: errors', () => {
     assert.deepEqual(classifyChatError(new ChatStreamError('error', 'Broke')), { kind: 'other', message: 'Broke' });
     assert.equal(classifyChatError(undefined).kind, 'other');
   });
+
+  it('each kind of failure is told apart by status alone, by kind alone, or by an error code or type', () => {
+    assert.equal(classifyChatError({ status: 401 }).kind, 'noPermissions');
+    assert.equal(classifyChatError({ kind: 'unauthorized' }).kind, 'noPermissions');
+    assert.equal(classifyChatError({ status: 404 }).kind, 'notFound');
+    assert.equal(classifyChatError({ kind: 'notFound' }).kind, 'notFound');
+    assert.equal(classifyChatError({ status: 429 }).kind, 'blocked');
+    assert.equal(classifyChatError({ kind: 'rateLimited' }).kind, 'blocked');
+    assert.equal(classifyChatError({ status: 400, type: 'moderation' }).kind, 'blocked');
+    assert.equal(classifyChatError({ status: '401', kind: 'http' }).kind, 'other', 'a status that is not a number');
+    assert.equal(classifyChatError({ status: 400, code: '', type: 'invalid_request' }).kind, 'other');
+  });
+
+  it('a 403 without a model name says "this model"; a cancelled fetch is a cancellation', () => {
+    assert.equal(
+      classifyChatError({ kind: 'unauthorized', status: 403, message: 'Forbidden' }).message,
+      "Forbidden. Your organization's key may not use this model.",
+    );
+    const abort = Object.assign(new Error('This operation was aborted'), { name: 'AbortError' });
+    assert.deepEqual(classifyChatError(abort), { kind: 'cancelled', message: 'The chat request was cancelled.' });
+    assert.equal(classifyChatError(new Error('This operation was aborted')).kind, 'other');
+  });
+
+  it('the hint follows the message after one full stop, whatever the message ended with', () => {
+    const notFound = (message: string) => classifyChatError({ status: 404, message }).message;
+    const hint = 'Refresh the models ("Model Access: Refresh Models").';
+    assert.equal(notFound('No such model'), `No such model. ${hint}`);
+    assert.equal(notFound('No such model.  \n'), `No such model. ${hint}`);
+    assert.equal(notFound('Really?'), `Really? ${hint}`);
+    assert.equal(notFound('Gone (see docs)'), `Gone (see docs) ${hint}`);
+    assert.equal(notFound('v1.2 removed'), `v1.2 removed. ${hint}`);
+  });
+
+  it('a thrown string is the message; anything without one says the chat request failed', () => {
+    assert.deepEqual(classifyChatError('the socket closed'), { kind: 'other', message: 'the socket closed' });
+    assert.deepEqual(classifyChatError({ message: '  ' }), { kind: 'other', message: 'The chat request failed.' });
+    assert.deepEqual(classifyChatError(42), { kind: 'other', message: 'The chat request failed.' });
+  });
 });

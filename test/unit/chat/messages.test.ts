@@ -179,9 +179,117 @@ describe('chat: request payload', () => {
       text: 'r{"tsx":true}',
     });
     assert.deepEqual(classifyPart(42), { kind: 'unknown' });
+    assert.deepEqual(classifyPart(null), { kind: 'unknown' });
+    assert.deepEqual(classifyPart({ name: 'n', input: {} }), { kind: 'unknown' }, 'a tool call needs its call id');
     assert.deepEqual(classifyPart({ something: 'else' }), { kind: 'unknown' });
     const payload = toChatPayload('m', [msg(Role.User, [{ something: 'else' }, textPart('ok')])], plain);
     assert.deepEqual(payload.messages, [{ role: 'user', content: 'ok' }]);
+  });
+
+  it('a tool result sends the text of its parts: text, textual data, a summary of binary data, prompt values', () => {
+    const png = new Uint8Array([137, 80, 78, 71]);
+    const payload = toChatPayload(
+      'm',
+      [
+        msg(Role.Assistant, [callPart('c1', 'read', {})]),
+        msg(Role.User, [
+          resultPart('c1', [
+            textPart('a'),
+            dataPart('text/plain', new TextEncoder().encode('b')),
+            dataPart('image/png', png),
+            dataPart('application/octet-stream', new Uint8Array([0])),
+            { value: { node: 'tsx' } },
+            { value: 7n },
+            { value: undefined },
+          ]),
+          { callId: 'c2', content: 'as a string' },
+          { callId: 'c3', content: { not: 'a list' } },
+          textPart('Thanks'),
+        ]),
+      ],
+      capable,
+    );
+    assert.deepEqual(payload.messages.slice(1), [
+      {
+        role: 'tool',
+        tool_call_id: 'c1',
+        content: 'ab[image/png data, 4 bytes][application/octet-stream data, 1 byte]{"node":"tsx"}',
+      },
+      { role: 'tool', tool_call_id: 'c2', content: 'as a string' },
+      { role: 'tool', tool_call_id: 'c3', content: '' },
+      { role: 'user', content: 'Thanks' },
+    ]);
+  });
+
+  it('only the assistant sends structured tool calls and only the user sends images; a tool call without input is {}', () => {
+    const png = new Uint8Array([1]);
+    const payload = toChatPayload(
+      'm',
+      [
+        msg(Role.User, [callPart('u', 'f', { a: 1 })]),
+        msg(Role.Assistant, [
+          dataPart('image/png', png),
+          textPart('Here'),
+          { callId: 'x', name: 'g', input: undefined },
+        ]),
+        msg(Role.User, [dataPart('IMAGE/JPEG', png), dataPart('x-image/png', png)]),
+        msg(Role.User, [
+          dataPart('CACHE_CONTROL', new Uint8Array([1])),
+          dataPart('application/yaml', new TextEncoder().encode('k: v')),
+        ]),
+      ],
+      { ...capable, tools: [] },
+    );
+    assert.equal(payload.tools, undefined, 'an empty tool list sends no tools');
+    assert.deepEqual(payload.messages, [
+      { role: 'user', content: '[called tool f with {"a":1}]' },
+      {
+        role: 'assistant',
+        content: 'Here',
+        tool_calls: [{ id: 'x', type: 'function', function: { name: 'g', arguments: '{}' } }],
+      },
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:IMAGE/JPEG;base64,AQ==' } }] },
+      { role: 'user', content: 'k: v' },
+    ]);
+  });
+
+  it('an image from the assistant is not sent; an empty turn is kept; arguments that JSON cannot write are {}', () => {
+    const payload = toChatPayload(
+      'm',
+      [
+        msg(Role.Assistant, [dataPart('image/png', new Uint8Array([1])), textPart('Here')]),
+        msg(Role.User, []),
+        msg(Role.Assistant, [callPart('c', 'count', { n: 10n })]),
+      ],
+      capable,
+    );
+    assert.deepEqual(payload.messages, [
+      { role: 'assistant', content: 'Here' },
+      { role: 'user', content: '' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'count', arguments: '{}' } }],
+      },
+    ]);
+  });
+
+  it('a model option left undefined is not sent; a tool without a schema takes an empty object schema', () => {
+    const payload = toChatPayload('m', [msg(Role.User, ['hi'])], {
+      ...capable,
+      modelOptions: { temperature: undefined, top_p: 0.5 },
+      tools: [{ name: 'now', description: 'The time' }],
+      toolMode: ToolMode.Auto,
+    });
+    assert.ok(!('temperature' in payload));
+    assert.equal(payload.top_p, 0.5);
+    assert.deepEqual(payload.tools, [
+      {
+        type: 'function',
+        function: { name: 'now', description: 'The time', parameters: { type: 'object', properties: {} } },
+      },
+    ]);
+    assert.equal(payload.tool_choice, undefined);
   });
 });
 
@@ -284,5 +392,110 @@ describe('chat: streamed answer', () => {
 
   it('ignores what is not a chunk', () => {
     assert.deepEqual(readAll([undefined, 'text', 3, { choices: 'no' }]), []);
+  });
+
+  it('reads text from content lists, refusals and Ollama-style lines; only choice 0 counts', () => {
+    assert.deepEqual(
+      readAll([
+        chunk({
+          content: [{ type: 'text', text: 'A' }, { type: 'text', text: '' }, { type: 'image' }, 'B', { text: 'C' }],
+        }),
+        chunk({ refusal: 'I cannot help with that.' }),
+        chunk({ refusal: '' }),
+        { choices: [{ index: 1, delta: { content: 'other choice' } }] },
+        { choices: [{ delta: { content: 'no index' } }] },
+        { model: 'llama', message: { role: 'assistant', content: 'ollama' }, done: false },
+        { choices: [{ index: 0 }], message: { content: 'not read: the chunk has choices' } },
+      ]),
+      [
+        { kind: 'text', text: 'A' },
+        { kind: 'text', text: 'C' },
+        { kind: 'text', text: 'I cannot help with that.' },
+        { kind: 'text', text: 'no index' },
+        { kind: 'text', text: 'ollama' },
+      ],
+    );
+  });
+
+  it('assembles tool calls in index order, with object arguments and blank arguments as {}', () => {
+    assert.deepEqual(
+      readAll([
+        chunk({
+          tool_calls: [
+            { index: 2, id: 'c2', function: { name: 'second', arguments: { a: 1 } } },
+            null,
+            { index: 1, id: '', function: { name: 'fir', arguments: '  ' } },
+          ],
+        }),
+        chunk({ tool_calls: [{ index: 1, id: 'c1', function: { name: 'st' } }] }),
+        chunk({}, 'tool_calls'),
+      ]),
+      [
+        { kind: 'toolCall', callId: 'c1', name: 'first', input: {} },
+        { kind: 'toolCall', callId: 'c2', name: 'second', input: { a: 1 } },
+      ],
+    );
+  });
+
+  it('a call whose id stays empty gets a made-up one; arguments that are not an object come wrapped', () => {
+    assert.deepEqual(
+      readAll([
+        chunk({ tool_calls: [{ index: 0, id: '', function: { name: 'f', arguments: '"text"' } }] }),
+        chunk({ tool_calls: [{ index: 1, id: 'c1', function: { name: 'g', arguments: '5' } }] }),
+      ]),
+      [
+        { kind: 'toolCall', callId: 'call_0', name: 'f', input: { value: 'text' } },
+        { kind: 'toolCall', callId: 'c1', name: 'g', input: { value: 5 } },
+      ],
+    );
+  });
+
+  it('says which tool got arguments that are not JSON', () => {
+    assert.throws(
+      () => readAll([chunk({ tool_calls: [{ id: 'x', function: { name: 'getWeather', arguments: '{"a":' } }] })]),
+      (e: unknown) =>
+        e instanceof ChatStreamError &&
+        e.kind === 'error' &&
+        e.message === 'The model called the tool "getWeather" with arguments that are not valid JSON.',
+    );
+  });
+
+  it('an error in the stream keeps its code and message, or says the service reported an error', () => {
+    const thrown = (chunkWithError: unknown): ChatStreamError => {
+      try {
+        readAll([chunkWithError]);
+      } catch (e) {
+        assert.ok(e instanceof ChatStreamError);
+        return e;
+      }
+      assert.fail('no error was thrown');
+    };
+    const numeric = thrown({ error: { code: 500 } });
+    assert.deepEqual(
+      [numeric.kind, numeric.code, numeric.message],
+      ['error', '500', 'The service reported an error in the middle of its answer.'],
+    );
+    const typed = thrown({ error: { code: ' ', type: 'server_error', message: ' ' } });
+    assert.deepEqual(
+      [typed.kind, typed.code, typed.message],
+      ['error', 'server_error', 'The service reported an error in the middle of its answer.'],
+    );
+    const text = thrown({ error: 'Blocked by the safety system' });
+    assert.deepEqual([text.kind, text.message], ['blocked', 'Blocked by the safety system']);
+    assert.equal(thrown({ error: 'overloaded' }).kind, 'error');
+    const filtered = thrown(chunk({}, 'content_filter'));
+    assert.deepEqual(
+      [filtered.name, filtered.code, filtered.message],
+      ['ChatStreamError', 'content_filter', 'The service stopped the answer: its content filter blocked it.'],
+    );
+    assert.deepEqual(readAll([{ error: null, choices: [] }]), []);
+  });
+
+  it('keeps the usage the service sent, not an empty one after it', () => {
+    const reader = new ChatStreamReader();
+    reader.push({ choices: [], usage: { total_tokens: 5 } });
+    reader.push({ choices: [], usage: null });
+    reader.push({ choices: [] });
+    assert.deepEqual(reader.usage, { total_tokens: 5 });
   });
 });

@@ -115,6 +115,105 @@ describe('chat: which models can chat', () => {
       ['b-1', 'a-1'],
     );
   });
+
+  it('reads every way an entry says it chats or not: flags, a type, a capability list, generation methods, a task', () => {
+    const declared = (raw: Record<string, unknown>, id = 'neutral-name') => canChat(m(id, undefined, undefined, raw));
+    for (const flag of ['chat', 'chat_completion', 'chatCompletion', 'completion', 'completions']) {
+      assert.equal(declared({ capabilities: { [flag]: true } }, 'x-embed'), true, flag);
+      assert.equal(declared({ capabilities: { [flag]: false } }), false, flag);
+    }
+    assert.equal(declared({ capabilities: { type: 'chat' } }, 'x-embed'), true);
+    assert.equal(declared({ capabilities: { type: ['Embeddings'] } }), false);
+    assert.equal(declared({ capabilities: { embeddings: false, streaming: true } }, 'x-rerank'), false, 'by name');
+    assert.equal(declared({ capabilities: { embeddings: false, streaming: true } }), true, 'by name');
+    assert.equal(declared({ capabilities: { Embeddings: true, streaming: true } }), false);
+    assert.equal(declared({ capabilities: { moderation: 'yes' } }), true, 'only true flags count');
+    assert.equal(declared({ capabilities: ['insert', 'chat'] }, 'x-embed'), true);
+    assert.equal(declared({ capabilities: ['insert', 'rerank'] }), false);
+    assert.equal(declared({ capabilities: ['insert'] }), true, 'a list that says neither: by name');
+    assert.equal(declared({ capabilities: ['insert'] }, 'x-embed'), false, 'a list that says neither: by name');
+    assert.equal(declared({ supported_generation_methods: ['embedContent'] }), false);
+    assert.equal(declared({ supportedGenerationMethods: [] }, 'x-embed'), false, 'an empty list says nothing');
+    for (const key of ['task', 'pipeline_tag', 'mode', 'model_type', 'type', 'kind']) {
+      assert.equal(declared({ [key]: 'chat' }, 'x-embed'), true, key);
+      assert.equal(declared({ [key]: 'embedding' }), false, key);
+    }
+    assert.equal(declared({ mode: 'image_generation' }), false);
+    assert.equal(declared({ capabilities: 'embeddings' }), true, 'capabilities as one string say nothing: by name');
+    assert.equal(canChat({ id: 'aurora', raw: undefined }), true, 'an entry without a body: by name');
+    assert.equal(canChat({ id: 'x-embed', raw: null }), false, 'an entry without a body: by name');
+    assert.deepEqual(tokenLimits(undefined, { maxInputTokens: 1, maxOutputTokens: 2 }), {
+      maxInputTokens: 1,
+      maxOutputTokens: 2,
+    });
+    assert.equal(supportsTools(undefined), false);
+    assert.equal(supportsImages(null), false);
+    assert.equal(declared({ type: 'model' }, 'x-tts'), false, 'a type that says neither: by name');
+  });
+
+  it('reads token counts written as numeric strings, whole numbers only', () => {
+    const defaults = { maxInputTokens: 1000, maxOutputTokens: 200 };
+    assert.deepEqual(tokenLimits({ max_input_tokens: ' 4096 ', max_output_tokens: 100.7 }, defaults), {
+      maxInputTokens: 4096,
+      maxOutputTokens: 100,
+    });
+    for (const bad of ['8k', 'x4096', '4096x', '4 096', '1e3', '0x10', '0', 0, Number.POSITIVE_INFINITY]) {
+      assert.deepEqual(tokenLimits({ max_input_tokens: bad }, defaults), defaults, String(bad));
+    }
+    assert.deepEqual(tokenLimits({ context_window: 8000, max_output_tokens: 8000 }, defaults), {
+      maxInputTokens: 1,
+      maxOutputTokens: 8000,
+    });
+    assert.deepEqual(tokenLimits({ max_input_tokens: 5000, context_window: 8000, max_output_tokens: 9000 }, defaults), {
+      maxInputTokens: 5000,
+      maxOutputTokens: 8000,
+    });
+  });
+
+  it('recognises every key and list word for tools and images, and only whole words', () => {
+    for (const key of [
+      'tool_calling',
+      'toolCalling',
+      'tools',
+      'function_calling',
+      'functionCalling',
+      'supports_tools',
+      'supports_function_calling',
+      'tool_calls',
+    ]) {
+      assert.equal(supportsTools({ capabilities: { [key]: true } }), true, key);
+      assert.equal(supportsTools({ [key]: true }), true, key);
+    }
+    for (const word of ['tools', 'tool_calling', 'function_calling', 'tool_choice']) {
+      assert.equal(supportsTools({ supported_parameters: [word] }), true, word);
+    }
+    assert.equal(supportsTools({ supported_parameters: ['tools_beta', 'no_tools', 7] }), false);
+    assert.equal(supportsTools({ capabilities: { tool_calling: 'yes' } }), false);
+    for (const key of ['vision', 'image_input', 'imageInput', 'supports_vision', 'supports_image_input', 'images']) {
+      assert.equal(supportsImages({ capabilities: { supports: { [key]: true } } }), true, key);
+    }
+    assert.equal(supportsImages({ input_modalities: ['TEXT', 'Image'] }), true);
+    assert.equal(supportsImages({ input_modalities: ['image_generation', 'no-image', 'vision2'] }), false);
+    assert.equal(supportsImages('not an entry'), false);
+  });
+
+  it('a selection of blank items offers every model that can chat; patterns are trimmed, globbed and literal otherwise', () => {
+    const blank = chatSelection(['  ', '']);
+    assert.equal(blank(m('aurora-2')), true);
+    assert.equal(blank(m('aurora-embed')), false);
+    const select = chatSelection([' aurora.1 ', 'Lynx-?', 'x+(y)']);
+    assert.equal(select(m('aurora.1')), true);
+    assert.equal(select(m('auroraX1')), false, 'a dot is a dot');
+    assert.equal(select(m('lynx-7')), true);
+    assert.equal(select(m('lynx-77')), false);
+    assert.equal(select(m('x+(y)')), true);
+    assert.equal(select(m('xx(y)')), false);
+  });
+
+  it('shows the version as the model detail', () => {
+    assert.equal(chatModelInfo(m('aurora-2', 'aurora', '2.1')).detail, 'v2.1');
+    assert.equal(chatModelInfo(m('aurora-2', 'aurora')).detail, undefined);
+  });
 });
 
 describe('chat: model information', () => {

@@ -30,4 +30,16 @@ describe('chat: token estimate', () => {
       'an image is not priced by its bytes',
     );
   });
+
+  it('counts the name of a message, and data that is not an image by its bytes', () => {
+    assert.equal(estimateTokens(msg(Role.User, [textPart('abcd')], 'ana-maria')), MESSAGE_OVERHEAD_TOKENS + 1 + 3);
+    assert.equal(
+      estimateTokens(msg(Role.User, [dataPart('x-image/png', new Uint8Array(10))])),
+      MESSAGE_OVERHEAD_TOKENS + 3,
+    );
+    assert.equal(
+      estimateTokens(msg(Role.User, [dataPart('IMAGE/PNG', new Uint8Array(10))])),
+      MESSAGE_OVERHEAD_TOKENS + 765,
+    );
+  });
 });

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import {
   activeEnvironment,
+  findEnvironment,
   headerProblem,
   readEnvironments,
   shareableEnvironments,
@@ -140,5 +141,67 @@ describe('common/environments', () => {
     assert.deepEqual(shareableEnvironments(environments), [
       { name: 'Two', baseUrl: 'https://2', headers: { 'X-A': 'a' }, variables: { v: '1' } },
     ]);
+  });
+
+  it('drops a variable with a bad name or a value that is not text, saying which; numbers and booleans become text', () => {
+    const r = readEnvironments(
+      [
+        {
+          name: ' Prod ',
+          baseUrl: ' https://p.example// ',
+          variables: { model: 'm1', 'max.tokens': 128, stream: false, $secret: 'x', 'a b': 'y', list: ['z'] },
+        },
+      ],
+      'user',
+    );
+    assert.equal(r.environments[0].name, 'Prod');
+    assert.equal(r.environments[0].baseUrl, 'https://p.example');
+    assert.deepEqual(r.environments[0].variables, { model: 'm1', 'max.tokens': '128', stream: 'false' });
+    assert.deepEqual(
+      r.problems.map((p) => [p.index, p.message]),
+      [
+        [0, 'modelAccess.environments[0] (Prod): "$secret" is not a variable name'],
+        [0, 'modelAccess.environments[0] (Prod): "a b" is not a variable name'],
+        [0, 'modelAccess.environments[0] (Prod): the variable list is not a string'],
+      ],
+    );
+  });
+
+  it('a shorthand URL whose host names a listed environment gets a numbered name', () => {
+    const listed = [
+      { name: 'gw.example', baseUrl: 'https://gw.example/a' },
+      { name: 'GW.example (2)', baseUrl: 'https://gw.example/b' },
+    ];
+    const { environments } = readEnvironments(listed, 'user', { url: 'https://gw.example/c', source: 'user' });
+    assert.deepEqual(
+      environments.map((e) => e.name),
+      ['gw.example (3)', 'gw.example', 'GW.example (2)'],
+    );
+    // The same URL in another case or with a trailing slash is the listed one, not a second environment.
+    const same = readEnvironments(listed, 'user', { url: 'HTTPS://GW.EXAMPLE/a// ', source: 'user' });
+    assert.equal(same.environments.length, 2);
+  });
+
+  it('no setting at all is no problem; a header name in a problem is cut to 60 characters', () => {
+    assert.deepEqual(readEnvironments(undefined, 'user'), { environments: [], problems: [] });
+    assert.deepEqual(readEnvironments({}, 'user').problems, [
+      { index: -1, message: 'modelAccess.environments is not a list; it was ignored' },
+    ]);
+    const long = `X ${'y'.repeat(100)}`;
+    assert.equal(headerProblem(long, 'v'), `"${long.slice(0, 60)}" is not a valid header name`);
+    assert.equal(headerProblem('X-Count', 3), 'the value of X-Count is not a string');
+  });
+
+  it('finds an environment by name in any case and with spaces around it; no name finds none', () => {
+    const { environments } = readEnvironments(
+      [
+        { name: 'Prod', baseUrl: 'https://p' },
+        { name: 'Staging', baseUrl: 'https://s' },
+      ],
+      'user',
+    );
+    assert.equal(findEnvironment(environments, ' staging ')?.baseUrl, 'https://s');
+    assert.equal(findEnvironment(environments, undefined), undefined);
+    assert.equal(findEnvironment(environments, 'dev'), undefined);
   });
 });

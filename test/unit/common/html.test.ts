@@ -89,4 +89,36 @@ describe('escapeHtml: the one way text reaches a webview', () => {
     assert.notEqual(newNonce(), newNonce());
     assert.match(newNonce(), /^[A-Za-z0-9]{20,}$/);
   });
+
+  it('the policy lets the webview load its own styles, fonts and https images, and nothing else', () => {
+    assert.equal(
+      contentSecurityPolicy('abc', 'https://webview.test'),
+      "default-src 'none'; style-src https://webview.test 'nonce-abc'; script-src 'nonce-abc'; img-src https://webview.test https:; font-src https://webview.test",
+    );
+  });
+
+  it('a page carries its own style after the shared one, and without a script adds nothing to the body', () => {
+    const html = page({
+      title: 't',
+      nonce: 'abc',
+      cspSource: 'c',
+      body: '<p>only this</p>',
+      style: '.mine { color: red; }',
+    });
+    const style = elements(html).find((e) => e.tag === 'style');
+    assert.match(style?.text ?? '', /body \{[^]*\.mine \{ color: red; \}$/);
+    assert.equal(style?.attrs.nonce, 'abc');
+    assert.equal(
+      elements(html)
+        .find((e) => e.tag === 'body')
+        ?.text.trim(),
+      'only this',
+    );
+    assert.ok(!elements(page({ title: 't', nonce: 'abc', cspSource: 'c', body: '' })).some((e) => e.tag === 'script'));
+  });
+
+  it('marks a hidden character with at least four hex digits', () => {
+    assert.equal(revealInvisible('a\u061cb'), 'a⟨U+061C⟩b');
+    assert.equal(revealInvisible('\u2028'), '⟨U+2028⟩');
+  });
 });

@@ -165,4 +165,18 @@ describe('auth/keyConsent', () => {
     assert.equal(failure.message, 'not allowed yet');
     assert.equal(describeFailure({ kind: 'config', message: 'no URL' }).action, 'setBaseUrl');
   });
+
+  it('forgetting one URL keeps the others allowed; allowing twice keeps one entry', async () => {
+    const m = memento();
+    const consent = new KeyConsent(m, async () => false);
+    await consent.allow('https://a.example');
+    await consent.allow('https://a.example/');
+    await consent.allow('https://b.example');
+    assert.deepEqual(m.data.get('modelAccess.keyAllowedFor'), ['https://a.example', 'https://b.example']);
+    await consent.forget('https://a.example');
+    assert.ok(!consent.isAllowed('https://a.example'));
+    assert.ok(consent.isAllowed('https://b.example'));
+    await consent.forget();
+    assert.ok(!consent.isAllowed('https://b.example'));
+  });
 });

@@ -45,4 +45,24 @@ describe('common/keyMessages', () => {
     assert.ok(!KeyMessages.allowAlready(hostile).includes('\n'));
     assert.ok(!KeyMessages.allowAlready(hostile).includes('\u202e'));
   });
+
+  it('the Allow Stored Key command says why there is nothing to allow, naming the URL', () => {
+    assert.equal(KeyMessages.allowNoUrl(), 'No service URL is set, so there is no key to allow.');
+    assert.equal(
+      KeyMessages.allowNothingToAsk(url),
+      `The service URL ${url} comes from your own settings: its key is used without asking.`,
+    );
+    assert.equal(KeyMessages.allowNoKey(url), `No API key is stored for ${url}. Run "Model Access: Set API Key".`);
+    assert.equal(KeyMessages.allowAlready(url), `The key is already allowed for ${url} in this workspace.`);
+  });
+
+  it('saving and removing a key name the scope, in notifications and in the log', () => {
+    assert.equal(KeyMessages.setKeyTitle(scope), `Model Access: API Key for ${scope}`);
+    assert.equal(KeyMessages.keySaved(scope, 2), `API key saved for ${scope}: it sees 2 models.`);
+    assert.equal(KeyMessages.keySaved(scope, 0), `API key saved for ${scope}: it sees 0 models.`);
+    assert.equal(KeyMessages.keySavedLog(scope, 1), `API key saved for ${scope}; it sees 1 model.`);
+    assert.equal(KeyMessages.keySavedUncheckedLog(scope), `API key saved for ${scope} without a successful check.`);
+    assert.equal(KeyMessages.keyRemoved(scope), `API key for ${scope} removed.`);
+    assert.equal(KeyMessages.keyRemovedLog(scope), `API key removed for ${scope}.`);
+  });
 });

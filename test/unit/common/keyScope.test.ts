@@ -151,4 +151,20 @@ describe('auth/keyScope', () => {
       { numRuns: 2000, seed: 19 },
     );
   });
+
+  it('reads a pasted URL with spaces, trailing slashes or a version segment that only starts with v1', () => {
+    assert.equal(scopeOf('  https://gw/team-a//  '), 'https://gw/team-a');
+    assert.equal(scopeOf('https://gw/team-a/v1/'), 'https://gw/team-a');
+    assert.equal(scopeOf('https://gw/v1beta'), 'https://gw/v1beta');
+    assert.equal(scopeOf('https://gw/v1/proxy'), 'https://gw/v1/proxy');
+    assert.equal(displayUrl('  https://gw/team-a//  '), 'https://gw/team-a');
+    assert.equal(displayUrl(`  not a url ${'x'.repeat(300)}`), `not a url ${'x'.repeat(300)}`.slice(0, 200));
+  });
+
+  it('a path of one encoded separator is served by a key for it or for the origin; only a bare origin is an origin scope', () => {
+    assert.deepEqual(candidateScopes('https://gw/%2F'), ['https://gw/%2F', 'https://gw']);
+    assert.ok(isOriginScope('https://gw/'));
+    assert.ok(!isOriginScope('https://gw/team-a'));
+    assert.ok(!isOriginScope('not a url'));
+  });
 });

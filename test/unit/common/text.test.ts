@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { displayText } from '../../../src/common/text';
+import { displayText, hostOf } from '../../../src/common/text';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -11,6 +11,19 @@ describe('display text', () => {
     assert.equal(long.length, 50);
     assert.ok(long.endsWith('…'));
     assert.equal(displayText(undefined), '');
+  });
+
+  it('text of exactly the limit is whole; null is empty; links and icons are split apart', () => {
+    assert.equal(displayText('x'.repeat(200)), 'x'.repeat(200));
+    assert.equal(displayText('x'.repeat(201)), `${'x'.repeat(199)}…`);
+    assert.equal(displayText(null), '');
+    assert.equal(displayText(42), '42');
+    assert.equal(displayText('[run](command:evil) $(alert)'), '[run] (command:evil) $\u2060(alert)');
+  });
+
+  it('a host for display, or the neutralised text when it is not a URL', () => {
+    assert.equal(hostOf('https://gw.example:8443/v1'), 'gw.example:8443');
+    assert.equal(hostOf('not a url\nsecond line'), 'not a url second line');
   });
 });
 

@@ -20,4 +20,15 @@ describe('command arguments', () => {
     assert.equal(modelFromArg(undefined), undefined);
     assert.equal(modelFromArg({}), undefined);
   });
+
+  it('ignores null, a node whose model is null or has no id, and takes the entry itself then', () => {
+    assert.equal(modelFromArg(null), undefined);
+    assert.equal(modelFromArg({ model: null }), undefined);
+    assert.deepEqual(modelFromArg({ model: { name: 'x' }, id: 'b', raw: {} }), {
+      model: { name: 'x' },
+      id: 'b',
+      raw: {},
+    });
+    assert.equal(modelFromArg(''), undefined);
+  });
 });

@@ -118,6 +118,79 @@ describe('Model Card preview: fetching a card', () => {
     assert.equal(cardKind('text/html; charset=utf-8', 'https://a.example/card.md'), 'browser');
     assert.equal(cardKind('application/pdf', 'https://a.example/card.pdf'), 'browser');
   });
+
+  it('asks for Markdown first, reads multi-chunk bodies whole, and cuts at exactly the cap', async () => {
+    const host = await cardHost({
+      '/card.md': { type: 'text/markdown', body: 'é'.repeat(50_000) },
+      '/exact.md': { type: 'text/markdown', body: 'x'.repeat(1000) },
+      '/plain': { type: ' Text/Plain ; charset=utf-8', body: 'plain' },
+      '/empty': { body: '' },
+    });
+    try {
+      const whole = await fetchCard(`${host.url}/card.md`);
+      assert.ok(whole.kind === 'markdown' && whole.text === 'é'.repeat(50_000) && !whole.truncated);
+      const exact = await fetchCard(`${host.url}/exact.md`, { maxBytes: 1000 });
+      assert.ok(exact.kind === 'markdown' && exact.text.length === 1000 && !exact.truncated);
+      assert.equal((await fetchCard(`${host.url}/plain`)).kind, 'text');
+      assert.deepEqual(await fetchCard(`${host.url}/empty`), {
+        kind: 'browser',
+        url: `${host.url}/empty`,
+        contentType: '',
+      });
+      assert.match(String(host.received[0].accept), /^text\/markdown, text\/plain;q=0\.9/);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('follows a redirect to another card, refuses one to a link the checks refuse, and names the status', async () => {
+    const host = await cardHost({
+      '/old.md': { status: 302, location: '/new.md' },
+      '/new.md': { type: 'text/markdown', body: '# New' },
+      '/sneaky.md': { status: 302, location: `/x.md?${'a'.repeat(3000)}` },
+      '/gone.md': { status: 410 },
+    });
+    try {
+      assert.deepEqual(await fetchCard(`${host.url}/old.md`), {
+        kind: 'markdown',
+        url: `${host.url}/new.md`,
+        text: '# New',
+        truncated: false,
+      });
+      const sneaky = await fetchCard(`${host.url}/sneaky.md`);
+      assert.equal(sneaky.kind, 'failed');
+      assert.match(
+        sneaky.kind === 'failed' ? sneaky.message : '',
+        /^The card redirected to a link that is not opened: /,
+      );
+      const gone = await fetchCard(`${host.url}/gone.md`);
+      assert.deepEqual(gone, {
+        kind: 'failed',
+        url: `${host.url}/gone.md`,
+        message: "The card's server answered 410 Gone.",
+      });
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('says Cancelled when the person cancels, the timeout in seconds, and why a card could not be read', async () => {
+    const host = await cardHost({ '/slow.md': { hang: true } });
+    try {
+      const cancel = new AbortController();
+      const pending = fetchCard(`${host.url}/slow.md`, { signal: cancel.signal, timeoutMs: 10_000 });
+      setTimeout(() => cancel.abort(), 100);
+      assert.deepEqual(await pending, { kind: 'failed', url: `${host.url}/slow.md`, message: 'Cancelled.' });
+      const slow = await fetchCard(`${host.url}/slow.md`, { timeoutMs: 1500 });
+      assert.equal(slow.kind === 'failed' && slow.message, 'The card did not arrive within 2 s.');
+    } finally {
+      await host.close();
+    }
+    const closed = await cardHost({});
+    await closed.close();
+    const refused = await fetchCard(`${closed.url}/card.md`);
+    assert.match(refused.kind === 'failed' ? refused.message : '', /^The card could not be read: .*connection refused/);
+  });
 });
 
 describe('Model Card preview: through the network settings of the service', function () {

@@ -83,4 +83,41 @@ describe('Model Card preview: sanitizing a fetched card', () => {
     assert.match(md, /^`{5}text\n/);
     assert.deepEqual(targets(md), []);
   });
+
+  it('a code fence ends only at a line of the same character, at least as long, with nothing else on it', () => {
+    const link = '[x](command:workbench.action.terminal.new)';
+    const blocked = `[x](${BLOCKED_LINK})`;
+    const inside = (open: string, close: string) =>
+      sanitizeCardMarkdown(`${open}\n${link}\n${close}\n${link}`).split('\n').slice(1);
+    // Closed: the link after the fence is prose again, and checked.
+    assert.deepEqual(inside('```', '```'), [link, '```', blocked]);
+    assert.deepEqual(inside('~~~', '  ~~~~  '), [link, '  ~~~~  ', blocked]);
+    assert.deepEqual(inside('````', '`````'), [link, '`````', blocked]);
+    // Not closed: shorter, another character, or text after the marker; the rest is still code.
+    assert.deepEqual(inside('````', '```'), [link, '```', link]);
+    assert.deepEqual(inside('```', '~~~'), [link, '~~~', link]);
+    assert.deepEqual(inside('```', '``` js'), [link, '``` js', link]);
+    // A backtick line with a backtick in its info string opens no fence; four spaces make it code, not a fence.
+    assert.equal(sanitizeCardMarkdown(`\`\`\` a\`b\n${link}`), `\`\`\` a\`b\n${blocked}`);
+    assert.equal(sanitizeCardMarkdown(`    \`\`\`\n${link}`), `    \`\`\`\n${blocked}`);
+  });
+
+  it('keeps anchors and https links, in inline links, autolinks and reference definitions; blocks the rest', () => {
+    assert.equal(sanitizeCardMarkdown('[top](#intro-1) [x](#in%74ro)'), `[top](#intro-1) [x](${BLOCKED_LINK})`);
+    assert.equal(sanitizeCardMarkdown('[a](  https://a.example/x  )'), '[a](https://a.example/x  )');
+    assert.equal(sanitizeCardMarkdown('[a](<https://a.example/x>)'), '[a](<https://a.example/x>)');
+    assert.equal(sanitizeCardMarkdown('[a](<https://a.example/x y>)'), `[a](${BLOCKED_LINK} y>)`);
+    assert.equal(sanitizeCardMarkdown('<https://a.example/x> <b>bold</b>'), '<https://a.example/x> &lt;b>bold&lt;/b>');
+    assert.equal(
+      sanitizeCardMarkdown('[ref]: https://a.example\n   [r2]: <javascript:x>\n[]: javascript:y'),
+      `[ref]: https://a.example\n   [r2]: ${BLOCKED_LINK}\n[]: javascript:y`,
+    );
+    assert.equal(sanitizeCardMarkdown('[a](https://a.example/?q=\\x&y)'), '[a](https://a.example/?q=\\x&y)');
+    assert.equal(sanitizeCardMarkdown('[a](https://a.example\\@evil#x)'), `[a](${BLOCKED_LINK})`);
+  });
+
+  it('leaves inline code as written, for any length of backtick run', () => {
+    assert.equal(sanitizeCardMarkdown('``a ` <b> ``'), '``a ` <b> ``');
+    assert.equal(sanitizeCardMarkdown('`<b>` then <i>'), '`<b>` then &lt;i>');
+  });
 });

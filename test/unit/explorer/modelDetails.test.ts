@@ -150,3 +150,106 @@ describe('Model Details', () => {
     assert.ok(bodyText(html).includes('apache-2.0'));
   });
 });
+
+describe('Model Details: fields as a person reads them', () => {
+  const fields = (raw: Record<string, unknown>, entry: Partial<ModelEntry> = {}) => {
+    const d = modelDetails({ id: 'm', raw: { id: 'm', ...raw }, ...entry });
+    return Object.fromEntries(d.sections.flatMap((s) => s.fields).map((f) => [f.name, f.value]));
+  };
+
+  it('writes numbers, booleans, null and lists of plain values as text, and other values as JSON', () => {
+    assert.deepEqual(
+      fields({
+        n: 3,
+        b: false,
+        z: null,
+        list: [1, 'a', null, true],
+        mixed: [1, { a: 2 }],
+        empty: {},
+        obj: { a: { b: { c: { d: { e: 1 } } } } },
+      }),
+      {
+        n: '3',
+        b: 'false',
+        z: 'null',
+        list: '1, a, null, true',
+        mixed: '[\n  1,\n  {\n    "a": 2\n  }\n]',
+        empty: '{}',
+        'obj.a.b.c': '{\n  "d": {\n    "e": 1\n  }\n}',
+      },
+    );
+  });
+
+  it('reads a date from seconds or milliseconds, within the years a model can have', () => {
+    assert.equal(asDate('created', 1_000_000_000), '2001-09-09T01:46:40Z');
+    assert.equal(asDate('created', 9_999_999_999), '2286-11-20T17:46:39Z');
+    assert.equal(asDate('created', 1_000_000_000_000), '2001-09-09T01:46:40Z');
+    assert.equal(asDate('created', 9_999_999_999_999), '2286-11-20T17:46:39.999Z');
+    for (const out of [
+      999_999_999,
+      10_000_000_000,
+      999_999_999_999,
+      10_000_000_000_000,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+    ]) {
+      assert.equal(asDate('created', out), undefined, String(out));
+    }
+    assert.equal(asDate('meta.updated', '1700000000'), '2023-11-14T22:13:20Z');
+    for (const text of ['x1700000000', '1700000000x', '17000000', '1.7e9']) {
+      assert.equal(asDate('created', text), undefined, text);
+    }
+    assert.equal(asDate('created', true), undefined);
+  });
+
+  it('cuts a value over 20,000 characters and says how much is left out', () => {
+    const v = fields({ notes: 'n'.repeat(20_005), exact: 'e'.repeat(20_000) });
+    assert.equal(v.notes, `${'n'.repeat(20_000)}… (5 more characters not shown)`);
+    assert.equal(v.exact, 'e'.repeat(20_000));
+  });
+
+  it('folds a value longer than the fold length, or with a line break; not one exactly that long', () => {
+    const d = modelDetails({
+      id: 'm',
+      raw: { a: 'x'.repeat(FOLD_CHARS), b: 'x'.repeat(FOLD_CHARS + 1), c: 'one\ntwo' },
+    });
+    const long = Object.fromEntries(d.sections.flatMap((s) => s.fields).map((f) => [f.name, f.long]));
+    assert.deepEqual(long, { a: false, b: true, c: true });
+  });
+
+  it('makes http(s) links openable by index, and nothing else', () => {
+    const d = modelDetails({
+      id: 'm',
+      raw: {
+        a: ' https://a.example/x ',
+        b: 'HTTP://b.example',
+        c: 'see https://c.example',
+        d: 'ftp://d.example',
+        e: 'javascript:alert(1)',
+        f: 'https://user:pw@f.example/',
+      },
+    });
+    const byName = Object.fromEntries(d.sections.flatMap((s) => s.fields).map((f) => [f.name, f.link]));
+    assert.deepEqual(byName, { a: 0, b: 1, c: undefined, d: undefined, e: undefined, f: undefined });
+    assert.deepEqual(d.links, ['https://a.example/x', 'http://b.example/']);
+  });
+
+  it('takes family and version from the entry, else from the registry text; the card link is not repeated as a field', () => {
+    const d = modelDetails({
+      id: 'm',
+      raw: { family: 'raw-fam', version: 7, url: 'https://cards.example/m', other: 'https://cards.example/m' },
+    });
+    assert.equal(d.family, 'raw-fam');
+    assert.equal(d.version, undefined, 'a version that is not text');
+    assert.deepEqual(d.card, { url: 'https://cards.example/m' });
+    assert.ok(!d.sections.flatMap((s) => s.fields).some((f) => f.value === 'https://cards.example/m'));
+    const given = modelDetails({ id: 'm', family: 'fam', version: '2', cardUrl: '  ', raw: { family: 'raw-fam' } });
+    assert.deepEqual([given.family, given.version, given.card], ['fam', '2', undefined]);
+    // Without a card, a field that holds a link is shown.
+    assert.deepEqual(fields({ homepage: 'https://h.example' }, { cardUrl: undefined }), {
+      homepage: 'https://h.example',
+    });
+    assert.deepEqual(modelDetails({ id: 'm', raw: 'not a record' }).sections, []);
+    assert.equal(modelDetails({ id: 'm', raw: { version: '3' } }).version, '3');
+  });
+});

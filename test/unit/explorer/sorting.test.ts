@@ -146,4 +146,29 @@ describe('sorting and grouping models', () => {
   it('keeps duplicates (the view makes their ids unique)', () => {
     assert.equal(sortModels([m('a'), m('a')]).length, 2);
   });
+
+  it('filters by a word of the family or the version too, not only the id', () => {
+    const models = [m('x1', 'aurora', '2024-05'), m('x2', 'sable', '1')];
+    assert.deepEqual(
+      filterModels(models, 'aurora').map((x) => x.id),
+      ['x1'],
+    );
+    assert.deepEqual(
+      filterModels(models, '2024').map((x) => x.id),
+      ['x1'],
+    );
+    assert.deepEqual(filterModels([m('y')], 'undefined'), []);
+  });
+
+  it('punctuation sorts before letters and digits, after the same prefix', () => {
+    for (const [a, b] of [
+      ['a{', 'ab'],
+      ['a|', 'aZ'],
+      ['a~', 'a0'],
+      ['m-{x}', 'm-a'],
+    ]) {
+      assert.ok(naturalCompare(a, b) < 0, `${a} < ${b}`);
+      assert.ok(naturalCompare(b, a) > 0, `${b} > ${a}`);
+    }
+  });
 });

@@ -158,4 +158,75 @@ describe('Compare models: a long answer is cut after the key is removed', () => 
   it('keeps a short answer whole, with the key removed', () => {
     assert.equal(fitColumn(`a ${key} b`, removeSecrets), 'a [redacted] b');
   });
+
+  it('the page reads as its title, state, buttons and one column per model with its facts, error and answer', () => {
+    const view = comparisonView(
+      '/v1/chat',
+      [
+        run({ model: 'a', status: 200, firstTextAt: 1100, endedAt: 1500, text: 'Hi', usage: { output: 2 } }),
+        run({ model: 'b', error: 'boom', endedAt: 2000 }),
+      ],
+      5000,
+    );
+    const html = comparisonHtml(view, 'n0nce', 'https://webview.test');
+    assert.equal(
+      bodyText(html).replace(/\s+/g, ' ').trim(),
+      'Compare models · POST /v1/chat Finished. Cancel Compare again ' +
+        'aStatus200 · doneTotal time500 msFirst token100 msTokens2 outHi' +
+        'bStatusfailedTotal time1.00 sFirst tokenno textTokensnot reportedboom',
+    );
+    const els = elements(html);
+    assert.equal(els.find((e) => e.tag === 'title')?.text, 'Compare models');
+    assert.equal(els.find((e) => e.attrs.id === 'cancel')?.attrs.disabled, '');
+    assert.equal(els.find((e) => e.attrs.id === 'again')?.attrs.disabled, undefined);
+    assert.equal(els.find((e) => e.attrs.id === 'summary')?.attrs['data-running'], 'Running…');
+    assert.equal(els.find((e) => e.attrs.id === 'c1-error')?.text, 'boom');
+    assert.equal(els.find((e) => e.attrs.id === 'c0-usage')?.text, '2 out');
+    assert.match(els.find((e) => e.attrs.class?.startsWith('grid'))?.attrs.class ?? '', /^grid cols-2$/);
+    const running = elements(comparisonHtml(comparisonView('/v1/chat', [run({})], 5000), 'n', 'c'));
+    assert.equal(running.find((e) => e.attrs.id === 'summary')?.text, 'Running…');
+    assert.equal(running.find((e) => e.attrs.id === 'cancel')?.attrs.disabled, undefined);
+    assert.equal(running.find((e) => e.attrs.id === 'again')?.attrs.disabled, '');
+  });
+
+  it('a cancelled or finished run says so; times under a second in ms; usage without a total', () => {
+    assert.equal(columnOf(run({ cancelled: true, endedAt: 1999 }), 0).status, 'cancelled');
+    assert.equal(columnOf(run({ status: 200, endedAt: 2000 }), 0).status, '200 · done');
+    assert.equal(columnOf(run({ endedAt: 1999 }), 0).time, '999 ms');
+    assert.equal(columnOf(run({ endedAt: 2000 }), 0).time, '1.00 s');
+    assert.equal(columnOf(run({ endedAt: 2000, usage: { input: 1 } }), 0).usage, '1 in');
+    assert.equal(columnOf(run({ endedAt: 2000, usage: { total: 0 } }), 0).usage, '0 total');
+    const long = 'x'.repeat(200_000);
+    assert.ok(columnOf(run({ text: `${long}end` }), 0).text.endsWith('end'));
+    assert.ok(columnOf(run({ text: `${long}end` }), 0).text.length < 200_000);
+  });
+
+  it('reads usage only from counts that are whole and not negative, and answer text only from text parts', () => {
+    assert.deepEqual(usageOf({ usage: { input_tokens: 0, output_tokens: -1, total_tokens: '3' } }), {
+      input: 0,
+      output: undefined,
+      total: undefined,
+    });
+    assert.equal(usageOf({ usage: { input_tokens: Number.NaN } }), undefined);
+    assert.deepEqual(usageOf({ usage: { total_tokens: 4 } }), { input: undefined, output: undefined, total: 4 });
+    assert.deepEqual(usageOf({ usage: { completion_tokens: 4 } }), { input: undefined, output: 4, total: undefined });
+    assert.equal(usageOf({ usage: 'lots' }), undefined);
+    assert.equal(usageOf('x'), undefined);
+    assert.equal(
+      answerText({
+        output: [{ content: [{ text: 'a' }, { text: 7 }, 'b'] }, { content: 'no' }, null, { content: [{ text: 'c' }] }],
+      }),
+      'ac',
+    );
+    assert.equal(
+      answerText({
+        choices: [{ message: { content: 'x' } }, { message: { content: 7 } }, null, { message: { content: 'y' } }],
+      }),
+      'x\n\n\ny',
+    );
+    assert.equal(answerText({ data: [{ embedding: [1, 2] }, { embedding: [3, 4] }] }), '2 embeddings of 2 dimensions');
+    assert.equal(answerText({ data: [{ embedding: [1] }, { other: 1 }] }), undefined);
+    assert.equal(answerText({ data: [] }), '0 embeddings');
+    assert.equal(answerText(null), undefined);
+  });
 });

@@ -142,4 +142,108 @@ describe('requests: Import cURL', () => {
       { numRuns: 2000 },
     );
   });
+
+  const message = (text: string, root: string | undefined = ROOT) => {
+    const r = importCurl(text, root);
+    return r.ok ? `imported ${r.endpoint}` : r.message;
+  };
+  const body = `'{"model":"m","input":"a"}'`;
+
+  it('says what is missing or wrong: a value, a body, one URL, a method, a body that is not an object', () => {
+    assert.equal(message(`curl ${ROOT}/v1/responses -d`), 'The option -d has no value.');
+    assert.equal(message(`curl ${ROOT}/v1/responses --data`), 'The option --data has no value.');
+    assert.equal(
+      message(`curl -X POST ${ROOT}/v1/responses`),
+      'This curl command sends no body (-d, --data, --data-raw or --json).',
+    );
+    assert.equal(
+      message(`curl -d ${body} ${ROOT}/v1/responses ${ROOT}/v1/chat`),
+      'This curl command has more than one URL; import one request at a time.',
+    );
+    assert.match(
+      message(`curl -G -d ${body} ${ROOT}/v1/responses`),
+      /^This command is GET \/v1\/responses; a payload is sent with POST/,
+    );
+    assert.match(message(`curl --get -d ${body} ${ROOT}/v1/responses`), /^This command is GET /);
+    assert.equal(
+      message(`curl -d ${body} https://x.example/other`),
+      "POST a URL without /v1/ is not one of the service's endpoints for payloads (/v1/responses, /v1/chat, /v1/embeddings).",
+    );
+    assert.match(message(`curl -X GET https://x.example/other`), /^This command is GET a URL without \/v1\/; /);
+    assert.equal(
+      message(`curl -d '[1]' ${ROOT}/v1/responses`),
+      'The body is JSON but not an object; the service expects a JSON object.',
+    );
+    assert.equal(
+      message(`curl -d 'null' ${ROOT}/v1/responses`),
+      'The body is JSON but not an object; the service expects a JSON object.',
+    );
+    assert.equal(
+      message(`curl -d '"text"' ${ROOT}/v1/responses`),
+      'The body is JSON but not an object; the service expects a JSON object.',
+    );
+    assert.equal(message(`wget ${ROOT}/v1/responses`), 'This is not a curl command: it should start with curl.');
+    assert.equal(
+      message(`mycurl -d ${body} ${ROOT}/v1/responses`),
+      'This is not a curl command: it should start with curl.',
+    );
+    assert.equal(message(`curl.exe -d ${body} ${ROOT}/v1/responses`), 'imported /v1/responses');
+    assert.equal(message(`  $   curl -d ${body} ${ROOT}/v1/responses`), 'imported /v1/responses');
+  });
+
+  it('joins several -d bodies with & as curl does, and --json ones as they are', () => {
+    assert.match(message(`curl -d '{"model":' -d '"m"}' ${ROOT}/v1/responses`), /^The body is not valid JSON/);
+    assert.equal(message(`curl --json '{"model":' --json '"m"}' ${ROOT}/v1/responses`), 'imported /v1/responses');
+    assert.equal(message(`curl -d '{"model":' --json '"m"}' ${ROOT}/v1/responses`), 'imported /v1/responses');
+    assert.match(message(`curl --data @body.json ${ROOT}/v1/responses`), /read from a file \(--data @…\)/);
+    assert.equal(
+      message(`curl --data-raw '@{"a":1}' ${ROOT}/v1/responses`).startsWith('The body is not valid JSON'),
+      true,
+    );
+  });
+
+  it('notes the headers it leaves out by name, and the query string; Content-Type and Accept go silently', () => {
+    const notes = (text: string) => {
+      const r = importCurl(text, ROOT);
+      assert.ok(r.ok, r.ok ? '' : r.message);
+      return r.notes;
+    };
+    assert.deepEqual(
+      notes(`curl -H 'Content-Type: application/json' -H 'accept: */*' -H ':' -d ${body} ${ROOT}/v1/responses`),
+      [],
+    );
+    assert.deepEqual(notes(`curl -H ' X-Trace : 1' -H 'Content-Type-Extra: x' -d ${body} ${ROOT}/v1/responses`), [
+      'The X-Trace header was left out: a payload holds only the JSON body.',
+      'The Content-Type-Extra header was left out: a payload holds only the JSON body.',
+    ]);
+    assert.deepEqual(notes(`curl -d ${body} "${ROOT}/v1/responses?stream=true"`), [
+      'The query string of the URL was left out.',
+    ]);
+    assert.deepEqual(notes(`curl -u user:pw -d ${body} ${ROOT}/v1/responses`), [
+      'The -u option was dropped: the extension sends your stored API key itself.',
+    ]);
+    assert.deepEqual(notes(`curl -d ${body} ${ROOT.toUpperCase()}/v1/responses`), []);
+    assert.deepEqual(notes(`curl -d ${body} https://models.example.com/v1/responses`), [
+      'The command named another server; the payload is sent to the service you configured.',
+    ]);
+    assert.deepEqual(notes(`curl -d ${body} http://models.example.com/api/v1/responses`), [
+      'The command named another server; the payload is sent to the service you configured.',
+    ]);
+    assert.deepEqual(importCurl(`curl -d ${body} https://a.example/v1/responses`, `${ROOT}//`).ok && [], []);
+  });
+
+  it('reads --option=value, long options it does not know, and -sS bundles before a value', () => {
+    assert.equal(
+      message(`curl --header=X-A:1 --max-time 5 --data=${body} ${ROOT}/v1/responses`),
+      'imported /v1/responses',
+    );
+    assert.equal(message(`curl -sSd ${body} ${ROOT}/v1/responses`), 'imported /v1/responses');
+    assert.equal(message(`curl -o out.json -d ${body} ${ROOT}/v1/responses`), 'imported /v1/responses');
+    assert.equal(message(`curl "" -d ${body} ${ROOT}/v1/responses`), 'imported /v1/responses');
+    assert.equal(
+      message(`curl - -d ${body} ${ROOT}/v1/responses`),
+      'This curl command has more than one URL; import one request at a time.',
+    );
+    assert.match(message(`curl -F file=@x.jsonl ${ROOT}/v1/files`), /uploads a form/);
+  });
 });

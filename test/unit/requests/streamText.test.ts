@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { ServiceError } from '../../../src/api/errors';
 import { readEventStream } from '../../../src/api/sse';
 import type { ServerSentEvent } from '../../../src/api/types';
-import { addEvent, newStreamState, readStream } from '../../../src/requests/core/streamText';
+import { addEvent, newStreamState, readStream, TAIL_CHARS } from '../../../src/requests/core/streamText';
 
 const ev = (json: unknown, event?: string) => ({ event, data: JSON.stringify(json), json });
 
@@ -90,5 +90,93 @@ describe('requests: stream text', () => {
       assert.equal(s.text, 'abc');
       assert.equal(body.destroyed, true);
     });
+  });
+
+  it('ends on a failed or incomplete response; an error without a message says the stream reported one', () => {
+    for (const type of ['response.failed', 'response.incomplete']) {
+      const s = addEvent(newStreamState(), ev({ type, response: { status: 'x' } }));
+      assert.ok(s.done, type);
+      assert.deepEqual(s.final, { type, response: { status: 'x' } });
+    }
+    const e = addEvent(newStreamState(), ev({ type: 'error', error: 'not an object' }, 'error'));
+    assert.equal(e.error, 'the stream reported an error');
+    assert.deepEqual(e.final, { type: 'error', error: 'not an object' });
+    assert.equal(e.done, false);
+    // The event name counts when the data has no type.
+    const named = addEvent(newStreamState(), ev({ delta: 'named' }, 'response.output_text.delta'));
+    assert.equal(named.text, 'named');
+    assert.equal(addEvent(newStreamState(), { data: '  [DONE]  ' }).done, true);
+  });
+
+  it('reads plain delta and text events; skips other Responses events, .done texts, and what is not JSON', () => {
+    const s = newStreamState();
+    addEvent(s, ev({ delta: 'a' }));
+    addEvent(s, ev({ text: 'b' }));
+    addEvent(s, ev({ type: 'response.output_item.added', delta: 'X', text: 'Y' }));
+    addEvent(s, ev({ type: 'content.done', text: 'Z' }));
+    addEvent(s, { data: 'not json' });
+    addEvent(s, ev('a string'));
+    addEvent(s, ev({ type: 'response.output_text.delta', delta: 7 }));
+    assert.equal(s.text, 'ab');
+    assert.equal(s.events, 7);
+    assert.equal(s.final, undefined);
+  });
+
+  it('keeps the last chunk with a finish reason, or the usage chunk, as the final event', () => {
+    const s = newStreamState();
+    addEvent(s, ev({ choices: [{ delta: { content: 'x' } }] }));
+    assert.equal(s.final, undefined);
+    addEvent(s, ev({ choices: [null, { delta: { content: 7 } }] }));
+    addEvent(s, ev({ choices: [{ delta: {}, finish_reason: 'stop' }] }));
+    assert.deepEqual(s.final, { choices: [{ delta: {}, finish_reason: 'stop' }] });
+    addEvent(s, ev({ choices: [{ delta: {} }], usage: { total_tokens: 3 } }));
+    assert.deepEqual(s.final, { choices: [{ delta: {}, finish_reason: 'stop' }] }, 'usage with choices is not the end');
+    addEvent(s, ev({ choices: [], usage: { total_tokens: 3 } }));
+    assert.deepEqual(s.final, { choices: [], usage: { total_tokens: 3 } });
+    assert.equal(s.text, 'x');
+  });
+
+  it('keeps a bounded tail of a long answer: the whole text, and its end', () => {
+    const s = newStreamState();
+    const piece = 'y'.repeat(100_000);
+    for (let i = 0; i < 6; i++) {
+      addEvent(s, ev({ delta: `${i}${piece}` }));
+    }
+    assert.equal(s.text.length, 6 * 100_001);
+    assert.ok(s.tail.length <= 2 * TAIL_CHARS && s.tail.length >= TAIL_CHARS);
+    assert.ok(s.text.endsWith(s.tail));
+  });
+
+  it('keeps each raw event, stops past the limit, and is done either way', async () => {
+    async function* events() {
+      yield { event: 'response.output_text.delta', data: '{"delta":"ab"}', json: { delta: 'ab' } };
+      yield { data: '{"delta":"cd"}', json: { delta: 'cd' } };
+      yield { data: '{"delta":"ef"}', json: { delta: 'ef' } };
+    }
+    const seen: number[] = [];
+    const s = newStreamState();
+    const raw: string[] = [];
+    assert.equal(await readStream(events(), s, raw, 1_000, (n) => seen.push(n)), 'ended');
+    assert.deepEqual(raw, [
+      'event: response.output_text.delta\ndata: {"delta":"ab"}',
+      'data: {"delta":"cd"}',
+      'data: {"delta":"ef"}',
+    ]);
+    assert.deepEqual(seen, [
+      raw[0].length,
+      raw[0].length + raw[1].length,
+      raw[0].length + raw[1].length + raw[2].length,
+    ]);
+    assert.ok(s.done);
+    const limited = newStreamState();
+    const kept: string[] = [];
+    const limit = raw[0].length + 2;
+    assert.equal(await readStream(events(), limited, kept, limit), 'limit');
+    assert.equal(limited.text, 'abcd', 'exactly at the limit is not past it: the next event is read');
+    assert.equal(kept.length, 2);
+    const cut = newStreamState();
+    assert.equal(await readStream(events(), cut, [], limit - 1), 'limit');
+    assert.equal(cut.text, 'ab');
+    assert.ok(cut.done);
   });
 });

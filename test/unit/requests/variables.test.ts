@@ -218,4 +218,40 @@ describe('requests/core/variables', () => {
       );
     });
   });
+
+  describe('the pin and completion, at the edges', () => {
+    it('finds the pin after blank lines, a byte-order mark and CRLF endings; stops at the first line that is not a comment', () => {
+      assert.deepEqual(pinnedEnvironment('\uFEFF// POST /v1/chat\r\n\r\n  //@ENV   Prod EU  \r\n{}'), {
+        name: 'Prod EU',
+        line: 2,
+      });
+      assert.equal(pinnedEnvironment('x // @env Prod\n// @env Dev'), undefined);
+      assert.equal(pinnedEnvironment('// note @env Prod'), undefined);
+      assert.equal(pinnedEnvironment('// @envProd'), undefined);
+      assert.equal(pinnedEnvironment('  \n\t\n'), undefined);
+    });
+
+    it('offers completion only inside an open reference before the cursor, not after an escape or a closed one', () => {
+      assert.deepEqual(openReferenceBefore('{{mo', 4), { start: 2, typed: 'mo' });
+      assert.deepEqual(openReferenceBefore('"{{a}} {{b', 10), { start: 9, typed: 'b' });
+      assert.deepEqual(openReferenceBefore('"{{ $env', 8), { start: 3, typed: ' $env' });
+      assert.equal(openReferenceBefore('"\\{{a', 5), undefined);
+      assert.equal(openReferenceBefore('"{{a b', 6), undefined);
+      assert.equal(openReferenceBefore('"x{{a"', 6), undefined);
+      assert.equal(openReferenceBefore('"{{a}}"', 4)?.typed, 'a', 'only the text before the cursor counts');
+      assert.equal(openReferenceBefore('"abc', 4), undefined);
+    });
+
+    it('finds references in strings only, at their offsets, including after escaped quotes', () => {
+      const text = '{"a": "x {{model}}", "{{k}}": 1, /* {{c}} */ "\\"{{v}}"}';
+      assert.deepEqual(
+        referencesIn(text).map((r) => [r.name, r.offset, text.slice(r.offset, r.offset + r.length)]),
+        [
+          ['model', 9, '{{model}}'],
+          ['k', 22, '{{k}}'],
+          ['v', 48, '{{v}}'],
+        ],
+      );
+    });
+  });
 });
