@@ -200,7 +200,8 @@ const ALLOWED = [
   /^extension\/package\.json$/,
   /^extension\/package\.nls\.json$/,
   /^extension\/l10n\/bundle\.l10n\.json$/,
-  /^extension\/dist\/(extension|undici)\.js$/,
+  // The main bundle, and the ones loaded on first use (esbuild.js).
+  /^extension\/dist\/(extension|undici|client|requests|chat|details)\.js$/,
   /^extension\/media\/.+/,
   /^extension\/readme\.md$/i,
   /^extension\/changelog\.md$/i,
@@ -212,6 +213,10 @@ const REQUIRED = [
   'extension/l10n/bundle.l10n.json',
   'extension/dist/extension.js',
   'extension/dist/undici.js',
+  'extension/dist/client.js',
+  'extension/dist/requests.js',
+  'extension/dist/chat.js',
+  'extension/dist/details.js',
 ];
 
 async function packageLayer() {
