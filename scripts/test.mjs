@@ -244,7 +244,7 @@ async function packageLayer() {
   }
   return {
     ok: true,
-    note: `${entries.length} files, only dist/extension.js + dist/undici.js, manifest strings, l10n bundle, media/ and docs`,
+    note: `${entries.length} files, dist/ bundles (extension + loaded on first use), manifest strings, l10n bundle, media/ and docs`,
   };
 }
 
