@@ -6,6 +6,7 @@ import { ModelListCache } from './platform/modelCache';
 import { Config } from './platform/config';
 import { ServiceConnection } from './platform/connection';
 import { ClientCertificatePassphrases } from './platform/passphrases';
+import { HeaderSecrets } from './platform/headerSecrets';
 import { Environments } from './platform/environments';
 import { askWith, KeyConsent } from './common/keyConsent';
 import { RedactingLog } from './platform/log';
@@ -84,6 +85,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     askWith((message, detail, ...actions) => ui.ask(message, detail, ...actions)),
   );
   const passphrases = new ClientCertificatePassphrases(context.secrets, log.redactor);
+  const headerSecrets = new HeaderSecrets(context.secrets, log.redactor);
   // The active environment is this workspace's choice, kept in workspace state (never synced).
   const environments = new Environments(config, context.workspaceState);
   const connection = new ServiceConnection(
@@ -94,6 +96,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     (entry) => log.request(entry),
     passphrases,
     (message) => log.warn(message),
+    headerSecrets,
   );
   // The last good list per environment and service, shown at once by the next window (global storage is
   // this machine's, never synced).
@@ -112,6 +115,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     config,
     keys,
     passphrases,
+    headerSecrets,
     environments,
     connection,
     catalog,

@@ -7,7 +7,19 @@ import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/services';
 import type { SendOutcome } from '../../src/requests/send';
 import { startServer, type RunningServer } from '../server';
-import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
+import {
+  activateExtension,
+  eventually,
+  filesUnder,
+  newPayload,
+  setSetting,
+  sleep,
+  stubUi,
+  type UiStub,
+} from './helpers';
+import type { HeaderSecretOutcome } from '../../src/setup/headerSecrets';
+import type { SafeInputBoxOptions } from '../../src/platform/ui';
+import * as path from 'node:path';
 import { Commands, Settings } from '../../src/ids';
 
 function labelOf(node: vscode.TreeItem): string {
@@ -231,5 +243,105 @@ describe('Environments: two services side by side, each with its own key', funct
     );
     assert.ok(!json.includes(canary) && !json.includes(betaKey));
     assert.ok(ui.copied.includes(json));
+  });
+
+  it('a secret header: set with its command (hidden input), sent only to its environment, shown nowhere', async () => {
+    const token = `ma-org-token-canary-${randomBytes(10).toString('hex')}`;
+    const plain = [
+      { name: 'Alpha', baseUrl: alpha.url, headers: { 'X-Project': 'alpha-project' } },
+      { name: 'Beta', baseUrl: beta.url, variables: { region: 'eu-west-1', greeting: 'Hello from {{region}}' } },
+    ];
+    const prompts: SafeInputBoxOptions[] = [];
+    const answers: (string | undefined)[] = [];
+    const input = api.ui.input;
+    api.ui.input = async (options) => (prompts.push(options), answers.shift());
+    try {
+      await setSetting(Settings.environments, [
+        { ...plain[0], headers: { 'X-Project': 'alpha-project', 'X-Org-Token': '{{secret}}' } },
+        plain[1],
+      ]);
+      await eventually(() => api.environments.find('Alpha')?.secretHeaders.length === 1, 5000, 'the secret header');
+      await switchTo('Alpha');
+      alpha.clearRecords();
+      // Not set yet: nothing is sent, and the view offers the command.
+      await api.catalog.reload();
+      assert.equal(api.catalog.status.kind, 'error');
+      assert.equal(alpha.received('/v1/models').length, 0, 'nothing was sent without the secret header');
+      const row = api.view.provider.getChildren().find((n) => n.contextValue === 'message');
+      assert.equal(row?.command?.command, Commands.setHeaderSecret);
+      assert.match(String(api.view.treeView.message), /X-Org-Token of environment Alpha has no value yet/);
+
+      answers.push(token);
+      const outcome = (await vscode.commands.executeCommand(Commands.setHeaderSecret)) as HeaderSecretOutcome;
+      assert.equal(outcome, 'stored');
+      assert.equal(prompts[0].password, true, 'the value is typed into a hidden input');
+      assert.match(String(prompts[0].prompt), new RegExp(`sent only to ${alpha.url.replace(/\./g, '\\.')}`));
+      await eventually(() => api.catalog.status.kind === 'ready', 10_000, 'the list, once the secret is set');
+      await api.catalog.settled();
+      const atAlpha = alpha.received('/v1/models');
+      assert.ok(atAlpha.length > 0 && atAlpha.every((r) => r.headers['x-org-token'] === token));
+
+      // A payload sent to Alpha, then Beta's list and a payload to Beta.
+      const model = modelsOf(alpha, 'acme')[0];
+      const editor = await newPayload('/v1/responses', model, (p) => {
+        p.input = 'with the org token';
+      });
+      const sent = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+      assert.equal(sent.kind, 'sent', JSON.stringify(sent));
+      assert.equal(alpha.lastReceived('/v1/responses', 'POST').headers['x-org-token'], token);
+      const curl = (await vscode.commands.executeCommand(
+        Commands.copyAsCode,
+        editor.document.uri,
+        'curl-bash',
+      )) as string;
+      const shared = (await vscode.commands.executeCommand(Commands.copyEnvironments)) as string;
+      assert.deepEqual(
+        (JSON.parse(shared) as { headers?: object }[])[0].headers,
+        { 'X-Project': 'alpha-project', 'X-Org-Token': '{{secret}}' },
+        'Copy Environments keeps the marker',
+      );
+      await switchTo('Beta');
+      await api.catalog.reload();
+      const betaModel = modelsOf(beta, 'globex')[0];
+      await newPayload('/v1/responses', betaModel, (p) => {
+        p.input = 'to Beta';
+      });
+      assert.equal(((await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome).kind, 'sent');
+      assert.ok(beta.requests.length > 0);
+      assert.ok(!JSON.stringify(beta.requests).includes(token), 'Beta never received the token');
+      assert.ok(beta.requests.every((r) => r.headers['x-org-token'] === undefined));
+
+      await sleep(1500); // let the log channel reach its file
+      const userDataDir = path.resolve(api.requests.scratch.folder.fsPath, '..', '..', '..', '..');
+      const files = filesUnder(userDataDir);
+      assert.ok(
+        files.some((f) => f.file.includes('Model Access') && f.text.includes('POST /v1/responses')),
+        'the Model Access log was among the files searched',
+      );
+      const places = [
+        ...files.map((f) => ({ where: f.file, text: f.text })),
+        ...vscode.workspace.textDocuments.map((d) => ({ where: d.uri.toString(), text: d.getText() })),
+        { where: 'history', text: JSON.stringify(api.requests.history.entries) },
+        { where: 'cURL', text: curl },
+        { where: 'Copy Environments', text: shared },
+        { where: 'messages and clipboard', text: JSON.stringify([ui.messages, ui.copied, prompts]) },
+      ];
+      assert.deepEqual(
+        places.filter((p) => p.text.includes(token)).map((p) => p.where),
+        [],
+        'the token appears nowhere',
+      );
+
+      // An empty value removes it: Alpha's requests stop again.
+      await switchTo('Alpha');
+      answers.push('');
+      assert.equal(await vscode.commands.executeCommand(Commands.setHeaderSecret, 'Alpha', 'x-org-token'), 'cleared');
+      assert.equal(await api.connection.headerSecrets?.get(alpha.url, 'X-Org-Token'), undefined);
+    } finally {
+      api.ui.input = input;
+      await api.connection.headerSecrets?.set(alpha.url, 'X-Org-Token', '');
+      await setSetting(Settings.environments, plain);
+      await eventually(() => api.environments.find('Alpha')?.secretHeaders.length === 0, 5000, 'plain again');
+    }
   });
 });
