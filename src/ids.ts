@@ -78,6 +78,8 @@ export const Settings = {
   environments: 'environments',
   groupByFamily: 'groupByFamily',
   rememberModelList: 'rememberModelList',
+  /** Every environment as a root of the Models view (and chat models from all of them). */
+  showAllEnvironments: 'modelsView.showAllEnvironments',
   modelClickAction: 'modelClickAction',
   allowInsecureHttp: 'allowInsecureHttp',
   requestTimeoutSeconds: 'requestTimeoutSeconds',

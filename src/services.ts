@@ -3,6 +3,7 @@ import { Views } from './ids';
 import { ApiKeyStore } from './platform/apiKeys';
 import { ModelCatalog } from './platform/catalog';
 import { ModelListCache } from './platform/modelCache';
+import { EnvironmentCatalogs } from './platform/environmentCatalogs';
 import { Config } from './platform/config';
 import { ServiceConnection } from './platform/connection';
 import { ClientCertificatePassphrases } from './platform/passphrases';
@@ -33,6 +34,8 @@ export interface Services {
   readonly connection: ServiceConnection;
   /** The organization's models, loaded once and shared by the tree, completions, pickers and chat. */
   readonly catalog: ModelCatalog;
+  /** Every environment's models (the active one's is `catalog`), for the all-environments view and chat. */
+  readonly catalogs: EnvironmentCatalogs;
   /** The Output channel; it removes every registered secret (and credential-looking text) from each line. */
   readonly log: RedactingLog;
   /** Prompts, messages, clipboard and browser; replaceable by tests. */
@@ -50,6 +53,7 @@ export interface ModelAccessApi {
   catalog: ModelCatalog;
   /** The saved model lists (tests find and damage the files). */
   modelCache: ModelListCache;
+  catalogs: EnvironmentCatalogs;
   view: ModelsView;
   keys: ApiKeyStore;
   environments: Environments;
@@ -106,11 +110,10 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     () => config.rememberModelList,
     (message) => log.info(message),
   );
-  const catalog = new ModelCatalog(
-    connection,
-    (task) => vscode.window.withProgress({ location: { viewId: Views.models } }, task),
-    modelCache,
-  );
+  const progress = <T>(task: () => Promise<T>) =>
+    vscode.window.withProgress({ location: { viewId: Views.models } }, task);
+  const catalog = new ModelCatalog(connection, progress, modelCache);
+  const catalogs = new EnvironmentCatalogs(catalog, environments, connection, progress, modelCache);
   context.subscriptions.push(
     config,
     keys,
@@ -119,6 +122,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     environments,
     connection,
     catalog,
+    catalogs,
     config.onDidChange((e) => {
       if (e.cache && !config.rememberModelList) {
         void modelCache.clear();
@@ -128,6 +132,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
   );
   const testApi: Partial<ModelAccessApi> = {
     catalog,
+    catalogs,
     modelCache,
     keys,
     environments,
@@ -142,5 +147,5 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
       };
     },
   };
-  return { context, config, keys, environments, connection, catalog, log, ui, testApi };
+  return { context, config, keys, environments, connection, catalog, catalogs, log, ui, testApi };
 }

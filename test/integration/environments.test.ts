@@ -20,7 +20,7 @@ import {
 import type { HeaderSecretOutcome } from '../../src/setup/headerSecrets';
 import type { SafeInputBoxOptions } from '../../src/platform/ui';
 import * as path from 'node:path';
-import { Commands, Settings } from '../../src/ids';
+import { ChatVendor, Commands, Settings } from '../../src/ids';
 
 function labelOf(node: vscode.TreeItem): string {
   const l = node.label;
@@ -343,5 +343,61 @@ describe('Environments: two services side by side, each with its own key', funct
       await setSetting(Settings.environments, plain);
       await eventually(() => api.environments.find('Alpha')?.secretHeaders.length === 0, 5000, 'plain again');
     }
+  });
+
+  it('chat offers the active environment’s models, or every environment’s with its name; a request goes to its own', async () => {
+    const NOT_CHAT = /(^|[^a-z])(embed|rerank|tts|asr)([^a-z]|$)/;
+    const chatIds = (server: RunningServer, org: string) => modelsOf(server, org).filter((id) => !NOT_CHAT.test(id));
+    const offered = () => vscode.lm.selectChatModels({ vendor: ChatVendor });
+    const sorted = (ids: string[]) => JSON.stringify([...ids].sort());
+    await switchTo('Beta');
+    await api.catalog.settled();
+    await eventually(
+      async () => sorted((await offered()).map((m) => m.id)) === sorted(chatIds(beta, 'globex')),
+      15_000,
+      'Beta’s chat models only',
+    );
+    try {
+      await setSetting(Settings.showAllEnvironments, true);
+      const expected = [
+        ...chatIds(alpha, 'acme').map((id) => `Alpha/${id}`),
+        ...chatIds(beta, 'globex').map((id) => `Beta/${id}`),
+      ];
+      const models = await eventually(
+        async () => {
+          const m = await offered();
+          return sorted(m.map((x) => x.id)) === sorted(expected) ? m : undefined;
+        },
+        20_000,
+        'the chat models of both environments',
+      );
+      const fromAlpha = models.find((m) => m.id === `Alpha/${chatIds(alpha, 'acme')[0]}`) as vscode.LanguageModelChat;
+      assert.equal(fromAlpha.name, chatIds(alpha, 'acme')[0]);
+      // Beta stays active: the request still goes to Alpha, with Alpha's key and header.
+      const chatsAtBeta = beta.received('/v1/chat').length;
+      const response = await fromAlpha.sendRequest(
+        [vscode.LanguageModelChatMessage.User('Hello from the other environment')],
+        {},
+        new vscode.CancellationTokenSource().token,
+      );
+      let text = '';
+      for await (const fragment of response.text) {
+        text += fragment;
+      }
+      assert.ok(text.length > 0, 'an answer streamed back');
+      const request = alpha.lastReceived('/v1/chat', 'POST');
+      assert.equal(request.organization, 'acme');
+      assert.equal(request.headers['x-project'], 'alpha-project');
+      assert.equal((request.json as { model: string }).model, chatIds(alpha, 'acme')[0], 'the service’s own model id');
+      assert.equal(beta.received('/v1/chat').length, chatsAtBeta, 'nothing went to Beta');
+      assert.equal(api.environments.active?.name, 'Beta');
+    } finally {
+      await setSetting(Settings.showAllEnvironments, undefined);
+    }
+    await eventually(
+      async () => sorted((await offered()).map((m) => m.id)) === sorted(chatIds(beta, 'globex')),
+      15_000,
+      'Beta’s chat models only, again',
+    );
   });
 });
