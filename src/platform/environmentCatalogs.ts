@@ -41,6 +41,11 @@ export class EnvironmentCatalogs extends Lifecycle {
     );
   }
 
+  /** The name of the active environment (its catalog is the shared one). */
+  get activeName(): string | undefined {
+    return this.environments.active?.name;
+  }
+
   /** Every configured environment with the catalog holding its models, in the settings' order. */
   all(): { environment: Environment; catalog: ModelCatalog }[] {
     return this.environments.list.map((environment) => ({ environment, catalog: this.catalogFor(environment) }));

@@ -400,4 +400,76 @@ describe('Environments: two services side by side, each with its own key', funct
       'Beta’s chat models only, again',
     );
   });
+
+  it('with every environment shown, each is a root with its own state and models', async () => {
+    const gammaKey = `ma-gamma-${randomBytes(6).toString('hex')}`;
+    const gone = await startServer({ keys: { acme: gammaKey } });
+    const gammaUrl = gone.url;
+    await gone.close(); // Nothing listens there any more: Gamma's list fails.
+    const environments = [
+      { name: 'Alpha', baseUrl: alpha.url, headers: { 'X-Project': 'alpha-project' } },
+      { name: 'Beta', baseUrl: beta.url, variables: { region: 'eu-west-1', greeting: 'Hello from {{region}}' } },
+      { name: 'Gamma', baseUrl: gammaUrl },
+      // The same service twice: the same models under two roots stay two sets of rows.
+      { name: 'Alpha again', baseUrl: alpha.url },
+    ];
+    const roots = () => api.view.roots.getChildren() as vscode.TreeItem[];
+    const root = (name: string) => roots().find((r) => labelOf(r) === name) as vscode.TreeItem;
+    const described = (name: string) => String(root(name)?.description ?? '');
+    await switchTo('Beta');
+    await api.keys.store(gammaUrl, gammaKey);
+    try {
+      await setSetting(Settings.environments, environments);
+      await eventually(() => api.environments.list.length === 4, 5000, 'four environments');
+      await setSetting(Settings.showAllEnvironments, true);
+      await eventually(() => roots().length === 4 && roots().every((r) => r.contextValue === 'environment'), 10_000);
+      assert.deepEqual(roots().map(labelOf), ['Alpha', 'Beta', 'Gamma', 'Alpha again']);
+      // Alpha's list answers after 1.2 s: its root says so while it loads.
+      void vscode.commands.executeCommand(Commands.refreshModels);
+      await eventually(() => /loading/.test(described('Alpha')), 10_000, 'Alpha loading');
+      await eventually(
+        () =>
+          described('Alpha') === `${modelsOf(alpha, 'acme').length} models` &&
+          described('Alpha again') === described('Alpha') &&
+          described('Beta') === `active · ${modelsOf(beta, 'globex').length} models` &&
+          /^error: /.test(described('Gamma')),
+        30_000,
+        'each root with its state',
+      );
+      const ids = (name: string) =>
+        (api.view.roots.getChildren(root(name) as never) as vscode.TreeItem[])
+          .filter((n) => n.contextValue?.startsWith('model'))
+          .map((n) => ({ label: labelOf(n), id: String(n.id) }));
+      assert.deepEqual(new Set(ids('Alpha').map((r) => r.label)), new Set(modelsOf(alpha, 'acme')));
+      assert.deepEqual(new Set(ids('Beta').map((r) => r.label)), new Set(modelsOf(beta, 'globex')));
+      assert.deepEqual(
+        ids('Alpha again').map((r) => r.label),
+        ids('Alpha').map((r) => r.label),
+      );
+      const all = [...ids('Alpha'), ...ids('Beta'), ...ids('Alpha again')].map((r) => r.id);
+      assert.equal(new Set(all).size, all.length, 'row ids are unique across environments');
+
+      // Beta's key removed: its root says so and offers Set API Key for Beta.
+      await api.keys.delete(beta.url);
+      await eventually(() => described('Beta') === 'active · API key missing', 10_000, 'Beta without a key');
+      const [row] = api.view.roots.getChildren(root('Beta') as never) as vscode.TreeItem[];
+      assert.equal(row.command?.command, Commands.setApiKey);
+      assert.deepEqual(row.command?.arguments, ['Beta']);
+      assert.ok(/models$/.test(described('Alpha')), 'Alpha keeps its list');
+    } finally {
+      await api.keys.store(beta.url, betaKey);
+      await api.keys.delete(gammaUrl).catch(() => undefined);
+      await setSetting(Settings.showAllEnvironments, undefined);
+      await setSetting(Settings.environments, environments.slice(0, 2));
+      await eventually(() => api.environments.list.length === 2, 5000, 'two environments again');
+    }
+    // Off again: the view shows the active environment's models, no roots.
+    await api.catalog.reload();
+    await eventually(
+      () => (api.view.roots.getChildren() as vscode.TreeItem[]).every((n) => n.contextValue !== 'environment'),
+      10_000,
+      'no environment roots',
+    );
+    assert.deepEqual(new Set(shownIds()), new Set(modelsOf(beta, 'globex')));
+  });
 });
