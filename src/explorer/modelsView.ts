@@ -62,6 +62,12 @@ export class ModelsView extends Lifecycle {
           this.load();
         }
       }),
+      // The environment left behind gets a list of its own: loaded at once while every environment is shown.
+      catalogs.onDidSwitch(() => {
+        if (config.showAllEnvironments) {
+          void catalogs.ensureLoaded();
+        }
+      }),
       this.treeView.onDidChangeVisibility((e) => {
         if (e.visible) {
           this.load();

@@ -18,6 +18,8 @@ export class EnvironmentCatalogs extends Lifecycle {
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   /** An environment's list or state changed, or the environments themselves did. */
   readonly onDidChange = this._onDidChange.event;
+  /** Another environment became the active one. */
+  readonly onDidSwitch: vscode.Event<unknown>;
 
   constructor(
     private readonly active: ModelCatalog,
@@ -28,6 +30,7 @@ export class EnvironmentCatalogs extends Lifecycle {
     private readonly cache?: ModelListCache,
   ) {
     super();
+    this.onDidSwitch = environments.onDidSwitch;
     this.own(
       this._onDidChange,
       active.onDidChange(() => this._onDidChange.fire()),

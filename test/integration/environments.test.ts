@@ -448,6 +448,17 @@ describe('Environments: two services side by side, each with its own key', funct
       );
       const all = [...ids('Alpha'), ...ids('Beta'), ...ids('Alpha again')].map((r) => r.id);
       assert.equal(new Set(all).size, all.length, 'row ids are unique across environments');
+      // A switch: the environment left behind keeps showing its models, loaded on its own.
+      await switchTo('Alpha');
+      await eventually(
+        () =>
+          described('Beta') === `${modelsOf(beta, 'globex').length} models` &&
+          described('Alpha') === `active · ${modelsOf(alpha, 'acme').length} models`,
+        30_000,
+        'Beta loaded on its own, Alpha active',
+      );
+      await switchTo('Beta');
+      await api.catalog.settled();
 
       // Beta's key removed: its root says so and offers Set API Key for Beta.
       await api.keys.delete(beta.url);
