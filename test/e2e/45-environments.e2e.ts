@@ -5,12 +5,14 @@
 import * as assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../server';
 import { e2e } from './session';
 import {
   clearNotifications,
   moveMouseAway,
   openPalette,
+  readTreeRows,
   openViewContainer,
   pickQuickItem,
   readActiveEditorText,
@@ -21,6 +23,28 @@ import {
 } from './helpers';
 
 const SEND_KEY = 'Control+Alt+Enter';
+
+/** Replaces the user settings with `settings`, as a person pasting into Preferences: Open User Settings (JSON). */
+async function pasteUserSettings(page: Page, settings: Record<string, unknown>): Promise<void> {
+  await openPalette(page, 'Preferences: Open User Settings (JSON)');
+  await readActiveEditorText(page, { contains: '{' });
+  await page.keyboard.press('Control+A');
+  // Pasted on one line: the editor would indent every pasted line again.
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(JSON.stringify(settings));
+  // Whatever the editor closed automatically after the pasted text is not part of it.
+  await page.keyboard.press('Control+Shift+End');
+  await page.keyboard.press('Delete');
+  await readActiveEditorText(page, { contains: JSON.stringify(settings).slice(-40) });
+  await page.keyboard.press('Control+S');
+  await page.waitForFunction(
+    () => !document.querySelector('.editor-group-container.active .tab.active.dirty'),
+    undefined,
+    { timeout: 30_000 },
+  );
+  // The settings may open in a modal editor: close it to reach the status bar.
+  await openPalette(page, 'View: Close All Editors');
+}
 
 describe('Environments, as a person', () => {
   let second: RunningServer;
@@ -63,24 +87,7 @@ describe('Environments, as a person', () => {
         { name: 'Second Org', baseUrl: second.url, variables: { team: 'globex-platform' } },
       ],
     };
-    await openPalette(page, 'Preferences: Open User Settings (JSON)');
-    await readActiveEditorText(page, { contains: '{' });
-    await page.keyboard.press('Control+A');
-    // Pasted on one line: the editor would indent every pasted line again.
-    await page.keyboard.press('Delete');
-    await page.keyboard.insertText(JSON.stringify(edited));
-    // Whatever the editor closed automatically after the pasted text is not part of it.
-    await page.keyboard.press('Control+Shift+End');
-    await page.keyboard.press('Delete');
-    await readActiveEditorText(page, { contains: '"globex-platform"}}]}' });
-    await page.keyboard.press('Control+S');
-    await page.waitForFunction(
-      () => !document.querySelector('.editor-group-container.active .tab.active.dirty'),
-      undefined,
-      { timeout: 30_000 },
-    );
-    // The settings may open in a modal editor: close it to reach the status bar.
-    await openPalette(page, 'View: Close All Editors');
+    await pasteUserSettings(page, edited);
 
     // Two environments: the status bar offers the switch. A click, then the second one from the picker.
     const item = page.locator('.statusbar-item', { has: page.locator('.codicon-server-environment') }).first();
@@ -155,5 +162,30 @@ describe('Environments, as a person', () => {
     const answer = await readActiveEditorText(page, { contains: /POST \/v1\/chat · 200/, timeoutMs: 30_000 });
     assert.ok(answer.includes(model), 'the answer names the model the service used');
     await screenshot(page, 'environments-sent-with-variables');
+
+    // Every environment side by side: each a root with its own state, the second one's models below it.
+    await openPalette(page, 'View: Close All Editors');
+    await pasteUserSettings(page, { ...edited, 'modelAccess.modelsView.showAllEnvironments': true });
+    await openViewContainer(page);
+    const count = `${globex.length} models`;
+    const deadlineRoots = Date.now() + 60_000;
+    let rows = await readTreeRows(page);
+    while (!rows.some((r) => r.level === 1 && r.label === 'Second Org' && r.description.includes(count))) {
+      assert.ok(Date.now() < deadlineRoots, `no Second Org root with ${count}: ${JSON.stringify(rows)}`);
+      await page.waitForTimeout(500);
+      rows = await readTreeRows(page);
+    }
+    const main = rows.find((r) => r.level === 1 && r.label === 'Main');
+    // Its state: a count with the key stored by earlier steps, or the missing key when this step runs alone.
+    assert.match(
+      main?.description ?? '',
+      /\d+ models?|API key missing/,
+      'the first environment is a root with its state',
+    );
+    assert.ok(
+      rows.some((r) => r.level > 1 && globex.includes(r.label)),
+      'the active environment’s models are listed under its root',
+    );
+    await screenshot(page, 'environments-all-roots');
   });
 });
