@@ -42,7 +42,9 @@ async function pasteUserSettings(page: Page, settings: Record<string, unknown>):
     undefined,
     { timeout: 30_000 },
   );
-  // The settings may open in a modal editor: close it to reach the status bar.
+  // The settings may open in a modal editor: Escape closes it (a palette opened while it closes is lost).
+  await page.keyboard.press('Escape');
+  await page.locator('.monaco-modal-editor-block').waitFor({ state: 'hidden', timeout: 15_000 });
   await openPalette(page, 'View: Close All Editors');
 }
 
