@@ -13,6 +13,8 @@ export const Commands = {
   setBaseUrl: 'modelAccess.setBaseUrl',
   switchEnvironment: 'modelAccess.switchEnvironment',
   copyEnvironments: 'modelAccess.copyEnvironments',
+  /** Stores the value of an environment's secret header (`"{{secret}}"` in the setting) in SecretStorage. */
+  setHeaderSecret: 'modelAccess.setHeaderSecret',
   setApiKey: 'modelAccess.setApiKey',
   clearApiKey: 'modelAccess.clearApiKey',
   /** Allows the stored key for a service URL that the workspace's settings chose (asked once per workspace and URL). */
@@ -76,6 +78,8 @@ export const Settings = {
   environments: 'environments',
   groupByFamily: 'groupByFamily',
   rememberModelList: 'rememberModelList',
+  /** Every environment as a root of the Models view (and chat models from all of them). */
+  showAllEnvironments: 'modelsView.showAllEnvironments',
   modelClickAction: 'modelClickAction',
   allowInsecureHttp: 'allowInsecureHttp',
   requestTimeoutSeconds: 'requestTimeoutSeconds',

@@ -3,9 +3,11 @@ import { Views } from './ids';
 import { ApiKeyStore } from './platform/apiKeys';
 import { ModelCatalog } from './platform/catalog';
 import { ModelListCache } from './platform/modelCache';
+import { EnvironmentCatalogs } from './platform/environmentCatalogs';
 import { Config } from './platform/config';
 import { ServiceConnection } from './platform/connection';
 import { ClientCertificatePassphrases } from './platform/passphrases';
+import { HeaderSecrets } from './platform/headerSecrets';
 import { Environments } from './platform/environments';
 import { askWith, KeyConsent } from './common/keyConsent';
 import { RedactingLog } from './platform/log';
@@ -32,6 +34,8 @@ export interface Services {
   readonly connection: ServiceConnection;
   /** The organization's models, loaded once and shared by the tree, completions, pickers and chat. */
   readonly catalog: ModelCatalog;
+  /** Every environment's models (the active one's is `catalog`), for the all-environments view and chat. */
+  readonly catalogs: EnvironmentCatalogs;
   /** The Output channel; it removes every registered secret (and credential-looking text) from each line. */
   readonly log: RedactingLog;
   /** Prompts, messages, clipboard and browser; replaceable by tests. */
@@ -49,6 +53,7 @@ export interface ModelAccessApi {
   catalog: ModelCatalog;
   /** The saved model lists (tests find and damage the files). */
   modelCache: ModelListCache;
+  catalogs: EnvironmentCatalogs;
   view: ModelsView;
   keys: ApiKeyStore;
   environments: Environments;
@@ -84,6 +89,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     askWith((message, detail, ...actions) => ui.ask(message, detail, ...actions)),
   );
   const passphrases = new ClientCertificatePassphrases(context.secrets, log.redactor);
+  const headerSecrets = new HeaderSecrets(context.secrets, log.redactor);
   // The active environment is this workspace's choice, kept in workspace state (never synced).
   const environments = new Environments(config, context.workspaceState);
   const connection = new ServiceConnection(
@@ -94,6 +100,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     (entry) => log.request(entry),
     passphrases,
     (message) => log.warn(message),
+    headerSecrets,
   );
   // The last good list per environment and service, shown at once by the next window (global storage is
   // this machine's, never synced).
@@ -103,18 +110,19 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     () => config.rememberModelList,
     (message) => log.info(message),
   );
-  const catalog = new ModelCatalog(
-    connection,
-    (task) => vscode.window.withProgress({ location: { viewId: Views.models } }, task),
-    modelCache,
-  );
+  const progress = <T>(task: () => Promise<T>) =>
+    vscode.window.withProgress({ location: { viewId: Views.models } }, task);
+  const catalog = new ModelCatalog(connection, progress, modelCache);
+  const catalogs = new EnvironmentCatalogs(catalog, environments, connection, progress, modelCache);
   context.subscriptions.push(
     config,
     keys,
     passphrases,
+    headerSecrets,
     environments,
     connection,
     catalog,
+    catalogs,
     config.onDidChange((e) => {
       if (e.cache && !config.rememberModelList) {
         void modelCache.clear();
@@ -124,6 +132,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
   );
   const testApi: Partial<ModelAccessApi> = {
     catalog,
+    catalogs,
     modelCache,
     keys,
     environments,
@@ -138,5 +147,5 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
       };
     },
   };
-  return { context, config, keys, environments, connection, catalog, log, ui, testApi };
+  return { context, config, keys, environments, connection, catalog, catalogs, log, ui, testApi };
 }

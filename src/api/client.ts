@@ -41,6 +41,8 @@ const REDIRECT = new Set([301, 302, 303, 307, 308]);
 
 interface Call {
   key: string;
+  /** The secret headers' values (ServiceClientOptions.secretHeaders), read with the key. */
+  secretHeaders?: Record<string, string>;
   redact: (text: string) => string;
   signal?: AbortSignal;
 }
@@ -140,6 +142,18 @@ export class ServiceClient implements ModelService {
         host: this.base?.origin,
       });
     }
+    let secretHeaders: Record<string, string> | undefined;
+    try {
+      secretHeaders = await this.options.secretHeaders?.();
+    } catch (e) {
+      throw e instanceof ServiceError
+        ? e
+        : new ServiceError({
+            kind: 'config',
+            message: l10n.t('A secret header could not be read from storage.'),
+            host: this.base?.origin,
+          });
+    }
     if (options?.signal?.aborted) {
       throw new ServiceError({
         kind: 'aborted',
@@ -147,7 +161,13 @@ export class ServiceClient implements ModelService {
         host: this.base?.origin,
       });
     }
-    return { key, redact: redactor([key]), signal: options?.signal, transport: this.transport };
+    return {
+      key,
+      secretHeaders,
+      redact: redactor([key, ...Object.values(secretHeaders ?? {})]),
+      signal: options?.signal,
+      transport: this.transport,
+    };
   }
 
   /**
@@ -224,6 +244,7 @@ export class ServiceClient implements ModelService {
         method: 'GET',
         url,
         key: call.key,
+        secretHeaders: call.secretHeaders,
         redact: call.redact,
         signal: call.signal,
         attempt,
@@ -516,6 +537,7 @@ export class ServiceClient implements ModelService {
       method: 'POST',
       url: joinUrl(t.base, endpoint),
       key: call.key,
+      secretHeaders: call.secretHeaders,
       redact: call.redact,
       signal: call.signal,
       headers,

@@ -15,6 +15,8 @@ export interface SendRequest {
   method: 'GET' | 'POST';
   url: string;
   key: string;
+  /** Secret extra headers, sent like the client's extra headers (never replacing the request's own). */
+  secretHeaders?: Record<string, string>;
   redact: (text: string) => string;
   headers?: Record<string, string>;
   body?: string | AsyncIterable<Uint8Array>;
@@ -152,7 +154,7 @@ export class Transport {
         path,
         method: req.method,
         headers: {
-          ...extraHeaders(this.options.headers, req.headers),
+          ...extraHeaders({ ...this.options.headers, ...req.secretHeaders }, req.headers),
           authorization: `Bearer ${req.key}`,
           'user-agent': this.options.userAgent,
           ...req.headers,

@@ -99,6 +99,12 @@ export interface ServiceClientOptions {
    * They never replace Authorization or User-Agent, and go only where the key goes: the configured origin.
    */
   headers?: Record<string, string>;
+  /**
+   * Headers whose values are secrets, read before each request like the key (after it: never sent without
+   * it). Their values are scrubbed from errors, headers and bodies of answers like the key. A rejection
+   * with a ServiceError (a value not set yet) fails the call before anything is sent.
+   */
+  secretHeaders?: () => Promise<Record<string, string>>;
   timeouts?: { connectMs?: number; headersMs?: number; bodyIdleMs?: number };
   /** The proxy chosen for the service (`proxy.ts`, from VS Code's http.* settings or the environment). */
   proxy?: ProxyOptions;

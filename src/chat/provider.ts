@@ -3,7 +3,7 @@ import type { PostResult } from '../api/types';
 import type { Services } from '../services';
 import { classifyChatError } from './core/errors';
 import { ChatStreamReader, readCompletion, toChatPayload, type OutputPart } from './core/messages';
-import { chatModels, type ChatModelInfo } from './core/modelInfo';
+import { chatModels, inEnvironment, type ChatModelInfo } from './core/modelInfo';
 import type { ChatSettings } from './settings';
 import { estimateTokens } from './core/tokenEstimate';
 import { debounce } from '../common/debounce';
@@ -22,6 +22,11 @@ export class ModelAccessChatProvider extends Lifecycle implements vscode.Languag
   readonly onDidChangeLanguageModelChatInformation = this._onDidChange.event;
   // A reload may fire twice (cleared, then filled): VS Code is told to ask again once.
   private readonly changed = debounce(() => this._onDidChange.fire(), 50);
+  /**
+   * Where each offered model's requests go: its environment (by name) and the id the service knows. A
+   * model is answered by the environment it was listed from, with that environment's key, even after a switch.
+   */
+  private readonly routes = new Map<string, { environment?: string; model: string }>();
 
   constructor(
     private readonly deps: Services,
@@ -32,6 +37,17 @@ export class ModelAccessChatProvider extends Lifecycle implements vscode.Languag
     // cleared, then filled), so changes are coalesced before VS Code is told to ask again.
     this.own(
       deps.catalog.onDidChange(() => this.changed()),
+      // With every environment offered, any environment's list counts.
+      deps.catalogs.onDidChange(() => {
+        if (deps.config.showAllEnvironments) {
+          this.changed();
+        }
+      }),
+      deps.config.onDidChange((e) => {
+        if (e.allEnvironments) {
+          this.changed();
+        }
+      }),
       settings.onDidChange(() => this.changed()),
     );
   }
@@ -43,13 +59,32 @@ export class ModelAccessChatProvider extends Lifecycle implements vscode.Languag
     if (!this.settings.enabled) {
       return [];
     }
-    const catalog = this.deps.catalog;
-    // First use before the Models view was opened: load the list (without a key this settles at once).
-    await Promise.race([catalog.ensureLoaded().catch(() => undefined), cancelled(token)]);
+    const { catalog, catalogs, config, environments } = this.deps;
+    const all = config.showAllEnvironments;
+    // First use before the Models view was opened: load the lists (without a key this settles at once).
+    const loaded = all ? catalogs.ensureLoaded() : catalog.ensureLoaded().catch(() => undefined);
+    await Promise.race([loaded, cancelled(token)]);
     if (token.isCancellationRequested) {
       return [];
     }
-    return chatModels(catalog.models, this.settings.models, this.settings.defaults);
+    const offered: { info: ChatModelInfo; environment?: string; model: string }[] = [];
+    if (all) {
+      for (const { environment, catalog: list } of catalogs.all()) {
+        for (const info of chatModels(list.models, this.settings.models, this.settings.defaults)) {
+          offered.push({ info: inEnvironment(info, environment.name), environment: environment.name, model: info.id });
+        }
+      }
+    } else {
+      const environment = environments.active?.name;
+      for (const info of chatModels(catalog.models, this.settings.models, this.settings.defaults)) {
+        offered.push({ info, environment, model: info.id });
+      }
+    }
+    this.routes.clear();
+    for (const { info, environment, model } of offered) {
+      this.routes.set(info.id, { environment, model });
+    }
+    return offered.map((o) => o.info);
   }
 
   async provideLanguageModelChatResponse(
@@ -62,7 +97,8 @@ export class ModelAccessChatProvider extends Lifecycle implements vscode.Languag
     if (token.isCancellationRequested) {
       return;
     }
-    const payload = toChatPayload(model.id, messages, {
+    const route = this.routes.get(model.id) ?? { model: model.id };
+    const payload = toChatPayload(route.model, messages, {
       tools: options.tools,
       toolMode: options.toolMode,
       modelOptions: options.modelOptions,
@@ -79,7 +115,13 @@ export class ModelAccessChatProvider extends Lifecycle implements vscode.Languag
       );
     };
     try {
-      const client = await this.deps.connection.getClient();
+      const environment = route.environment === undefined ? undefined : this.deps.environments.find(route.environment);
+      if (route.environment !== undefined && !environment) {
+        throw new Error(
+          l10n.t('Environment {0}, which offered {1}, is no longer configured.', route.environment, route.model),
+        );
+      }
+      const client = await this.deps.connection.getClient(environment);
       const result: PostResult = await client.post(CHAT_ENDPOINT, payload, { stream: true, signal: abort.signal });
       if (result.error) {
         throw result.error;
@@ -129,8 +171,8 @@ export class ModelAccessChatProvider extends Lifecycle implements vscode.Languag
       if (token.isCancellationRequested) {
         return;
       }
-      const verdict = classifyChatError(e, model.id);
-      this.deps.log.warn(`Chat with ${model.id} failed: ${verdict.message}`);
+      const verdict = classifyChatError(e, route.model);
+      this.deps.log.warn(`Chat with ${route.model} failed: ${verdict.message}`);
       switch (verdict.kind) {
         case 'noPermissions':
           throw vscode.LanguageModelError.NoPermissions(verdict.message);

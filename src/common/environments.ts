@@ -17,6 +17,11 @@ export interface Environment {
   source: EnvironmentSource;
   /** Extra headers for every request to this environment (never the Authorization header). */
   headers: Readonly<Record<string, string>>;
+  /**
+   * Headers whose value is a secret (`"{{secret}}"` in the setting): the value lives in SecretStorage,
+   * bound to this environment's URL like its key, and is never shown.
+   */
+  secretHeaders: readonly string[];
   /** Values for `{{name}}` in payloads sent to this environment. */
   variables: Readonly<Record<string, string>>;
   /** True for the environment made from `modelAccess.baseUrl` (it has no headers or variables). */
@@ -71,6 +76,9 @@ export function headerProblem(name: string, value: unknown): string | undefined 
   return undefined;
 }
 
+/** The value that marks a header as secret in the setting: its value is set with a command, never in settings. */
+export const SECRET_HEADER_VALUE = '{{secret}}';
+
 /** A variable name usable as `{{name}}`: letters, digits, `_`, `-` and `.`, not starting with `$`. */
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 
@@ -121,11 +129,22 @@ export function readEnvironments(
     }
     taken.add(name.toLowerCase());
     const headers: Record<string, string> = {};
+    const secretHeaders: string[] = [];
     if (isRecord(entry.headers)) {
       for (const [header, value] of Object.entries(entry.headers)) {
         const problem = headerProblem(header, value);
         if (problem) {
           problems.push({ index, message: `${where} (${name}): ${problem}; it is not sent` });
+        } else if (
+          secretHeaders.some((h) => h.toLowerCase() === header.toLowerCase()) ||
+          header.toLowerCase() in lower(headers)
+        ) {
+          problems.push({
+            index,
+            message: `${where} (${name}): the ${header} header is given twice; the first one counts`,
+          });
+        } else if ((value as string).trim() === SECRET_HEADER_VALUE) {
+          secretHeaders.push(header);
         } else {
           headers[header] = value as string;
         }
@@ -143,7 +162,7 @@ export function readEnvironments(
         }
       }
     }
-    environments.push({ name, baseUrl, source, headers, variables, shorthand: false });
+    environments.push({ name, baseUrl, source, headers, secretHeaders, variables, shorthand: false });
   });
   if (shorthand && !environments.some((e) => sameUrl(e.baseUrl, shorthand.url))) {
     const name = uniqueName(hostOf(shorthand.url) || shorthand.url, taken);
@@ -152,11 +171,16 @@ export function readEnvironments(
       baseUrl: shorthand.url,
       source: shorthand.source,
       headers: {},
+      secretHeaders: [],
       variables: {},
       shorthand: true,
     });
   }
   return { environments, problems };
+}
+
+function lower(headers: Record<string, string>): Record<string, true> {
+  return Object.fromEntries(Object.keys(headers).map((h) => [h.toLowerCase(), true]));
 }
 
 function sameUrl(a: string, b: string): boolean {
@@ -194,8 +218,9 @@ export function activeEnvironment(
 }
 
 /**
- * The environments as a team can share them: name, URL, headers and variables, never a key. The
- * shorthand environment is left out (it is `modelAccess.baseUrl`, not part of the list).
+ * The environments as a team can share them: name, URL, headers and variables, never a key; a secret
+ * header keeps its `{{secret}}` marker, so each person sets their own value. The shorthand environment is
+ * left out (it is `modelAccess.baseUrl`, not part of the list).
  */
 export function shareableEnvironments(environments: readonly Environment[]): object[] {
   return environments
@@ -203,7 +228,9 @@ export function shareableEnvironments(environments: readonly Environment[]): obj
     .map((e) => ({
       name: e.name,
       baseUrl: e.baseUrl,
-      ...(Object.keys(e.headers).length ? { headers: { ...e.headers } } : {}),
+      ...(Object.keys(e.headers).length || e.secretHeaders.length
+        ? { headers: { ...e.headers, ...Object.fromEntries(e.secretHeaders.map((h) => [h, SECRET_HEADER_VALUE])) } }
+        : {}),
       ...(Object.keys(e.variables).length ? { variables: { ...e.variables } } : {}),
     }));
 }

@@ -9,7 +9,8 @@ import { l10n } from './l10n';
 import { nonBlank } from './records';
 import { clean, displayText, hostOf, oneLine, type DisplayText } from './text';
 
-export type FailureAction = 'setApiKey' | 'setBaseUrl' | 'retry' | 'showLog' | 'allowKey' | 'diagnose';
+export type FailureAction =
+  'setApiKey' | 'setBaseUrl' | 'setHeaderSecret' | 'retry' | 'showLog' | 'allowKey' | 'diagnose';
 
 interface ActionButton {
   command: string;
@@ -31,6 +32,7 @@ function button(command: string, title: () => DisplayText, icon: string): Action
 /** The command that helps with each failure, and how a button or tree row names it. */
 export const FAILURE_ACTIONS: Record<FailureAction, ActionButton> = {
   setApiKey: button(Commands.setApiKey, () => l10n.t('Set API Key…'), 'key'),
+  setHeaderSecret: button(Commands.setHeaderSecret, () => l10n.t('Set Environment Header Secret…'), 'lock'),
   setBaseUrl: button(Commands.setBaseUrl, () => l10n.t('Set Service URL…'), 'link'),
   retry: button(Commands.refreshModels, () => l10n.t('Retry'), 'refresh'),
   showLog: button(Commands.showLog, () => l10n.t('Show Log'), 'output'),
@@ -40,6 +42,8 @@ export const FAILURE_ACTIONS: Record<FailureAction, ActionButton> = {
 
 /** The `code` of the config error a connection throws when the URL is set but no key is. */
 export const NO_KEY = 'noKey';
+/** The `code` of the config error a connection throws when a secret header of the environment has no value. */
+export const HEADER_SECRET_MISSING = 'headerSecretMissing';
 
 export interface Failure {
   /** One line for the view message, notification or tree item. */
@@ -119,6 +123,13 @@ export function describeFailure(error: unknown, host?: string): Failure {
       ...base,
       message: message ?? l10n.t("The key is not allowed for this workspace's service URL yet."),
       action: 'allowKey',
+    };
+  }
+  if (kind === 'config' && nonBlank(e.code) === HEADER_SECRET_MISSING) {
+    return {
+      ...base,
+      message: message ?? l10n.t('A secret header of this environment has no value yet.'),
+      action: 'setHeaderSecret',
     };
   }
   if (kind === 'config' && nonBlank(e.code) === NO_KEY) {

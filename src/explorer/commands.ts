@@ -34,7 +34,9 @@ export function explorerCommands(
   const deps: ExplorerDeps = { ...services, ...parts };
   const inspect = (model: ModelEntry) => inspectModel(deps, model).then(() => undefined);
   return [
-    vscode.commands.registerCommand(Commands.refreshModels, () => deps.catalog.refresh()),
+    vscode.commands.registerCommand(Commands.refreshModels, () =>
+      deps.config.showAllEnvironments ? deps.catalogs.reloadAll() : deps.catalog.refresh(),
+    ),
     vscode.commands.registerCommand(Commands.filterModels, () => filterModels(deps)),
     vscode.commands.registerCommand(Commands.clearFilter, () => deps.view.setFilter(undefined)),
     vscode.commands.registerCommand(Commands.viewAsGroups, () => deps.config.setGroupByFamily(true)),

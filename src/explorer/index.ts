@@ -11,7 +11,7 @@ import type { ModelEntry } from '../api/types';
 /** The Models view, Model Cards, Inspect, and the per-model commands. */
 export function register(services: Services): vscode.Disposable[] {
   const { catalog, config, connection, log } = services;
-  const view = new ModelsView(catalog, config);
+  const view = new ModelsView(catalog, config, services.catalogs);
   const documents = new ModelDocuments(log);
   const inspect = (model: ModelEntry) =>
     documents
@@ -35,7 +35,11 @@ export function register(services: Services): vscode.Disposable[] {
   // First load once activation has returned (no network inside activate): the view asked for it. Otherwise
   // the list saved by an earlier window is read from disk, so the view shows it as soon as it opens.
   setTimeout(() => {
-    void (view.treeView.visible ? catalog.ensureLoaded() : catalog.showSaved());
+    if (view.treeView.visible) {
+      view.load();
+    } else {
+      void catalog.showSaved();
+    }
   }, 0);
   return [
     view,

@@ -8,6 +8,8 @@ import type { ModelsTreeNode } from './nodes';
 import { ModelsTreeProvider, ViewOptions } from './treeProvider';
 import { filterModels } from './core/sorting';
 import { Lifecycle } from '../platform/lifecycle';
+import type { EnvironmentCatalogs } from '../platform/environmentCatalogs';
+import { EnvironmentRootsProvider, type EnvironmentNode } from './environmentRoots';
 import { updatedAgo } from '../common/modelCache';
 
 /** How often "updated N min ago" is brought up to date while a saved list is shown. */
@@ -18,8 +20,11 @@ const AGE_TICK_MS = 30_000;
  * and welcome content depend on. The filter lives here (it is a view concern, not catalog state).
  */
 export class ModelsView extends Lifecycle {
+  /** The active environment's tree (what the view shows unless every environment is a root). */
   readonly provider: ModelsTreeProvider;
-  readonly treeView: vscode.TreeView<ModelsTreeNode>;
+  /** What the view shows: `provider`, or every environment as a root above its own tree. */
+  readonly roots: EnvironmentRootsProvider;
+  readonly treeView: vscode.TreeView<ModelsTreeNode | EnvironmentNode>;
   private _filter: string | undefined;
   private readonly contextValues = new Map<string, unknown>();
   private ageTimer: ReturnType<typeof setInterval> | undefined;
@@ -27,15 +32,23 @@ export class ModelsView extends Lifecycle {
   constructor(
     private readonly catalog: ModelCatalog,
     private readonly config: Config,
+    private readonly catalogs: EnvironmentCatalogs,
   ) {
     super();
     this.provider = new ModelsTreeProvider(catalog, () => this.options());
+    this.roots = new EnvironmentRootsProvider(
+      this.provider,
+      catalogs,
+      () => this.options(),
+      () => config.showAllEnvironments,
+    );
     this.treeView = vscode.window.createTreeView(Views.models, {
-      treeDataProvider: this.provider,
+      treeDataProvider: this.roots,
       showCollapseAll: true,
     });
     this.own(
       this.provider,
+      this.roots,
       this.treeView,
       catalog.onDidChange(() => this.update()),
       catalog.onDidChangeStatus(() => this.update()),
@@ -43,15 +56,33 @@ export class ModelsView extends Lifecycle {
         if (e.view) {
           this.update();
           this.provider.refresh();
+          this.roots.refresh();
+        }
+        if (e.allEnvironments && this.treeView.visible) {
+          this.load();
+        }
+      }),
+      // The environment left behind gets a list of its own: loaded at once while every environment is shown.
+      catalogs.onDidSwitch(() => {
+        if (config.showAllEnvironments) {
+          void catalogs.ensureLoaded();
         }
       }),
       this.treeView.onDidChangeVisibility((e) => {
         if (e.visible) {
-          void catalog.ensureLoaded();
+          this.load();
         }
       }),
     );
     this.update();
+  }
+
+  /** Loads what the view shows, once: the active environment's list, or every environment's. */
+  load(): void {
+    void this.catalog.ensureLoaded();
+    if (this.config.showAllEnvironments) {
+      void this.catalogs.ensureLoaded();
+    }
   }
 
   options(): ViewOptions {
@@ -74,6 +105,7 @@ export class ModelsView extends Lifecycle {
     this._filter = value;
     this.update();
     this.provider.refresh();
+    this.roots.refresh();
   }
 
   private setContext(key: string, value: unknown): void {

@@ -4,6 +4,7 @@ import { describeFailure, Failure } from '../common/failure';
 import type { ServiceConnection, ServiceState } from './connection';
 import type { ModelListCache } from './modelCache';
 import type { SavedList } from '../common/modelCache';
+import type { Environment } from '../common/environments';
 
 export type CatalogStatus =
   | { kind: 'needsUrl' }
@@ -63,6 +64,8 @@ export class ModelCatalog implements vscode.Disposable {
     private readonly connection: ServiceConnection,
     private readonly progress: ProgressRunner = (task) => task(),
     private readonly cache?: ModelListCache,
+    /** The environment whose models this catalog holds; by default whichever is active at each load. */
+    private readonly environment: () => Environment | undefined = () => connection.environment,
   ) {}
 
   get models(): readonly ModelEntry[] {
@@ -142,7 +145,7 @@ export class ModelCatalog implements vscode.Disposable {
     }
     const generation = this.generation;
     try {
-      const state = await this.connection.state();
+      const state = await this.connection.state(this.environment());
       if (generation !== this.generation || this.inFlight) {
         return;
       }
@@ -177,7 +180,7 @@ export class ModelCatalog implements vscode.Disposable {
     const unchanged = () =>
       generation === this.generation && !this.inFlight && this._models.length === 0 && this._status.kind === 'idle';
     try {
-      const state = await this.connection.state();
+      const state = await this.connection.state(this.environment());
       const saved = unchanged() && state.setup === 'ready' ? await this.readSaved(state) : undefined;
       if (!saved || !unchanged()) {
         return;
@@ -248,7 +251,7 @@ export class ModelCatalog implements vscode.Disposable {
     const generation = ++this.generation;
     const current = () => generation === this.generation;
     // The environment this load is for: its state and client, never those of one switched to meanwhile.
-    const env = this.connection.environment;
+    const env = this.environment();
     let state: ServiceState;
     try {
       state = await this.connection.state(env);

@@ -30,6 +30,8 @@ export interface ConfigChange {
   view: boolean;
   /** Whether the model list is kept on disk changed. */
   cache: boolean;
+  /** `modelsView.showAllEnvironments` changed (the view's roots and the chat models change). */
+  allEnvironments?: boolean;
 }
 
 const ENV_BASE_URL = 'MODEL_ACCESS_BASE_URL';
@@ -59,11 +61,14 @@ export class Config implements vscode.Disposable {
         e.affectsConfiguration('http.proxyAuthorization') ||
         e.affectsConfiguration('http.proxySupport') ||
         e.affectsConfiguration('http.systemCertificates');
+      const allEnvironments = e.affectsConfiguration(key(Settings.showAllEnvironments));
       const view =
-        e.affectsConfiguration(key(Settings.groupByFamily)) || e.affectsConfiguration(key(Settings.modelClickAction));
+        allEnvironments ||
+        e.affectsConfiguration(key(Settings.groupByFamily)) ||
+        e.affectsConfiguration(key(Settings.modelClickAction));
       const cache = e.affectsConfiguration(key(Settings.rememberModelList));
       if (service || view || cache) {
-        this._onDidChange.fire({ service, view, cache });
+        this._onDidChange.fire({ service, view, cache, allEnvironments });
       }
     });
   }
@@ -135,6 +140,11 @@ export class Config implements vscode.Disposable {
 
   get groupByFamily(): boolean {
     return this.section().get<boolean>(Settings.groupByFamily, true);
+  }
+
+  /** Whether the Models view shows every environment as a root (and chat offers the models of all). */
+  get showAllEnvironments(): boolean {
+    return this.section().get<boolean>(Settings.showAllEnvironments, false);
   }
 
   async setGroupByFamily(value: boolean): Promise<void> {

@@ -11,12 +11,13 @@ import type { BaseUrl, Config } from './config';
 import type { Environment } from '../common/environments';
 import type { Environments } from './environments';
 import { originOf } from '../api/baseUrl';
-import { NO_KEY } from '../common/failure';
+import { HEADER_SECRET_MISSING, NO_KEY } from '../common/failure';
 import { clean, hostOf } from '../common/text';
 import { l10n } from './l10n';
 import { debounce } from '../common/debounce';
 import { Lifecycle } from './lifecycle';
 import type { ClientCertificatePassphrases } from './passphrases';
+import type { HeaderSecrets } from './headerSecrets';
 
 export type SetupState = 'needsUrl' | 'needsKey' | 'ready';
 
@@ -71,10 +72,15 @@ export class ServiceConnection extends Lifecycle {
     readonly passphrases?: ClientCertificatePassphrases,
     /** Where warnings about weakened checks go (the log). */
     private readonly warn?: (message: string) => void,
+    /** Values of the environments' secret headers (SecretStorage, bound to each environment's URL). */
+    readonly headerSecrets?: HeaderSecrets,
   ) {
     super();
     if (passphrases) {
       this.own(passphrases.onDidChange(() => this.fireSoon()));
+    }
+    if (headerSecrets) {
+      this.own(headerSecrets.onDidChange(() => this.fireSoon()));
     }
     this.own(
       consent.onDidChange(() => this.fireSoon()),
@@ -111,7 +117,12 @@ export class ServiceConnection extends Lifecycle {
     if (!key) {
       return { setup: 'needsKey', baseUrl, host, environment };
     }
-    const hash = createHash('sha256').update(key.key).update(JSON.stringify(env.headers)).digest('hex').slice(0, 16);
+    const secrets = await Promise.all(env.secretHeaders.map((h) => this.headerSecrets?.get(env.baseUrl, h)));
+    const hash = createHash('sha256')
+      .update(key.key)
+      .update(JSON.stringify([env.headers, env.secretHeaders, secrets]))
+      .digest('hex')
+      .slice(0, 16);
     const identity = `${JSON.stringify(env.name)} ${scopeOf(baseUrl.url)} ${key.scope} ${hash}`;
     const needsConsent = this.needsConsent(baseUrl, key);
     return {
@@ -221,12 +232,15 @@ export class ServiceConnection extends Lifecycle {
    */
   clientFor(env: Environment, keyOverride?: string): ModelService {
     const options = this.optionsFor(env);
+    const names = [...env.secretHeaders];
+    const environment = env.name;
+    const secretHeaders = names.length ? () => this.readSecretHeaders(environment, env.baseUrl, names) : undefined;
     if (keyOverride !== undefined) {
-      return newClient({ ...options, apiKey: async () => keyOverride, onRequest: this.onRequest });
+      return newClient({ ...options, apiKey: async () => keyOverride, secretHeaders, onRequest: this.onRequest });
     }
     // A hash: the options may hold the client certificate's passphrase.
     const signature = createHash('sha256')
-      .update(JSON.stringify([options, env.source]))
+      .update(JSON.stringify([options, env.source, names]))
       .digest('hex');
     const cached = this.clients.get(env.name);
     if (cached?.signature !== signature) {
@@ -245,6 +259,7 @@ export class ServiceConnection extends Lifecycle {
             const key = await this.keys.get(url, source);
             return key && !this.needsConsent({ url, source }, key) ? key.key : undefined;
           },
+          secretHeaders,
           onRequest: this.onRequest,
         }),
       });
@@ -252,6 +267,33 @@ export class ServiceConnection extends Lifecycle {
       void cached?.client.dispose().catch(() => undefined);
     }
     return (this.clients.get(env.name) as { client: ModelService }).client;
+  }
+
+  /**
+   * The values of an environment's secret headers for its URL; a config error (code `headerSecretMissing`)
+   * names the first one not set yet, so nothing is sent without it.
+   */
+  private async readSecretHeaders(
+    environment: string,
+    url: string,
+    names: readonly string[],
+  ): Promise<Record<string, string>> {
+    const out: Record<string, string> = {};
+    for (const name of names) {
+      const value = await this.headerSecrets?.get(url, name);
+      if (!value) {
+        throw configError(
+          l10n.t(
+            'The secret header {0} of environment {1} has no value yet. Run "Model Access: Set Environment Header Secret…".',
+            clean(name),
+            clean(environment),
+          ),
+          HEADER_SECRET_MISSING,
+        );
+      }
+      out[name] = value;
+    }
+    return out;
   }
 
   /** Closes the clients of environments that are no longer configured. */

@@ -5,6 +5,7 @@ import { ModelsStatusBar } from './statusBar';
 import { EnvironmentStatusBar, environmentCommands } from './environments';
 import { walkthroughCommands } from './walkthrough';
 import { diagnoseCommands } from './diagnose';
+import { headerSecretCommands } from './headerSecrets';
 
 /** Service URL, API key, consent and environment commands, the status bar items, the walkthrough. */
 export function register(services: Services): vscode.Disposable[] {
@@ -19,6 +20,7 @@ export function register(services: Services): vscode.Disposable[] {
     environmentBar,
     ...setupCommands(services),
     ...environmentCommands(services),
+    ...headerSecretCommands(services),
     ...diagnoseCommands(services),
     ...walkthroughCommands(services.context),
   ];

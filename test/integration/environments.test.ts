@@ -7,8 +7,20 @@ import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/services';
 import type { SendOutcome } from '../../src/requests/send';
 import { startServer, type RunningServer } from '../server';
-import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
-import { Commands, Settings } from '../../src/ids';
+import {
+  activateExtension,
+  eventually,
+  filesUnder,
+  newPayload,
+  setSetting,
+  sleep,
+  stubUi,
+  type UiStub,
+} from './helpers';
+import type { HeaderSecretOutcome } from '../../src/setup/headerSecrets';
+import type { SafeInputBoxOptions } from '../../src/platform/ui';
+import * as path from 'node:path';
+import { ChatVendor, Commands, Settings } from '../../src/ids';
 
 function labelOf(node: vscode.TreeItem): string {
   const l = node.label;
@@ -231,5 +243,244 @@ describe('Environments: two services side by side, each with its own key', funct
     );
     assert.ok(!json.includes(canary) && !json.includes(betaKey));
     assert.ok(ui.copied.includes(json));
+  });
+
+  it('a secret header: set with its command (hidden input), sent only to its environment, shown nowhere', async () => {
+    const token = `ma-org-token-canary-${randomBytes(10).toString('hex')}`;
+    const plain = [
+      { name: 'Alpha', baseUrl: alpha.url, headers: { 'X-Project': 'alpha-project' } },
+      { name: 'Beta', baseUrl: beta.url, variables: { region: 'eu-west-1', greeting: 'Hello from {{region}}' } },
+    ];
+    const prompts: SafeInputBoxOptions[] = [];
+    const answers: (string | undefined)[] = [];
+    const input = api.ui.input;
+    api.ui.input = async (options) => (prompts.push(options), answers.shift());
+    try {
+      await setSetting(Settings.environments, [
+        { ...plain[0], headers: { 'X-Project': 'alpha-project', 'X-Org-Token': '{{secret}}' } },
+        plain[1],
+      ]);
+      await eventually(() => api.environments.find('Alpha')?.secretHeaders.length === 1, 5000, 'the secret header');
+      await switchTo('Alpha');
+      alpha.clearRecords();
+      // Not set yet: nothing is sent, and the view offers the command.
+      await api.catalog.reload();
+      assert.equal(api.catalog.status.kind, 'error');
+      assert.equal(alpha.received('/v1/models').length, 0, 'nothing was sent without the secret header');
+      const row = api.view.provider.getChildren().find((n) => n.contextValue === 'message');
+      assert.equal(row?.command?.command, Commands.setHeaderSecret);
+      assert.match(String(api.view.treeView.message), /X-Org-Token of environment Alpha has no value yet/);
+
+      answers.push(token);
+      const outcome = (await vscode.commands.executeCommand(Commands.setHeaderSecret)) as HeaderSecretOutcome;
+      assert.equal(outcome, 'stored');
+      assert.equal(prompts[0].password, true, 'the value is typed into a hidden input');
+      assert.match(String(prompts[0].prompt), new RegExp(`sent only to ${alpha.url.replace(/\./g, '\\.')}`));
+      await eventually(() => api.catalog.status.kind === 'ready', 10_000, 'the list, once the secret is set');
+      await api.catalog.settled();
+      const atAlpha = alpha.received('/v1/models');
+      assert.ok(atAlpha.length > 0 && atAlpha.every((r) => r.headers['x-org-token'] === token));
+
+      // A payload sent to Alpha, then Beta's list and a payload to Beta.
+      const model = modelsOf(alpha, 'acme')[0];
+      const editor = await newPayload('/v1/responses', model, (p) => {
+        p.input = 'with the org token';
+      });
+      const sent = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+      assert.equal(sent.kind, 'sent', JSON.stringify(sent));
+      assert.equal(alpha.lastReceived('/v1/responses', 'POST').headers['x-org-token'], token);
+      const curl = (await vscode.commands.executeCommand(
+        Commands.copyAsCode,
+        editor.document.uri,
+        'curl-bash',
+      )) as string;
+      const shared = (await vscode.commands.executeCommand(Commands.copyEnvironments)) as string;
+      assert.deepEqual(
+        (JSON.parse(shared) as { headers?: object }[])[0].headers,
+        { 'X-Project': 'alpha-project', 'X-Org-Token': '{{secret}}' },
+        'Copy Environments keeps the marker',
+      );
+      await switchTo('Beta');
+      await api.catalog.reload();
+      const betaModel = modelsOf(beta, 'globex')[0];
+      await newPayload('/v1/responses', betaModel, (p) => {
+        p.input = 'to Beta';
+      });
+      assert.equal(((await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome).kind, 'sent');
+      assert.ok(beta.requests.length > 0);
+      assert.ok(!JSON.stringify(beta.requests).includes(token), 'Beta never received the token');
+      assert.ok(beta.requests.every((r) => r.headers['x-org-token'] === undefined));
+
+      await sleep(1500); // let the log channel reach its file
+      const userDataDir = path.resolve(api.requests.scratch.folder.fsPath, '..', '..', '..', '..');
+      const files = filesUnder(userDataDir);
+      assert.ok(
+        files.some((f) => f.file.includes('Model Access') && f.text.includes('POST /v1/responses')),
+        'the Model Access log was among the files searched',
+      );
+      const places = [
+        ...files.map((f) => ({ where: f.file, text: f.text })),
+        ...vscode.workspace.textDocuments.map((d) => ({ where: d.uri.toString(), text: d.getText() })),
+        { where: 'history', text: JSON.stringify(api.requests.history.entries) },
+        { where: 'cURL', text: curl },
+        { where: 'Copy Environments', text: shared },
+        { where: 'messages and clipboard', text: JSON.stringify([ui.messages, ui.copied, prompts]) },
+      ];
+      assert.deepEqual(
+        places.filter((p) => p.text.includes(token)).map((p) => p.where),
+        [],
+        'the token appears nowhere',
+      );
+
+      // An empty value removes it: Alpha's requests stop again.
+      await switchTo('Alpha');
+      answers.push('');
+      assert.equal(await vscode.commands.executeCommand(Commands.setHeaderSecret, 'Alpha', 'x-org-token'), 'cleared');
+      assert.equal(await api.connection.headerSecrets?.get(alpha.url, 'X-Org-Token'), undefined);
+    } finally {
+      api.ui.input = input;
+      await api.connection.headerSecrets?.set(alpha.url, 'X-Org-Token', '');
+      await setSetting(Settings.environments, plain);
+      await eventually(() => api.environments.find('Alpha')?.secretHeaders.length === 0, 5000, 'plain again');
+    }
+  });
+
+  it('chat offers the active environment’s models, or every environment’s with its name; a request goes to its own', async () => {
+    const NOT_CHAT = /(^|[^a-z])(embed|rerank|tts|asr)([^a-z]|$)/;
+    const chatIds = (server: RunningServer, org: string) => modelsOf(server, org).filter((id) => !NOT_CHAT.test(id));
+    const offered = () => vscode.lm.selectChatModels({ vendor: ChatVendor });
+    const sorted = (ids: string[]) => JSON.stringify([...ids].sort());
+    await switchTo('Beta');
+    await api.catalog.settled();
+    await eventually(
+      async () => sorted((await offered()).map((m) => m.id)) === sorted(chatIds(beta, 'globex')),
+      15_000,
+      'Beta’s chat models only',
+    );
+    try {
+      await setSetting(Settings.showAllEnvironments, true);
+      const expected = [
+        ...chatIds(alpha, 'acme').map((id) => `Alpha/${id}`),
+        ...chatIds(beta, 'globex').map((id) => `Beta/${id}`),
+      ];
+      const models = await eventually(
+        async () => {
+          const m = await offered();
+          return sorted(m.map((x) => x.id)) === sorted(expected) ? m : undefined;
+        },
+        20_000,
+        'the chat models of both environments',
+      );
+      const fromAlpha = models.find((m) => m.id === `Alpha/${chatIds(alpha, 'acme')[0]}`) as vscode.LanguageModelChat;
+      assert.equal(fromAlpha.name, chatIds(alpha, 'acme')[0]);
+      // Beta stays active: the request still goes to Alpha, with Alpha's key and header.
+      const chatsAtBeta = beta.received('/v1/chat').length;
+      const response = await fromAlpha.sendRequest(
+        [vscode.LanguageModelChatMessage.User('Hello from the other environment')],
+        {},
+        new vscode.CancellationTokenSource().token,
+      );
+      let text = '';
+      for await (const fragment of response.text) {
+        text += fragment;
+      }
+      assert.ok(text.length > 0, 'an answer streamed back');
+      const request = alpha.lastReceived('/v1/chat', 'POST');
+      assert.equal(request.organization, 'acme');
+      assert.equal(request.headers['x-project'], 'alpha-project');
+      assert.equal((request.json as { model: string }).model, chatIds(alpha, 'acme')[0], 'the service’s own model id');
+      assert.equal(beta.received('/v1/chat').length, chatsAtBeta, 'nothing went to Beta');
+      assert.equal(api.environments.active?.name, 'Beta');
+    } finally {
+      await setSetting(Settings.showAllEnvironments, undefined);
+    }
+    await eventually(
+      async () => sorted((await offered()).map((m) => m.id)) === sorted(chatIds(beta, 'globex')),
+      15_000,
+      'Beta’s chat models only, again',
+    );
+  });
+
+  it('with every environment shown, each is a root with its own state and models', async () => {
+    const gammaKey = `ma-gamma-${randomBytes(6).toString('hex')}`;
+    const gone = await startServer({ keys: { acme: gammaKey } });
+    const gammaUrl = gone.url;
+    await gone.close(); // Nothing listens there any more: Gamma's list fails.
+    const environments = [
+      { name: 'Alpha', baseUrl: alpha.url, headers: { 'X-Project': 'alpha-project' } },
+      { name: 'Beta', baseUrl: beta.url, variables: { region: 'eu-west-1', greeting: 'Hello from {{region}}' } },
+      { name: 'Gamma', baseUrl: gammaUrl },
+      // The same service twice: the same models under two roots stay two sets of rows.
+      { name: 'Alpha again', baseUrl: alpha.url },
+    ];
+    const roots = () => api.view.roots.getChildren() as vscode.TreeItem[];
+    const root = (name: string) => roots().find((r) => labelOf(r) === name) as vscode.TreeItem;
+    const described = (name: string) => String(root(name)?.description ?? '');
+    await switchTo('Beta');
+    await api.keys.store(gammaUrl, gammaKey);
+    try {
+      await setSetting(Settings.environments, environments);
+      await eventually(() => api.environments.list.length === 4, 5000, 'four environments');
+      await setSetting(Settings.showAllEnvironments, true);
+      await eventually(() => roots().length === 4 && roots().every((r) => r.contextValue === 'environment'), 10_000);
+      assert.deepEqual(roots().map(labelOf), ['Alpha', 'Beta', 'Gamma', 'Alpha again']);
+      // Alpha's list answers after 1.2 s: its root says so while it loads.
+      void vscode.commands.executeCommand(Commands.refreshModels);
+      await eventually(() => /loading/.test(described('Alpha')), 10_000, 'Alpha loading');
+      await eventually(
+        () =>
+          described('Alpha') === `${modelsOf(alpha, 'acme').length} models` &&
+          described('Alpha again') === described('Alpha') &&
+          described('Beta') === `active · ${modelsOf(beta, 'globex').length} models` &&
+          /^error: /.test(described('Gamma')),
+        30_000,
+        'each root with its state',
+      );
+      const ids = (name: string) =>
+        (api.view.roots.getChildren(root(name) as never) as vscode.TreeItem[])
+          .filter((n) => n.contextValue?.startsWith('model'))
+          .map((n) => ({ label: labelOf(n), id: String(n.id) }));
+      assert.deepEqual(new Set(ids('Alpha').map((r) => r.label)), new Set(modelsOf(alpha, 'acme')));
+      assert.deepEqual(new Set(ids('Beta').map((r) => r.label)), new Set(modelsOf(beta, 'globex')));
+      assert.deepEqual(
+        ids('Alpha again').map((r) => r.label),
+        ids('Alpha').map((r) => r.label),
+      );
+      const all = [...ids('Alpha'), ...ids('Beta'), ...ids('Alpha again')].map((r) => r.id);
+      assert.equal(new Set(all).size, all.length, 'row ids are unique across environments');
+      // A switch: the environment left behind keeps showing its models, loaded on its own.
+      await switchTo('Alpha');
+      await eventually(
+        () =>
+          described('Beta') === `${modelsOf(beta, 'globex').length} models` &&
+          described('Alpha') === `active · ${modelsOf(alpha, 'acme').length} models`,
+        30_000,
+        'Beta loaded on its own, Alpha active',
+      );
+      await switchTo('Beta');
+      await api.catalog.settled();
+
+      // Beta's key removed: its root says so and offers Set API Key for Beta.
+      await api.keys.delete(beta.url);
+      await eventually(() => described('Beta') === 'active · API key missing', 10_000, 'Beta without a key');
+      const [row] = api.view.roots.getChildren(root('Beta') as never) as vscode.TreeItem[];
+      assert.equal(row.command?.command, Commands.setApiKey);
+      assert.deepEqual(row.command?.arguments, ['Beta']);
+      assert.ok(/models$/.test(described('Alpha')), 'Alpha keeps its list');
+    } finally {
+      await api.keys.store(beta.url, betaKey);
+      await api.keys.delete(gammaUrl).catch(() => undefined);
+      await setSetting(Settings.showAllEnvironments, undefined);
+      await setSetting(Settings.environments, environments.slice(0, 2));
+      await eventually(() => api.environments.list.length === 2, 5000, 'two environments again');
+    }
+    // Off again: the view shows the active environment's models, no roots.
+    await api.catalog.reload();
+    await eventually(
+      () => (api.view.roots.getChildren() as vscode.TreeItem[]).every((n) => n.contextValue !== 'environment'),
+      10_000,
+      'no environment roots',
+    );
+    assert.deepEqual(new Set(shownIds()), new Set(modelsOf(beta, 'globex')));
   });
 });

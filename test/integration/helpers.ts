@@ -1,4 +1,6 @@
 // Shared helpers for integration tests (they run inside the extension host, with the real `vscode` API).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Ui } from '../../src/platform/ui'; // types only: the suite is bundled apart
 import { Commands } from '../../src/ids';
@@ -127,4 +129,21 @@ export function memorySecrets(initial: [string, string][] = []): {
     onDidChange: changed.event,
   };
   return { secrets, stored, dispose: () => changed.dispose() };
+}
+
+/** Every file under `dir` (skipping very large ones), with its text. */
+export function filesUnder(dir: string, out: { file: string; text: string }[] = []): { file: string; text: string }[] {
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    const st = statSync(file, { throwIfNoEntry: false });
+    if (!st) {
+      continue;
+    }
+    if (st.isDirectory()) {
+      filesUnder(file, out);
+    } else if (st.isFile() && st.size < 20 * 1024 * 1024) {
+      out.push({ file, text: readFileSync(file).toString('latin1') });
+    }
+  }
+  return out;
 }

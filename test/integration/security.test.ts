@@ -4,7 +4,7 @@
 // during a stream keep state consistent.
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -12,25 +12,8 @@ import type { ModelAccessApi } from '../../src/services';
 import type { SendOutcome } from '../../src/requests/send';
 import { HOSTILE_ECHO_HEADER, startServer, type RunningServer } from '../server';
 import { generateText, promptText } from '../server/generation';
-import { activateExtension, eventually, sleep, setSetting, newPayload } from './helpers';
+import { activateExtension, eventually, filesUnder, sleep, setSetting, newPayload } from './helpers';
 import { Commands } from '../../src/ids';
-
-/** Every file under `dir` (skipping very large ones), with its text. */
-function filesUnder(dir: string, out: { file: string; text: string }[] = []): { file: string; text: string }[] {
-  for (const name of readdirSync(dir)) {
-    const file = path.join(dir, name);
-    const st = statSync(file, { throwIfNoEntry: false });
-    if (!st) {
-      continue;
-    }
-    if (st.isDirectory()) {
-      filesUnder(file, out);
-    } else if (st.isFile() && st.size < 20 * 1024 * 1024) {
-      out.push({ file, text: readFileSync(file).toString('latin1') });
-    }
-  }
-  return out;
-}
 
 describe('Security: keys and concurrency', function () {
   this.timeout(120_000);

@@ -329,3 +329,18 @@ export function chatModels(
   }
   return out;
 }
+
+/**
+ * `info` as one of several environments' models: its id prefixed with the environment's name (ids stay
+ * unique when two services offer the same model) and the name first in its detail, where the model picker
+ * shows it.
+ */
+export function inEnvironment(info: ChatModelInfo, environment: string): ChatModelInfo {
+  const name = displayText(environment, 60);
+  return {
+    ...info,
+    id: `${environment}/${info.id}`,
+    detail: info.detail ? `${name} · ${info.detail}` : name,
+    tooltip: info.tooltip ? `${name} · ${info.tooltip}` : name,
+  };
+}

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { HOSTILE_ECHO_HEADER, HOSTILE_IDS, splitKey, startServer, type RunningServer } from '../../server';
+import { ServiceError } from '../../../src/api/errors';
 import { clientFor, expectError, json, startRecorder, type Recorder } from '../helpers/api';
 
 const KEY = 'sk-canary-4f1d2c3b5a69e8d7';
@@ -235,6 +236,74 @@ describe('client: the key the service echoes in successful answers is redacted (
         assert.equal(r.organization, 'acme', 'the key authenticated, not the header');
         assert.match(r.headers['user-agent'], /^model-access-vscode\//);
       }
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('secret headers are read before each request, sent only with the key, and scrubbed from answers', async () => {
+    const token = 'org-token-canary-7c1e9a';
+    const service = await startRecorder((req, res) => {
+      const got = String(req.headers['x-org-token']);
+      if (req.url === '/v1/models') {
+        // A service that echoes what it received, in a header and in an error's body.
+        json(res, 500, { error: { message: `bad token ${got}` } }, { 'x-echo': got });
+      } else {
+        json(res, 200, { echoed: got }, { 'x-echo': got });
+      }
+    });
+    const seen: string[] = [];
+    let reads = 0;
+    try {
+      const { client, log } = clientFor(service.url, KEY, {
+        retries: { max: 0 },
+        headers: { 'X-Org': 'acme' },
+        secretHeaders: async () => {
+          reads++;
+          return { 'X-Org-Token': token, authorization: 'Bearer forged' };
+        },
+        onRequest: (e) => seen.push(JSON.stringify(e)),
+      });
+      const e = await expectError(client.listModels(), 'http');
+      const posted = await client.post('/v1/chat', JSON.stringify({ model: 'm', messages: [] }));
+      await client.dispose();
+      assert.equal(reads, 2, 'read once per call');
+      assert.ok(
+        service.seen.every((r) => r.authorization === `Bearer ${KEY}`),
+        'a secret header never replaces the key',
+      );
+      const shown = JSON.stringify([e.message, e.serverMessage, posted.headers, posted.body, seen, log]);
+      assert.ok(!shown.includes(token), shown);
+      assert.ok(shown.includes('bad token'), 'the rest of the message is kept');
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('a secret header that is not set fails the call before anything is sent', async () => {
+    const service = await startRecorder();
+    try {
+      const { client } = clientFor(service.url, KEY, {
+        secretHeaders: async () => {
+          throw new ServiceError({
+            kind: 'config',
+            message: 'X-Org-Token has no value yet',
+            code: 'headerSecretMissing',
+          });
+        },
+      });
+      const e = await expectError(client.listModels(), 'config');
+      assert.equal(e.code, 'headerSecretMissing');
+      const broken = clientFor(service.url, KEY, {
+        secretHeaders: async () => {
+          throw new Error('keychain locked');
+        },
+      }).client;
+      const b = await expectError(broken.post('/v1/chat', '{}'), 'config');
+      assert.match(b.message, /secret header could not be read/);
+      await client.dispose();
+      await broken.dispose();
+      assert.equal(service.seen.length, 0, 'nothing reached the service');
     } finally {
       await service.close();
     }

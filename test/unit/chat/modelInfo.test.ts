@@ -9,6 +9,7 @@ import {
   chatModels,
   chatSelection,
   DEFAULT_LIMITS,
+  inEnvironment,
   supportsImages,
   supportsTools,
   tokenLimits,
@@ -299,6 +300,21 @@ describe('chat: model information', () => {
     assert.equal(supportsImages({ id: 'lynx-vision-1' }), false, 'a name is not a promise');
     const info = chatModelInfo(m('k', 'k', '1', { capabilities: { tool_calling: true, vision: true } }));
     assert.deepEqual(info.capabilities, { toolCalling: true, imageInput: true });
+  });
+});
+
+describe('chat: models of several environments', () => {
+  it('prefix the id with the environment (same model twice stays two ids) and name it first in the detail', () => {
+    const entry: ModelEntry = { id: 'acme/aurora-2', family: 'aurora', version: '2', raw: {} };
+    const beta = inEnvironment(chatModelInfo(entry), 'Beta EU');
+    const prod = inEnvironment(chatModelInfo(entry), 'Production');
+    assert.equal(beta.id, 'Beta EU/acme/aurora-2');
+    assert.notEqual(beta.id, prod.id);
+    assert.equal(beta.detail, 'Beta EU · v2');
+    assert.equal(beta.name, 'acme/aurora-2');
+    assert.equal(inEnvironment(chatModelInfo({ id: 'm', raw: {} }), 'Prod').detail, 'Prod');
+    // A hostile environment name reaches the picker as display text only.
+    assert.ok(!inEnvironment(chatModelInfo(entry), '[x](command:evil)').detail?.includes('](command:'));
   });
 });
 

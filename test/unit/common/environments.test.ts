@@ -29,6 +29,7 @@ describe('common/environments', () => {
         baseUrl: 'https://staging.example.com/eu',
         source: 'user',
         headers: { 'X-Project': 'search' },
+        secretHeaders: [],
         variables: { region: 'eu', n: '3', on: 'true' },
         shorthand: false,
       },
@@ -203,5 +204,39 @@ describe('common/environments', () => {
     assert.equal(findEnvironment(environments, ' staging ')?.baseUrl, 'https://s');
     assert.equal(findEnvironment(environments, undefined), undefined);
     assert.equal(findEnvironment(environments, 'dev'), undefined);
+  });
+
+  it('a header given as "{{secret}}" is a secret header: named, never a value; shared with its marker', () => {
+    const { environments, problems } = readEnvironments(
+      [
+        {
+          name: 'Gateway',
+          baseUrl: 'https://gw.example/team-a',
+          headers: { 'X-Org': 'acme', 'X-Org-Token': ' {{secret}} ', 'x-org': 'again', 'X-Literal': 'a {{secret}}' },
+        },
+      ],
+      'user',
+    );
+    const [gw] = environments;
+    assert.deepEqual(gw.headers, { 'X-Org': 'acme', 'X-Literal': 'a {{secret}}' });
+    assert.deepEqual(gw.secretHeaders, ['X-Org-Token']);
+    assert.deepEqual(
+      problems.map((p) => p.message),
+      ['modelAccess.environments[0] (Gateway): the x-org header is given twice; the first one counts'],
+    );
+    assert.deepEqual(shareableEnvironments(environments), [
+      {
+        name: 'Gateway',
+        baseUrl: 'https://gw.example/team-a',
+        headers: { 'X-Org': 'acme', 'X-Literal': 'a {{secret}}', 'X-Org-Token': '{{secret}}' },
+      },
+    ]);
+    const onlySecret = readEnvironments(
+      [{ name: 'S', baseUrl: 'https://s', headers: { 'X-T': '{{secret}}' } }],
+      'user',
+    );
+    assert.deepEqual(shareableEnvironments(onlySecret.environments), [
+      { name: 'S', baseUrl: 'https://s', headers: { 'X-T': '{{secret}}' } },
+    ]);
   });
 });

@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { describeFailure, FAILURE_ACTIONS, NO_KEY, type Failure } from '../../../src/common/failure';
+import {
+  describeFailure,
+  FAILURE_ACTIONS,
+  NO_KEY,
+  type Failure,
+  HEADER_SECRET_MISSING,
+} from '../../../src/common/failure';
 import { KEY_NOT_ALLOWED } from '../../../src/common/keyConsent';
 
 describe('failures as text', () => {
@@ -200,5 +206,16 @@ describe('failures as text', () => {
     assert.equal(thrown.message, 'x is not a function');
     assert.equal(thrown.kind, 'unknown');
     assert.equal(describeFailure('a string was thrown').message, 'a string was thrown');
+  });
+
+  it('a secret header without a value offers Set Environment Header Secret', () => {
+    const failure = describeFailure({
+      kind: 'config',
+      code: HEADER_SECRET_MISSING,
+      message: 'X-Org-Token has no value',
+    });
+    assert.equal(failure.action, 'setHeaderSecret');
+    assert.equal(FAILURE_ACTIONS[failure.action].command, 'modelAccess.setHeaderSecret');
+    assert.equal(failure.message, 'X-Org-Token has no value');
   });
 });

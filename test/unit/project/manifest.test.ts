@@ -206,6 +206,8 @@ describe('Restricted Mode and virtual workspaces (package.json)', () => {
    */
   const SAFE_FROM_A_WORKSPACE: Record<string, string> = {
     'modelAccess.groupByFamily': 'how the Models view is drawn',
+    'modelAccess.modelsView.showAllEnvironments':
+      'which configured environments the view and chat list; each keeps its own URL, key and consent',
     'modelAccess.modelClickAction': 'what a click does; card links are checked whatever the setting',
     'modelAccess.requestTimeoutSeconds': 'how long to wait; not where requests go or what they carry',
     'modelAccess.responseInNewTab': 'where answers are shown',
