@@ -318,7 +318,6 @@ export class ServiceConnection extends Lifecycle {
   }
 }
 
-/** What `getClient()` rejects with when the service is not configured (`code` says why, when it matters). */
 /**
  * The service client and the HTTP code under it (api/client.ts, built into dist/client.js by esbuild.js) load
  * with the first client, when the first request is about to be made, not at activation.
@@ -329,6 +328,7 @@ function newClient(options: ServiceClientOptions): ModelService {
   return new ServiceClient(options);
 }
 
+/** What `getClient()` rejects with when the service is not configured (`code` says why, when it matters). */
 function configError(message: string, code?: string): ServiceError {
   return new ServiceError({ kind: 'config', message, code });
 }
