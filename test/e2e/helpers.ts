@@ -152,12 +152,20 @@ export async function openPalette(
     const input = quickInput(page).locator('input');
     await input.waitFor({ state: 'visible', timeout: 15_000 });
     try {
-      await input.fill(`>${command}`, { timeout: attempt < 3 ? 3000 : 15_000 });
+      await input.fill(`>${command}`, { timeout: 3000 });
     } catch (e) {
-      // A webview that had the focus took it back and closed the palette.
-      if (attempt >= 3) {
+      // A webview that had the focus took it back and closed the palette (it may keep doing so for a while
+      // after a theme change on a busy machine): click the window's title, which takes the focus out of it,
+      // and try again.
+      if (attempt >= 8) {
         throw e;
       }
+      await page
+        .locator('.part.titlebar .window-title')
+        .first()
+        .click({ timeout: 3000 })
+        .catch(() => undefined);
+      await page.waitForTimeout(500);
       continue;
     }
     const row = quickInput(page).locator('.monaco-list-row', { hasText: command }).first();
@@ -167,7 +175,7 @@ export async function openPalette(
       await row.click({ timeout: attempt < 3 ? 3000 : 15_000 });
       break;
     } catch (e) {
-      if (attempt >= 3) {
+      if (attempt >= 8) {
         throw e;
       }
     }
