@@ -178,11 +178,15 @@ export async function importCurlCommand(
     // input box flattens it (the words are the same either way).
     const editor = vscode.window.activeTextEditor;
     const selected = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
-    const clipboard = await vscode.env.clipboard.readText().then(
-      (t) => t,
-      () => '',
-    );
     const looksLikeCurl = (t: string) => /^\s*(\$\s+)?curl(\.exe)?\s/i.test(t);
+    // The clipboard only when the selection holds no command: in VS Code for the Web, reading it may need the
+    // browser's permission, and without it VS Code shows an error and waits until that is dismissed.
+    const clipboard = looksLikeCurl(selected)
+      ? ''
+      : await vscode.env.clipboard.readText().then(
+          (t) => t,
+          () => '',
+        );
     if (looksLikeCurl(selected)) {
       [text, from] = [selected, 'selection'];
     } else if (looksLikeCurl(clipboard)) {

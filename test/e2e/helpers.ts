@@ -2,7 +2,7 @@
 // palette (F1), quick inputs, notifications, tree rows, editors. Selectors follow VS Code 1.139's DOM.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 
 export const RESULTS_DIR = path.resolve(__dirname, '..', '..', 'test-results');
 
@@ -139,16 +139,35 @@ export function quickInput(page: Page): Locator {
 export async function openPalette(
   page: Page,
   command: string,
-  { timeoutMs = 15_000 }: { timeoutMs?: number } = {},
+  { timeoutMs = 15_000, keepSelection = false }: { timeoutMs?: number; keepSelection?: boolean } = {},
 ): Promise<void> {
   // An editor that takes the focus just after the palette opened (a document a command is still showing)
-  // closes it again: open it anew then, a few times.
+  // closes it again: open it anew then, a few times. Escape first closes whatever input is open, but in an
+  // editor it also drops the selection: `keepSelection` for commands that act on it.
   for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('Escape');
+    if (!keepSelection || (await quickInput(page).isVisible())) {
+      await page.keyboard.press('Escape');
+    }
     await page.keyboard.press('F1');
     const input = quickInput(page).locator('input');
     await input.waitFor({ state: 'visible', timeout: 15_000 });
-    await input.fill(`>${command}`);
+    try {
+      await input.fill(`>${command}`, { timeout: 3000 });
+    } catch (e) {
+      // A webview that had the focus took it back and closed the palette (it may keep doing so for a while
+      // after a theme change on a busy machine): click the window's title, which takes the focus out of it,
+      // and try again.
+      if (attempt >= 8) {
+        throw e;
+      }
+      await page
+        .locator('.part.titlebar .window-title')
+        .first()
+        .click({ timeout: 3000 })
+        .catch(() => undefined);
+      await page.waitForTimeout(500);
+      continue;
+    }
     const row = quickInput(page).locator('.monaco-list-row', { hasText: command }).first();
     await row.waitFor({ state: 'visible', timeout: timeoutMs });
     try {
@@ -156,7 +175,7 @@ export async function openPalette(
       await row.click({ timeout: attempt < 3 ? 3000 : 15_000 });
       break;
     } catch (e) {
-      if (attempt >= 3) {
+      if (attempt >= 8) {
         throw e;
       }
     }
@@ -449,3 +468,165 @@ function normalize(text: string): string {
     .replace(/[ \t]+\n/g, '\n')
     .trim();
 }
+
+/**
+ * Right-clicks `row` (a tree row, a tab…) and chooses `item` in the context menu that opens, as a person does.
+ */
+export async function chooseFromContextMenu(page: Page, row: Locator, item: string): Promise<void> {
+  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  await row.click({ button: 'right' });
+  const menu = page.locator('.monaco-menu').first();
+  const entry = menu.locator('.action-item', { hasText: item }).first();
+  await entry.waitFor({ state: 'visible', timeout: 15_000 });
+  // A menu ignores the pointer for a moment after it opened: a click that did not choose the entry leaves the
+  // menu open. Then choose it with the keyboard, as a person would.
+  await entry.click();
+  if (
+    await menu.waitFor({ state: 'hidden', timeout: 3000 }).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    return;
+  }
+  const focused = menu.locator('.action-item.focused');
+  for (let i = 0; i < 30; i++) {
+    if ((await focused.innerText().catch(() => '')).includes(item)) {
+      await page.keyboard.press('Enter');
+      await menu.waitFor({ state: 'hidden', timeout: 5000 });
+      return;
+    }
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`the context menu has no entry "${item}" to choose`);
+}
+
+/**
+ * The frame of a webview (an editor tab the extension fills with HTML) whose document has an element matching
+ * `selector`. VS Code nests each webview's page in two iframes; Playwright lists every frame of the page.
+ */
+export async function webviewFrame(page: Page, selector: string, timeoutMs = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (
+        await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)
+      ) {
+        return frame;
+      }
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`no webview shows ${selector} within ${timeoutMs} ms`);
+    }
+    await page.waitForTimeout(200);
+  }
+}
+
+/** Waits until `read()` returns a value `done` accepts (what a webview shows changes as answers arrive). */
+export async function waitForValue<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value)) {
+    if (Date.now() > deadline) {
+      throw new Error(`${what}: not reached within ${timeoutMs} ms; last seen ${JSON.stringify(value)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    value = await read();
+  }
+  return value;
+}
+
+/**
+ * *Preferences: Color Theme*, then the theme by its setting value, e.g. "Default Dark Modern" (the picker labels
+ * VS Code's own themes without "Default ").
+ */
+export async function setColorTheme(page: Page, theme: string): Promise<void> {
+  const label = theme.replace(/^Default /, '');
+  await openPalette(page, 'Preferences: Color Theme');
+  await typeInQuickInput(page, label, { submit: false });
+  const row = quickInput(page)
+    .locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^(Default )?${label}$`) }) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: 15_000 });
+  await row.click();
+  await page.waitForFunction(
+    (dark) => document.querySelector('.monaco-workbench')?.classList.contains(dark ? 'vs-dark' : 'vs') ?? false,
+    /dark/i.test(theme),
+    { timeout: 15_000 },
+  );
+}
+
+export interface Legibility {
+  /** What was measured (a CSS selector of the page). */
+  selector: string;
+  color: string;
+  background: string;
+  /** WCAG contrast ratio of the text against the page's background, 1–21. */
+  contrast: number;
+}
+
+/**
+ * How legible the text of each selector is in a webview: its computed color against the body's background
+ * (WCAG contrast ratio). Colors with transparency are blended over the background first.
+ */
+export async function measureLegibility(frame: Frame, selectors: string[]): Promise<Legibility[]> {
+  // Plain JavaScript, run in the page: the test runner's transpiler would wrap named functions in helpers the
+  // page does not have.
+  return frame.evaluate(`(${LEGIBILITY_SCRIPT})(${JSON.stringify(selectors)})`) as Promise<Legibility[]>;
+}
+
+const LEGIBILITY_SCRIPT = `function (list) {
+  function rgba(css) {
+    const probe = document.createElement('canvas').getContext('2d');
+    probe.fillStyle = '#000';
+    probe.fillStyle = css;
+    const hex = String(probe.fillStyle);
+    if (hex.startsWith('#')) {
+      return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).concat(1);
+    }
+    const m = /rgba?\\(([^)]+)\\)/.exec(hex);
+    const parts = (m ? m[1] : '0,0,0,1').split(',').map((p) => parseFloat(p));
+    return [parts[0], parts[1], parts[2], parts[3] === undefined ? 1 : parts[3]];
+  }
+  function blend(top, below) {
+    return top.slice(0, 3).map((c, i) => c * top[3] + below[i] * (1 - top[3]));
+  }
+  function luminance(rgb) {
+    const [r, g, b] = rgb.map((c) => {
+      const s = c / 255;
+      return s <= 0.03928 ? s / 12.92 : Math.pow((s + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  }
+  const pageBackground = blend(rgba(getComputedStyle(document.body).backgroundColor), [255, 255, 255]);
+  return list.map((selector) => {
+    const el = document.querySelector(selector);
+    if (!el) {
+      return { selector, color: 'missing', background: 'missing', contrast: 0 };
+    }
+    let background = pageBackground;
+    for (let node = el; node && node !== document.body; node = node.parentElement) {
+      const own = rgba(getComputedStyle(node).backgroundColor);
+      if (own[3] > 0) {
+        background = blend(own, pageBackground);
+        break;
+      }
+    }
+    const color = blend(rgba(getComputedStyle(el).color), background);
+    const [hi, lo] = [luminance(color), luminance(background)].sort((a, b) => b - a);
+    return {
+      selector,
+      color: 'rgb(' + color.map(Math.round).join(', ') + ')',
+      background: 'rgb(' + background.map(Math.round).join(', ') + ')',
+      contrast: Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100,
+    };
+  });
+}`;

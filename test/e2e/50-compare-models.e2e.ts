@@ -1,0 +1,172 @@
+// A person has a chat payload open and wants to know which of two models answers it better: Compare Models…
+// from the palette, a second model checked in the multi-select pick (the payload's own model is checked
+// already), and one view shows both answers side by side with their status, total time and token usage.
+// The view follows the color theme (checked in a dark one too).
+import * as assert from 'node:assert/strict';
+import type { Frame } from 'playwright-core';
+import { generateText, promptText } from '../server/generation';
+import { e2e } from './session';
+import {
+  clearNotifications,
+  measureLegibility,
+  moveMouseAway,
+  openPalette,
+  openViewContainer,
+  pickQuickItem,
+  quickInput,
+  readActiveEditorText,
+  screenshot,
+  setColorTheme,
+  typeInQuickInput,
+  waitForNotification,
+  waitForValue,
+  webviewFrame,
+  type Legibility,
+} from './helpers';
+
+interface Column {
+  model: string;
+  status: string;
+  time: string;
+  firstToken: string;
+  usage: string;
+  text: string;
+  error: string;
+  box: { left: number; right: number; top: number };
+}
+
+async function readComparison(frame: Frame): Promise<{ summary: string; columns: Column[] }> {
+  // No named functions inside: the test runner's transpiler would wrap them in helpers the page does not have.
+  return frame.evaluate(() => ({
+    summary: document.querySelector('#summary')?.textContent ?? '',
+    columns: Array.from(document.querySelectorAll('section.column')).map((section) => {
+      const r = section.getBoundingClientRect();
+      const cells = Object.fromEntries(
+        ['status', 'time', 'firstToken', 'usage', 'text', 'error'].map((key) => [
+          key,
+          section.querySelector(`[id$="-${key}"]`)?.textContent ?? '',
+        ]),
+      ) as Record<'status' | 'time' | 'firstToken' | 'usage' | 'text' | 'error', string>;
+      return {
+        model: section.querySelector('h2')?.textContent ?? '',
+        ...cells,
+        box: { left: r.left, right: r.right, top: r.top },
+      };
+    }),
+  }));
+}
+
+function legible(measured: Legibility[], theme: string): void {
+  for (const m of measured) {
+    assert.ok(
+      m.contrast >= 4.5,
+      `${theme}: ${m.selector} is legible, ${m.color} on ${m.background} (contrast ${m.contrast})`,
+    );
+  }
+}
+
+describe('Compare Models', () => {
+  after(async () => {
+    await setColorTheme(e2e.page, 'Default Light Modern').catch(() => undefined);
+    await openPalette(e2e.page, 'View: Close All Editors').catch(() => undefined);
+  });
+
+  it('two models → both answers and timings side by side', async function () {
+    // Service, key, payload and a webview through the palette: slow on a busy machine.
+    this.timeout(180_000);
+    const page = e2e.page;
+    await openViewContainer(page); // The extension is active (it may be the first step run).
+    await openPalette(page, 'View: Close All Editors');
+    if (await page.locator('.part.panel').isVisible()) {
+      await openPalette(page, 'View: Hide Panel');
+    }
+    await clearNotifications(page);
+    await openPalette(page, 'Model Access: Set Service URL');
+    await typeInQuickInput(page, e2e.service.url);
+    await openPalette(page, 'Model Access: Set API Key');
+    await typeInQuickInput(page, e2e.demoKey);
+    await waitForNotification(page, /API key saved/);
+    await clearNotifications(page);
+    // Room for the payload and two columns.
+    await openPalette(page, 'View: Close Primary Side Bar');
+
+    await openPalette(page, 'Model Access: New Request…');
+    await pickQuickItem(page, 'Chat');
+    const payload = await readActiveEditorText(page, { contains: '// POST /v1/chat' });
+    const first = /"model": "([^"]+)"/.exec(payload)?.[1] ?? '';
+    assert.ok(first, 'the payload names a model');
+    await page.keyboard.type('Which is the best season for a walk?');
+    await readActiveEditorText(page, { contains: 'best season for a walk' });
+    const org = Object.keys(e2e.service.keys)[0];
+    const second = ['basalt-code-2.1', 'kestrel-reasoner-1.0.3'].find((id) => id !== first) ?? '';
+    assert.ok(e2e.service.registry.models.some((m) => m.id === second && m.organization === org));
+
+    const before = e2e.service.requests.length;
+    await openPalette(page, 'Model Access: Compare Models…');
+    const prompt = await typeInQuickInput(page, second, { submit: false });
+    assert.match(prompt, /Compare models: pick 2 to 6/);
+    await pickQuickItem(page, second); // Checks it (the payload's model is checked already).
+    await quickInput(page)
+      .locator('.monaco-list-row[aria-checked="true"]', { hasText: second })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
+    await page.keyboard.press('Enter');
+
+    const frame = await webviewFrame(page, '#c1-status', 60_000);
+    const view = await waitForValue(
+      () => readComparison(frame),
+      (v) => v.summary === 'Finished.' && v.columns.every((c) => /done|failed/.test(c.status)),
+      'both answers have arrived',
+      60_000,
+    );
+    assert.deepEqual(
+      view.columns.map((c) => c.model),
+      [first, second],
+    );
+    const sent = e2e.service.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/chat');
+    assert.deepEqual(sent.map((r) => r.json?.model).sort(), [first, second].sort(), 'one request per model');
+    for (const c of view.columns) {
+      const received = sent.find((r) => r.json?.model === c.model)?.json;
+      assert.ok(received);
+      assert.equal(c.status, '200 · done');
+      assert.equal(c.error, '');
+      assert.match(c.time, /^\d+ ms$|^\d+\.\d\d s$/, `${c.model}: total time`);
+      assert.equal(c.firstToken, 'not streamed');
+      assert.match(c.usage, /^\d+ in · \d+ out · \d+ total$/, `${c.model}: token usage`);
+      // Each column holds its own model's answer to this payload.
+      assert.equal(c.text, generateText(c.model, promptText(received.messages)));
+    }
+    assert.notEqual(view.columns[0].text, view.columns[1].text);
+    const [a, b] = view.columns.map((c) => c.box);
+    assert.ok(Math.abs(a.top - b.top) < 2 && b.left >= a.right, `side by side: ${JSON.stringify([a, b])}`);
+    // The progress notification (with its Cancel) goes once every answer is in.
+    await page
+      .locator('.notification-toast', { hasText: 'comparing 2 models' })
+      .first()
+      .waitFor({ state: 'hidden', timeout: 15_000 });
+    await moveMouseAway(page);
+    await screenshot(page, 'compare-models');
+  });
+
+  it('follows the color theme: in Default Dark Modern the view is dark and its text legible', async function () {
+    this.timeout(120_000);
+    const page = e2e.page;
+    const selectors = ['h1', '#summary', 'h2', 'th', '#c0-status', '#c0-time', '#c0-text', 'button.primary'];
+    legible(await measureLegibility(await webviewFrame(page, '#c1-status'), selectors), 'light theme');
+    const light = await measureLegibility(await webviewFrame(page, '#c1-status'), ['body']);
+    await setColorTheme(page, 'Default Dark Modern');
+    const dark = await waitForValue(
+      async () => measureLegibility(await webviewFrame(page, '#c1-status'), ['body']),
+      (m) => m[0].background !== light[0].background,
+      'the comparison takes the dark theme',
+    );
+    const rgb = dark[0].background.match(/\d+/g)?.map(Number) ?? [];
+    assert.ok(
+      rgb.length === 3 && rgb.every((c) => c < 80),
+      `the background is dark in a dark theme (${dark[0].background})`,
+    );
+    legible(await measureLegibility(await webviewFrame(page, '#c1-status'), selectors), 'dark theme');
+    await moveMouseAway(page);
+    await screenshot(page, 'compare-models-dark');
+  });
+});
