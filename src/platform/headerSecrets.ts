@@ -1,9 +1,8 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { Redactor } from '../api/redact';
 import { candidateScopes, scopeOf } from '../common/keyScope';
 import { l10n } from './l10n';
-import { Lifecycle } from './lifecycle';
-import { onSecretChange } from './secretChanges';
+import { PrefixedSecrets } from './secretChanges';
 
 const PREFIX = 'modelAccess.headerSecret/';
 
@@ -14,20 +13,9 @@ const PREFIX = 'modelAccess.headerSecret/';
  * lies under. Secret names are `modelAccess.headerSecret/<header, lower case> <scope>` (a header name holds
  * no space). Every value read or stored is registered with the log's redactor.
  */
-export class HeaderSecrets extends Lifecycle {
-  private readonly _onDidChange = new vscode.EventEmitter<void>();
-  /** Fires when a value changes here or in another window. */
-  readonly onDidChange = this._onDidChange.event;
-
-  constructor(
-    private readonly secrets: vscode.SecretStorage,
-    private readonly redactor?: Redactor,
-  ) {
-    super();
-    this.own(
-      this._onDidChange,
-      onSecretChange(secrets, PREFIX, () => this._onDidChange.fire()),
-    );
+export class HeaderSecrets extends PrefixedSecrets {
+  constructor(secrets: vscode.SecretStorage, redactor?: Redactor) {
+    super(secrets, redactor, PREFIX);
   }
 
   private static secretName(header: string, scope: string): string {
@@ -58,15 +46,7 @@ export class HeaderSecrets extends Lifecycle {
       throw new Error(l10n.t('The service URL is not a valid http(s) URL.'));
     }
     const name = HeaderSecrets.secretName(header, scope);
-    const trimmed = value.trim();
-    if (trimmed) {
-      this.redactor?.add(trimmed);
-      await this.secrets.store(name, trimmed);
-    } else {
-      await this.secrets.delete(name);
-    }
-    // SecretStorage fires onDidChange too, but not always before this returns: fire now so the UI follows.
-    this._onDidChange.fire();
+    await this.write(name, value.trim());
     return scope;
   }
 }

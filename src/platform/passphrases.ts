@@ -1,26 +1,15 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { originOf } from '../api/baseUrl';
 import type { Redactor } from '../api/redact';
-import { Lifecycle } from './lifecycle';
-import { onSecretChange } from './secretChanges';
+import { PrefixedSecrets } from './secretChanges';
 
 /**
  * The client certificate's passphrase, in SecretStorage and bound to the service origin it was set for: a
  * different service URL does not get it. Every value read or stored is registered with the log's redactor.
  */
-export class ClientCertificatePassphrases extends Lifecycle {
-  private readonly _onDidChange = new vscode.EventEmitter<void>();
-  readonly onDidChange = this._onDidChange.event;
-
-  constructor(
-    private readonly secrets: vscode.SecretStorage,
-    private readonly redactor?: Redactor,
-  ) {
-    super();
-    this.own(
-      this._onDidChange,
-      onSecretChange(secrets, ClientCertificatePassphrases.prefix, () => this._onDidChange.fire()),
-    );
+export class ClientCertificatePassphrases extends PrefixedSecrets {
+  constructor(secrets: vscode.SecretStorage, redactor?: Redactor) {
+    super(secrets, redactor, ClientCertificatePassphrases.prefix);
   }
 
   private static readonly prefix = 'modelAccess.clientCertificatePassphrase:';
@@ -43,12 +32,6 @@ export class ClientCertificatePassphrases extends Lifecycle {
     if (!name) {
       return;
     }
-    if (value) {
-      this.redactor?.add(value);
-      await this.secrets.store(name, value);
-    } else {
-      await this.secrets.delete(name);
-    }
-    this._onDidChange.fire();
+    await this.write(name, value);
   }
 }
