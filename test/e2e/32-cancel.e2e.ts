@@ -6,14 +6,13 @@ import { startServer, type RunningServer } from '../server';
 import { generateText, promptText } from '../server/generation';
 import { e2e } from './session';
 import {
-  clearNotifications,
+  connectService,
   openPalette,
   openViewContainer,
   pickQuickItem,
   readActiveEditorText,
   screenshot,
   typeInQuickInput,
-  waitForNotification,
 } from './helpers';
 
 /** Between two streamed events: a 15–25 word answer takes 20 s or more, far longer than the steps below. */
@@ -28,9 +27,7 @@ describe('Cancelling a request', () => {
 
   after(async () => {
     // Later steps expect the session's service again (its key is still stored for it).
-    await openPalette(e2e.page, 'Model Access: Set Service URL').catch(() => undefined);
-    await typeInQuickInput(e2e.page, e2e.service.url).catch(() => undefined);
-    await clearNotifications(e2e.page).catch(() => undefined);
+    await connectService(e2e.page, e2e.service.url).catch(() => undefined);
     await openPalette(e2e.page, 'View: Close All Editors').catch(() => undefined);
     await slow?.close();
   });
@@ -45,18 +42,7 @@ describe('Cancelling a request', () => {
     if (await page.locator('.part.panel').isVisible()) {
       await openPalette(page, 'View: Hide Panel');
     }
-    await clearNotifications(page);
-    await openPalette(page, 'Model Access: Set Service URL');
-    await typeInQuickInput(page, slow.url);
-    // The status bar follows the new service before the key is entered for it.
-    await page
-      .locator('.statusbar-item', { hasText: new URL(slow.url).host })
-      .first()
-      .waitFor({ timeout: 15_000 });
-    await openPalette(page, 'Model Access: Set API Key');
-    await typeInQuickInput(page, slow.keys.acme);
-    await waitForNotification(page, /API key saved/);
-    await clearNotifications(page);
+    await connectService(page, slow.url, slow.keys.acme);
 
     await openPalette(page, 'Model Access: New Request…');
     await pickQuickItem(page, 'Chat');

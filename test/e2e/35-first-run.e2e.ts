@@ -103,10 +103,14 @@ describe('First run, as a newcomer', () => {
     await openPalette(page, 'Go to Line/Column');
     await quickInput(page).locator('input').fill(':4');
     await page.keyboard.press('Enter');
+    // The keys go to the editor once the line picker has closed; the status bar shows the selection.
+    await quickInput(page).waitFor({ state: 'hidden', timeout: 15_000 });
     await page.keyboard.press('Home');
     await page.keyboard.press('Shift+End');
+    await page.locator('.statusbar-item', { hasText: /selected/ }).first().waitFor({ timeout: 15_000 });
 
-    await openPalette(page, 'Model Access: Send Request');
+    // F1 straight from the selection, as a person does (Escape first would drop it).
+    await openPalette(page, 'Model Access: Send Request', { keepSelection: true });
     const answer = await readAnswer(page, 'variants', /POST \/v1\/chat · 200 OK/);
     assert.ok(answer.includes('second variant'), 'the selected variant was sent');
     assert.ok(!answer.includes('first variant'));

@@ -9,6 +9,7 @@ import { e2e } from './session';
 import {
   clearNotifications,
   clickTreeRow,
+  connectService,
   openPalette,
   openViewContainer,
   readTreeRows,
@@ -26,9 +27,7 @@ describe('Hostile registry', () => {
 
   after(async () => {
     // Later steps expect the demo service again.
-    await openPalette(e2e.page, 'Model Access: Set Service URL').catch(() => undefined);
-    await typeInQuickInput(e2e.page, e2e.service.url).catch(() => undefined);
-    await clearNotifications(e2e.page).catch(() => undefined);
+    await connectService(e2e.page, e2e.service.url).catch(() => undefined);
     await hostile?.close();
   });
 
@@ -41,18 +40,9 @@ describe('Hostile registry', () => {
     const page = e2e.page;
     await openViewContainer(page);
     await openPalette(page, 'View: Close All Editors');
-    await clearNotifications(page);
-    await openPalette(page, 'Model Access: Set Service URL');
-    await typeInQuickInput(page, hostile.url);
     // The status bar follows the new service before the key is entered for it.
-    await page
-      .locator('.statusbar-item', { hasText: new URL(hostile.url).host })
-      .first()
-      .waitFor({ timeout: 15_000 });
-    await openPalette(page, 'Model Access: Set API Key');
-    await typeInQuickInput(page, hostile.keys.hostile);
+    const note = await connectService(page, hostile.url, hostile.keys.hostile);
     const count = hostile.registry.models.filter((m) => m.organization === hostile.hostile?.organization).length;
-    const note = await waitForNotification(page, /API key saved/);
     assert.match(note, new RegExp(`sees ${count} models`));
   });
 

@@ -12,14 +12,15 @@ import { e2e } from './session';
 import {
   chooseFromContextMenu,
   clearNotifications,
-  moveMouseAway,
+  connectService,
   measureLegibility,
-  type Legibility,
+  moveMouseAway,
   openPalette,
   openViewContainer,
   RESULTS_DIR,
   screenshot,
   setColorTheme,
+  type Legibility,
   typeInQuickInput,
   viewPane,
   waitForNotification,
@@ -118,9 +119,7 @@ describe('Model Details', () => {
     e2e.page.off('dialog', onDialog);
     // Later steps expect the session's service again, in the light theme.
     await setColorTheme(e2e.page, 'Default Light Modern').catch(() => undefined);
-    await openPalette(e2e.page, 'Model Access: Set Service URL').catch(() => undefined);
-    await typeInQuickInput(e2e.page, e2e.service.url).catch(() => undefined);
-    await clearNotifications(e2e.page).catch(() => undefined);
+    await connectService(e2e.page, e2e.service.url).catch(() => undefined);
     await openPalette(e2e.page, 'View: Close All Editors').catch(() => undefined);
     await service?.close();
   });
@@ -134,17 +133,7 @@ describe('Model Details', () => {
     if (await page.locator('.part.panel').isVisible()) {
       await openPalette(page, 'View: Hide Panel');
     }
-    await clearNotifications(page);
-    await openPalette(page, 'Model Access: Set Service URL');
-    await typeInQuickInput(page, service.url);
-    await page
-      .locator('.statusbar-item', { hasText: new URL(service.url).host })
-      .first()
-      .waitFor({ timeout: 15_000 });
-    await openPalette(page, 'Model Access: Set API Key');
-    await typeInQuickInput(page, service.keys.acme);
-    await waitForNotification(page, /API key saved/);
-    await clearNotifications(page);
+    await connectService(page, service.url, service.keys.acme);
 
     const model = service.registry.models.find((m) => m.id === RICH_ID);
     assert.ok(model);

@@ -7,7 +7,7 @@ import type { Frame } from 'playwright-core';
 import { generateText, promptText } from '../server/generation';
 import { e2e } from './session';
 import {
-  clearNotifications,
+  connectService,
   measureLegibility,
   moveMouseAway,
   openPalette,
@@ -17,11 +17,10 @@ import {
   readActiveEditorText,
   screenshot,
   setColorTheme,
+  type Legibility,
   typeInQuickInput,
-  waitForNotification,
   waitForValue,
   webviewFrame,
-  type Legibility,
 } from './helpers';
 
 interface Column {
@@ -80,13 +79,7 @@ describe('Compare Models', () => {
     if (await page.locator('.part.panel').isVisible()) {
       await openPalette(page, 'View: Hide Panel');
     }
-    await clearNotifications(page);
-    await openPalette(page, 'Model Access: Set Service URL');
-    await typeInQuickInput(page, e2e.service.url);
-    await openPalette(page, 'Model Access: Set API Key');
-    await typeInQuickInput(page, e2e.demoKey);
-    await waitForNotification(page, /API key saved/);
-    await clearNotifications(page);
+    await connectService(page, e2e.service.url, e2e.demoKey);
     // Room for the payload and two columns.
     await openPalette(page, 'View: Close Primary Side Bar');
 

@@ -10,13 +10,13 @@ import { generateText, promptText } from '../server/generation';
 import { e2e } from './session';
 import {
   clearNotifications,
+  connectService,
   openFileByName,
   openPalette,
   openViewContainer,
   quickInput,
   readActiveEditorText,
   screenshot,
-  typeInQuickInput,
   waitForNotification,
 } from './helpers';
 
@@ -54,13 +54,7 @@ describe('Import cURL', () => {
     const page = e2e.page;
     await openViewContainer(page); // The extension is active (it may be the first step run).
     await openPalette(page, 'View: Close All Editor Groups');
-    await clearNotifications(page);
-    await openPalette(page, 'Model Access: Set Service URL');
-    await typeInQuickInput(page, e2e.service.url);
-    await openPalette(page, 'Model Access: Set API Key');
-    await typeInQuickInput(page, e2e.demoKey);
-    await waitForNotification(page, /API key saved/);
-    await clearNotifications(page);
+    await connectService(page, e2e.service.url, e2e.demoKey);
     // The whole width for the README, so no line of the command wraps.
     await openPalette(page, 'View: Close Primary Side Bar');
 

@@ -248,6 +248,29 @@ export async function waitForNotification(page: Page, text: string | RegExp, tim
   return normalize(await toast.innerText());
 }
 
+/**
+ * Points Model Access at another service as a person does from the palette: Set Service URL, then (with a
+ * key) Set API Key. Waits until the status bar names the service and the key is saved, so the next step
+ * starts on it; returns the "API key saved" notification's text ('' without a key).
+ */
+export async function connectService(page: Page, url: string, key?: string): Promise<string> {
+  await clearNotifications(page);
+  await openPalette(page, 'Model Access: Set Service URL');
+  await typeInQuickInput(page, url);
+  await page
+    .locator('.statusbar-item', { hasText: new URL(url).host })
+    .first()
+    .waitFor({ state: 'visible', timeout: 15_000 });
+  if (key === undefined) {
+    return '';
+  }
+  await openPalette(page, 'Model Access: Set API Key');
+  await typeInQuickInput(page, key);
+  const note = await waitForNotification(page, /API key saved/, 60_000);
+  await clearNotifications(page);
+  return note;
+}
+
 /** Closes every visible notification toast (its close button only shows while the toast is hovered). */
 export async function clearNotifications(page: Page): Promise<void> {
   const toasts = page.locator('.notification-toast');

@@ -123,6 +123,20 @@ before(async function () {
     });
   });
   const page = await context.newPage();
+  // A Model Card opens in a new tab, as in a browser. Left open, that tab stays in front and Chromium stops
+  // painting the workbench behind it: every later action waits about 2 s for an animation frame to find its
+  // target stable. The card's address is recorded by the route above; the tab is closed once it has loaded.
+  context.on('page', (opened) => {
+    if (opened === page) {
+      return;
+    }
+    void opened
+      .waitForLoadState('domcontentloaded', { timeout: 15_000 })
+      .catch(() => undefined)
+      .then(() => opened.close())
+      .then(() => page.bringToFront())
+      .catch(() => undefined);
+  });
   await page.goto(codeServer.workbenchUrl(), { waitUntil: 'domcontentloaded', timeout: 60_000 });
   await waitForWorkbench(page);
   current = { page, context, browser, codeServer, service, demoKey, dirs, vsix, openedCardUrls };
