@@ -14,6 +14,7 @@ import type { ModelDocuments } from './inspect';
 import type { ModelsView } from './modelsView';
 import type { ModelDetailsPanels } from './details';
 import type { CardPreviews } from './cardPreview';
+import { commandEnvironment } from '../platform/environments';
 
 /** The services and the explorer's own parts. */
 type ExplorerDeps = Services & {
@@ -32,7 +33,7 @@ export function explorerCommands(
   parts: Pick<ExplorerDeps, 'view' | 'documents' | 'details' | 'cards'>,
 ): vscode.Disposable[] {
   const deps: ExplorerDeps = { ...services, ...parts };
-  const inspect = (model: ModelEntry) => inspectModel(deps, model).then(() => undefined);
+  const inspect = (model: ModelEntry) => inspectModel(deps, model, undefined).then(() => undefined);
   return [
     vscode.commands.registerCommand(Commands.refreshModels, () =>
       deps.config.showAllEnvironments ? deps.catalogs.reloadAll() : deps.catalog.refresh(),
@@ -49,7 +50,7 @@ export function explorerCommands(
       Commands.inspectModel,
       async (arg?: unknown): Promise<InspectOutcome | undefined> => {
         const model = await modelOrPick(deps, arg, l10n.t('Inspect model…'));
-        return model ? inspectModel(deps, model) : undefined;
+        return model ? inspectModel(deps, model, arg) : undefined;
       },
     ),
     vscode.commands.registerCommand(Commands.copyModelId, async (arg?: unknown) => {
@@ -62,7 +63,7 @@ export function explorerCommands(
     }),
     vscode.commands.registerCommand(Commands.showModelDetails, async (arg?: unknown) => {
       const model = await modelOrPick(deps, arg, l10n.t('Show the details of…'));
-      return model ? deps.details.show(model) : undefined;
+      return model ? showDetails(deps, model, arg) : undefined;
     }),
     vscode.commands.registerCommand(Commands.previewModelCard, async (arg?: unknown) => {
       const model = await modelOrPick(deps, arg, l10n.t('Preview the Model Card of…'));
@@ -77,9 +78,9 @@ export function explorerCommands(
         case 'openModelCard':
           return openModelCard(model, { ui: deps.ui, log: deps.log, inspect });
         case 'showDetails':
-          return deps.details.show(model);
+          return showDetails(deps, model, arg);
         case 'inspect':
-          return inspectModel(deps, model);
+          return inspectModel(deps, model, arg);
         default:
           return undefined;
       }
@@ -88,8 +89,22 @@ export function explorerCommands(
   ];
 }
 
-async function inspectModel(deps: ExplorerDeps, model: ModelEntry): Promise<InspectOutcome> {
-  return deps.documents.inspect(model, async (id) => (await deps.connection.getClient()).getModel(id), deps.ui);
+/** Reads the model from the service of its row's environment (the active one for anything else). */
+async function inspectModel(deps: ExplorerDeps, model: ModelEntry, arg: unknown): Promise<InspectOutcome | undefined> {
+  const target = commandEnvironment(deps.environments, deps.ui, arg);
+  if (!target) {
+    return undefined;
+  }
+  return deps.documents.inspect(
+    model,
+    async (id) => (await deps.connection.getClient(target.env)).getModel(id),
+    deps.ui,
+  );
+}
+
+async function showDetails(deps: ExplorerDeps, model: ModelEntry, arg: unknown) {
+  const target = commandEnvironment(deps.environments, deps.ui, arg);
+  return target ? deps.details.show(model, target.name) : undefined;
 }
 
 /** The model a command was given, or one picked from the catalog (loading it first if needed). */

@@ -22,6 +22,10 @@ export interface DetailsTab {
   refreshed: Promise<void>;
   /** The entry as the service last gave it. */
   entry?: ModelEntry;
+  /** The model's id, as the service knows it. */
+  id: string;
+  /** The environment the tab reads from, when it was opened from that environment's root; else the active one. */
+  environment?: string;
 }
 
 interface Actions {
@@ -42,16 +46,23 @@ export class ModelDetailsPanels implements vscode.Disposable {
     private readonly actions: Actions,
   ) {}
 
-  async show(model: ModelEntry): Promise<DetailsTab> {
-    const existing = this.tabs.get(model.id);
+  /**
+   * Opens (or reveals) the tab of `model`. With `environment` (a row under that environment's root) the tab
+   * reads the model from that environment's service, whichever is active; tabs are one per model and
+   * environment.
+   */
+  async show(model: ModelEntry, environment?: string): Promise<DetailsTab> {
+    const key = tabKey(model.id, environment);
+    const existing = this.tabs.get(key);
     if (existing) {
       existing.panel.reveal();
-      this.refresh(model.id);
+      this.refresh(key);
       return existing;
     }
+    const title = displayText(model.id, 60) || 'Model';
     const panel = vscode.window.createWebviewPanel(
       DETAILS_VIEW_TYPE,
-      displayText(model.id, 60) || 'Model',
+      environment === undefined ? title : `${title} · ${displayText(environment, 40)}`,
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       { enableScripts: true, enableCommandUris: false, localResourceRoots: [], retainContextWhenHidden: false },
     );
@@ -59,37 +70,44 @@ export class ModelDetailsPanels implements vscode.Disposable {
       panel,
       state: { details: modelDetails(model), loading: true, chat: this.chatInfo(model) },
       refreshed: Promise.resolve(),
+      id: model.id,
+      environment,
     };
-    this.tabs.set(model.id, tab);
+    this.tabs.set(key, tab);
     panel.onDidDispose(() => {
-      if (this.tabs.get(model.id) === tab) {
-        this.tabs.delete(model.id);
+      if (this.tabs.get(key) === tab) {
+        this.tabs.delete(key);
       }
     });
     panel.webview.onDidReceiveMessage((m: unknown) => {
       const message = parseDetailsMessage(m);
       if (message) {
-        void this.handle(model.id, message).catch((e: unknown) =>
+        void this.handle(key, model.id, message).catch((e: unknown) =>
           this.services.log.error(`Model Details action failed: ${e instanceof Error ? e.message : String(e)}`),
         );
       }
     });
     this.render(tab);
-    this.refresh(model.id);
+    this.refresh(key);
     return tab;
   }
 
-  /** Reads the entry again; a failure is shown in the page, which keeps what it had. */
-  refresh(id: string): Promise<void> {
-    const tab = this.tabs.get(id);
+  /** Reads the entry again (`key`: the tab's); a failure is shown in the page, which keeps what it had. */
+  refresh(key: string): Promise<void> {
+    const tab = this.tabs.get(key);
     if (!tab) {
       return Promise.resolve();
     }
+    const id = tab.id;
     tab.state = { ...tab.state, loading: true };
     this.render(tab);
     tab.refreshed = (async () => {
       try {
-        const entry = await (await this.services.connection.getClient()).getModel(id);
+        const env = tab.environment === undefined ? undefined : this.services.environments.find(tab.environment);
+        if (tab.environment !== undefined && !env) {
+          throw new Error(`the environment ${displayText(tab.environment, 60)} is no longer configured`);
+        }
+        const entry = await (await this.services.connection.getClient(env)).getModel(id);
         tab.state = {
           ...tab.state,
           details: modelDetails(entry),
@@ -129,21 +147,26 @@ export class ModelDetailsPanels implements vscode.Disposable {
     tab.panel.webview.html = detailsHtml(tab.state, newNonce(), tab.panel.webview.cspSource);
   }
 
-  private async handle(id: string, message: DetailsMessage): Promise<void> {
-    const tab = this.tabs.get(id);
+  private async handle(key: string, id: string, message: DetailsMessage): Promise<void> {
+    const tab = this.tabs.get(key);
     if (!tab) {
       return;
     }
-    const model: ModelEntry = tab.entry ??
-      this.services.catalog.models.find((m) => m.id === id) ?? { id, raw: undefined };
+    const entry: ModelEntry = tab.entry ??
+      (tab.environment === undefined ? this.services.catalog.models.find((m) => m.id === id) : undefined) ?? {
+        id,
+        raw: undefined,
+      };
+    // What the page's buttons start goes to the tab's environment too.
+    const model = { model: entry, environment: tab.environment };
     switch (message.action) {
       case 'refresh':
-        return this.refresh(id);
+        return this.refresh(key);
       case 'openCard':
-        await this.actions.openCard(model);
+        await this.actions.openCard(entry);
         return;
       case 'previewCard':
-        await this.actions.previewCard(model);
+        await this.actions.previewCard(entry);
         return;
       case 'newRequest':
         await vscode.commands.executeCommand(Commands.newRequest, model);
@@ -183,4 +206,9 @@ export class ModelDetailsPanels implements vscode.Disposable {
     }
     this.tabs.clear();
   }
+}
+
+/** One tab per model and environment (none: the tab follows the active environment). */
+function tabKey(id: string, environment: string | undefined): string {
+  return environment === undefined ? id : JSON.stringify([environment, id]);
 }

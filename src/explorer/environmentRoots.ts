@@ -8,7 +8,7 @@ import type { EnvironmentCatalogs } from '../platform/environmentCatalogs';
 import { l10n } from '../platform/l10n';
 import { Lifecycle } from '../platform/lifecycle';
 import { treeItemId } from './core/treeItemId';
-import { MessageNode, type ModelsTreeNode } from './nodes';
+import { MessageNode, ModelNode, type ModelsTreeNode } from './nodes';
 import { ModelsTreeProvider, type ViewOptions } from './treeProvider';
 
 /** What an environment's root says about its list: loading, key missing, error or how many models. */
@@ -144,6 +144,9 @@ export class EnvironmentRootsProvider extends Lifecycle implements vscode.TreeDa
     for (const row of rows) {
       if (row.id !== undefined) {
         row.id = treeItemId(['in', environment, row.id]);
+      }
+      if (row instanceof ModelNode) {
+        row.environment = environment;
       }
       this.owners.set(row, { environment, provider });
     }

@@ -29,7 +29,7 @@ export function register(services: Services): vscode.Disposable[] {
     }
     return panels;
   };
-  const details = { show: (model: ModelEntry) => loadDetails().show(model) };
+  const details = { show: (model: ModelEntry, environment?: string) => loadDetails().show(model, environment) };
   Object.assign(services.testApi, { view, documents, cards });
   Object.defineProperty(services.testApi, 'details', { get: loadDetails, enumerable: true, configurable: true });
   // First load once activation has returned (no network inside activate): the view asked for it. Otherwise

@@ -58,6 +58,12 @@ export function modelTooltip(model: ModelEntry): vscode.MarkdownString {
  * `resolveTreeItem`): a list can hold thousands of rows, and only a few are ever hovered.
  */
 export class ModelNode extends vscode.TreeItem {
+  /**
+   * The environment whose list holds this row, when the view shows every environment as a root; its
+   * commands then go to that environment's service. Undefined: the active environment's.
+   */
+  environment?: string;
+
   constructor(
     readonly model: ModelEntry,
     options: { words?: readonly string[]; clickable: boolean; id?: string },

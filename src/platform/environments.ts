@@ -1,7 +1,11 @@
 import * as vscode from 'vscode';
+import { environmentFromArg } from '../explorer/core/args';
 import { activeEnvironment, findEnvironment, type Environment, type EnvironmentProblem } from '../common/environments';
 import type { Config } from './config';
 import { Lifecycle } from './lifecycle';
+import { l10n } from './l10n';
+import type { Ui } from './ui';
+import { clean } from '../common/text';
 
 /** Workspace state (never synced): each window keeps its own choice. */
 const ACTIVE_KEY = 'modelAccess.activeEnvironment';
@@ -55,6 +59,19 @@ export class Environments extends Lifecycle {
     return findEnvironment(this.list, name);
   }
 
+  /**
+   * The environment a command's argument belongs to (a row under an environment's root in the Models view),
+   * else the active one. `missing` is the row's environment when it is no longer configured.
+   */
+  ofArg(arg: unknown): { env: Environment | undefined; name?: string; missing?: string } {
+    const name = environmentFromArg(arg);
+    if (name === undefined) {
+      return { env: this.active };
+    }
+    const env = this.find(name);
+    return env ? { env, name } : { env: undefined, name, missing: name };
+  }
+
   /** Makes `name` the active environment of this workspace; false when there is none by that name. */
   async switchTo(name: string): Promise<boolean> {
     const env = this.find(name);
@@ -75,4 +92,23 @@ export class Environments extends Lifecycle {
       this._onDidSwitch.fire(now);
     }
   }
+}
+
+/**
+ * The environment a command acts on (see `Environments.ofArg`), or undefined after telling the person that
+ * the row's environment was removed from the settings since the row was shown.
+ */
+export function commandEnvironment(
+  environments: Environments,
+  ui: Pick<Ui, 'error'>,
+  arg: unknown,
+): { env: Environment | undefined; name?: string } | undefined {
+  const target = environments.ofArg(arg);
+  if (target.missing !== undefined) {
+    void ui.error(
+      l10n.t('The environment {0} is no longer configured; refresh the Models view.', clean(target.missing)),
+    );
+    return undefined;
+  }
+  return target;
 }

@@ -14,6 +14,7 @@ import { SNIPPET_TARGETS, snippetTarget } from './core/codeSnippets/targets';
 import type { PayloadDocuments } from './payloadDocuments';
 import type { ScratchFiles } from './scratchFiles';
 import type { Environment } from '../common/environments';
+import { commandEnvironment } from '../platform/environments';
 import { resolvePayload } from './core/variables';
 import { payloadEnvironment, variableContext } from './variableEditing';
 
@@ -77,7 +78,6 @@ export async function copyAsCode(
 }
 
 async function requestFor(deps: Services, payloads: PayloadDocuments, arg: unknown, endpointArg: unknown) {
-  const root = serviceRoot(deps);
   const editorArg = arg instanceof vscode.Uri || arg === undefined;
   const editor =
     arg instanceof vscode.Uri && arg.toString() !== vscode.window.activeTextEditor?.document.uri.toString()
@@ -122,6 +122,11 @@ async function requestFor(deps: Services, payloads: PayloadDocuments, arg: unkno
       body: JSON.parse(resolved.shownJson) as unknown,
     };
   }
+  // A row under an environment's root: the code calls that environment's service.
+  const rowTarget = commandEnvironment(deps.environments, deps.ui, arg);
+  if (!rowTarget) {
+    return undefined;
+  }
   const model = modelFromArg(arg, deps.catalog.models) ?? (await pickModel(deps));
   if (!model) {
     return undefined;
@@ -138,7 +143,7 @@ async function requestFor(deps: Services, payloads: PayloadDocuments, arg: unkno
     return undefined;
   }
   const body: unknown = JSON.parse(starterPayload(endpoint, model.id, deps.config.requestTemplates));
-  return { serviceRoot: root, endpoint: endpoint as PostEndpoint, body };
+  return { serviceRoot: serviceRoot(deps, rowTarget.env), endpoint: endpoint as PostEndpoint, body };
 }
 
 async function pickModel(deps: Services): Promise<ModelEntry | undefined> {

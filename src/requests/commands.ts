@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { PostEndpoint } from '../api/types';
 import { Commands, BuiltinCommands } from '../ids';
+import { pinToEnvironment } from './core/variables';
+import { commandEnvironment } from '../platform/environments';
 import { modelFromArg } from '../explorer/core/args';
 import { copyAsCode, importCurlCommand } from './codeCommands';
 import type { Services } from '../services';
@@ -85,6 +87,12 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   command(Commands.newRequest, async (arg?: unknown, endpointArg?: unknown) => {
     // A newcomer may get here before anything loaded the list: load it once, so the template names a model.
     await deps.catalog.ensureLoaded();
+    const target = commandEnvironment(deps.environments, deps.ui, arg);
+    if (!target) {
+      return undefined;
+    }
+    // A row under another environment's root: the payload is pinned there, so Send goes where the model is.
+    const pin = target.name !== undefined && target.name !== deps.environments.active?.name ? target.name : undefined;
     const model = modelFromArg(arg, deps.catalog.models) ?? deps.catalog.models[0];
     const endpoint =
       ENDPOINTS.find((e) => e.path === endpointArg)?.path ??
@@ -100,7 +108,8 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
     if (!endpoint) {
       return undefined;
     }
-    return scratch.create(endpoint, starterPayload(endpoint, model?.id ?? '', deps.config.requestTemplates));
+    const payload = starterPayload(endpoint, model?.id ?? '', deps.config.requestTemplates);
+    return scratch.create(endpoint, (pin !== undefined && pinToEnvironment(payload, pin)) || payload);
   });
   command(Commands.sendRequest, sendTo());
   command(Commands.sendToResponses, sendTo('/v1/responses'));

@@ -107,7 +107,10 @@ describe('First run, as a newcomer', () => {
     await quickInput(page).waitFor({ state: 'hidden', timeout: 15_000 });
     await page.keyboard.press('Home');
     await page.keyboard.press('Shift+End');
-    await page.locator('.statusbar-item', { hasText: /selected/ }).first().waitFor({ timeout: 15_000 });
+    await page
+      .locator('.statusbar-item', { hasText: /selected/ })
+      .first()
+      .waitFor({ timeout: 15_000 });
 
     // F1 straight from the selection, as a person does (Escape first would drop it).
     await openPalette(page, 'Model Access: Send Request', { keepSelection: true });

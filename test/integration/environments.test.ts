@@ -483,4 +483,76 @@ describe('Environments: two services side by side, each with its own key', funct
     );
     assert.deepEqual(new Set(shownIds()), new Set(modelsOf(beta, 'globex')));
   });
+
+  it('with every environment shown, a row’s commands go to its own environment, whichever is active', async () => {
+    await switchTo('Beta');
+    await api.catalog.settled();
+    await setSetting(Settings.showAllEnvironments, true);
+    const roots = () => api.view.roots.getChildren() as vscode.TreeItem[];
+    try {
+      await eventually(() => roots().length === 2 && roots().every((r) => r.contextValue === 'environment'), 10_000);
+      const alphaRoot = roots().find((r) => labelOf(r) === 'Alpha') as vscode.TreeItem;
+      void api.catalogs.ensureLoaded();
+      const alphaRows = () =>
+        (api.view.roots.getChildren(alphaRoot as never) as vscode.TreeItem[]).filter((n) =>
+          n.contextValue?.startsWith('model'),
+        );
+      await eventually(() => alphaRows().length === modelsOf(alpha, 'acme').length, 30_000, 'Alpha’s rows');
+      // A model only Alpha's organization has: Beta's service would answer 404 for it.
+      const only = modelsOf(alpha, 'acme').find((id) => !modelsOf(beta, 'globex').includes(id));
+      assert.ok(only, 'a model of acme that globex does not have');
+      const row = alphaRows().find((n) => labelOf(n) === only) as vscode.TreeItem;
+      alpha.clearRecords();
+      beta.clearRecords();
+      const encoded = `/v1/models/${encodeURIComponent(only)}`;
+
+      // Inspect: Alpha's service, with Alpha's key and header.
+      const inspected = (await vscode.commands.executeCommand(Commands.inspectModel, row)) as {
+        document?: vscode.TextDocument;
+      };
+      assert.ok(inspected.document?.getText().includes(only), 'the inspected entry is shown');
+      const got = alpha.received(encoded, 'GET');
+      assert.equal(got.length, 1, 'Alpha was asked for the model');
+      assert.equal(got[0].organization, 'acme');
+      assert.equal(got[0].headers['x-project'], 'alpha-project');
+
+      // Model Details: its tab reads Alpha's entry too, and says which environment it shows.
+      const tab = (await vscode.commands.executeCommand(Commands.showModelDetails, row)) as {
+        panel: vscode.WebviewPanel;
+        refreshed: Promise<void>;
+        state: { error?: string };
+      };
+      await tab.refreshed;
+      assert.equal(tab.state.error, undefined, `the details loaded: ${tab.state.error}`);
+      assert.equal(tab.panel.title, `${only} · Alpha`);
+      assert.equal(alpha.received(encoded, 'GET').length, 2, 'the details tab asked Alpha');
+
+      // New Request from the row: pinned to Alpha, so Send goes there with Alpha's key.
+      const editor = (await vscode.commands.executeCommand(Commands.newRequest, row, '/v1/chat')) as vscode.TextEditor;
+      assert.match(editor.document.getText(), /^\/\/ POST \/v1\/chat\n\/\/ @env Alpha\n/);
+      const sent = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+      assert.equal(sent.kind, 'sent', JSON.stringify(sent));
+      const chat = alpha.received('/v1/chat', 'POST');
+      assert.equal(chat.length, 1, 'the payload went to Alpha');
+      assert.equal(chat[0].organization, 'acme');
+      assert.equal(chat[0].json?.model, only);
+
+      // Copy as Code from the row calls Alpha's service.
+      const code = String(await vscode.commands.executeCommand(Commands.copyAsCode, row, 'curl-bash', '/v1/chat'));
+      assert.ok(code.includes(`${alpha.url}/v1/chat`), code);
+      assert.ok(!code.includes(beta.url), 'not the active environment’s service');
+      assert.ok(!code.includes(canary), 'never the key');
+
+      // The active environment's service received none of it.
+      assert.deepEqual(
+        beta.requests.filter((r) => r.path !== '/v1/models').map((r) => `${r.method} ${r.path}`),
+        [],
+        'Beta received nothing for Alpha’s row',
+      );
+      assert.ok(!JSON.stringify(beta.requests).includes(canary), 'Alpha’s key never reached Beta');
+    } finally {
+      await setSetting(Settings.showAllEnvironments, undefined);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
 });

@@ -4,6 +4,18 @@
  */
 import type { ModelEntry } from '../../api/types';
 
+/**
+ * The environment a command's argument belongs to: a row under an environment's root in the Models view, or
+ * `{ model, environment }` from another feature. Undefined: the active environment.
+ */
+export function environmentFromArg(arg: unknown): string | undefined {
+  if (typeof arg === 'object' && arg !== null) {
+    const name = (arg as { environment?: unknown }).environment;
+    return typeof name === 'string' && name !== '' ? name : undefined;
+  }
+  return undefined;
+}
+
 export function modelFromArg(arg: unknown, known: readonly ModelEntry[] = []): ModelEntry | undefined {
   if (typeof arg === 'string') {
     return known.find((m) => m.id === arg) ?? (arg ? { id: arg, raw: undefined } : undefined);

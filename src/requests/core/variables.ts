@@ -335,6 +335,17 @@ export function pinnedEnvironment(text: string): { name: string; line: number } 
   return undefined;
 }
 
+/**
+ * `payload` pinned to the environment `name` by a `// @env NAME` line above it, or undefined for a name that
+ * the line cannot hold as it is (a line break, or space at either end).
+ */
+export function pinToEnvironment(payload: string, name: string): string | undefined {
+  if (name === '' || /[\r\n]/.test(name) || name.trim() !== name) {
+    return undefined;
+  }
+  return `// @env ${name}\n${payload}`;
+}
+
 /** Whether the text of a string at `offset` ends inside an open `{{` (completion of variable names). */
 export function openReferenceBefore(lineText: string, character: number): { start: number; typed: string } | undefined {
   const before = lineText.slice(0, character);

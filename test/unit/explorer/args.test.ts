@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ModelEntry } from '../../../src/api/types';
-import { modelFromArg } from '../../../src/explorer/core/args';
+import { environmentFromArg, modelFromArg } from '../../../src/explorer/core/args';
 
 const m = (id: string, family?: string, version?: string, cardUrl?: string): ModelEntry => ({
   id,
@@ -30,5 +30,14 @@ describe('command arguments', () => {
       raw: {},
     });
     assert.equal(modelFromArg(''), undefined);
+  });
+});
+
+describe('the environment of a command argument', () => {
+  it('is the row’s environment, or none (the active one) for anything else', () => {
+    assert.equal(environmentFromArg({ model: m('a'), environment: 'Staging' }), 'Staging');
+    for (const arg of [undefined, null, 'a', m('a'), { model: m('a') }, { environment: '' }, { environment: 3 }]) {
+      assert.equal(environmentFromArg(arg), undefined, JSON.stringify(arg));
+    }
   });
 });

@@ -2,9 +2,11 @@
 // resolved and why, and (fast-check) that any placement of braces in any text never throws and never loses text.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { withEndpoint } from '../../../src/requests/core/endpointHeader';
 import {
   openReferenceBefore,
   pinnedEnvironment,
+  pinToEnvironment,
   referencesIn,
   resolvePayload,
   resolveString,
@@ -149,6 +151,20 @@ describe('requests/core/variables', () => {
       assert.deepEqual(pinnedEnvironment('// POST /v1/chat\n// @env Staging EU\n{}'), { name: 'Staging EU', line: 1 });
       assert.equal(pinnedEnvironment('// POST /v1/chat\n{"a": 1}\n// @env prod'), undefined);
       assert.equal(pinnedEnvironment('{}'), undefined);
+    });
+  });
+
+  describe('pinToEnvironment', () => {
+    it('writes the // @env line that pinnedEnvironment reads back, above the payload kept whole', () => {
+      const payload = '{\n  "model": "aurora-2"\n}';
+      const pinned = pinToEnvironment(payload, 'Staging EU');
+      assert.equal(pinned, `// @env Staging EU\n${payload}`);
+      assert.deepEqual(pinnedEnvironment(withEndpoint(pinned!, '/v1/chat')), { name: 'Staging EU', line: 1 });
+    });
+    it('refuses a name the line cannot hold as it is', () => {
+      for (const name of ['', 'two\nlines', 'a\rb', ' padded', 'padded ']) {
+        assert.equal(pinToEnvironment('{}', name), undefined, JSON.stringify(name));
+      }
     });
   });
 
