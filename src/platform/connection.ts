@@ -105,6 +105,12 @@ export class ServiceConnection extends Lifecycle {
     return this.environments.active;
   }
 
+  /** The secret headers of `env` whose value is not stored yet (names only: no value is ever read out). */
+  async unsetSecretHeaders(env: Environment): Promise<string[]> {
+    const values = await Promise.all(env.secretHeaders.map((h) => this.headerSecrets?.get(env.baseUrl, h)));
+    return env.secretHeaders.filter((_, i) => !values[i]);
+  }
+
   /** What is configured for `env` (default: the active environment) right now. */
   async state(env: Environment | undefined = this.environments.active): Promise<ServiceState> {
     const baseUrl = env && { url: env.baseUrl, source: env.source };

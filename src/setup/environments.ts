@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ServiceConnection } from '../platform/connection';
 import { shareableEnvironments, type Environment } from '../common/environments';
 import { BuiltinCommands, Commands, ContextKeys, Settings } from '../ids';
 import { clean, displayText, hostOf, type DisplayText } from '../common/text';
@@ -35,7 +36,7 @@ type EnvironmentPick = SafePickItem & { name?: string; edit?: boolean };
  * pick that says for each whether a key is set. Resolves with the active environment's name afterwards.
  */
 async function switchEnvironment(deps: Services, name?: string): Promise<string | undefined> {
-  const { environments, ui, keys } = deps;
+  const { environments, ui, keys, connection } = deps;
   if (name !== undefined) {
     if (!(await environments.switchTo(name))) {
       void ui.warn(l10n.t('There is no environment named {0} in modelAccess.environments.', clean(name)));
@@ -48,7 +49,7 @@ async function switchEnvironment(deps: Services, name?: string): Promise<string 
     list.map(async (env) => ({
       label: env === active ? l10n.t('$(check) {0}', clean(env.name)) : l10n.t('$(blank) {0}', clean(env.name)),
       description: displayText(env.baseUrl, 200),
-      detail: await keyLine(env, keys),
+      detail: await keyLine(env, keys, connection),
       name: env.name,
     })),
   );
@@ -68,10 +69,29 @@ async function switchEnvironment(deps: Services, name?: string): Promise<string 
   return environments.active?.name;
 }
 
-async function keyLine(env: Environment, keys: ApiKeyStore): Promise<DisplayText> {
+/** The picker's line for `env`: its key, its headers, and which secret headers still need a value. */
+async function keyLine(env: Environment, keys: ApiKeyStore, connection: ServiceConnection): Promise<DisplayText> {
   const headers = Object.keys(env.headers).length;
+  const unset = env.secretHeaders.length ? await connection.unsetSecretHeaders(env).catch(() => []) : [];
+  const secrets = env.secretHeaders.length;
+  const withSecrets = (line: DisplayText): DisplayText =>
+    unset.length === 1
+      ? l10n.t('{0} · secret header {1} not set', line, clean(unset[0]))
+      : unset.length > 1
+        ? l10n.t('{0} · secret headers {1} not set', line, clean(unset.join(', ')))
+        : secrets === 1
+          ? l10n.t('{0} · 1 secret header set', line)
+          : secrets > 1
+            ? l10n.t('{0} · {1} secret headers set', line, secrets)
+            : line;
   const withHeaders = (line: DisplayText): DisplayText =>
-    headers === 0 ? line : headers === 1 ? l10n.t('{0} · 1 header', line) : l10n.t('{0} · {1} headers', line, headers);
+    withSecrets(
+      headers === 0
+        ? line
+        : headers === 1
+          ? l10n.t('{0} · 1 header', line)
+          : l10n.t('{0} · {1} headers', line, headers),
+    );
   try {
     const key = await keys.get(env.baseUrl, env.source);
     return withHeaders(

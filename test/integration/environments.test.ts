@@ -255,6 +255,21 @@ describe('Environments: two services side by side, each with its own key', funct
     const answers: (string | undefined)[] = [];
     const input = api.ui.input;
     api.ui.input = async (options) => (prompts.push(options), answers.shift());
+    /** What Switch Environment's picker says under an environment (the picker is left without a choice). */
+    const pickerLine = async (name: string): Promise<string> => {
+      const pick = api.ui.pick;
+      let shown: readonly { label: string; detail?: string }[] = [];
+      api.ui.pick = (async (items: readonly { label: string; detail?: string }[]) => {
+        shown = items;
+        return undefined;
+      }) as typeof api.ui.pick;
+      try {
+        await vscode.commands.executeCommand(Commands.switchEnvironment);
+      } finally {
+        api.ui.pick = pick;
+      }
+      return String(shown.find((i) => i.label.endsWith(` ${name}`))?.detail);
+    };
     try {
       await setSetting(Settings.environments, [
         { ...plain[0], headers: { 'X-Project': 'alpha-project', 'X-Org-Token': '{{secret}}' } },
@@ -270,6 +285,8 @@ describe('Environments: two services side by side, each with its own key', funct
       const row = api.view.provider.getChildren().find((n) => n.contextValue === 'message');
       assert.equal(row?.command?.command, Commands.setHeaderSecret);
       assert.match(String(api.view.treeView.message), /X-Org-Token of environment Alpha has no value yet/);
+      // Switch Environment says so before anyone switches.
+      assert.match(await pickerLine('Alpha'), /API key set for .* · 1 header · secret header X-Org-Token not set$/);
 
       answers.push(token);
       const outcome = (await vscode.commands.executeCommand(Commands.setHeaderSecret)) as HeaderSecretOutcome;
@@ -280,6 +297,9 @@ describe('Environments: two services side by side, each with its own key', funct
       await api.catalog.settled();
       const atAlpha = alpha.received('/v1/models');
       assert.ok(atAlpha.length > 0 && atAlpha.every((r) => r.headers['x-org-token'] === token));
+      const line = await pickerLine('Alpha');
+      assert.match(line, / · 1 header · 1 secret header set$/);
+      assert.ok(!line.includes(token), 'the picker never shows the value');
 
       // A payload sent to Alpha, then Beta's list and a payload to Beta.
       const model = modelsOf(alpha, 'acme')[0];
