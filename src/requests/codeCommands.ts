@@ -11,6 +11,7 @@ import { parsePayload } from './core/payload';
 import { textToSend } from './core/sendText';
 import { starterPayload } from './core/templates';
 import { SNIPPET_TARGETS, snippetTarget } from './core/codeSnippets/targets';
+import { snippetHeaders, type SnippetHeader } from './core/codeSnippets/request';
 import type { PayloadDocuments } from './payloadDocuments';
 import type { ScratchFiles } from './scratchFiles';
 import type { Environment } from '../common/environments';
@@ -33,6 +34,11 @@ function serviceRoot(deps: Services, env: Environment | undefined = deps.environ
   } catch {
     return undefined;
   }
+}
+
+/** The environment's extra headers for a snippet: plain ones as they are, secret ones read from a variable. */
+function headersOf(env: Environment | undefined): SnippetHeader[] {
+  return env ? snippetHeaders(env.headers, env.secretHeaders) : [];
 }
 
 /**
@@ -66,13 +72,17 @@ export async function copyAsCode(
   }
   const code = target.write(request);
   await deps.ui.copy(code);
+  const copied = request.serviceRoot
+    ? l10n.t('Copied the request as {0}. It reads the key from MODEL_ACCESS_API_KEY.', clean(target.label))
+    : l10n.t(
+        'Copied the request as {0}. It reads the service URL from MODEL_ACCESS_BASE_URL and the key from MODEL_ACCESS_API_KEY.',
+        clean(target.label),
+      );
+  const secretVariables = (request.headers ?? []).flatMap((h) => ('variable' in h ? [h.variable] : []));
   void deps.ui.info(
-    request.serviceRoot
-      ? l10n.t('Copied the request as {0}. It reads the key from MODEL_ACCESS_API_KEY.', clean(target.label))
-      : l10n.t(
-          'Copied the request as {0}. It reads the service URL from MODEL_ACCESS_BASE_URL and the key from MODEL_ACCESS_API_KEY.',
-          clean(target.label),
-        ),
+    secretVariables.length
+      ? l10n.t('{0} Set {1} to the secret headers’ values first.', copied, clean(secretVariables.join(', ')))
+      : copied,
   );
   return code;
 }
@@ -120,6 +130,7 @@ async function requestFor(deps: Services, payloads: PayloadDocuments, arg: unkno
       serviceRoot: serviceRoot(deps, target.env),
       endpoint: readEndpoint(doc.getText()) ?? '/v1/responses',
       body: JSON.parse(resolved.shownJson) as unknown,
+      headers: headersOf(target.env),
     };
   }
   // A row under an environment's root: the code calls that environment's service.
@@ -143,7 +154,12 @@ async function requestFor(deps: Services, payloads: PayloadDocuments, arg: unkno
     return undefined;
   }
   const body: unknown = JSON.parse(starterPayload(endpoint, model.id, deps.config.requestTemplates));
-  return { serviceRoot: serviceRoot(deps, rowTarget.env), endpoint: endpoint as PostEndpoint, body };
+  return {
+    serviceRoot: serviceRoot(deps, rowTarget.env),
+    endpoint: endpoint as PostEndpoint,
+    body,
+    headers: headersOf(rowTarget.env),
+  };
 }
 
 async function pickModel(deps: Services): Promise<ModelEntry | undefined> {

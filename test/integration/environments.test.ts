@@ -314,6 +314,14 @@ describe('Environments: two services side by side, each with its own key', funct
         editor.document.uri,
         'curl-bash',
       )) as string;
+      assert.ok(
+        curl.includes(`-H 'X-Org-Token: '"$MODEL_ACCESS_HEADER_X_ORG_TOKEN"`),
+        'the secret header is read from a variable',
+      );
+      assert.match(
+        String(ui.messages.at(-1)),
+        /Set MODEL_ACCESS_HEADER_X_ORG_TOKEN to the secret headers’ values first/,
+      );
       const shared = (await vscode.commands.executeCommand(Commands.copyEnvironments)) as string;
       assert.deepEqual(
         (JSON.parse(shared) as { headers?: object }[])[0].headers,
@@ -560,6 +568,7 @@ describe('Environments: two services side by side, each with its own key', funct
       // Copy as Code from the row calls Alpha's service.
       const code = String(await vscode.commands.executeCommand(Commands.copyAsCode, row, 'curl-bash', '/v1/chat'));
       assert.ok(code.includes(`${alpha.url}/v1/chat`), code);
+      assert.ok(code.includes(`-H 'X-Project: alpha-project'`), 'with Alpha’s header');
       assert.ok(!code.includes(beta.url), 'not the active environment’s service');
       assert.ok(!code.includes(canary), 'never the key');
 

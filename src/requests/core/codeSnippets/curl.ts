@@ -2,7 +2,7 @@
  * The request as a curl command for bash, PowerShell or cmd.exe. Each reads the key from the environment
  * variable `MODEL_ACCESS_API_KEY` and sends the same JSON value as the payload. Pure; no `vscode` import.
  */
-import { asciiJson, cmdQuote, cmdSafeJson, crtQuoteJson, posixQuote, powershellQuote } from './quoting';
+import { asciiJson, cmdQuote, isCmdSafe, cmdSafeJson, crtQuoteJson, posixQuote, powershellQuote } from './quoting';
 import { BASE_URL_VARIABLE, KEY_VARIABLE, isStreaming, openingComments, type SnippetRequest } from './request';
 import { l10n } from '../../../common/plainL10n';
 import { oneLine } from '../../../common/text';
@@ -17,6 +17,10 @@ export function curlBash(request: SnippetRequest): string {
       `curl ${isStreaming(request) ? '-N ' : ''}-sS -X POST ${url}`,
       `  -H "Authorization: Bearer $${KEY_VARIABLE}"`,
       `  -H 'Content-Type: application/json'`,
+      ...(request.headers ?? []).map(
+        (h) =>
+          `  -H ${'variable' in h ? `${posixQuote(`${h.name}: `)}"$${h.variable}"` : posixQuote(`${h.name}: ${h.value}`)}`,
+      ),
       `  --data-binary ${posixQuote(JSON.stringify(request.body))}`,
     ].join(' \\\n'),
   ].join('\n');
@@ -32,12 +36,16 @@ export function curlPowerShell(request: SnippetRequest): string {
     : `"$env:${BASE_URL_VARIABLE}${request.endpoint}"`;
   return [
     `# ${oneLine(l10n.t('PowerShell (Windows PowerShell 5.1 or PowerShell 7; on macOS and Linux write curl for curl.exe).'))}`,
-    ...openingComments('#', request, '', `$env:${KEY_VARIABLE}`, `$env:${BASE_URL_VARIABLE}`),
+    ...openingComments('#', request, '', `$env:${KEY_VARIABLE}`, `$env:${BASE_URL_VARIABLE}`, (v) => `$env:${v}`),
     `$body = ${powershellQuote(asciiJson(request.body))}`,
     [
       `$body | curl.exe ${isStreaming(request) ? '-N ' : ''}-sS -X POST ${url}`,
       `  -H "Authorization: Bearer $env:${KEY_VARIABLE}"`,
       `  -H 'Content-Type: application/json'`,
+      ...(request.headers ?? []).map(
+        (h) =>
+          `  -H ${'variable' in h ? `(${powershellQuote(`${h.name}: `)} + $env:${h.variable})` : powershellQuote(`${h.name}: ${h.value}`)}`,
+      ),
       `  --data-binary '@-'`,
     ].join(' `\n'),
   ].join('\n');
@@ -50,6 +58,15 @@ export function curlPowerShell(request: SnippetRequest): string {
 export function curlCmd(request: SnippetRequest): string {
   const literalUrl = request.serviceRoot ? cmdQuote(`${request.serviceRoot}${request.endpoint}`) : undefined;
   const url = literalUrl ?? `"%${BASE_URL_VARIABLE}%${request.endpoint}"`;
+  const headers = (request.headers ?? []).map((h) => ({
+    name: h.name,
+    arg:
+      'variable' in h
+        ? isCmdSafe(h.name)
+          ? `"${h.name}: %${h.variable}%"`
+          : undefined
+        : cmdQuote(`${h.name}: ${h.value}`),
+  }));
   return [
     ...openingComments('REM', request, l10n.t('cmd.exe.'), KEY_VARIABLE, BASE_URL_VARIABLE),
     ...(literalUrl || !request.serviceRoot
@@ -57,10 +74,17 @@ export function curlCmd(request: SnippetRequest): string {
       : [
           `REM ${oneLine(l10n.t('This service URL holds characters cmd.exe would change: set {0} to it first.', BASE_URL_VARIABLE))}`,
         ]),
+    ...headers
+      .filter((h) => h.arg === undefined)
+      .map(
+        (h) =>
+          `REM ${oneLine(l10n.t('The header {0} holds characters cmd.exe would change: it is left out; add it by hand.', h.name))}`,
+      ),
     [
       `curl.exe ${isStreaming(request) ? '-N ' : ''}-sS -X POST ${url}`,
       `  -H "Authorization: Bearer %${KEY_VARIABLE}%"`,
       `  -H "Content-Type: application/json"`,
+      ...headers.flatMap((h) => (h.arg === undefined ? [] : [`  -H ${h.arg}`])),
       `  --data-binary ${crtQuoteJson(cmdSafeJson(request.body))}`,
     ].join(' ^\n'),
   ].join('\n');

@@ -38,6 +38,13 @@ function header(runsOn: string, request: SnippetRequest): string[] {
   return openingComments('//', request, runsOn, KEY_VARIABLE, BASE_URL_VARIABLE);
 }
 
+/** The environment's extra headers as `name: value` properties of an object literal. */
+function extraHeaders(request: SnippetRequest): string[] {
+  return (request.headers ?? []).map(
+    (h) => `${jsString(h.name)}: ${'variable' in h ? `process.env.${h.variable}` : jsString(h.value)}`,
+  );
+}
+
 function rootExpression(request: SnippetRequest, path: string): string {
   return request.serviceRoot
     ? jsString(`${request.serviceRoot}${path}`)
@@ -50,7 +57,9 @@ export function jsOpenAi(request: SnippetRequest): string {
     ...header(l10n.t('Node 20+ ES module (.mjs) with the openai package (npm install openai).'), request),
     "import OpenAI from 'openai';",
     '',
-    `const client = new OpenAI({ baseURL: ${rootExpression(request, '/v1')}, apiKey: process.env.${KEY_VARIABLE} });`,
+    `const client = new OpenAI({ baseURL: ${rootExpression(request, '/v1')}, apiKey: process.env.${KEY_VARIABLE}${
+      extraHeaders(request).length ? `, defaultHeaders: { ${extraHeaders(request).join(', ')} }` : ''
+    } });`,
     '',
   ];
   const body = jsLiteral(request.body);
@@ -107,6 +116,7 @@ export function jsFetch(request: SnippetRequest): string {
     '  headers: {',
     `    Authorization: \`Bearer \${process.env.${KEY_VARIABLE}}\`,`,
     "    'Content-Type': 'application/json',",
+    ...extraHeaders(request).map((h) => `    ${h},`),
     '  },',
     `  body: JSON.stringify(${jsLiteral(request.body, '  ')}),`,
     '});',

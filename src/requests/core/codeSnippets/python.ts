@@ -92,6 +92,14 @@ function url(request: SnippetRequest): string {
 
 const KEY = `os.environ[${pythonString(KEY_VARIABLE)}]`;
 
+/** The environment's extra headers as `"Name": value` entries of a dict literal. */
+function extraHeaders(request: SnippetRequest): string[] {
+  return (request.headers ?? []).map(
+    (h) =>
+      `${pythonString(h.name)}: ${'variable' in h ? `os.environ[${pythonString(h.variable)}]` : pythonString(h.value)}`,
+  );
+}
+
 export function pythonOpenAi(request: SnippetRequest): string {
   const stream = isStreaming(request);
   const baseUrl = request.serviceRoot ? pythonString(`${request.serviceRoot}/v1`) : `${root(request)} + "/v1"`;
@@ -102,7 +110,9 @@ export function pythonOpenAi(request: SnippetRequest): string {
     '',
     `from openai import OpenAI${stream && request.endpoint === '/v1/chat' ? ', Stream' : ''}`,
     '',
-    `client = OpenAI(base_url=${baseUrl}, api_key=${KEY})`,
+    extraHeaders(request).length
+      ? `client = OpenAI(base_url=${baseUrl}, api_key=${KEY}, default_headers={${extraHeaders(request).join(', ')}})`
+      : `client = OpenAI(base_url=${baseUrl}, api_key=${KEY})`,
     '',
   ];
   const known = SDK_PARAMETERS[request.endpoint];
@@ -183,5 +193,6 @@ function imports(request: SnippetRequest, library: string): string[] {
 }
 
 function payloadAndHeaders(request: SnippetRequest): string[] {
-  return [`headers = {"Authorization": "Bearer " + ${KEY}}`, `payload = ${pythonLiteral(request.body)}`, ''];
+  const headers = [`"Authorization": "Bearer " + ${KEY}`, ...extraHeaders(request)].join(', ');
+  return [`headers = {${headers}}`, `payload = ${pythonLiteral(request.body)}`, ''];
 }

@@ -10,6 +10,28 @@ export const KEY_VARIABLE = 'MODEL_ACCESS_API_KEY';
 /** Where a snippet reads the service URL from when none is configured (the extension reads it there too). */
 export const BASE_URL_VARIABLE = 'MODEL_ACCESS_BASE_URL';
 
+/**
+ * An extra header of the environment the request goes to: its value written as it is, or (a secret header)
+ * read from the environment variable `variable`, never written.
+ */
+export type SnippetHeader = { name: string; value: string } | { name: string; variable: string };
+
+/** The environment variable a snippet reads a secret header's value from: `MODEL_ACCESS_HEADER_X_ORG_TOKEN`. */
+export function secretHeaderVariable(name: string): string {
+  return `MODEL_ACCESS_HEADER_${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+}
+
+/** The headers of an environment as a snippet writes them: plain ones with their value, secret ones by variable. */
+export function snippetHeaders(
+  headers: Readonly<Record<string, string>>,
+  secretHeaders: readonly string[],
+): SnippetHeader[] {
+  return [
+    ...Object.entries(headers).map(([name, value]) => ({ name, value })),
+    ...secretHeaders.map((name) => ({ name, variable: secretHeaderVariable(name) })),
+  ];
+}
+
 export interface SnippetRequest {
   /**
    * The service's root: origin and path prefix, without `/v1` or a trailing slash (`https://host/api`).
@@ -19,6 +41,8 @@ export interface SnippetRequest {
   endpoint: PostEndpoint;
   /** The JSON value sent (comments and the endpoint line already gone). */
   body: unknown;
+  /** The environment's extra headers (none: only Authorization and Content-Type are sent). */
+  headers?: readonly SnippetHeader[];
 }
 
 export function isStreaming(request: SnippetRequest): boolean {
@@ -61,9 +85,16 @@ export function openingComments(
   runsOn: string,
   keyVariable: string,
   urlVariable: string,
+  /** How the snippet's language names an environment variable (`$env:NAME` in PowerShell). */
+  spell: (variable: string) => string = (variable) => variable,
 ): string[] {
   return [
     [runsOn, l10n.t('Set {0} first; the key is not written here.', keyVariable)].filter(Boolean).join(' '),
     ...(request.serviceRoot ? [] : [l10n.t('The service URL is read from {0}.', urlVariable)]),
+    ...(request.headers ?? []).flatMap((h) =>
+      'variable' in h
+        ? [l10n.t('The secret header {0} is read from {1}; its value is not written here.', h.name, spell(h.variable))]
+        : [],
+    ),
   ].map((line) => `${prefix} ${oneLine(line)}`);
 }

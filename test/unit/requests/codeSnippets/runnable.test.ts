@@ -8,7 +8,11 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { PostEndpoint } from '../../../../src/api/types';
 import { SNIPPET_TARGETS, snippetTarget } from '../../../../src/requests/core/codeSnippets/targets';
-import type { SnippetRequest } from '../../../../src/requests/core/codeSnippets/request';
+import {
+  secretHeaderVariable,
+  snippetHeaders,
+  type SnippetRequest,
+} from '../../../../src/requests/core/codeSnippets/request';
 import { startServer, type RunningServer } from '../../../server';
 import { generateText, promptText } from '../../../server/generation';
 
@@ -176,5 +180,75 @@ describe('requests: code snippets run against the service', function () {
         }
       }
     }
+  });
+
+  describe('with the environment’s extra headers', () => {
+    /** What a shell or language would like to change, in a value HTTP allows (visible ASCII and spaces). */
+    const VALUE = `It's "q" $HOME \${PATH} \`id\` %PATH% !x! ^& | < > \\ end`;
+    const SECRET = `s3cr3t-${Date.now()}`;
+    const VARIABLE = secretHeaderVariable('X-Org-Token');
+    const headers = snippetHeaders({ 'X-Project': VALUE }, ['X-Org-Token']);
+
+    it('the bash and JavaScript snippets send each header: the plain one as written, the secret one from its variable', async () => {
+      assert.equal(VARIABLE, 'MODEL_ACCESS_HEADER_X_ORG_TOKEN');
+      for (const [targetId, ext, cmd] of [
+        ['curl-bash', 'sh', 'bash'],
+        ['js-fetch', 'mjs', process.execPath],
+        ['js-openai', 'mjs', process.execPath],
+      ]) {
+        const body = bodyFor('/v1/chat', model, false);
+        const code = snippetTarget(targetId)!.write({ serviceRoot: server.url, endpoint: '/v1/chat', body, headers });
+        assert.ok(code.includes(VARIABLE), `${targetId} names the secret header’s variable`);
+        const file = path.join(dir, `headers-${targetId}.${ext}`);
+        writeFileSync(file, code);
+        const result = await run(cmd, [file], { MODEL_ACCESS_API_KEY: server.keys.acme, [VARIABLE]: SECRET }, dir);
+        assert.equal(result.code, 0, `${targetId}: ${result.stderr}\n${code}`);
+        const last = server.lastReceived('/v1/chat');
+        assert.equal(last.headers['x-project'], VALUE, `${targetId}: the plain header as written`);
+        assert.equal(last.headers['x-org-token'], SECRET, `${targetId}: the secret header from its variable`);
+      }
+    });
+
+    it('the Python snippets build the same headers (requests, httpx) and compile (openai)', async () => {
+      for (const target of SNIPPET_TARGETS.filter((t) => t.language === 'python')) {
+        const code = target.write({ serviceRoot: server.url, endpoint: '/v1/chat', body: {}, headers });
+        const file = path.join(dir, `headers-${target.id}.py`);
+        writeFileSync(file, code);
+        assert.equal((await run('python3', ['-m', 'py_compile', file], {}, dir)).code, 0, code);
+        const line = code.split('\n').find((l) => l.startsWith('headers = '));
+        if (target.id === 'python-openai') {
+          assert.match(code, /default_headers=\{"X-Project": .*os\.environ\["MODEL_ACCESS_HEADER_X_ORG_TOKEN"\]\}/);
+          continue;
+        }
+        assert.ok(line, `${target.id} has a headers dict`);
+        const check = path.join(dir, `headers-${target.id}-check.py`);
+        writeFileSync(check, `import json, os\n${line}\nprint(json.dumps(headers))\n`);
+        const result = await run('python3', [check], { MODEL_ACCESS_API_KEY: 'k', [VARIABLE]: SECRET }, dir);
+        assert.deepEqual(JSON.parse(result.stdout), {
+          Authorization: 'Bearer k',
+          'X-Project': VALUE,
+          'X-Org-Token': SECRET,
+        });
+      }
+    });
+
+    it('PowerShell reads the secret from $env:, cmd.exe from %…%, and cmd.exe leaves out a value it would change, saying so', () => {
+      const request = { serviceRoot: server.url, endpoint: '/v1/chat' as const, body: {}, headers };
+      const ps = snippetTarget('curl-powershell')!.write(request);
+      assert.ok(ps.includes(`-H ('X-Org-Token: ' + $env:${VARIABLE})`), ps);
+      assert.ok(ps.includes(`$env:${VARIABLE}; its value is not written here`), ps);
+      const cmd = snippetTarget('curl-cmd')!.write(request);
+      assert.ok(cmd.includes(`-H "X-Org-Token: %${VARIABLE}%"`), cmd);
+      assert.ok(!cmd.includes(VALUE), 'the value cmd.exe would change is not written');
+      assert.match(cmd, /REM The header X-Project holds characters cmd\.exe would change: it is left out/);
+      const plain = snippetTarget('curl-cmd')!.write({
+        ...request,
+        headers: snippetHeaders({ 'X-Project': 'alpha-1' }, []),
+      });
+      assert.ok(plain.includes('-H "X-Project: alpha-1"'), plain);
+      for (const code of [ps, cmd]) {
+        assert.ok(!code.includes(SECRET), 'no secret value in any snippet');
+      }
+    });
   });
 });
