@@ -74,12 +74,18 @@ describe('requests: Python snippets, run with stand-ins for their packages', fun
     return r.out;
   }
 
-  /** The one call the snippet made to a stand-in. */
+  /** The one call the snippet made to a stand-in, and what the snippet printed after it. */
   async function callOf(target: string, request: SnippetRequest, env: Record<string, string> = {}) {
     const out = await python(snippetTarget(target)!.write(request), env);
     const calls = out.split('\n').filter((l) => l.startsWith('CALL '));
     assert.equal(calls.length, 1, out);
-    return JSON.parse(calls[0].slice(5)) as Record<string, unknown>;
+    const printed = out
+      .split('\n')
+      .filter((l) => !l.startsWith('CALL '))
+      .join('\n');
+    return { ...(JSON.parse(calls[0].slice(5)) as Record<string, unknown>), printed } as Record<string, unknown> & {
+      printed: string;
+    };
   }
 
   it('pythonLiteral: Python reads back every value it writes, nested or not, and a too-deep one from JSON', async () => {
@@ -142,6 +148,13 @@ describe('requests: Python snippets, run with stand-ins for their packages', fun
         assert.deepEqual(call.json, body);
         assert.equal(call.timeout, 120);
         assert.equal(call.stream, target === 'python-requests' && stream ? true : undefined);
+        // The answer's status is checked, then its lines (streamed) or its JSON are printed.
+        assert.equal(
+          call.printed,
+          stream
+            ? `STATUS_CHECKED\nLINES decode_unicode=${target === 'python-requests' ? 'True' : 'False'}\nLINE1\n`
+            : "STATUS_CHECKED\n{'answer': 1}\n",
+        );
       });
     }
   }
@@ -173,6 +186,7 @@ describe('requests: Python snippets, run with stand-ins for their packages', fun
     };
     const call = await callOf('python-openai', { serviceRoot: ROOT, endpoint: '/v1/responses', body });
     assert.equal(call.call, 'responses.create');
+    assert.equal(call.printed, 'OUTPUT_TEXT\n', 'the answer’s text is printed');
     assert.deepEqual(call.client, { base_url: `${ROOT}/v1`, api_key: KEY, default_headers: null });
     assert.deepEqual(call.kwargs, {
       model: 'aurora-2',
@@ -187,6 +201,7 @@ describe('requests: Python snippets, run with stand-ins for their packages', fun
     });
     assert.equal(plain.call, 'embeddings.create');
     assert.deepEqual(plain.kwargs, { model: 'e', input: ['a', 'b'], dimensions: 8 });
+    assert.equal(plain.printed, '0 5 [0.5, 1.5, 2.5, 3.5]\n', 'each embedding: index, length, first values');
   });
 
   it('python-openai: streamed responses, and chat (no SDK method) through the client’s own POST', async () => {
@@ -196,12 +211,14 @@ describe('requests: Python snippets, run with stand-ins for their packages', fun
       body: { model: 'm', input: 'x', stream: true },
     });
     assert.deepEqual(streamed.kwargs, { model: 'm', input: 'x', stream: true });
+    assert.equal(streamed.printed, 'DELTA\n', 'the text deltas, then a line break; other events are not printed');
     const body = { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: false };
     const chat = await callOf('python-openai', { serviceRoot: ROOT, endpoint: '/v1/chat', body });
     assert.deepEqual(
       { call: chat.call, path: chat.path, body: chat.body, stream: chat.stream },
       { call: 'post', path: '/chat', body, stream: false },
     );
+    assert.equal(chat.printed, 'ANSWER\n');
     const chatStream = await callOf('python-openai', {
       serviceRoot: ROOT,
       endpoint: '/v1/chat',
@@ -211,6 +228,18 @@ describe('requests: Python snippets, run with stand-ins for their packages', fun
       { stream: chatStream.stream, stream_cls: chatStream.stream_cls },
       { stream: true, stream_cls: true },
     );
+    assert.equal(chatStream.printed, 'EVENT\nEVENT\n', 'every event of the stream');
+    // Chat has no SDK method even with an `input` field; a body that is not an object goes through POST too.
+    const chatWithInput = await callOf('python-openai', {
+      serviceRoot: ROOT,
+      endpoint: '/v1/chat',
+      body: { model: 'm', input: 'x' },
+    });
+    assert.equal(chatWithInput.call, 'post');
+    for (const odd of ['just text', 42, ['model', 'input']]) {
+      const call = await callOf('python-openai', { serviceRoot: ROOT, endpoint: '/v1/responses', body: odd });
+      assert.deepEqual({ call: call.call, body: call.body }, { call: 'post', body: odd }, JSON.stringify(odd));
+    }
     // A responses payload without input is not the shape the method expects: the generic POST sends it whole.
     const odd = await callOf('python-openai', { serviceRoot: ROOT, endpoint: '/v1/responses', body: { model: 'm' } });
     assert.deepEqual(

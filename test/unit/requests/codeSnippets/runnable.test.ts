@@ -116,6 +116,14 @@ describe('requests: code snippets run against the service', function () {
         assert.equal(last.status, 200);
         assert.ok(last.authorization && last.organization === 'acme', 'the key from MODEL_ACCESS_API_KEY was sent');
         assert.match(last.headers['content-type'] ?? '', /^application\/json/);
+        if (targetId === 'js-openai' && endpoint === '/v1/embeddings') {
+          // Each embedding: its index, its length and its first values.
+          assert.match(result.stdout, /^0 \d+ \[/m, result.stdout);
+          assert.match(result.stdout, /^1 \d+ \[/m, result.stdout);
+        }
+        if (targetId === 'js-openai' && endpoint === '/v1/responses' && stream) {
+          assert.ok(result.stdout.endsWith('\n'), 'the streamed text ends its line');
+        }
         if (endpoint !== '/v1/embeddings') {
           const expected = generateText(model, promptText(endpoint === '/v1/chat' ? body.messages : body.input));
           // A stream prints pieces (raw events or deltas); the first words of the answer are in one piece.
@@ -151,6 +159,30 @@ describe('requests: code snippets run against the service', function () {
       assert.equal(result.code, 0, `${targetId}: ${result.stderr}`);
       assert.deepEqual(server.lastReceived('/v1/chat').json, body);
     }
+  });
+
+  it('a payload with "__proto__" keys reaches the service with them (an object literal would drop them)', async () => {
+    const body = JSON.parse('{"input":"x","__proto__":{"polluted":true},"list":[{"__proto__":1}],"n":null}') as Record<
+      string,
+      unknown
+    >;
+    body.model = model;
+    for (const targetId of ['js-fetch', 'js-openai']) {
+      const code = snippetTarget(targetId)!.write({ serviceRoot: server.url, endpoint: '/v1/responses', body });
+      assert.ok(code.includes('JSON.parse('), `${targetId} parses the value from JSON text`);
+      const file = path.join(dir, `proto-${targetId}.mjs`);
+      writeFileSync(file, code);
+      const result = await run(process.execPath, [file], { MODEL_ACCESS_API_KEY: server.keys.acme }, dir);
+      assert.equal(result.code, 0, `${targetId}: ${result.stderr}`);
+      assert.deepEqual(server.lastReceived('/v1/responses').json, body);
+    }
+    // Without such a key, or with one only in an array's element that is not an object, the literal is written.
+    const plain = snippetTarget('js-fetch')!.write({
+      serviceRoot: server.url,
+      endpoint: '/v1/responses',
+      body: { model, list: ['__proto__', null, [1]] },
+    });
+    assert.ok(!plain.includes('JSON.parse('), plain);
   });
 
   it('without the key in the environment the service refuses the snippet’s request (nothing else supplies one)', async () => {

@@ -1,16 +1,18 @@
-# Shared by the requests and httpx stand-ins: record the call as one JSON line, answer with nothing to print.
+# Shared by the requests and httpx stand-ins: record the call as one JSON line; the answer says when its status
+# is checked and gives one JSON object or one line, for the snippet to print.
 import json
 
 
 class Answer:
     def raise_for_status(self):
-        return None
+        print("STATUS_CHECKED")
 
     def json(self):
-        return {}
+        return {"answer": 1}
 
     def iter_lines(self, decode_unicode=False):
-        return iter([])
+        print("LINES decode_unicode=" + str(decode_unicode))
+        return iter(["LINE1"])
 
     def __enter__(self):
         return self

@@ -1,5 +1,5 @@
 # A stand-in for the openai package: records how a snippet calls it, prints that as one JSON line, and
-# answers with empty results the snippet can print. Used by python.test.ts; never installed anywhere.
+# answers with recognizable results (OUTPUT_TEXT, DELTA, EVENT, ANSWER, one embedding) the snippet prints. Used by python.test.ts; never installed anywhere.
 import json
 
 
@@ -7,12 +7,32 @@ def _record(call, **values):
     print("CALL " + json.dumps({"call": call, **values}))
 
 
+class _Event:
+    def __init__(self, type, delta):
+        self.type = type
+        self.delta = delta
+
+    def __repr__(self):
+        return "EVENT"
+
+
+class _Item:
+    def __init__(self, index, embedding):
+        self.index = index
+        self.embedding = embedding
+
+
 class _Answer:
-    output_text = ""
-    data = []
+    """What every call answers: text, embeddings and events the snippet prints, each recognizable."""
+
+    output_text = "OUTPUT_TEXT"
+    data = [_Item(0, [0.5, 1.5, 2.5, 3.5, 4.5])]
 
     def __iter__(self):
-        return iter([])
+        return iter([_Event("response.output_text.delta", "DELTA"), _Event("response.completed", "NOPE")])
+
+    def __repr__(self):
+        return "ANSWER"
 
 
 class _Method:
