@@ -34,6 +34,12 @@ describe('requests: snippet layout, line by line', () => {
     );
   });
 
+  it('PowerShell without a configured service reads the URL from $env:MODEL_ACCESS_BASE_URL', () => {
+    const ps = write('curl-powershell', { endpoint: '/v1/chat', body: {} });
+    assert.equal(ps.split('\n')[2], '# The service URL is read from $env:MODEL_ACCESS_BASE_URL.');
+    assert.ok(ps.includes('curl.exe -sS -X POST "$env:MODEL_ACCESS_BASE_URL/v1/chat" `'), ps);
+  });
+
   it('cmd.exe: caret continuations, %…% variables, quotes escaped for curl.exe', () => {
     assert.equal(
       write('curl-cmd'),
@@ -124,6 +130,9 @@ describe('requests: snippet layout, line by line', () => {
       '// Node 20+ ES module (.mjs) with the openai package (npm install openai). Set MODEL_ACCESS_API_KEY first; the key is not written here.',
     );
     assert.ok(js.includes('await client.post("/chat", { body });'), js);
+    const responses = write('js-openai', { serviceRoot: 'https://h', endpoint: '/v1/responses', body: { input: 'x' } });
+    assert.ok(responses.includes('const response = await client.responses.create({'), responses);
+    assert.ok(!responses.includes('client.post('), responses);
     const streamed = write('js-openai', { serviceRoot: 'https://h', endpoint: '/v1/chat', body: { stream: true } });
     assert.ok(streamed.includes('await client.post("/chat", { body, stream: true });'), streamed);
     const py = write('python-openai', { serviceRoot: 'https://h', endpoint: '/v1/chat', body: {} });

@@ -194,6 +194,13 @@ describe('requests: Python snippets, run with stand-ins for their packages', fun
       temperature: 0.2,
       extra_body: { custom_field: { kept: [1, null] }, 'not an identifier': true },
     });
+    // A value too deep for a literal is parsed from JSON text: the snippet imports json for it.
+    const deepInput = await callOf('python-openai', {
+      serviceRoot: ROOT,
+      endpoint: '/v1/responses',
+      body: { model: 'm', input: deep(40) },
+    });
+    assert.deepEqual(deepInput.kwargs, { model: 'm', input: deep(40) });
     const plain = await callOf('python-openai', {
       serviceRoot: ROOT,
       endpoint: '/v1/embeddings',

@@ -3,7 +3,11 @@
 import * as assert from 'node:assert/strict';
 import { pythonLiteral } from '../../../../src/requests/core/codeSnippets/python';
 import { jsLiteral } from '../../../../src/requests/core/codeSnippets/javascript';
-import { isStreaming, tooDeepForLiteral } from '../../../../src/requests/core/codeSnippets/request';
+import {
+  isStreaming,
+  secretHeaderVariable,
+  tooDeepForLiteral,
+} from '../../../../src/requests/core/codeSnippets/request';
 import { SNIPPET_TARGETS, snippetTarget } from '../../../../src/requests/core/codeSnippets/targets';
 
 /** `levels` arrays and objects inside each other. */
@@ -63,6 +67,11 @@ describe('requests: Copy as Code targets', () => {
     assert.match(pythonLiteral(nested(33)), /^json\.loads\(/);
     assert.doesNotMatch(jsLiteral(nested(32)), /JSON\.parse/);
     assert.match(jsLiteral(nested(33)), /^JSON\.parse\(/);
+  });
+
+  it('a secret header’s variable is named after it, any run of other characters one underscore', () => {
+    assert.equal(secretHeaderVariable('X-Org-Token'), 'MODEL_ACCESS_HEADER_X_ORG_TOKEN');
+    assert.equal(secretHeaderVariable('x--org..token'), 'MODEL_ACCESS_HEADER_X_ORG_TOKEN');
   });
 
   it('a snippet streams only when the payload asks for it', () => {
