@@ -280,12 +280,12 @@ function endpointPath(url: string, configuredRoot: string | undefined, notes: st
     rest = url.slice(at);
     const before = url.slice(0, at);
     if (/^https?:\/\//i.test(before) && root && before.toLowerCase() !== root.toLowerCase()) {
-      notes.push('The command named another server; the payload is sent to the service you configured.');
+      notes.push(l10n.t('The command named another server; the payload is sent to the service you configured.'));
     }
   }
   const query = rest.search(/[?#]/);
   if (query >= 0) {
-    notes.push('The query string of the URL was left out.');
+    notes.push(l10n.t('The query string of the URL was left out.'));
     rest = rest.slice(0, query);
   }
   return normalizeEndpoint(rest);

@@ -246,4 +246,42 @@ describe('requests: Import cURL', () => {
     );
     assert.match(message(`curl -F file=@x.jsonl ${ROOT}/v1/files`), /uploads a form/);
   });
+
+  it('finds curl by its own word only, and reads a command with no service configured', () => {
+    assert.equal(
+      message(`curlie -d ${body} ${ROOT}/v1/responses`),
+      'This is not a curl command: it should start with curl.',
+    );
+    assert.equal(message(`$ curl -d ${body} ${ROOT}/v1/responses`), 'imported /v1/responses');
+    assert.equal(message(`CURL.EXE -d ${body} ${ROOT}/v1/responses`), 'imported /v1/responses');
+    // No service configured: the path from its /v1 segment, and no note about another server.
+    const r = importCurl(`curl -d ${body} https://elsewhere.example/v1/responses`, undefined);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.deepEqual([r.endpoint, r.notes], ['/v1/responses', []]);
+  });
+
+  it('a header named like Content-Type or Accept but longer is still noted; an empty quoted word is no URL', () => {
+    const r = importCurl(`curl -H 'X-Content-Type: a' -H 'X-Accept: b' " " -d ${body} ${ROOT}/v1/responses`, ROOT);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.deepEqual(r.notes, [
+      'The X-Content-Type header was left out: a payload holds only the JSON body.',
+      'The X-Accept header was left out: a payload holds only the JSON body.',
+    ]);
+  });
+
+  it('a long option without a value does not take the next word; --url takes one, also as --url=', () => {
+    assert.equal(message(`curl --compressed -d ${body} ${ROOT}/v1/responses`), 'imported /v1/responses');
+    assert.equal(message(`curl -d ${body} --url ${ROOT}/v1/chat`), 'imported /v1/chat');
+    assert.equal(message(`curl -d ${body} --url=${ROOT}/v1/embeddings`), 'imported /v1/embeddings');
+  });
+
+  it('the configured service’s own URL is recognised whole: a prefix with /v1 in it, trailing slashes, any case', () => {
+    const root = 'https://gateway.example/v1/team';
+    const r = importCurl(`curl -d ${body} https://GATEWAY.example/V1/team/v1/chat`, root);
+    assert.ok(r.ok, r.ok ? '' : r.message);
+    assert.deepEqual([r.endpoint, r.notes], ['/v1/chat', []]);
+    const slashes = importCurl(`curl -d ${body} ${ROOT}/v1/responses`, `${ROOT}//`);
+    assert.ok(slashes.ok, slashes.ok ? '' : slashes.message);
+    assert.deepEqual(slashes.notes, [], 'the same service, whatever slashes end its configured URL');
+  });
 });
