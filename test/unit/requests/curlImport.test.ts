@@ -280,6 +280,11 @@ describe('requests: Import cURL', () => {
     const r = importCurl(`curl -d ${body} https://GATEWAY.example/V1/team/v1/chat`, root);
     assert.ok(r.ok, r.ok ? '' : r.message);
     assert.deepEqual([r.endpoint, r.notes], ['/v1/chat', []]);
+    // Another server's bare /v1 is read as the path /v1, which is no payload endpoint: said as such.
+    assert.match(
+      message(`curl -d ${body} https://other.example/v1`),
+      /^POST \/v1 is not one of the service's endpoints/,
+    );
     const slashes = importCurl(`curl -d ${body} ${ROOT}/v1/responses`, `${ROOT}//`);
     assert.ok(slashes.ok, slashes.ok ? '' : slashes.message);
     assert.deepEqual(slashes.notes, [], 'the same service, whatever slashes end its configured URL');
