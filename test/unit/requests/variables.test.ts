@@ -271,3 +271,82 @@ describe('requests/core/variables', () => {
     });
   });
 });
+
+describe('requests/core/variables: what a person sees at the edges', () => {
+  it('splitTemplate: only the pieces there are, no empty text between two references', () => {
+    assert.deepEqual(
+      splitTemplate('{{a}}{{b}}').map((p) => ('ref' in p ? p.ref.name : p.literal)),
+      ['a', 'b'],
+    );
+    assert.deepEqual(splitTemplate('{{$uuid}}'), [{ ref: { kind: 'uuid', name: '$uuid', text: '{{$uuid}}' }, at: 0 }]);
+    assert.deepEqual(splitTemplate('{{$timestamp}}')[0], {
+      ref: { kind: 'timestamp', name: '$timestamp', text: '{{$timestamp}}' },
+      at: 0,
+    });
+  });
+
+  it('built-ins with a wrong argument, and $env without a name, are named in the message', () => {
+    const problem = (s: string) => resolveString(s, context()).problems.map((p) => p.message);
+    assert.deepEqual(problem('{{$env}}'), [
+      '{{$env}}: there is no built-in $env (built-ins: $env NAME, $uuid, $timestamp)',
+    ]);
+    assert.deepEqual(problem('{{$uuid x}}'), [
+      '{{$uuid x}}: there is no built-in $uuid x (built-ins: $env NAME, $uuid, $timestamp)',
+    ]);
+    const outside: VariableContext = { ...context(), environment: undefined };
+    assert.deepEqual(
+      resolveString('{{nope}}', outside).problems.map((p) => p.message),
+      ['{{nope}} is not defined'],
+    );
+  });
+
+  it('$timestamp and $uuid are shown as sent; two $uuid in one payload differ, and both passes agree', () => {
+    const t = resolveString('{{$timestamp}}', context());
+    assert.deepEqual([t.sent, t.shown], ['1700000000', '1700000000']);
+    const r = resolvePayload({ model: 'm', a: '{{$uuid}}', b: '{{$uuid}}', at: '{{$timestamp}}' }, context());
+    const sent = JSON.parse(r.json) as Record<string, string>;
+    assert.deepEqual([sent.a, sent.b, sent.at], ['uuid-1', 'uuid-2', '1700000000']);
+    assert.equal(r.shownJson, r.json, 'nothing secret: shown as sent');
+  });
+
+  it('{{model}} inside a variable is the payload’s model; inside the model itself it is not', () => {
+    const r = resolvePayload({ model: 'm1', input: '{{greeting}}' }, context({ greeting: 'hi {{model}}' }));
+    assert.deepEqual(JSON.parse(r.json), { model: 'm1', input: 'hi m1' });
+    const own = resolvePayload({ model: '{{alias}}', input: 'x' }, context({ alias: '{{model}}' }));
+    assert.deepEqual(
+      own.problems.map((p) => p.message),
+      ['{{model}}: the payload has no "model" to use'],
+    );
+  });
+
+  it('variables nest up to 8 levels; a ninth is refused like a loop', () => {
+    const chain = (n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`v${i}`, i + 1 < n ? `{{v${i + 1}}}` : 'end']));
+    assert.deepEqual(resolveString('{{v0}}', context(chain(8))).sent, 'end');
+    const deep = resolveString('{{v0}}', context(chain(9)));
+    assert.equal(deep.problems.length, 1);
+    assert.match(deep.problems[0].message, /^\{\{v8\}\} refers to itself \(v0 → v1 → .* → v8\)$/);
+  });
+
+  it('a payload that is not an object, null included, is resolved without a model', () => {
+    for (const value of [null, 'text {{$uuid}}', 3, ['{{$timestamp}}']]) {
+      const r = resolvePayload(value, context());
+      assert.deepEqual(r.problems, [], JSON.stringify(value));
+    }
+  });
+
+  it('referencesIn: each reference at its offset in the document, inside strings only', () => {
+    const text = '// {{not}} a comment\n{ "a": "x {{one}}", "{{two}}": 1 }';
+    assert.deepEqual(
+      referencesIn(text).map((r) => [r.name, r.offset, r.length, text.slice(r.offset, r.offset + r.length)]),
+      [
+        ['one', text.indexOf('{{one}}'), 7, '{{one}}'],
+        ['two', text.indexOf('{{two}}'), 7, '{{two}}'],
+      ],
+    );
+  });
+
+  it('// @env after blank lines of spaces is still among the leading comments', () => {
+    assert.deepEqual(pinnedEnvironment('   \n\t\n// @env Staging\n{}'), { name: 'Staging', line: 2 });
+  });
+});
