@@ -100,6 +100,40 @@ describe('saved model list', () => {
     }
   });
 
+  it('says in the log why a file was not read: the reason for each kind of damage', () => {
+    const good = serializeCache(binding, list);
+    const [head, body] = good.split('\n');
+    const header = JSON.parse(head) as Record<string, unknown>;
+    const withHeader = (changes: Record<string, unknown>) => `${JSON.stringify({ ...header, ...changes })}\n${body}`;
+    const reasons: [string, string][] = [
+      [head, 'no header line'],
+      [`\n${body}`, 'header is not JSON'],
+      [`${head.slice(0, 20)}\n${body}`, 'header is not JSON'],
+      [withHeader({ savedAt: NOW + 60_001 }), 'saved in the future'],
+      [`${head}\n${body.slice(0, 10)}`, 'entries are not JSON'],
+      [withHeader({ count: 2 }), 'entries do not match the header'],
+      [`${head}\n${JSON.stringify([{ id: 'a' }, { nope: 1 }, { id: 'c' }])}`, 'an entry has no identifier'],
+    ];
+    // Every field of the header checked for its type: a file whose header only looks right is not read.
+    for (const [field, value] of Object.entries({
+      environment: 1,
+      origin: null,
+      fingerprint: 2,
+      savedAt: String(NOW),
+      skipped: '2',
+      count: '3',
+      warnings: ['ok', 1],
+    })) {
+      reasons.push([withHeader({ [field]: value }), 'unknown format']);
+    }
+    for (const [text, reason] of reasons) {
+      assert.deepEqual(parseCache(text, binding, NOW), { kind: 'corrupt', reason }, text.slice(0, 120));
+    }
+    // A minute of clock difference is tolerated; no skipped entries is fine.
+    assert.equal(parseCache(withHeader({ savedAt: NOW + 60_000 }), binding, NOW).kind, 'ok');
+    assert.equal(parseCache(withHeader({ skipped: 0 }), binding, NOW).kind, 'ok');
+  });
+
   it('reads 100,000 models back in one parse', () => {
     const many = Array.from({ length: 100_000 }, (_, i) =>
       entry({ id: `m-${i}`, family: `f-${i % 50}`, version: String(i % 7) }),
@@ -123,6 +157,11 @@ describe('saved model list', () => {
 });
 
 describe('"updated N min ago"', () => {
+  it('counts hours up to 47, then days', () => {
+    assert.equal(updatedAgo(NOW - 47 * 3_600_000, NOW), 'updated 47 h ago');
+    assert.equal(updatedAgo(NOW - 48 * 3_600_000, NOW), 'updated 2 days ago');
+  });
+
   it('says how long ago, in the unit a person would use', () => {
     assert.equal(updatedAgo(NOW - 10_000, NOW), 'updated just now');
     assert.equal(updatedAgo(NOW - 60_000, NOW), 'updated 1 min ago');
