@@ -8,7 +8,7 @@ import { createPki, startTlsFront, type TestPki, type TlsFront } from '../helper
 
 /** A card host: answers each path as told, and records what it received. */
 async function cardHost(
-  routes: Record<string, { type?: string; body?: string; status?: number; location?: string; hang?: boolean }>,
+  routes: Record<string, { type?: string; body?: string | Buffer; status?: number; location?: string; hang?: boolean }>,
 ): Promise<{ url: string; received: IncomingHttpHeaders[]; close(): Promise<void> }> {
   const received: IncomingHttpHeaders[] = [];
   const server: Server = createServer((req, res) => {
@@ -169,6 +169,40 @@ describe('Model Card preview: fetching a card', () => {
         url: `${host.url}/gone.md`,
         message: "The card's server answered 410 Gone.",
       });
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('follows 5 redirects and no more; a redirect without a place to go, or to a broken link, is said as such', async () => {
+    const routes: Parameters<typeof cardHost>[0] = {
+      '/card.md': { type: 'text/markdown', body: '# Card' },
+      '/loop.md': { status: 302, location: '/loop.md' },
+      '/nowhere.md': { status: 302 },
+      '/broken.md': { status: 301, location: 'http://[not a host' },
+      '/choices.md': { status: 300, type: 'text/markdown', body: '# Pick one' },
+      '/odd.md': { status: 599 },
+      '/latin.md': { type: 'text/markdown', body: Buffer.from([0x23, 0x20, 0xe9, 0x74, 0xe9]) },
+    };
+    for (let i = 0; i < 6; i++) {
+      routes[`/r${i}.md`] = { status: 307, location: i === 5 ? '/card.md' : `/r${i + 1}.md` };
+    }
+    const host = await cardHost(routes);
+    const message = async (path: string) => {
+      const r = await fetchCard(`${host.url}${path}`);
+      return r.kind === 'failed' ? r.message : `${r.kind} ${r.url.slice(host.url.length)}`;
+    };
+    try {
+      assert.equal(await message('/r1.md'), 'markdown /card.md', 'five redirects are followed');
+      assert.equal(await message('/r0.md'), 'The card redirected more than 5 times; stopped following.');
+      assert.equal(await message('/loop.md'), 'The card redirected more than 5 times; stopped following.');
+      assert.equal(await message('/nowhere.md'), "The card's server answered 302 Found.");
+      assert.equal(await message('/broken.md'), 'The card redirected to a link that is not valid.');
+      assert.equal(await message('/choices.md'), "The card's server answered 300 Multiple Choices.");
+      assert.equal(await message('/odd.md'), "The card's server answered 599.");
+      // Bytes that are not UTF-8 are shown as replacement characters, not refused.
+      const latin = await fetchCard(`${host.url}/latin.md`);
+      assert.equal(latin.kind === 'markdown' && latin.text, '# \ufffdt\ufffd');
     } finally {
       await host.close();
     }
