@@ -213,8 +213,10 @@ describe('Model Card preview: fetching a card', () => {
     try {
       const cancel = new AbortController();
       const pending = fetchCard(`${host.url}/slow.md`, { signal: cancel.signal, timeoutMs: 10_000 });
+      const cancelledAt = Date.now() + 100;
       setTimeout(() => cancel.abort(), 100);
       assert.deepEqual(await pending, { kind: 'failed', url: `${host.url}/slow.md`, message: 'Cancelled.' });
+      assert.ok(Date.now() - cancelledAt < 2000, 'it stops when the person cancels, not at the timeout');
       const slow = await fetchCard(`${host.url}/slow.md`, { timeoutMs: 1500 });
       assert.equal(slow.kind === 'failed' && slow.message, 'The card did not arrive within 2 s.');
     } finally {
