@@ -5,7 +5,8 @@ import { environmentFromArg, modelFromArg } from '../explorer/core/args';
 import type { Environment } from '../common/environments';
 import { commandEnvironment } from '../platform/environments';
 import type { ModelCatalog } from '../platform/catalog';
-import { payloadEnvironment } from './variableEditing';
+import { payloadEnvironment, unresolvedMessage, variableContext } from './variableEditing';
+import { resolvePayload } from './core/variables';
 import { newNonce } from '../common/html';
 import { clean, displayText, type DisplayText } from '../common/text';
 import { modelCount } from '../common/counts';
@@ -221,6 +222,17 @@ export class ModelComparisons implements vscode.Disposable {
     if (!target) {
       return { kind: 'notRun', message: noLongerConfigured(request.environment ?? '') };
     }
+    // `{{…}}` resolved for each run as Send resolves them, `{{model}}` being that run's model; an unknown one
+    // sends nothing.
+    const context = variableContext(target.env);
+    const bodies = request.models.map((model) => resolvePayload(payloadFor(request.payload, model), context));
+    const unresolved = bodies.find((b) => b.problems.length > 0);
+    if (unresolved) {
+      const message = unresolvedMessage(unresolved.problems);
+      void this.deps.ui.error(message);
+      return { kind: 'notRun', message };
+    }
+    bodies.forEach((b) => b.secrets.forEach((secret) => this.deps.log.redactor.add(secret)));
     const client = await clientOrReport(this.deps, target.env);
     if ('notReady' in client) {
       return { kind: 'notRun', message: client.notReady };
@@ -259,7 +271,9 @@ export class ModelComparisons implements vscode.Disposable {
         },
         async (_progress, token) => {
           token.onCancellationRequested(() => controllers.forEach((c) => c.abort()));
-          await Promise.all(runs.map((r, i) => this.runOne(client, request, r, controllers[i], stream)));
+          await Promise.all(
+            runs.map((r, i) => this.runOne(client, request.endpoint, bodies[i].json, r, controllers[i], stream)),
+          );
         },
       );
     } finally {
@@ -293,14 +307,16 @@ export class ModelComparisons implements vscode.Disposable {
 
   private async runOne(
     client: ModelService,
-    request: ComparisonRequest,
+    endpoint: PostEndpoint,
+    /** The payload as sent: JSON text, its model this run's, its references resolved. */
+    body: string,
     run: ComparisonRun,
     controller: AbortController,
     stream: boolean,
   ): Promise<void> {
     const limit = this.deps.config.maxResponseBytes;
     try {
-      const result = await client.post(request.endpoint, payloadFor(request.payload, run.model), {
+      const result = await client.post(endpoint, body, {
         stream,
         signal: controller.signal,
       });

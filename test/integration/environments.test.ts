@@ -687,7 +687,10 @@ describe('Environments: two services side by side, each with its own key', funct
 
       // Compare from Beta's row on an open payload: Beta's models are offered (the row's checked), every run
       // goes to Beta.
-      await newPayload('/v1/chat', modelsOf(alpha, 'acme')[0]);
+      // The payload's variables are Beta's (Alpha has none: resolved there, Compare would refuse to send).
+      const payload = await newPayload('/v1/chat', modelsOf(alpha, 'acme')[0], (p) => {
+        p.messages = [{ role: 'user', content: '{{greeting}}, {{model}}' }];
+      });
       const other = modelsOf(beta, 'globex').find((id) => id !== SHARED && id.startsWith('meridian')) as string;
       let items: readonly { model?: { id: string }; picked?: boolean }[] = [];
       api.ui.pickMany = (async (shown: readonly { model?: { id: string }; picked?: boolean }[]) => {
@@ -711,6 +714,24 @@ describe('Environments: two services side by side, each with its own key', funct
       const runs = beta.received('/v1/chat', 'POST');
       assert.deepEqual(new Set(runs.map((r) => r.json?.model)), new Set([SHARED, other]));
       assert.ok(runs.every((r) => r.organization === 'globex' && r.headers['x-org-token'] === token));
+      assert.deepEqual(
+        runs.map((r) => (r.json?.messages as { content: string }[])[0].content).sort(),
+        [SHARED, other].map((m) => `Hello from eu-west-1, ${m}`).sort(),
+        'each run’s {{model}} and Beta’s variables, resolved',
+      );
+      assert.ok(
+        api.requests.history.entries.slice(0, 2).every((e) => e.environment === 'Beta'),
+        'the history says where the runs went',
+      );
+
+      // Without a row, Compare follows the payload's // @env line, as Send does.
+      await payload.edit((b) => b.insert(new vscode.Position(1, 0), '// @env Beta\n'));
+      beta.clearRecords();
+      const pinned = (await vscode.commands.executeCommand(Commands.compareModels, {
+        models: [SHARED, other],
+      })) as { kind: string };
+      assert.equal(pinned.kind, 'compared', JSON.stringify(pinned));
+      assert.equal(beta.received('/v1/chat', 'POST').length, 2, 'the pinned payload was compared on Beta');
 
       // Copy as Code from Beta's row: Beta's URL and plain header, the secret header read from a variable.
       const code = String(
