@@ -763,4 +763,56 @@ describe('Environments: two services side by side, each with its own key', funct
       await eventually(() => api.environments.find('Beta')?.secretHeaders.length === 0, 5000, 'plain again');
     }
   });
+
+  it('with every environment shown, the way out of a non-active root’s error is for that environment', async () => {
+    const token = `ma-beta-token-canary-${randomBytes(10).toString('hex')}`;
+    const plain = [
+      { name: 'Alpha', baseUrl: alpha.url, headers: { 'X-Project': 'alpha-project' } },
+      { name: 'Beta', baseUrl: beta.url, variables: { region: 'eu-west-1', greeting: 'Hello from {{region}}' } },
+    ];
+    const { input } = api.ui;
+    const answers: string[] = [];
+    api.ui.input = async () => answers.shift();
+    const roots = () => api.view.roots.getChildren() as vscode.TreeItem[];
+    const described = (name: string) => String(roots().find((r) => labelOf(r) === name)?.description ?? '');
+    const firstRow = (name: string) =>
+      (api.view.roots.getChildren(roots().find((r) => labelOf(r) === name) as never) as vscode.TreeItem[])[0];
+    try {
+      await switchTo('Alpha');
+      await api.catalog.settled();
+      // Beta's stored key is one Beta's service refuses.
+      await api.keys.store(beta.url, `ma-rejected-${randomBytes(6).toString('hex')}`);
+      await setSetting(Settings.showAllEnvironments, true);
+      void api.catalogs.ensureLoaded();
+      await eventually(() => /^error: /.test(described('Beta')), 30_000, 'Beta’s root shows the refusal');
+      const setKey = firstRow('Beta');
+      assert.equal(setKey.command?.command, Commands.setApiKey);
+      assert.deepEqual(setKey.command?.arguments, ['Beta'], 'the row sets Beta’s key');
+      answers.push(betaKey);
+      await vscode.commands.executeCommand(setKey.command.command, ...(setKey.command.arguments ?? []));
+      assert.equal((await api.keys.get(beta.url))?.key, betaKey, 'Beta’s key replaced');
+      assert.equal((await api.keys.get(alpha.url))?.key, canary, 'Alpha’s key untouched');
+      await eventually(() => /models$/.test(described('Beta')), 30_000, 'Beta’s list with its key');
+
+      // A secret header of Beta without a value: its row sets Beta's.
+      await setSetting(Settings.environments, [plain[0], { ...plain[1], headers: { 'X-Org-Token': '{{secret}}' } }]);
+      await eventually(
+        () => /^error: /.test(described('Beta')) && firstRow('Beta')?.command?.command === Commands.setHeaderSecret,
+        30_000,
+        'Beta’s root asks for the secret header',
+      );
+      assert.deepEqual(firstRow('Beta').command?.arguments, ['Beta']);
+      answers.push(token);
+      await vscode.commands.executeCommand(Commands.setHeaderSecret, ...(firstRow('Beta').command?.arguments ?? []));
+      assert.equal(await api.connection.headerSecrets?.get(beta.url, 'X-Org-Token'), token);
+      await eventually(() => /models$/.test(described('Beta')), 30_000, 'Beta’s list with its secret header');
+    } finally {
+      api.ui.input = input;
+      await api.keys.store(beta.url, betaKey);
+      await api.connection.headerSecrets?.set(beta.url, 'X-Org-Token', '');
+      await setSetting(Settings.showAllEnvironments, undefined);
+      await setSetting(Settings.environments, plain);
+      await eventually(() => api.environments.find('Beta')?.secretHeaders.length === 0, 5000, 'plain again');
+    }
+  });
 });
