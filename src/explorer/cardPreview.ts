@@ -99,7 +99,7 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
         if (a === browser) {
           return this.deps.openCard(model, environment);
         }
-        return a ? vscode.commands.executeCommand(FAILURE_ACTIONS.diagnose.command) : undefined;
+        return a ? vscode.commands.executeCommand(FAILURE_ACTIONS.diagnose.command, environment) : undefined;
       });
       return { kind: 'failed', message };
     }

@@ -806,6 +806,27 @@ describe('Environments: two services side by side, each with its own key', funct
       await vscode.commands.executeCommand(Commands.setHeaderSecret, ...(firstRow('Beta').command?.arguments ?? []));
       assert.equal(await api.connection.headerSecrets?.get(beta.url, 'X-Org-Token'), token);
       await eventually(() => /models$/.test(described('Beta')), 30_000, 'Beta’s list with its secret header');
+
+      // Diagnose Connection for Beta (what its root's row runs after a network failure) probes Beta's service
+      // with its key and headers; without a name, the active environment's (no modelAccess.baseUrl is set).
+      alpha.clearRecords();
+      beta.clearRecords();
+      const report = (name?: string) =>
+        vscode.commands
+          .executeCommand<vscode.TextDocument | undefined>(Commands.diagnoseConnection, ...(name ? [name] : []))
+          .then((doc) => doc?.getText() ?? '');
+      const forBeta = await report('Beta');
+      assert.ok(forBeta.includes(new URL(beta.url).host), forBeta);
+      assert.deepEqual(
+        beta.received('/v1/models', 'GET').map((r) => [r.organization, r.headers['x-org-token'] === token]),
+        [['globex', true]],
+        'Beta’s service probed with its key and secret header',
+      );
+      assert.equal(alpha.requests.length, 0, 'Alpha was not probed');
+      const forActive = await report();
+      assert.ok(forActive.includes(new URL(alpha.url).host), forActive);
+      assert.equal(alpha.received('/v1/models', 'GET')[0]?.organization, 'acme');
+      assert.ok(![forBeta, forActive].some((t) => t.includes(token) || t.includes(canary) || t.includes(betaKey)));
     } finally {
       api.ui.input = input;
       await api.keys.store(beta.url, betaKey);
