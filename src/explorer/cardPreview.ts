@@ -34,9 +34,10 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
     private readonly deps: {
       ui: Ui;
       log: RedactingLog;
-      openCard: (model: ModelEntry) => Promise<unknown>;
-      /** The proxy, roots and client certificate a card is fetched with (never the key). */
-      network: () => Promise<NetworkSettings>;
+      /** `environment`: the row's, whose service "Inspect Model" asks when there is no card to open. */
+      openCard: (model: ModelEntry, environment?: string) => Promise<unknown>;
+      /** The proxy, roots and client certificate a card is fetched with (never the key), for `environment`. */
+      network: (environment?: string) => Promise<NetworkSettings>;
     },
   ) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(CARD_SCHEME, this);
@@ -55,18 +56,22 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
     return this.contents.get(uri.toString()) ?? 'Run "Model Access: Preview Model Card" to load this card.\n';
   }
 
-  async preview(model: ModelEntry): Promise<CardPreviewOutcome> {
+  /**
+   * `environment`: the environment whose root the model's row is under (none: the active one); the card is
+   * fetched through its network settings (its client certificate only for its origin).
+   */
+  async preview(model: ModelEntry, environment?: string): Promise<CardPreviewOutcome> {
     const link = model.cardUrl ?? rawCardLink(model.raw);
     if (!checkCardLink(link).ok) {
       // The usual message (no card, or why the link is refused), with Inspect offered.
-      return { kind: 'browser', opened: await this.deps.openCard(model) };
+      return { kind: 'browser', opened: await this.deps.openCard(model, environment) };
     }
     const result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Window,
         title: l10n.t('Reading the Model Card of {0}', displayText(model.id, 60)),
       },
-      async () => fetchCard(link as string, { network: await this.deps.network() }),
+      async () => fetchCard(link as string, { network: await this.deps.network(environment) }),
     );
     if (result.kind === 'browser') {
       this.deps.log.info(
@@ -78,7 +83,7 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
             )
           : l10n.t('The Model Card of {0} is not text: opening it in the browser.', clean(model.id)),
       );
-      return { kind: 'browser', opened: await this.deps.openCard(model) };
+      return { kind: 'browser', opened: await this.deps.openCard(model, environment) };
     }
     if (result.kind === 'failed') {
       const message = l10n.t(
@@ -92,9 +97,9 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
       const diagnose = result.setup ? [FAILURE_ACTIONS.diagnose.title] : [];
       void this.deps.ui.warn(message, browser, ...diagnose).then((a) => {
         if (a === browser) {
-          return this.deps.openCard(model);
+          return this.deps.openCard(model, environment);
         }
-        return a ? vscode.commands.executeCommand(FAILURE_ACTIONS.diagnose.command) : undefined;
+        return a ? vscode.commands.executeCommand(FAILURE_ACTIONS.diagnose.command, environment) : undefined;
       });
       return { kind: 'failed', message };
     }

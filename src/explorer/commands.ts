@@ -1,16 +1,15 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
 import { Commands } from '../ids';
-import { modelFromArg } from './core/args';
+import { environmentFromArg, modelFromArg } from './core/args';
 import { checkCardLink } from './core/linkSafety';
-import { CardOutcome, openModelCard } from './modelCard';
-import { InspectOutcome } from './inspect';
+import type { CardOutcome } from './modelCard';
+import type { InspectOutcome } from './inspect';
 import { clean, displayText, type DisplayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import { flash } from '../platform/ui';
 import { modelPickItems, type ModelPickItem as PickItem } from '../platform/modelPicks';
 import type { Services } from '../services';
-import type { ModelDocuments } from './inspect';
 import type { ModelsView } from './modelsView';
 import type { ModelDetailsPanels } from './details';
 import type { CardPreviews } from './cardPreview';
@@ -19,7 +18,12 @@ import { commandEnvironment } from '../platform/environments';
 /** The services and the explorer's own parts. */
 type ExplorerDeps = Services & {
   view: ModelsView;
-  documents: ModelDocuments;
+  /**
+   * Inspect and Open Model Card for a model listed in `environment` (a row under that environment's root),
+   * or in the active environment when none is named.
+   */
+  inspect: (model: ModelEntry, environment?: string) => Promise<InspectOutcome | undefined>;
+  openCard: (model: ModelEntry, environment?: string) => Promise<CardOutcome>;
   /** Opens (or reveals) a model's details tab; the tabs' code loads on the first. */
   details: Pick<ModelDetailsPanels, 'show'>;
   cards: CardPreviews;
@@ -30,10 +34,12 @@ type ModelPickItem = PickItem & { run?: string };
 /** Refresh, filter, grouping, and the per-model commands (card, inspect, copy id, quick pick). */
 export function explorerCommands(
   services: Services,
-  parts: Pick<ExplorerDeps, 'view' | 'documents' | 'details' | 'cards'>,
+  parts: Pick<ExplorerDeps, 'view' | 'details' | 'cards' | 'inspect' | 'openCard'>,
 ): vscode.Disposable[] {
   const deps: ExplorerDeps = { ...services, ...parts };
-  const inspect = (model: ModelEntry) => inspectModel(deps, model, undefined).then(() => undefined);
+  // Every per-model command acts on the environment its argument names (a row under an environment's root,
+  // or `{ model, environment }` from another feature), else on the active one.
+  const { inspect, openCard } = parts;
   return [
     vscode.commands.registerCommand(Commands.refreshModels, () =>
       deps.config.showAllEnvironments ? deps.catalogs.reloadAll() : deps.catalog.refresh(),
@@ -44,13 +50,13 @@ export function explorerCommands(
     vscode.commands.registerCommand(Commands.viewAsList, () => deps.config.setGroupByFamily(false)),
     vscode.commands.registerCommand(Commands.openModelCard, async (arg?: unknown): Promise<CardOutcome | undefined> => {
       const model = await modelOrPick(deps, arg, l10n.t('Open the Model Card of…'));
-      return model ? openModelCard(model, { ui: deps.ui, log: deps.log, inspect }) : undefined;
+      return model ? openCard(model, environmentFromArg(arg)) : undefined;
     }),
     vscode.commands.registerCommand(
       Commands.inspectModel,
       async (arg?: unknown): Promise<InspectOutcome | undefined> => {
         const model = await modelOrPick(deps, arg, l10n.t('Inspect model…'));
-        return model ? inspectModel(deps, model, arg) : undefined;
+        return model ? inspect(model, environmentFromArg(arg)) : undefined;
       },
     ),
     vscode.commands.registerCommand(Commands.copyModelId, async (arg?: unknown) => {
@@ -67,7 +73,7 @@ export function explorerCommands(
     }),
     vscode.commands.registerCommand(Commands.previewModelCard, async (arg?: unknown) => {
       const model = await modelOrPick(deps, arg, l10n.t('Preview the Model Card of…'));
-      return model ? deps.cards.preview(model) : undefined;
+      return model ? deps.cards.preview(model, environmentFromArg(arg)) : undefined;
     }),
     vscode.commands.registerCommand(Commands.modelClicked, async (arg?: unknown) => {
       const model = modelFromArg(arg, deps.catalog.models);
@@ -76,30 +82,17 @@ export function explorerCommands(
       }
       switch (deps.config.modelClickAction) {
         case 'openModelCard':
-          return openModelCard(model, { ui: deps.ui, log: deps.log, inspect });
+          return openCard(model, environmentFromArg(arg));
         case 'showDetails':
           return showDetails(deps, model, arg);
         case 'inspect':
-          return inspectModel(deps, model, arg);
+          return inspect(model, environmentFromArg(arg));
         default:
           return undefined;
       }
     }),
     vscode.commands.registerCommand(Commands.showModels, () => showModels(deps)),
   ];
-}
-
-/** Reads the model from the service of its row's environment (the active one for anything else). */
-async function inspectModel(deps: ExplorerDeps, model: ModelEntry, arg: unknown): Promise<InspectOutcome | undefined> {
-  const target = commandEnvironment(deps.environments, deps.ui, arg);
-  if (!target) {
-    return undefined;
-  }
-  return deps.documents.inspect(
-    model,
-    async (id) => (await deps.connection.getClient(target.env)).getModel(id),
-    deps.ui,
-  );
 }
 
 async function showDetails(deps: ExplorerDeps, model: ModelEntry, arg: unknown) {

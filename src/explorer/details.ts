@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
-import { chatSelection } from '../chat/core/modelInfo';
+import { chatModelId, chatSelection } from '../chat/core/modelInfo';
 import { describeFailure } from '../common/failure';
 import { newNonce } from '../common/html';
 import { displayText } from '../common/text';
@@ -28,9 +28,10 @@ export interface DetailsTab {
   environment?: string;
 }
 
+/** `environment`: the tab's (see `DetailsTab.environment`). */
 interface Actions {
-  openCard(model: ModelEntry): Promise<unknown>;
-  previewCard(model: ModelEntry): Promise<unknown>;
+  openCard(model: ModelEntry, environment?: string): Promise<unknown>;
+  previewCard(model: ModelEntry, environment?: string): Promise<unknown>;
 }
 
 /**
@@ -68,7 +69,7 @@ export class ModelDetailsPanels implements vscode.Disposable {
     );
     const tab: DetailsTab = {
       panel,
-      state: { details: modelDetails(model), loading: true, chat: this.chatInfo(model) },
+      state: { details: modelDetails(model), loading: true, chat: this.chatInfo(model, environment) },
       refreshed: Promise.resolve(),
       id: model.id,
       environment,
@@ -111,7 +112,7 @@ export class ModelDetailsPanels implements vscode.Disposable {
         tab.state = {
           ...tab.state,
           details: modelDetails(entry),
-          chat: this.chatInfo(entry),
+          chat: this.chatInfo(entry, tab.environment),
           loading: false,
           error: undefined,
           fetchedAt: new Date().toLocaleTimeString(),
@@ -132,14 +133,33 @@ export class ModelDetailsPanels implements vscode.Disposable {
     return tab.refreshed;
   }
 
-  private chatInfo(model: ModelEntry): DetailsPageState['chat'] {
+  /**
+   * The model as chat offers it. With every environment shown, chat ids carry the environment's name (the
+   * tab's, else the active one), as the chat provider offers them.
+   */
+  private chatInfo(model: ModelEntry, environment: string | undefined): DetailsPageState['chat'] {
     const section = vscode.workspace.getConfiguration(Settings.section);
     if (section.get<boolean>(Settings.chatEnabled, true) === false) {
       return undefined;
     }
     const patterns = section.get<unknown>(Settings.chatModels, []);
     const selected = chatSelection(Array.isArray(patterns) ? patterns.filter((p) => typeof p === 'string') : []);
-    return selected(model) ? { vendor: ChatVendor, id: model.id, name: displayText(model.id, 120) } : undefined;
+    const where = this.services.config.showAllEnvironments
+      ? (environment ?? this.services.environments.active?.name)
+      : undefined;
+    return selected(model)
+      ? { vendor: ChatVendor, id: chatModelId(model.id, where), name: displayText(model.id, 120) }
+      : undefined;
+  }
+
+  /** The entry of `id` in the list of `environment` (none: the active one), when the list holds it. */
+  private listed(environment: string | undefined, id: string): ModelEntry | undefined {
+    const env = environment === undefined ? undefined : this.services.environments.find(environment);
+    if (environment !== undefined && !env) {
+      return undefined;
+    }
+    const catalog = env ? this.services.catalogs.catalogFor(env) : this.services.catalog;
+    return catalog.models.find((m) => m.id === id);
   }
 
   private render(tab: DetailsTab): void {
@@ -152,21 +172,17 @@ export class ModelDetailsPanels implements vscode.Disposable {
     if (!tab) {
       return;
     }
-    const entry: ModelEntry = tab.entry ??
-      (tab.environment === undefined ? this.services.catalog.models.find((m) => m.id === id) : undefined) ?? {
-        id,
-        raw: undefined,
-      };
+    const entry: ModelEntry = tab.entry ?? this.listed(tab.environment, id) ?? { id, raw: undefined };
     // What the page's buttons start goes to the tab's environment too.
     const model = { model: entry, environment: tab.environment };
     switch (message.action) {
       case 'refresh':
         return this.refresh(key);
       case 'openCard':
-        await this.actions.openCard(entry);
+        await this.actions.openCard(entry, tab.environment);
         return;
       case 'previewCard':
-        await this.actions.previewCard(entry);
+        await this.actions.previewCard(entry, tab.environment);
         return;
       case 'newRequest':
         await vscode.commands.executeCommand(Commands.newRequest, model);

@@ -11,6 +11,13 @@ import { treeItemId } from './core/treeItemId';
 import { MessageNode, ModelNode, type ModelsTreeNode } from './nodes';
 import { ModelsTreeProvider, type ViewOptions } from './treeProvider';
 
+/** Commands a tree row runs that take the name of the environment they are for as their first argument. */
+const FOR_ENVIRONMENT: ReadonlySet<string> = new Set([
+  Commands.setApiKey,
+  Commands.setHeaderSecret,
+  Commands.diagnoseConnection,
+]);
+
 /** What an environment's root says about its list: loading, key missing, error or how many models. */
 export function environmentState(catalog: ModelCatalog): DisplayText {
   const status = catalog.status;
@@ -147,6 +154,11 @@ export class EnvironmentRootsProvider extends Lifecycle implements vscode.TreeDa
       }
       if (row instanceof ModelNode) {
         row.environment = environment;
+      }
+      // The way out of a root's error (a rejected key, a secret header without a value, a diagnosis) is for that
+      // environment.
+      if (row instanceof MessageNode && row.command && FOR_ENVIRONMENT.has(row.command.command)) {
+        row.command = { ...row.command, arguments: [environment] };
       }
       this.owners.set(row, { environment, provider });
     }

@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { Services } from '../services';
 import { explorerCommands } from './commands';
-import { ModelDocuments } from './inspect';
+import { inspectIn, ModelDocuments } from './inspect';
 import { ModelsView } from './modelsView';
 import { CardPreviews } from './cardPreview';
 import type { ModelDetailsPanels } from './details';
@@ -10,22 +10,27 @@ import type { ModelEntry } from '../api/types';
 
 /** The Models view, Model Cards, Inspect, and the per-model commands. */
 export function register(services: Services): vscode.Disposable[] {
-  const { catalog, config, connection, log } = services;
+  const { catalog, config, connection, environments, log } = services;
   const view = new ModelsView(catalog, config, services.catalogs);
   const documents = new ModelDocuments(log);
-  const inspect = (model: ModelEntry) =>
-    documents
-      .inspect(model, async (id) => (await connection.getClient()).getModel(id), services.ui)
-      .then(() => undefined);
-  const openCard = (model: ModelEntry) => openModelCard(model, { ui: services.ui, log, inspect });
-  const cards = new CardPreviews({ ui: services.ui, log, openCard, network: () => connection.keylessNetwork() });
+  // `environment`: a row's, under that environment's root (none: the active one). A card's "Inspect Model"
+  // and the network a card is fetched through belong to the row's environment too.
+  const inspect = (model: ModelEntry, environment?: string) => inspectIn(services, documents, model, environment);
+  const openCard = (model: ModelEntry, environment?: string) =>
+    openModelCard(model, { ui: services.ui, log, inspect: (m) => inspect(m, environment).then(() => undefined) });
+  const network = (environment?: string) =>
+    connection.keylessNetwork(environment === undefined ? environments.active : environments.find(environment));
+  const cards = new CardPreviews({ ui: services.ui, log, openCard, network });
   // Model Details (details.ts, dist/details.js) loads when the first details tab opens.
   let panels: ModelDetailsPanels | undefined;
   const loadDetails = (): ModelDetailsPanels => {
     if (!panels) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js makes it dist/<feature>.js
       const { ModelDetailsPanels } = require('./details') as typeof import('./details');
-      panels = new ModelDetailsPanels(services, { openCard, previewCard: (model) => cards.preview(model) });
+      panels = new ModelDetailsPanels(services, {
+        openCard,
+        previewCard: (model, environment) => cards.preview(model, environment),
+      });
     }
     return panels;
   };
@@ -46,7 +51,7 @@ export function register(services: Services): vscode.Disposable[] {
     documents,
     cards,
     { dispose: () => panels?.dispose() },
-    ...explorerCommands(services, { view, documents, details, cards }),
+    ...explorerCommands(services, { view, details, cards, inspect, openCard }),
     // A new service or key (here or in another window) replaces the list.
     connection.onDidChange(
       () => void (catalog.status.kind === 'idle' && !view.treeView.visible ? catalog.refreshSetup() : catalog.reload()),

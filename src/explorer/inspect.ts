@@ -6,6 +6,8 @@ import { prettyJson } from '../common/prettyJson';
 import { clean, displayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { Ui } from '../platform/ui';
+import { commandEnvironment } from '../platform/environments';
+import type { Services } from '../services';
 
 export const INSPECT_SCHEME = 'model-access-model';
 
@@ -29,13 +31,18 @@ export class ModelDocuments implements vscode.TextDocumentContentProvider, vscod
     this.registration = vscode.workspace.registerTextDocumentContentProvider(INSPECT_SCHEME, this);
   }
 
-  /** `model-access-model:/<id>.json?id=<id>` — the path gives the tab title, the query the exact id. */
-  static uriFor(id: string): vscode.Uri {
+  /**
+   * `model-access-model:/<id>.json?id=<id>` — the path gives the tab title, the query the exact id. With
+   * `environment` (a row under that environment's root) the title and query name it too: the same id in two
+   * environments is two documents, each with its own service's answer.
+   */
+  static uriFor(id: string, environment?: string): vscode.Uri {
     const title = displayText(id, 120).replace(/[/\\]/g, '∕') || l10n.t('model');
+    const where = environment === undefined ? '' : ` · ${displayText(environment, 40).replace(/[/\\]/g, '∕')}`;
     return vscode.Uri.from({
       scheme: INSPECT_SCHEME,
-      path: `/${title}.json`,
-      query: new URLSearchParams({ id }).toString(),
+      path: `/${title}${where}.json`,
+      query: new URLSearchParams(environment === undefined ? { id } : { id, environment }).toString(),
     });
   }
 
@@ -45,7 +52,13 @@ export class ModelDocuments implements vscode.TextDocumentContentProvider, vscod
     );
   }
 
-  async inspect(model: ModelEntry, fetch: (id: string) => Promise<ModelEntry>, ui: Ui): Promise<InspectOutcome> {
+  /** `environment`: the environment whose service `fetch` asks, when it is not simply the active one. */
+  async inspect(
+    model: ModelEntry,
+    fetch: (id: string) => Promise<ModelEntry>,
+    ui: Ui,
+    environment?: string,
+  ): Promise<InspectOutcome> {
     const name = displayText(model.id, 80);
     let entry: ModelEntry;
     try {
@@ -64,7 +77,7 @@ export class ModelDocuments implements vscode.TextDocumentContentProvider, vscod
       void ui.warn(displayText(this.log.redactor.redact(full), 600));
       return { message: full };
     }
-    const uri = ModelDocuments.uriFor(model.id);
+    const uri = ModelDocuments.uriFor(model.id, environment);
     const body =
       entry.raw !== undefined
         ? entry.raw
@@ -83,4 +96,27 @@ export class ModelDocuments implements vscode.TextDocumentContentProvider, vscod
     this._onDidChange.dispose();
     this.contents.clear();
   }
+}
+
+/**
+ * Inspect `model` as the service of `environment` answers it (a row under that environment's root), or the
+ * active environment's when none is named. Undefined when the named environment is no longer configured
+ * (the person is told).
+ */
+export async function inspectIn(
+  services: Pick<Services, 'environments' | 'ui' | 'connection'>,
+  documents: ModelDocuments,
+  model: ModelEntry,
+  environment?: string,
+): Promise<InspectOutcome | undefined> {
+  const target = commandEnvironment(services.environments, services.ui, { environment });
+  if (!target) {
+    return undefined;
+  }
+  return documents.inspect(
+    model,
+    async (id) => (await services.connection.getClient(target.env)).getModel(id),
+    services.ui,
+    target.name,
+  );
 }

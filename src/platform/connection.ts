@@ -198,12 +198,12 @@ export class ServiceConnection extends Lifecycle {
 
   /**
    * How a request that carries no key (a Model Card) reaches its URL: the same proxy inputs and roots as the
-   * service, and the client certificate, with its passphrase, only for the active service's origin, and
-   * only where the service's credentials may go (a URL from workspace settings once the person allowed it).
+   * service, and the client certificate, with its passphrase, only for the origin of `env` (default: the
+   * active environment; a row under another environment's root passes its own), and only where the service's
+   * credentials may go (a URL from workspace settings once the person allowed it).
    */
-  async keylessNetwork(): Promise<NetworkSettings> {
+  async keylessNetwork(env: Environment | undefined = this.environments.active): Promise<NetworkSettings> {
     const { proxy, trust } = this.config.networkInputs();
-    const env = this.environments.active;
     const certificate = this.config.clientCertificate;
     const origin = env && originOf(env.baseUrl);
     if (!env || !origin || !certificate || (env.source === 'workspace' && !this.consent.isAllowed(env.baseUrl))) {

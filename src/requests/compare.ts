@@ -1,9 +1,14 @@
 import * as vscode from 'vscode';
 import { isServiceError } from '../api/errors';
 import type { ModelService, PostEndpoint } from '../api/types';
-import { modelFromArg } from '../explorer/core/args';
+import { environmentFromArg, modelFromArg } from '../explorer/core/args';
+import type { Environment } from '../common/environments';
+import { commandEnvironment } from '../platform/environments';
+import type { ModelCatalog } from '../platform/catalog';
+import { payloadEnvironment, unresolvedMessage, variableContext } from './variableEditing';
+import { resolvePayload } from './core/variables';
 import { newNonce } from '../common/html';
-import { clean, type DisplayText } from '../common/text';
+import { clean, displayText, type DisplayText } from '../common/text';
 import { modelCount } from '../common/counts';
 import { Commands } from '../ids';
 import { modelPickItems } from '../platform/modelPicks';
@@ -36,6 +41,8 @@ export interface ComparisonRequest {
   /** The payload as JSON (its `model` is replaced for each run). */
   payload: Record<string, unknown>;
   models: string[];
+  /** The environment it is sent to, by name (undefined: the active one at each run). */
+  environment?: string;
 }
 
 export type CompareOutcome =
@@ -59,18 +66,40 @@ export class ModelComparisons implements vscode.Disposable {
     private readonly isPayload: (doc: vscode.TextDocument) => boolean,
   ) {}
 
-  /** `arg`: a model to preselect (Model Details' Compare with…), or `{ models }` to skip the pick. */
+  /**
+   * `arg`: a model to preselect (Model Details' Compare with…, a row of the Models view), or `{ models }` to skip
+   * the pick. A row under an environment's root (or `{ model, environment }`) compares on that environment's
+   * service and offers its models; otherwise the payload goes where Send would send it (its `// @env` line, else
+   * the active environment).
+   */
   async compare(arg?: unknown): Promise<CompareOutcome> {
+    const named = environmentFromArg(arg);
+    const row = named === undefined ? undefined : commandEnvironment(this.deps.environments, this.deps.ui, arg);
+    if (named !== undefined && !row) {
+      return { kind: 'notRun', message: noLongerConfigured(named) };
+    }
     const doc = this.payloadDocument();
     if (!doc) {
       const message = l10n.t('Open a payload to compare models on it (Model Access: New Request… makes one).');
       void this.deps.ui.info(message, l10n.t('New Request…')).then((a) => {
         if (a) {
-          void vscode.commands.executeCommand(Commands.newRequest, modelFromArg(arg, this.deps.catalog.models));
+          // The new payload keeps the row's environment (pinned to it, as New Request from the row does).
+          const model = modelFromArg(arg, this.deps.catalog.models);
+          void vscode.commands.executeCommand(Commands.newRequest, model && { model, environment: named });
         }
       });
       return { kind: 'notRun', message };
     }
+    const pinned = row ? undefined : payloadEnvironment(doc.getText(), this.deps.environments);
+    if (pinned?.missing !== undefined) {
+      const message = l10n.t(
+        'Nothing was sent: this payload is pinned to environment {0} (// @env), and no environment has that name in modelAccess.environments.',
+        clean(pinned.missing),
+      );
+      void this.deps.ui.error(message);
+      return { kind: 'notRun', message };
+    }
+    const env = row ? row.env : pinned?.env;
     const parsed = parsePayload(doc.getText());
     if (!parsed.ok) {
       const p = parsed.problem;
@@ -93,11 +122,13 @@ export class ModelComparisons implements vscode.Disposable {
     if (!endpoint) {
       return { kind: 'notRun', message: l10n.t('No endpoint was chosen; nothing was sent.') };
     }
-    const models = await this.pickModels(arg, payloadModel(parsed.value));
+    const models = await this.pickModels(arg, payloadModel(parsed.value), this.catalogOf(env));
     if (typeof models === 'string') {
       return { kind: 'notRun', message: models };
     }
-    return this.run({ endpoint, payload: parsed.value as Record<string, unknown>, models });
+    // A row's or a pinned payload's environment stays the comparison's, also when it runs again after a switch.
+    const environment = row?.name ?? (pinned?.pinned ? env?.name : undefined);
+    return this.run({ endpoint, payload: parsed.value as Record<string, unknown>, models, environment });
   }
 
   /** Runs the last comparison again. */
@@ -134,17 +165,26 @@ export class ModelComparisons implements vscode.Disposable {
     return pick?.path;
   }
 
-  private async pickModels(arg: unknown, current: string | undefined): Promise<string[] | DisplayText> {
+  /** The list of `env`'s models (the shared catalog for the active environment). */
+  private catalogOf(env: Environment | undefined): ModelCatalog {
+    return env && env.name !== this.deps.environments.active?.name
+      ? this.deps.catalogs.catalogFor(env)
+      : this.deps.catalog;
+  }
+
+  private async pickModels(
+    arg: unknown,
+    current: string | undefined,
+    catalog: ModelCatalog,
+  ): Promise<string[] | DisplayText> {
     const given = (arg as { models?: unknown } | undefined)?.models;
     let models: string[];
     if (Array.isArray(given)) {
       models = given.filter((m): m is string => typeof m === 'string');
     } else {
-      await this.deps.catalog.ensureLoaded();
-      const preselected = new Set(
-        [modelFromArg(arg, this.deps.catalog.models)?.id, current].filter((id): id is string => !!id),
-      );
-      const items = modelPickItems(this.deps.catalog.models, preselected);
+      await catalog.ensureLoaded();
+      const preselected = new Set([modelFromArg(arg, catalog.models)?.id, current].filter((id): id is string => !!id));
+      const items = modelPickItems(catalog.models, preselected);
       if (items.length === 0) {
         const message = l10n.t('No models to compare: the model list is empty or could not be loaded.');
         void this.deps.ui.info(message);
@@ -175,7 +215,25 @@ export class ModelComparisons implements vscode.Disposable {
   }
 
   private async run(request: ComparisonRequest): Promise<CompareOutcome> {
-    const client = await clientOrReport(this.deps);
+    const target =
+      request.environment === undefined
+        ? { env: this.deps.environments.active }
+        : commandEnvironment(this.deps.environments, this.deps.ui, { environment: request.environment });
+    if (!target) {
+      return { kind: 'notRun', message: noLongerConfigured(request.environment ?? '') };
+    }
+    // `{{…}}` resolved for each run as Send resolves them, `{{model}}` being that run's model; an unknown one
+    // sends nothing.
+    const context = variableContext(target.env);
+    const bodies = request.models.map((model) => resolvePayload(payloadFor(request.payload, model), context));
+    const unresolved = bodies.find((b) => b.problems.length > 0);
+    if (unresolved) {
+      const message = unresolvedMessage(unresolved.problems);
+      void this.deps.ui.error(message);
+      return { kind: 'notRun', message };
+    }
+    bodies.forEach((b) => b.secrets.forEach((secret) => this.deps.log.redactor.add(secret)));
+    const client = await clientOrReport(this.deps, target.env);
     if ('notReady' in client) {
       return { kind: 'notRun', message: client.notReady };
     }
@@ -192,6 +250,9 @@ export class ModelComparisons implements vscode.Disposable {
       text: '',
     }));
     const panel = this.showPanel();
+    // Another environment than the active one: the tab says where the payload went.
+    const elsewhere = target.env && target.env.name !== this.deps.environments.active?.name;
+    panel.title = elsewhere ? `Compare Models · ${displayText(target.env?.name, 40)}` : 'Compare Models';
     this.view = comparisonView(request.endpoint, runs, Date.now());
     panel.webview.html = comparisonHtml(this.view, newNonce(), panel.webview.cspSource);
     const redraw = () => {
@@ -210,7 +271,9 @@ export class ModelComparisons implements vscode.Disposable {
         },
         async (_progress, token) => {
           token.onCancellationRequested(() => controllers.forEach((c) => c.abort()));
-          await Promise.all(runs.map((r, i) => this.runOne(client, request, r, controllers[i], stream)));
+          await Promise.all(
+            runs.map((r, i) => this.runOne(client, request.endpoint, bodies[i].json, r, controllers[i], stream)),
+          );
         },
       );
     } finally {
@@ -226,6 +289,7 @@ export class ModelComparisons implements vscode.Disposable {
         id: `${r.startedAt}-${Math.random().toString(36).slice(2, 8)}`,
         endpoint: request.endpoint,
         model: r.model,
+        environment: target.env?.name,
         status: r.status,
         ended: r.cancelled ? 'cancelled' : r.error && r.status !== undefined && stream ? 'failed' : undefined,
         at: new Date(r.startedAt).toISOString(),
@@ -243,14 +307,16 @@ export class ModelComparisons implements vscode.Disposable {
 
   private async runOne(
     client: ModelService,
-    request: ComparisonRequest,
+    endpoint: PostEndpoint,
+    /** The payload as sent: JSON text, its model this run's, its references resolved. */
+    body: string,
     run: ComparisonRun,
     controller: AbortController,
     stream: boolean,
   ): Promise<void> {
     const limit = this.deps.config.maxResponseBytes;
     try {
-      const result = await client.post(request.endpoint, payloadFor(request.payload, run.model), {
+      const result = await client.post(endpoint, body, {
         stream,
         signal: controller.signal,
       });
@@ -338,4 +404,9 @@ export class ModelComparisons implements vscode.Disposable {
     this.cancel();
     this.panel?.dispose();
   }
+}
+
+/** What commandEnvironment told the person, as the outcome's message. */
+function noLongerConfigured(name: string): DisplayText {
+  return l10n.t('The environment {0} is no longer configured; refresh the Models view.', clean(name));
 }

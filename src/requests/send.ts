@@ -6,7 +6,7 @@ import { ENDPOINTS, readEndpoint, withEndpoint } from './core/endpointHeader';
 import type { RequestHistory } from './history';
 import { parsePayload, payloadModel, wantsStream } from './core/payload';
 import { resolvePayload } from './core/variables';
-import { payloadEnvironment, variableContext } from './variableEditing';
+import { payloadEnvironment, unresolvedMessage, variableContext } from './variableEditing';
 import type { ResponseRecord } from './core/responseFormat';
 import type { ResponseDocuments } from './responseView';
 import { textToSend } from './core/sendText';
@@ -82,18 +82,7 @@ export class RequestSender implements vscode.Disposable {
     const env = target.env;
     const resolved = resolvePayload(parsed.value, variableContext(env));
     if (resolved.problems.length > 0) {
-      const first = resolved.problems[0];
-      const more = resolved.problems.length - 1;
-      const problem =
-        more === 0
-          ? clean(first.message)
-          : more === 1
-            ? l10n.t('{0} (and 1 more)', clean(first.message))
-            : l10n.t('{0} (and {1} more)', clean(first.message), more);
-      const message = l10n.t(
-        'Nothing was sent: {0}. Define it under "variables" of the environment in modelAccess.environments, or write {{ for literal braces.',
-        problem,
-      );
+      const message = unresolvedMessage(resolved.problems);
       void this.deps.ui.error(message);
       return { kind: 'invalid', message };
     }

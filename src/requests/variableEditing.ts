@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { Environment } from '../common/environments';
-import { displayText } from '../common/text';
+import { clean, displayText, type DisplayText } from '../common/text';
 import type { Environments } from '../platform/environments';
 import { l10n } from '../platform/l10n';
 import { Lifecycle } from '../platform/lifecycle';
@@ -14,6 +14,7 @@ import {
   referencesIn,
   resolveString,
   type VariableContext,
+  type VariableProblem,
 } from './core/variables';
 
 /** What `{{…}}` resolves against for `env`: its variables, VS Code's process environment, fresh ids. */
@@ -41,6 +42,22 @@ export function payloadEnvironment(
   }
   const env = environments.find(pinned.name);
   return env ? { env, pinned } : { env: undefined, pinned, missing: pinned.name };
+}
+
+/** Why nothing was sent: the first reference that cannot be resolved (and how many more), and the way out. */
+export function unresolvedMessage(problems: readonly VariableProblem[]): DisplayText {
+  const first = problems[0];
+  const more = problems.length - 1;
+  const problem =
+    more === 0
+      ? clean(first.message)
+      : more === 1
+        ? l10n.t('{0} (and 1 more)', clean(first.message))
+        : l10n.t('{0} (and {1} more)', clean(first.message), more);
+  return l10n.t(
+    'Nothing was sent: {0}. Define it under "variables" of the environment in modelAccess.environments, or write {{ for literal braces.',
+    problem,
+  );
 }
 
 /** The payload's top-level `"model"` as sent (its own references resolved), for `{{model}}`. */

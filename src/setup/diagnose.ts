@@ -35,20 +35,33 @@ export function diagnoseCommands(services: Services): vscode.Disposable[] {
   return [
     docs,
     vscode.workspace.registerTextDocumentContentProvider(DIAGNOSIS_SCHEME, docs),
-    vscode.commands.registerCommand(Commands.diagnoseConnection, () => runDiagnosis(services, docs)),
+    // `environment`: a name (the row under that environment's root in the Models view); none: the active one.
+    vscode.commands.registerCommand(Commands.diagnoseConnection, (environment?: unknown) =>
+      runDiagnosis(services, docs, typeof environment === 'string' ? environment : undefined),
+    ),
     vscode.commands.registerCommand(Commands.setClientCertificatePassphrase, () => setPassphrase(services)),
   ];
 }
 
-async function runDiagnosis(services: Services, docs: DiagnosisDocuments): Promise<vscode.TextDocument | undefined> {
+/** The environment named `name`, else the active one, with its URL as the settings gave it. */
+function environmentOf(services: Services, name?: string) {
+  const env = name === undefined ? services.environments.active : services.environments.find(name);
+  return { env, baseUrl: env && { url: env.baseUrl, source: env.source } };
+}
+
+async function runDiagnosis(
+  services: Services,
+  docs: DiagnosisDocuments,
+  environmentName?: string,
+): Promise<vscode.TextDocument | undefined> {
   const { config, connection, ui } = services;
-  const baseUrl = config.baseUrl;
+  const { env, baseUrl } = environmentOf(services, environmentName);
   const origin = baseUrl && originOf(baseUrl.url);
   if (!baseUrl || !origin) {
     void ui.warn(l10n.t('Set the service URL first: Diagnose Connection reports on that service.'));
     return undefined;
   }
-  const state = await connection.state();
+  const state = await connection.state(env);
   const options = config.clientOptions(baseUrl.url);
   const passphrase = options.tls?.clientCertificate ? await connection.passphrases?.get(baseUrl.url) : undefined;
   const passphraseStored = options.tls?.clientCertificate ? Boolean(passphrase) : undefined;
@@ -69,7 +82,7 @@ async function runDiagnosis(services: Services, docs: DiagnosisDocuments): Promi
         passphraseStored,
         probe: async () => {
           try {
-            const client = await connection.getClient();
+            const client = await connection.getClient(env);
             return client.probe ? await client.probe() : { elapsedMs: 0, error: 'not available' };
           } catch (e) {
             return { elapsedMs: 0, error: `not sent: ${e instanceof Error ? e.message : String(e)}` };
@@ -88,8 +101,8 @@ async function runDiagnosis(services: Services, docs: DiagnosisDocuments): Promi
 }
 
 async function setPassphrase(services: Services): Promise<'stored' | 'cleared' | 'cancelled' | 'noUrl'> {
-  const { config, ui, connection } = services;
-  const baseUrl = config.baseUrl;
+  const { ui, connection } = services;
+  const { baseUrl } = environmentOf(services);
   const origin = baseUrl && originOf(baseUrl.url);
   if (!baseUrl || !origin || !connection.passphrases) {
     void ui.warn(l10n.t('Set the service URL first: the passphrase is stored for that service only.'));

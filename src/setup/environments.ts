@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ServiceConnection } from '../platform/connection';
 import { shareableEnvironments, type Environment } from '../common/environments';
+import { readinessLine } from '../common/environmentReadiness';
 import { BuiltinCommands, Commands, ContextKeys, Settings } from '../ids';
 import { clean, displayText, hostOf, type DisplayText } from '../common/text';
 import { l10n } from '../platform/l10n';
@@ -71,35 +72,19 @@ async function switchEnvironment(deps: Services, name?: string): Promise<string 
 
 /** The picker's line for `env`: its key, its headers, and which secret headers still need a value. */
 async function keyLine(env: Environment, keys: ApiKeyStore, connection: ServiceConnection): Promise<DisplayText> {
-  const headers = Object.keys(env.headers).length;
-  const unset = env.secretHeaders.length ? await connection.unsetSecretHeaders(env).catch(() => []) : [];
-  const secrets = env.secretHeaders.length;
-  const withSecrets = (line: DisplayText): DisplayText =>
-    unset.length === 1
-      ? l10n.t('{0} · secret header {1} not set', line, clean(unset[0]))
-      : unset.length > 1
-        ? l10n.t('{0} · secret headers {1} not set', line, clean(unset.join(', ')))
-        : secrets === 1
-          ? l10n.t('{0} · 1 secret header set', line)
-          : secrets > 1
-            ? l10n.t('{0} · {1} secret headers set', line, secrets)
-            : line;
-  const withHeaders = (line: DisplayText): DisplayText =>
-    withSecrets(
-      headers === 0
-        ? line
-        : headers === 1
-          ? l10n.t('{0} · 1 header', line)
-          : l10n.t('{0} · {1} headers', line, headers),
-    );
-  try {
-    const key = await keys.get(env.baseUrl, env.source);
-    return withHeaders(
-      key ? l10n.t('API key set for {0}', clean(key.scope)) : l10n.t('No API key for {0} yet', hostOf(env.baseUrl)),
-    );
-  } catch {
-    return withHeaders(l10n.t('API key unknown'));
-  }
+  const unset = env.secretHeaders.length
+    ? await connection.unsetSecretHeaders(env).catch(() => [...env.secretHeaders])
+    : [];
+  const key = await keys.get(env.baseUrl, env.source).then(
+    (k) => (k ? { scope: k.scope } : ('missing' as const)),
+    () => 'unknown' as const,
+  );
+  return readinessLine({
+    key,
+    host: hostOf(env.baseUrl),
+    headers: Object.keys(env.headers).length,
+    secretHeaders: env.secretHeaders.map((name) => ({ name, set: !unset.includes(name) })),
+  });
 }
 
 /** The environments as JSON on the clipboard (names, URLs, headers, variables; never a key). */

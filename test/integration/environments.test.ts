@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/services';
 import type { SendOutcome } from '../../src/requests/send';
-import { startServer, type RunningServer } from '../server';
+import { loadRegistry, startServer, type RunningServer } from '../server';
 import {
   activateExtension,
   eventually,
@@ -32,8 +32,13 @@ describe('Environments: two services side by side, each with its own key', funct
   let api: ModelAccessApi;
   /** Organization acme behind a canary key; its model list answers slowly. */
   let alpha: RunningServer;
-  /** Organization globex. */
+  /**
+   * Organization globex, which also has a model by the id of one of acme's ({@link SHARED}, its own entry and
+   * card) and one without a Model Card ({@link NO_CARD}).
+   */
   let beta: RunningServer;
+  const SHARED = 'aurora-2';
+  const NO_CARD = 'globex-plain-1';
   let ui: UiStub;
   const canary = `ma-canary-env-${randomBytes(12).toString('hex')}`;
   const betaKey = `ma-beta-${randomBytes(8).toString('hex')}`;
@@ -62,7 +67,20 @@ describe('Environments: two services side by side, each with its own key', funct
       pageSize: 50,
       faults: { latencyMs: 1200, paths: ['/v1/models'] },
     });
-    beta = await startServer({ keys: { globex: betaKey }, pageSize: 50 });
+    const registry = loadRegistry();
+    registry.models.push(
+      {
+        ...(registry.models.find((m) => m.id === 'meridian-4') as (typeof registry.models)[number]),
+        id: SHARED,
+        family: 'aurora',
+        model_card_url: `https://cards.example/globex/${SHARED}`,
+      },
+      // An empty card link is left out of the listing: a model with no card.
+      { id: NO_CARD, family: 'plain', version: '1', organization: 'globex', model_card_url: '', created: 1700000000 },
+    );
+    // Each server its own registry; the acme entry by the shared id is Alpha's only.
+    registry.models = registry.models.filter((m) => !(m.id === SHARED && m.organization === 'acme'));
+    beta = await startServer({ keys: { globex: betaKey }, pageSize: 50, registry });
     process.env[SECRET_VAR] = secret;
     ui = stubUi(api.ui);
     await setSetting('baseUrl', undefined);
@@ -108,8 +126,9 @@ describe('Environments: two services side by side, each with its own key', funct
     await api.catalog.reload();
     await switchTo('Beta');
     await api.catalog.reload();
-    const atAlpha = alpha.received('/v1/models');
-    const atBeta = beta.received('/v1/models');
+    // A list request abandoned by a switch while Alpha's answer was delayed never reached the key check.
+    const atAlpha = alpha.received('/v1/models').filter((r) => !r.aborted);
+    const atBeta = beta.received('/v1/models').filter((r) => !r.aborted);
     assert.ok(atAlpha.length > 0 && atBeta.length > 0, 'both services were asked for their models');
     assert.deepEqual([...new Set(atAlpha.map((r) => r.organization))], ['acme'], 'Alpha authenticated as acme');
     assert.deepEqual([...new Set(atBeta.map((r) => r.organization))], ['globex'], 'Beta authenticated as globex');
@@ -139,8 +158,9 @@ describe('Environments: two services side by side, each with its own key', funct
     assert.equal(api.catalog.status.kind, 'ready');
     assert.equal(api.catalog.serviceState.environment, 'Beta');
     assert.deepEqual(new Set(shownIds()), new Set(modelsOf(beta, 'globex')));
+    const alphaOnly = modelsOf(alpha, 'acme').filter((id) => !modelsOf(beta, 'globex').includes(id));
     assert.ok(
-      shownIds().every((id) => !modelsOf(alpha, 'acme').includes(id)),
+      shownIds().every((id) => !alphaOnly.includes(id)),
       'no model of Alpha’s organization is shown',
     );
     await alpha.waitForAborts(1, 5000);
@@ -579,9 +599,243 @@ describe('Environments: two services side by side, each with its own key', funct
         'Beta received nothing for Alpha’s row',
       );
       assert.ok(!JSON.stringify(beta.requests).includes(canary), 'Alpha’s key never reached Beta');
+      // Each authenticated as its own organization: a key of the other would have been refused (no organization).
+      assert.ok(
+        alpha.requests.every((r) => r.aborted || r.organization === 'acme'),
+        'only Alpha’s key reached Alpha',
+      );
+      assert.ok(
+        beta.requests.every((r) => r.aborted || r.organization === 'globex'),
+        'only Beta’s key reached Beta',
+      );
     } finally {
       await setSetting(Settings.showAllEnvironments, undefined);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+
+  it('with every environment shown, a row under another root: a card’s Inspect, the same id in two roots, Compare and Copy as Code go to the row’s environment', async () => {
+    const token = `ma-beta-token-canary-${randomBytes(10).toString('hex')}`;
+    const plain = [
+      { name: 'Alpha', baseUrl: alpha.url, headers: { 'X-Project': 'alpha-project' } },
+      { name: 'Beta', baseUrl: beta.url, variables: { region: 'eu-west-1', greeting: 'Hello from {{region}}' } },
+    ];
+    const { info, pickMany } = api.ui;
+    await api.connection.headerSecrets?.set(beta.url, 'X-Org-Token', token);
+    await setSetting(Settings.environments, [
+      plain[0],
+      { ...plain[1], headers: { 'X-Team': 'globex-team', 'X-Org-Token': '{{secret}}' } },
+    ]);
+    await eventually(() => api.environments.find('Beta')?.secretHeaders.length === 1, 5000, 'Beta’s secret header');
+    await switchTo('Alpha');
+    await api.catalog.settled();
+    await setSetting(Settings.showAllEnvironments, true);
+    const roots = () => api.view.roots.getChildren() as vscode.TreeItem[];
+    const rootOf = (name: string) => roots().find((r) => labelOf(r) === name) as vscode.TreeItem;
+    const rowsOf = (name: string) =>
+      (api.view.roots.getChildren(rootOf(name) as never) as vscode.TreeItem[]).filter((n) =>
+        n.contextValue?.startsWith('model'),
+      );
+    const rowOf = (name: string, id: string) => rowsOf(name).find((n) => labelOf(n) === id) as vscode.TreeItem;
+    try {
+      await eventually(() => roots().length === 2 && roots().every((r) => r.contextValue === 'environment'), 10_000);
+      void api.catalogs.ensureLoaded();
+      await eventually(() => rowsOf('Beta').length === modelsOf(beta, 'globex').length, 30_000, 'Beta’s rows');
+      await eventually(() => rowsOf('Alpha').length === modelsOf(alpha, 'acme').length, 30_000, 'Alpha’s rows');
+      alpha.clearRecords();
+      beta.clearRecords();
+
+      // A click on Beta's model without a card (the default click action opens the card): the message offers
+      // Inspect Model, and that asks Beta, with Beta's key and headers.
+      let offered: readonly string[] = [];
+      api.ui.info = async (message, ...actions) => (ui.messages.push(message), (offered = actions), actions[0]);
+      assert.equal(await vscode.commands.executeCommand(Commands.modelClicked, rowOf('Beta', NO_CARD)), 'noCard');
+      assert.deepEqual(offered, ['Inspect Model']);
+      const plainPath = `/v1/models/${NO_CARD}`;
+      await eventually(() => beta.received(plainPath, 'GET').length === 1, 10_000, 'Inspect asked Beta');
+      const asked = beta.received(plainPath, 'GET')[0];
+      assert.equal(asked.organization, 'globex');
+      assert.equal(asked.headers['x-team'], 'globex-team');
+      assert.equal(asked.headers['x-org-token'], token);
+      api.ui.info = info;
+
+      // The same id under both roots: two documents, each holding its own service's entry.
+      type Inspected = { document?: vscode.TextDocument };
+      const fromBeta = (await vscode.commands.executeCommand(
+        Commands.inspectModel,
+        rowOf('Beta', SHARED),
+      )) as Inspected;
+      const fromAlpha = (await vscode.commands.executeCommand(
+        Commands.inspectModel,
+        rowOf('Alpha', SHARED),
+      )) as Inspected;
+      assert.ok(fromBeta.document && fromAlpha.document, 'both were shown');
+      assert.notEqual(fromBeta.document.uri.toString(), fromAlpha.document.uri.toString());
+      assert.match(fromBeta.document.getText(), new RegExp(`cards\\.example/globex/${SHARED}`));
+      assert.match(fromAlpha.document.getText(), new RegExp(`cards\\.example/acme/${SHARED}`));
+      assert.match(fromBeta.document.uri.path, / · Beta\.json$/);
+      assert.equal(beta.received(`/v1/models/${SHARED}`, 'GET').length, 1);
+      assert.equal(alpha.received(`/v1/models/${SHARED}`, 'GET').length, 1);
+
+      // Model Details from Beta's row: the chat id it copies is the one chat offers for Beta's model.
+      const tab = (await vscode.commands.executeCommand(Commands.showModelDetails, rowOf('Beta', SHARED))) as {
+        refreshed: Promise<void>;
+        state: { error?: string; chat?: { id: string } };
+      };
+      await tab.refreshed;
+      assert.equal(tab.state.error, undefined, `the details loaded: ${tab.state.error}`);
+      assert.equal(tab.state.chat?.id, `Beta/${SHARED}`);
+
+      // Compare from Beta's row on an open payload: Beta's models are offered (the row's checked), every run
+      // goes to Beta.
+      // The payload's variables are Beta's (Alpha has none: resolved there, Compare would refuse to send).
+      const payload = await newPayload('/v1/chat', modelsOf(alpha, 'acme')[0], (p) => {
+        p.messages = [{ role: 'user', content: '{{greeting}}, {{model}}' }];
+      });
+      const other = modelsOf(beta, 'globex').find((id) => id !== SHARED && id.startsWith('meridian')) as string;
+      let items: readonly { model?: { id: string }; picked?: boolean }[] = [];
+      api.ui.pickMany = (async (shown: readonly { model?: { id: string }; picked?: boolean }[]) => {
+        items = shown;
+        return shown.filter((i) => i.picked || i.model?.id === other);
+      }) as typeof api.ui.pickMany;
+      const compared = (await vscode.commands.executeCommand(Commands.compareModels, rowOf('Beta', SHARED))) as {
+        kind: string;
+      };
+      assert.equal(compared.kind, 'compared', JSON.stringify(compared));
+      assert.deepEqual(
+        new Set(items.filter((i) => i.model).map((i) => i.model?.id)),
+        new Set(modelsOf(beta, 'globex')),
+        'Beta’s models are offered',
+      );
+      assert.deepEqual(
+        items.filter((i) => i.picked).map((i) => i.model?.id),
+        [SHARED],
+        'the row’s model is checked',
+      );
+      const runs = beta.received('/v1/chat', 'POST');
+      assert.deepEqual(new Set(runs.map((r) => r.json?.model)), new Set([SHARED, other]));
+      assert.ok(runs.every((r) => r.organization === 'globex' && r.headers['x-org-token'] === token));
+      assert.deepEqual(
+        runs.map((r) => (r.json?.messages as { content: string }[])[0].content).sort(),
+        [SHARED, other].map((m) => `Hello from eu-west-1, ${m}`).sort(),
+        'each run’s {{model}} and Beta’s variables, resolved',
+      );
+      assert.ok(
+        api.requests.history.entries.slice(0, 2).every((e) => e.environment === 'Beta'),
+        'the history says where the runs went',
+      );
+
+      // Without a row, Compare follows the payload's // @env line, as Send does.
+      await payload.edit((b) => b.insert(new vscode.Position(1, 0), '// @env Beta\n'));
+      beta.clearRecords();
+      const pinned = (await vscode.commands.executeCommand(Commands.compareModels, {
+        models: [SHARED, other],
+      })) as { kind: string };
+      assert.equal(pinned.kind, 'compared', JSON.stringify(pinned));
+      assert.equal(beta.received('/v1/chat', 'POST').length, 2, 'the pinned payload was compared on Beta');
+
+      // Copy as Code from Beta's row: Beta's URL and plain header, the secret header read from a variable.
+      const code = String(
+        await vscode.commands.executeCommand(Commands.copyAsCode, rowOf('Beta', NO_CARD), 'curl-bash', '/v1/chat'),
+      );
+      assert.ok(code.includes(`${beta.url}/v1/chat`), code);
+      assert.ok(code.includes(`-H 'X-Team: globex-team'`), 'with Beta’s header');
+      assert.ok(code.includes('"$MODEL_ACCESS_HEADER_X_ORG_TOKEN"'), 'the secret header from a variable');
+      for (const [what, value] of Object.entries({ token, betaKey, canary, 'Alpha’s URL': alpha.url })) {
+        assert.ok(!code.includes(value), `not ${what}`);
+      }
+
+      // Alpha received only what its own row asked; neither service another's key or headers.
+      assert.deepEqual(
+        alpha.requests.filter((r) => r.path !== '/v1/models').map((r) => `${r.method} ${r.path}`),
+        [`GET /v1/models/${SHARED}`],
+        'Alpha received nothing for Beta’s rows',
+      );
+      // (A list request abandoned while Alpha's answer was delayed never reached the key check.)
+      assert.ok(alpha.requests.every((r) => (r.aborted || r.organization === 'acme') && !r.headers['x-team']));
+      assert.ok(beta.requests.every((r) => (r.aborted || r.organization === 'globex') && !r.headers['x-project']));
+      assert.ok(!JSON.stringify(alpha.requests).includes(token), 'Beta’s secret header never reached Alpha');
+      assert.ok(!JSON.stringify([ui.messages, api.requests.history.entries]).includes(token));
+    } finally {
+      Object.assign(api.ui, { info, pickMany });
+      await setSetting(Settings.showAllEnvironments, undefined);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await api.connection.headerSecrets?.set(beta.url, 'X-Org-Token', '');
+      await setSetting(Settings.environments, plain);
+      await eventually(() => api.environments.find('Beta')?.secretHeaders.length === 0, 5000, 'plain again');
+    }
+  });
+
+  it('with every environment shown, the way out of a non-active root’s error is for that environment', async () => {
+    const token = `ma-beta-token-canary-${randomBytes(10).toString('hex')}`;
+    const plain = [
+      { name: 'Alpha', baseUrl: alpha.url, headers: { 'X-Project': 'alpha-project' } },
+      { name: 'Beta', baseUrl: beta.url, variables: { region: 'eu-west-1', greeting: 'Hello from {{region}}' } },
+    ];
+    const { input } = api.ui;
+    const answers: string[] = [];
+    api.ui.input = async () => answers.shift();
+    const roots = () => api.view.roots.getChildren() as vscode.TreeItem[];
+    const described = (name: string) => String(roots().find((r) => labelOf(r) === name)?.description ?? '');
+    const firstRow = (name: string) =>
+      (api.view.roots.getChildren(roots().find((r) => labelOf(r) === name) as never) as vscode.TreeItem[])[0];
+    try {
+      await switchTo('Alpha');
+      await api.catalog.settled();
+      // Beta's stored key is one Beta's service refuses.
+      await api.keys.store(beta.url, `ma-rejected-${randomBytes(6).toString('hex')}`);
+      await setSetting(Settings.showAllEnvironments, true);
+      void api.catalogs.ensureLoaded();
+      await eventually(() => /^error: /.test(described('Beta')), 30_000, 'Beta’s root shows the refusal');
+      const setKey = firstRow('Beta');
+      assert.equal(setKey.command?.command, Commands.setApiKey);
+      assert.deepEqual(setKey.command?.arguments, ['Beta'], 'the row sets Beta’s key');
+      answers.push(betaKey);
+      await vscode.commands.executeCommand(setKey.command.command, ...(setKey.command.arguments ?? []));
+      assert.equal((await api.keys.get(beta.url))?.key, betaKey, 'Beta’s key replaced');
+      assert.equal((await api.keys.get(alpha.url))?.key, canary, 'Alpha’s key untouched');
+      await eventually(() => /models$/.test(described('Beta')), 30_000, 'Beta’s list with its key');
+
+      // A secret header of Beta without a value: its row sets Beta's.
+      await setSetting(Settings.environments, [plain[0], { ...plain[1], headers: { 'X-Org-Token': '{{secret}}' } }]);
+      await eventually(
+        () => /^error: /.test(described('Beta')) && firstRow('Beta')?.command?.command === Commands.setHeaderSecret,
+        30_000,
+        'Beta’s root asks for the secret header',
+      );
+      assert.deepEqual(firstRow('Beta').command?.arguments, ['Beta']);
+      answers.push(token);
+      await vscode.commands.executeCommand(Commands.setHeaderSecret, ...(firstRow('Beta').command?.arguments ?? []));
+      assert.equal(await api.connection.headerSecrets?.get(beta.url, 'X-Org-Token'), token);
+      await eventually(() => /models$/.test(described('Beta')), 30_000, 'Beta’s list with its secret header');
+
+      // Diagnose Connection for Beta (what its root's row runs after a network failure) probes Beta's service
+      // with its key and headers; without a name, the active environment's (no modelAccess.baseUrl is set).
+      alpha.clearRecords();
+      beta.clearRecords();
+      const report = (name?: string) =>
+        vscode.commands
+          .executeCommand<vscode.TextDocument | undefined>(Commands.diagnoseConnection, ...(name ? [name] : []))
+          .then((doc) => doc?.getText() ?? '');
+      const forBeta = await report('Beta');
+      assert.ok(forBeta.includes(new URL(beta.url).host), forBeta);
+      assert.deepEqual(
+        beta.received('/v1/models', 'GET').map((r) => [r.organization, r.headers['x-org-token'] === token]),
+        [['globex', true]],
+        'Beta’s service probed with its key and secret header',
+      );
+      assert.equal(alpha.requests.length, 0, 'Alpha was not probed');
+      const forActive = await report();
+      assert.ok(forActive.includes(new URL(alpha.url).host), forActive);
+      assert.equal(alpha.received('/v1/models', 'GET')[0]?.organization, 'acme');
+      assert.ok(![forBeta, forActive].some((t) => t.includes(token) || t.includes(canary) || t.includes(betaKey)));
+    } finally {
+      api.ui.input = input;
+      await api.keys.store(beta.url, betaKey);
+      await api.connection.headerSecrets?.set(beta.url, 'X-Org-Token', '');
+      await setSetting(Settings.showAllEnvironments, undefined);
+      await setSetting(Settings.environments, plain);
+      await eventually(() => api.environments.find('Beta')?.secretHeaders.length === 0, 5000, 'plain again');
     }
   });
 });

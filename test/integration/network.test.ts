@@ -4,7 +4,7 @@
 // opens an mTLS service; the diagnosis report names the trusting root and never a secret.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { Commands } from '../../src/ids';
+import { Commands, Settings } from '../../src/ids';
 import type { ModelAccessApi } from '../../src/services';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { loadRegistry, startServer, type RunningServer } from '../server';
@@ -189,6 +189,64 @@ describe('Corporate networks: CA setting, client certificate and Diagnose Connec
       const ui = stubUi(api.ui, { input: async () => '' });
       await vscode.commands.executeCommand(Commands.setClientCertificatePassphrase).then(ui.restore, ui.restore);
       await api.keys.delete(url).catch(() => undefined);
+      await front.close();
+      await carded.close();
+    }
+  });
+
+  it("a Model Card from a row under another environment's root is previewed with that environment's client certificate", async () => {
+    const free = createNetServer();
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise<void>((r) => free.close(() => r()));
+    const front = await startTlsFront(port, pki.server, pki.caPem);
+    const registry = loadRegistry();
+    registry.models = registry.models.map((m) =>
+      m.id === 'aurora-2' ? { ...m, model_card_url: `https://localhost:${front.port}/cards/aurora-2.md` } : m,
+    );
+    const carded = await startServer({ registry, port });
+    const secure = `https://localhost:${front.port}`;
+    const label = (n: vscode.TreeItem) => (typeof n.label === 'string' ? n.label : (n.label?.label ?? ''));
+    try {
+      // The active environment is a plain service; the mTLS one is only a root of the view.
+      await setSetting('baseUrl', undefined);
+      await setSetting('tls.caCertificates', [pki.caFile]);
+      await setSetting('tls.clientCertificate', { pfxFile: pki.client.pfxFile });
+      await api.keys.store(service.url, service.keys.acme);
+      await api.keys.store(secure, carded.keys.acme);
+      await api.connection.passphrases?.set(secure, pki.client.passphrase);
+      await setSetting(Settings.environments, [
+        { name: 'Plain', baseUrl: service.url },
+        { name: 'Secure', baseUrl: secure },
+      ]);
+      await eventually(() => api.environments.list.length === 2, 5000, 'two environments');
+      assert.equal(await vscode.commands.executeCommand(Commands.switchEnvironment, 'Plain'), 'Plain');
+      await setSetting(Settings.groupByFamily, false);
+      await setSetting(Settings.showAllEnvironments, true);
+      const secureRoot = () =>
+        (api.view.roots.getChildren() as vscode.TreeItem[]).find((r) => label(r) === 'Secure') as vscode.TreeItem;
+      const row = () =>
+        (api.view.roots.getChildren(secureRoot() as never) as vscode.TreeItem[]).find((n) => label(n) === 'aurora-2');
+      await eventually(() => secureRoot() !== undefined, 10_000, 'the Secure root');
+      void api.catalogs.ensureLoaded();
+      await eventually(() => row() !== undefined, 30_000, 'Secure’s rows, over mTLS');
+      const before = front.clients.length;
+      const outcome = await vscode.commands.executeCommand<{ kind: string; text: string }>(
+        Commands.previewModelCard,
+        row(),
+      );
+      assert.equal(outcome?.kind, 'preview', JSON.stringify(outcome));
+      assert.ok(outcome.text.includes(CARD_MARKER));
+      assert.ok(front.clients.length > before, 'the card request presented the client certificate');
+      assert.equal(carded.lastReceived('/cards/aurora-2.md', 'GET').authorization, false, 'the card got no key');
+    } finally {
+      await setSetting(Settings.showAllEnvironments, undefined);
+      await setSetting(Settings.groupByFamily, undefined);
+      await setSetting(Settings.environments, undefined);
+      await api.connection.passphrases?.set(secure, '');
+      await api.keys.delete(secure).catch(() => undefined);
+      await api.keys.delete(service.url).catch(() => undefined);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await front.close();
       await carded.close();
     }

@@ -330,6 +330,11 @@ export function chatModels(
   return out;
 }
 
+/** The chat model id of model `id`: prefixed with its environment's name when every environment is offered. */
+export function chatModelId(id: string, environment?: string): string {
+  return environment === undefined ? id : `${environment}/${id}`;
+}
+
 /**
  * `info` as one of several environments' models: its id prefixed with the environment's name (ids stay
  * unique when two services offer the same model) and the name first in its detail, where the model picker
@@ -339,7 +344,7 @@ export function inEnvironment(info: ChatModelInfo, environment: string): ChatMod
   const name = displayText(environment, 60);
   return {
     ...info,
-    id: `${environment}/${info.id}`,
+    id: chatModelId(info.id, environment),
     detail: info.detail ? `${name} · ${info.detail}` : name,
     tooltip: info.tooltip ? `${name} · ${info.tooltip}` : name,
   };

@@ -10,6 +10,7 @@ import {
   chatSelection,
   DEFAULT_LIMITS,
   inEnvironment,
+  chatModelId,
   supportsImages,
   supportsTools,
   tokenLimits,
@@ -315,6 +316,11 @@ describe('chat: models of several environments', () => {
     assert.equal(inEnvironment(chatModelInfo({ id: 'm', raw: {} }), 'Prod').detail, 'Prod');
     // A hostile environment name reaches the picker as display text only.
     assert.ok(!inEnvironment(chatModelInfo(entry), '[x](command:evil)').detail?.includes('](command:'));
+  });
+  it('chatModelId names the id chat offers: Model Details copies the same one the provider lists', () => {
+    const entry: ModelEntry = { id: 'acme/aurora-2', raw: {} };
+    assert.equal(chatModelId(entry.id, 'Beta EU'), inEnvironment(chatModelInfo(entry), 'Beta EU').id);
+    assert.equal(chatModelId(entry.id), chatModelInfo(entry).id, 'one environment offered: the id as it is');
   });
 });
 

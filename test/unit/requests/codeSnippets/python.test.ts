@@ -50,7 +50,11 @@ function run(
     execFile(
       'python3',
       [file],
-      { env: { PATH: process.env.PATH ?? '', PYTHONPATH: FAKES, ...env }, cwd, timeout: 30_000 },
+      {
+        env: { PATH: process.env.PATH ?? '', PYTHONPATH: FAKES, PYTHONDONTWRITEBYTECODE: '1', ...env },
+        cwd,
+        timeout: 30_000,
+      },
       (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout, err: stderr }),
     );
   });
