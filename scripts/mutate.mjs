@@ -9,11 +9,13 @@
 //   npm run mutate -- --mutate src/api/sse.ts   only these files (a glob); other results are kept
 //   npm run mutate -- --static              also the static mutants (module-level code: runs every test each)
 //   npm run mutate -- --score               no run: the scores and survivors of the last report
-// Anything but --score and --static is passed to `stryker run`. See docs/mutation-testing.md.
+//   npm run mutate -- --docs                no run: docs/mutation-testing.md's tables from the incremental file
+// Anything but --score, --docs and --static is passed to `stryker run`. See docs/mutation-testing.md.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { folderOf, writeMutationDocs } from './mutation-docs.mjs';
 import nestedNpm from './nested-npm.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,17 +28,6 @@ const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 const IGNORED = 'Ignored';
 const SHOW_SURVIVORS = 60;
 
-/** The folder a mutated file is scored under. */
-function folderOf(file) {
-  const p = file.split(path.sep).join('/');
-  const core = /^(src\/[^/]+\/core)\//.exec(p);
-  if (core) {
-    return core[1];
-  }
-  const top = /^(src\/(?:api|common))\//.exec(p);
-  return top ? top[1] : path.posix.dirname(p);
-}
-
 /** Prints the scores and survivors; returns the folders below their target. */
 function printScores(report) {
   const folders = new Map();
@@ -44,7 +35,7 @@ function printScores(report) {
   const total = { detected: 0, undetected: 0 };
   for (const [file, { mutants }] of Object.entries(report.files)) {
     const rel = path.isAbsolute(file) ? path.relative(ROOT, file) : file;
-    const folder = folderOf(rel);
+    const folder = folderOf(rel.split(path.sep).join('/'));
     const f = folders.get(folder) ?? { detected: 0, undetected: 0, ignored: 0 };
     folders.set(folder, f);
     for (const m of mutants) {
@@ -91,6 +82,19 @@ function printScores(report) {
 }
 
 const args = process.argv.slice(2);
+if (args.includes('--docs')) {
+  const { rows, notTriaged, notTriagedApi, reasons, lost } = writeMutationDocs();
+  console.log(
+    `docs/mutation-testing.md: ${rows} mutants left, ${notTriaged} not triaged yet (${notTriagedApi} in src/api).`,
+  );
+  console.log(`  by reason: ${[...reasons].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  if (lost.length > 0) {
+    console.log(
+      `  reasons of ${lost.length} rows whose mutant is gone (killed, or its code changed): ${lost.join(' ')}`,
+    );
+  }
+  process.exit(0);
+}
 let status = 0;
 if (!args.includes('--score')) {
   nestedNpm.ensureDependencies({ root: ROOT });

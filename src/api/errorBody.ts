@@ -103,6 +103,9 @@ export function readErrorBody(body: string, headers: Headers = {}): ErrorDetails
       field(err?.code) ?? field(root.error_code) ?? field(root.code) ?? field(err?.status) ?? field(first?.code);
     const topType = field(root.type);
     out.type = field(err?.type) ?? (topType && topType !== 'error' ? topType : undefined);
+  } else if (typeof json === 'string') {
+    // Some frameworks answer with a bare JSON string: "Invalid API key".
+    out.message = field(json);
   }
   out.message ??= field(header(headers, 'x-error-message'));
   out.code ??= field(header(headers, 'x-error-code'));

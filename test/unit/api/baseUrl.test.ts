@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { isLoopbackHost, joinUrl, originOf, parseBaseUrl, validateBaseUrl } from '../../../src/api/baseUrl';
+import {
+  isLoopbackHost,
+  joinUrl,
+  normalizeBaseUrl,
+  originOf,
+  parseBaseUrl,
+  validateBaseUrl,
+} from '../../../src/api/baseUrl';
 import { ServiceError } from '../../../src/api/errors';
 
 /** The ServiceError `parseBaseUrl` throws for `text`, or undefined when it accepts it. */
@@ -138,6 +145,28 @@ describe('service URL', () => {
     assert.ok(validateBaseUrl('https://u:p@models.example.com'));
     assert.ok(validateBaseUrl('https://models.example.com/?x=1'));
     assert.ok(validateBaseUrl(''));
+  });
+
+  it('reads a blank or missing URL as not set, and says how to enter one', () => {
+    assert.match(refusal('   ')?.message ?? '', /^No service URL is set/);
+    // A setting read at run time can be missing whatever its declared type.
+    assert.match(refusal(undefined as unknown as string)?.message ?? '', /^No service URL is set/);
+    assert.equal(validateBaseUrl('   '), 'Enter the service URL, e.g. https://models.example.com');
+    assert.equal(validateBaseUrl(''), 'Enter the service URL, e.g. https://models.example.com');
+  });
+
+  it('names the setting that allows plain http, and only when plain http is the problem', () => {
+    assert.match(
+      validateBaseUrl('http://models.example.com') ?? '',
+      /^Refusing to send the API key .* The setting is modelAccess\.allowInsecureHttp\.$/,
+    );
+    assert.equal(validateBaseUrl('ftp://models.example.com'), 'The service URL must start with https:// (got ftp:).');
+  });
+
+  it('stores a URL trimmed and without trailing slashes, the rest as typed', () => {
+    assert.equal(normalizeBaseUrl('  https://host/api//  '), 'https://host/api');
+    assert.equal(normalizeBaseUrl('https://host/'), 'https://host');
+    assert.equal(normalizeBaseUrl('https://host/a/v1'), 'https://host/a/v1');
   });
 
   it('keys by origin: scheme, host and port', () => {

@@ -20,6 +20,14 @@ describe('api/errorBody', () => {
     assert.equal(htmlLine('<p></p>'), '');
   });
 
+  it('takes the first h1-h3 of a page whole, attributes, line breaks and all, not the text around it', () => {
+    const page =
+      '<head><meta charset="utf-8"></head><body><nav>Home</nav>' +
+      '<h1 class="err">502\nBad Gateway</h1><p>nginx</p></body>';
+    assert.equal(htmlLine(page), '502 Bad Gateway');
+    assert.equal(htmlLine('<p>Service<script>var x = 1;</script>unavailable</p>'), 'Service unavailable');
+  });
+
   it('decodes the common entities, in any case, and leaves unknown ones', () => {
     assert.equal(
       htmlLine('<title>&amp; &lt; &gt; &quot; &apos; &#39; a&nbsp;b &AMP; &copy; &#169;</title>'),
@@ -61,6 +69,26 @@ describe('api/errorBody', () => {
     });
   });
 
+  it('takes HTML only from its content type or a first tag, after any leading white space', () => {
+    assert.deepEqual(readErrorBody('Bad request: <body> is missing', { 'content-type': 'text/plain' }), {
+      message: 'Bad request: <body> is missing',
+      code: undefined,
+    });
+    assert.deepEqual(readErrorBody('\n  <!DOCTYPE html><title>Gateway</title>', { 'content-type': 'text/plain' }), {
+      html: true,
+      message: 'Gateway',
+      code: undefined,
+    });
+    // An empty page says nothing, not even that it was HTML.
+    assert.deepEqual(readErrorBody('', { 'content-type': 'text/html' }), { message: undefined, code: undefined });
+  });
+
+  it('reads a body that is only a number or a JSON string as the message', () => {
+    assert.equal(readErrorBody('503', { 'content-type': 'text/plain' }).message, '503');
+    assert.equal(readErrorBody('"Invalid API key"', { 'content-type': 'application/json' }).message, 'Invalid API key');
+    assert.equal(readErrorBody('"  "', { 'content-type': 'application/json' }).message, undefined);
+  });
+
   it('reads plain text as its first non-blank line', () => {
     assert.equal(readErrorBody('\r\n  \r\nfirst line\r\nsecond').message, 'first line');
     assert.equal(readErrorBody('   ').message, undefined);
@@ -100,6 +128,9 @@ describe('api/errorBody', () => {
     assert.equal(msg({ message: 'multi\nline\tmessage' }), 'multi line message');
     assert.equal(msg({ message: 503 }), '503');
     assert.equal(msg({ message: 1e999 }), undefined);
+    // JSON reads an out-of-range number as Infinity, which is no message.
+    assert.equal(readErrorBody('{"message":1e999,"code":-1e999}').message, undefined);
+    assert.equal(readErrorBody('{"message":1e999,"code":-1e999}').code, undefined);
   });
 
   it('joins a FastAPI list of details, reading msg, message or plain strings', () => {

@@ -72,6 +72,16 @@ describe('api/models: normalizeModel', () => {
   it('accepts numbers as ids and versions, trims blanks, skips entries without a usable id', () => {
     assert.equal(normalizeModel({ id: 42 })?.id, '42');
     assert.equal(normalizeModel({ id: '  x  ' })?.id, 'x');
+    // One space on one side only: the fast path for clean values must not keep it.
+    assert.deepEqual(
+      [' x', 'x ']
+        .map((id) => normalizeModel({ id, family: id, version: id }))
+        .map((m) => [m?.id, m?.family, m?.version]),
+      [
+        ['x', 'x', 'x'],
+        ['x', 'x', 'x'],
+      ],
+    );
     assert.equal(normalizeModel({ id: '   ', name: 'fallback' })?.id, 'fallback');
     for (const bad of [null, 1, 'x', [], {}, { id: '' }, { id: {} }, { id: NaN }, { id: [1] }, { family: 'f' }]) {
       assert.equal(normalizeModel(bad), undefined, JSON.stringify(bad));
@@ -101,6 +111,12 @@ describe('api/models: normalizeModel', () => {
 });
 
 describe('api/models: wrappers', () => {
+  it('finds no list in a body that is null, text or a number', () => {
+    for (const body of [null, 'data', 42, true]) {
+      assert.equal(extractList(body), undefined, JSON.stringify(body));
+    }
+  });
+
   it('finds the list in a bare array or the first array wrapper', () => {
     const a = [{ id: 'a' }];
     assert.equal(extractList(a), a);
@@ -143,6 +159,11 @@ describe('api/models: card link check, fast path and regular expression agree', 
       'https://#',
       'http://a b',
       ' https://a/x ',
+      ' https://a/x',
+      'https://a/x ',
+      'https://a/<',
+      'https://a/>',
+      'https://a/\u007f',
       'https://a/\u202e',
       'https://é/',
     ].forEach(agree);
@@ -151,7 +172,10 @@ describe('api/models: card link check, fast path and regular expression agree', 
         fc.tuple(
           fc.constantFrom('http://', 'https://', 'HTTPS://', 'ftp://', ''),
           fc.string({
-            unit: fc.constantFrom('a', '/', '?', '#', '@', "'", '"', ' ', '\\', '\u202e', 'é', '\t', '.', ':'),
+            unit: fc.constantFrom(
+              ...['a', '/', '?', '#', '@', "'", '"', ' ', '\\', '\u202e', 'é', '\t', '.', ':'],
+              ...['<', '>', '`', '\u007f', '\u0080'],
+            ),
           }),
         ),
         ([scheme, rest]) => agree(scheme + rest),
@@ -202,6 +226,7 @@ describe('api/models: every field name of docs/service-shapes.md', () => {
     assert.equal(family({ family: ' ', line: 'l' }), 'l');
     assert.equal(family({ family: '', line: 'l' }), 'l');
     assert.equal(family({ family: 7 }), '7');
+    assert.equal(family({ family: 'top', details: { family: 'nested' } }), 'top');
     assert.equal(family({ details: { family: 'd' }, line: 'l' }), 'd');
     assert.equal(family({ details: { families: ['df', 'x'] }, line: 'l' }), 'df');
     assert.equal(family({ families: ['top', 'x'], line: 'l' }), 'top');

@@ -131,6 +131,7 @@ describe('api/paging: the less common shapes', () => {
     assert.equal(parseLinkNext('<https://h/n>; type="json"; rel=next; title=x', BASE), 'https://h/n');
     assert.equal(parseLinkNext('<https://h/a>; title="t", <https://h/n>; rel=next', BASE), 'https://h/n');
     assert.equal(parseLinkNext('<https://h/n>; rev=next', BASE), undefined);
+    assert.equal(parseLinkNext('<https://h/n>;rel=next', BASE), 'https://h/n');
   });
 
   it('gives up on a next target that is not a URL, and on a Link header over 64 KiB', () => {
@@ -187,6 +188,18 @@ describe('api/paging: the less common shapes', () => {
     assert.deepEqual(next('/v1/models?p=2'), { kind: 'url', url: 'https://h/v1/models?p=2', source: 'next' });
     assert.deepEqual(next('https-token'), { kind: 'param', name: 'cursor', value: 'https-token', source: 'next' });
     assert.deepEqual(next('page/2'), { kind: 'param', name: 'cursor', value: 'page/2', source: 'next' });
+    // Base64 cursors can hold `//`: still a token, not a relative URL.
+    assert.deepEqual(next('eyJ//abc=='), { kind: 'param', name: 'cursor', value: 'eyJ//abc==', source: 'next' });
+  });
+
+  it('sends a token found where a link is expected back as ?cursor=', () => {
+    for (const [body, source] of [
+      [{ nextLink: 'tok' }, 'nextLink'],
+      [{ links: { next: 'tok' } }, 'links.next'],
+      [{ _links: { next: { href: 'tok' } } }, '_links.next'],
+    ] as const) {
+      assert.deepEqual(findNextPage(body, undefined, BASE), { kind: 'param', name: 'cursor', value: 'tok', source });
+    }
   });
 
   it('skips blank, infinite and unresolvable values and goes on to the next style', () => {

@@ -73,3 +73,43 @@ describe('redaction', () => {
     assert.equal(r.redact('{"api_key": "zzz"}'), '{"api_key": "[redacted]"}');
   });
 });
+
+describe('Redactor', () => {
+  it('removes every escaped echo of a key in a text, not only the first', () => {
+    const echoed = '{"a":"sk-ab\\/cd","b":"sk-ab\\/cd"}';
+    assert.equal(redact(echoed, 'sk-ab/cd'), `{"a":"${REDACTED}","b":"${REDACTED}"}`);
+  });
+
+  it('takes secrets of six characters or more: shorter ones would shred ordinary text', () => {
+    const r = new Redactor();
+    r.add('abc');
+    r.add('');
+    r.add(undefined);
+    assert.equal(r.removeSecrets('abc and more'), 'abc and more');
+    r.add('sk-6ch');
+    assert.equal(r.removeSecrets('use sk-6ch here'), `use ${REDACTED} here`);
+  });
+
+  it('removeSecrets takes out the registered keys only, and works handed on as a function', () => {
+    const r = new Redactor();
+    r.add('sk-canary-123');
+    const removeSecrets = r.removeSecrets;
+    assert.equal(
+      removeSecrets('token budget: key=value, Bearer of news, sk-canary-123'),
+      `token budget: key=value, Bearer of news, ${REDACTED}`,
+    );
+  });
+
+  it('catches credentials it was not told about, however they are spaced or spelled', () => {
+    const { redact: scrub } = new Redactor();
+    assert.equal(scrub('Authorization: Bearer   abc.def'), `Authorization: Bearer ${REDACTED}`);
+    assert.equal(scrub('retry with token=abc123 later'), `retry with token=${REDACTED} later`);
+    assert.equal(
+      scrub('GET /x?accesstoken=abc&access_token=def'),
+      `GET /x?accesstoken=${REDACTED}&access_token=${REDACTED}`,
+    );
+    assert.equal(scrub('{"access_token":"abc"}'), `{"access_token":"${REDACTED}"}`);
+    assert.equal(scrub('{"token" :   "abc"}'), `{"token" :   "${REDACTED}"}`);
+    assert.equal(scrub('{"secret":"abc"}'), `{"secret":"${REDACTED}"}`);
+  });
+});

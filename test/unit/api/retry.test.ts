@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { ServiceError } from '../../../src/api/errors';
 import { isRetryable, retryAfterMs, retryDelay, retryPolicy, sleep } from '../../../src/api/retry';
 
@@ -74,7 +75,12 @@ describe('api/retry: policy edges', () => {
     assert.equal(retryAfterMs({ 'retry-after-ms': '-5', 'retry-after': '1' }), 1000);
     assert.equal(retryAfterMs({ 'retry-after-ms': 'x1', 'retry-after': '1' }), 1000);
     assert.equal(retryAfterMs({ 'retry-after-ms': '1x', 'retry-after': '1' }), 1000);
+    assert.equal(retryAfterMs({ 'retry-after-ms': '250.75' }), 251);
     assert.equal(retryAfterMs({ 'retry-after': ' 1.5 ' }), 1500);
+    assert.equal(retryAfterMs({ 'retry-after': '1.25' }), 1250);
+    // Neither seconds nor a date: no wait the server asked for (never NaN).
+    assert.equal(retryAfterMs({ 'retry-after': '5 seconds' }), undefined);
+    assert.equal(retryAfterMs({ 'retry-after': 'abc5' }), undefined);
     assert.equal(retryAfterMs({ 'retry-after': ['3', '9'] }), 3000);
     assert.equal(retryAfterMs({ 'retry-after': '   ' }), undefined);
     assert.equal(retryAfterMs({ 'retry-after': new Date(1_000).toUTCString() }, 5_000), 0);
@@ -154,5 +160,13 @@ describe('api/retry: policy edges', () => {
     const done = new AbortController();
     await sleep(5, done.signal);
     done.abort(new Error('late'));
+  });
+
+  it('leaves no listener on a long-lived signal once a sleep is over', async () => {
+    const session = new AbortController();
+    for (let i = 0; i < 3; i++) {
+      await sleep(1, session.signal);
+    }
+    assert.equal(getEventListeners(session.signal, 'abort').length, 0);
   });
 });
