@@ -108,8 +108,10 @@ function visibleTail(stream: StreamState, redact: Redact): { shown: string; hidd
   if (total < DISPLAY_LIMIT + REDACTION_MARGIN) {
     // Shorter than a window and its margin: read whole, nothing is cut at its start, so no margin is dropped
     // (a window reaching before the start would show nothing at all).
-    const shown = redact(stream.text).slice(-DISPLAY_LIMIT);
-    return { shown, hidden: total - shown.length };
+    // Counted after redaction: a key that shrank to its marker can bring the whole text within the limit.
+    const whole = redact(stream.text);
+    const shown = whole.slice(-DISPLAY_LIMIT);
+    return { shown, hidden: whole.length - shown.length };
   }
   const tail = stream.tail.length >= DISPLAY_LIMIT + REDACTION_MARGIN ? stream.tail : stream.text;
   const window = tail.slice(tail.length - DISPLAY_LIMIT - REDACTION_MARGIN);

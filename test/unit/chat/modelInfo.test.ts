@@ -313,6 +313,9 @@ describe('chat: models of several environments', () => {
     assert.notEqual(beta.id, prod.id);
     assert.equal(beta.detail, 'Beta EU · v2');
     assert.equal(beta.name, 'acme/aurora-2');
+    // The hover names the environment before what it says of the model.
+    assert.equal(beta.tooltip, `Beta EU · ${chatModelInfo(entry).tooltip}`);
+    assert.ok(chatModelInfo(entry).tooltip);
     assert.equal(inEnvironment(chatModelInfo({ id: 'm', raw: {} }), 'Prod').detail, 'Prod');
     // A hostile environment name reaches the picker as display text only.
     assert.ok(!inEnvironment(chatModelInfo(entry), '[x](command:evil)').detail?.includes('](command:'));

@@ -140,6 +140,7 @@ describe('sorting and grouping models', () => {
       ['aurora-10'],
     );
     assert.deepEqual(filterModels(models, '  ').length, models.length);
+    assert.deepEqual(filterModels(models, undefined).length, models.length);
     assert.deepEqual(filterModels(models, 'nothing-like-this'), []);
   });
 

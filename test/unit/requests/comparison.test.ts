@@ -65,6 +65,7 @@ describe('Compare models: the side-by-side view', () => {
       answerText({ data: [{ embedding: [0, 1, 2] }, { embedding: [3, 4, 5] }] }),
       '2 embeddings of 3 dimensions',
     );
+    assert.equal(answerText({ data: [{ embedding: [0, 1] }] }), '1 embedding of 2 dimensions');
     assert.equal(answerText('nope'), undefined);
   });
 
@@ -157,6 +158,8 @@ describe('Compare models: a long answer is cut after the key is removed', () => 
 
   it('keeps a short answer whole, with the key removed', () => {
     assert.equal(fitColumn(`a ${key} b`, removeSecrets), 'a [redacted] b');
+    const exact = 'e'.repeat(COLUMN_TEXT_LIMIT);
+    assert.equal(fitColumn(exact, removeSecrets), exact);
   });
 
   it('the page reads as its title, state, buttons and one column per model with its facts, error and answer', () => {
@@ -187,6 +190,11 @@ describe('Compare models: a long answer is cut after the key is removed', () => 
     assert.equal(running.find((e) => e.attrs.id === 'summary')?.text, 'Running…');
     assert.equal(running.find((e) => e.attrs.id === 'cancel')?.attrs.disabled, undefined);
     assert.equal(running.find((e) => e.attrs.id === 'again')?.attrs.disabled, '');
+    // Nothing but the button's own attributes, in either state; the page swaps in "Finished." when the run ends.
+    const attrNames = (list: typeof els, id: string) => Object.keys(list.find((e) => e.attrs.id === id)?.attrs ?? {});
+    assert.deepEqual(attrNames(running, 'cancel'), ['type', 'id', 'data-action']);
+    assert.deepEqual(attrNames(els, 'again'), ['type', 'id', 'class', 'data-action']);
+    assert.equal(running.find((e) => e.attrs.id === 'summary')?.attrs['data-finished'], 'Finished.');
   });
 
   it('a cancelled or finished run says so; times under a second in ms; usage without a total', () => {
@@ -198,6 +206,10 @@ describe('Compare models: a long answer is cut after the key is removed', () => 
     assert.equal(columnOf(run({ endedAt: 2000, usage: { total: 0 } }), 0).usage, '0 total');
     const long = 'x'.repeat(200_000);
     assert.ok(columnOf(run({ text: `${long}end` }), 0).text.endsWith('end'));
+    // A long answer fills its column to the limit, marked as cut.
+    const shown = fitColumn(columnOf(run({ text: `${long}end` }), 0).text, (t) => t);
+    assert.equal(shown.length, COLUMN_TEXT_LIMIT + 1);
+    assert.ok(shown.startsWith('…x'));
     assert.ok(columnOf(run({ text: `${long}end` }), 0).text.length < 200_000);
   });
 

@@ -20,6 +20,7 @@ describe('requests: endpoint header', () => {
   it('replaces an existing header or inserts one, keeping the payload intact', () => {
     assert.equal(withEndpoint('// POST /v1/chat\n{"a":1}', '/v1/responses'), '// POST /v1/responses\n{"a":1}');
     assert.equal(withEndpoint('{"a":1}', '/v1/chat'), '// POST /v1/chat\n{"a":1}');
+    assert.equal(withEndpoint('// POST /v1/chat', '/v1/embeddings'), '// POST /v1/embeddings');
   });
 
   it('names each endpoint in the picker, and finds its entry by path', () => {

@@ -98,6 +98,7 @@ describe('requests: response document', () => {
       '// POST /v1/chat · 400\n// Bad request\n// ── response headers ──\n// x-a: one two\nb\n',
     );
     assert.equal(renderResponse(rec({ showHeaders: true }), same), '// POST /v1/chat · waiting for the answer…\n');
+    assert.equal(renderResponse(rec({ error: 'one\ntwo' }), same), '// POST /v1/chat · failed\n// one two\n');
   });
 
   it('a stream shows its text, whether it is still growing, its error and its final event, without the key', () => {
@@ -141,6 +142,29 @@ describe('requests: response document', () => {
     assert.equal(exact[2], 'c'.repeat(DISPLAY_LIMIT));
     const finalExact = renderResponse(rec({ finalText: 'f'.repeat(DISPLAY_LIMIT), stream: stream('') }), same);
     assert.ok(!finalExact.includes('Shown:'));
+    assert.ok(finalExact.endsWith(`\n${'f'.repeat(DISPLAY_LIMIT)}\n`));
+    const finalOver = 'f'.repeat(DISPLAY_LIMIT + 1);
+    const over = renderResponse(rec({ finalText: finalOver, stream: stream(finalOver) }), same).split('\n');
+    assert.match(over[2], /^\/\/ Shown: the last 256\.0 KB/);
+    assert.equal(over[3], finalOver.slice(1));
+  });
+
+  it('counts what is hidden after the key is taken out: a text that then fits is shown whole', () => {
+    const key = `sk-1${'k'.repeat(60)}`;
+    const text = `${'a'.repeat(DISPLAY_LIMIT - 20)}${key}end`;
+    const hideKey = (t: string) => t.replaceAll(key, '[key]');
+    const out = renderResponse(rec({ stream: stream(text) }), hideKey).split('\n');
+    assert.equal(out[1], '// ── output text (growing as it arrives) ──');
+    assert.equal(out[2], `${'a'.repeat(DISPLAY_LIMIT - 20)}[key]end`);
+  });
+
+  it('cuts a final event longer than the display limit, after taking the key out', () => {
+    const final = `sk-1${'z'.repeat(DISPLAY_LIMIT)}`;
+    const out = renderResponse(rec({ stream: stream('z', { done: true, final }) }), redact).split('\n');
+    const at = out.indexOf('// ── final event ──');
+    assert.ok(at > 0);
+    assert.equal(out[at + 1].length, DISPLAY_LIMIT);
+    assert.ok(out[at + 1].includes('[key]') && !out[at + 1].includes('sk-1'));
   });
 
   it('says when a body is nested too deeply to indent, or was cut by the client', () => {

@@ -12,6 +12,11 @@ describe('requests: shell words', () => {
     assert.deepEqual(bash("$'\\x41\\x4g\\u00e9\\u263Ax\\U0001F600\\U00110000z'").words, ['A\x04gé☺x😀z']);
     assert.deepEqual(bash("$'\\a\\b\\e\\f\\v\\r'").words, ['\x07\b\x1b\f\v\r']);
     assert.deepEqual(bash("$'\\q' $'\\xZ'").words, ['\\q', '\\xZ']);
+    // Hex digits count only right after the escape letter.
+    assert.deepEqual(bash("$'\\xg1' $'\\ug1' $'\\Ug1'").words, ['\\xg1', '\\ug1', '\\Ug1']);
+    assert.deepEqual(bash("$'\\U0010FFFF'").words, [String.fromCodePoint(0x10ffff)]);
+    // A $ not followed by a quote is a plain character (the command keeps the variable as written).
+    assert.deepEqual(bash('echo $HOME/x "$USER"').words, ['echo', '$HOME/x', '$USER']);
     assert.deepEqual(bash("$'open").words, ['open']);
     assert.equal(bash("$'open").unterminated, true);
     assert.deepEqual(bash("$'trailing\\").words, ['trailing\\']);
@@ -32,6 +37,7 @@ describe('requests: shell words', () => {
     assert.deepEqual(bash('curl \\\n  -X POST \\\r\n  url').words, ['curl', '-X', 'POST', 'url']);
     assert.deepEqual(bash('a\\ b \\#c d\\').words, ['a b', '#c', 'd']);
     assert.deepEqual(bash('\\\\').words, ['\\']);
+    assert.deepEqual(bash('say \\!\nnext').words, ['say', '!', 'next']);
   });
 
   it('a comment starts only at a word; a pipe, ;, &, < or > ends the command', () => {

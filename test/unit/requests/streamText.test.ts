@@ -102,6 +102,7 @@ describe('requests: stream text', () => {
     assert.equal(e.error, 'the stream reported an error');
     assert.deepEqual(e.final, { type: 'error', error: 'not an object' });
     assert.equal(e.done, false);
+    assert.equal(addEvent(newStreamState(), ev({ type: 'error' }, 'error')).error, 'the stream reported an error');
     // The event name counts when the data has no type.
     const named = addEvent(newStreamState(), ev({ delta: 'named' }, 'response.output_text.delta'));
     assert.equal(named.text, 'named');
@@ -117,8 +118,12 @@ describe('requests: stream text', () => {
     addEvent(s, { data: 'not json' });
     addEvent(s, ev('a string'));
     addEvent(s, ev({ type: 'response.output_text.delta', delta: 7 }));
-    assert.equal(s.text, 'ab');
-    assert.equal(s.events, 7);
+    // A typed event of another service: its delta or text counts unless the type ends in .done.
+    addEvent(s, ev({ type: 'message.delta', delta: 'c' }));
+    addEvent(s, ev({ type: 'message', text: 'd' }));
+    addEvent(s, ev({ type: 'ping' }));
+    assert.equal(s.text, 'abcd');
+    assert.equal(s.events, 10);
     assert.equal(s.final, undefined);
   });
 

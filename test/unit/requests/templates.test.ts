@@ -17,6 +17,11 @@ describe('requests: starter payloads', () => {
     };
     assert.deepEqual(JSON.parse(starterPayload('/v1/chat', 'a', t)), { model: 'a', messages: [], temperature: 0 });
     assert.equal(JSON.parse(starterPayload('/v1/responses', 'a', t)).model, 'pinned');
+    // A template without a model field gets the chosen model too.
+    assert.deepEqual(JSON.parse(starterPayload('/v1/chat', 'a', { '/v1/chat': { messages: [] } })), {
+      messages: [],
+      model: 'a',
+    });
     assert.equal(JSON.parse(starterPayload('/v1/embeddings', 'a', { '/v1/embeddings': 'not an object' })).model, 'a');
   });
 });
