@@ -38,8 +38,10 @@ interface ChainCert {
 
 interface TlsResult {
   protocol?: string;
-  authorized?: boolean;
-  authorizationError?: string;
+  /** Why no trusted root issued the chain (Node's verdict), when none did. */
+  chainError?: string;
+  /** Why the certificate does not name the host, when it does not. */
+  hostError?: string;
   chain: ChainCert[];
   error?: string;
 }
@@ -151,11 +153,13 @@ async function probeTls(
       resolve(r);
     };
     s.once('secureConnect', () => {
-      const hostError = s.authorized ? tls.checkServerIdentity(host, s.getPeerCertificate()) : undefined;
+      // Node folds a host mismatch into its verdict; the two need different fixes, so they are told apart.
+      const verdict = s.authorizationError?.toString();
+      const hostError = tls.checkServerIdentity(host, s.getPeerCertificate());
       done({
         protocol: s.getProtocol() ?? undefined,
-        authorized: s.authorized && !hostError,
-        authorizationError: hostError ? hostError.message : s.authorizationError?.toString(),
+        chainError: verdict === 'ERR_TLS_CERT_ALTNAME_INVALID' ? undefined : verdict,
+        hostError: hostError?.message,
         chain: chainOf(s.getPeerCertificate(true)),
       });
     });
@@ -278,14 +282,26 @@ export async function diagnose(input: DiagnoseInput): Promise<string> {
       lines.push(l10n.t('- **Handshake failed:** {0}', md(t.error)));
     } else {
       lines.push(l10n.t('- **Version:** {0}', md(t.protocol ?? l10n.t('unknown'))));
-      lines.push(
-        t.authorized
-          ? l10n.t('- **Trusted by:** {0}', md(trustingRoot(t.chain, o) ?? l10n.t('a root of the default store')))
-          : l10n.t(
-              "- **Not trusted:** {0}; no trusted root issued this chain. Add the issuing CA's PEM file to modelAccess.tls.caCertificates, or install it in the OS with http.systemCertificates on.",
-              md(t.authorizationError ?? l10n.t('unknown reason')),
-            ),
-      );
+      if (t.chainError) {
+        lines.push(
+          l10n.t(
+            "- **Not trusted:** {0}; no trusted root issued this chain. Add the issuing CA's PEM file to modelAccess.tls.caCertificates, or install it in the OS with http.systemCertificates on.",
+            md(t.chainError),
+          ),
+        );
+      } else {
+        lines.push(
+          l10n.t('- **Trusted by:** {0}', md(trustingRoot(t.chain, o) ?? l10n.t('a root of the default store'))),
+        );
+      }
+      if (t.hostError) {
+        lines.push(
+          l10n.t(
+            '- **Wrong host:** {0}; use the host name the certificate was issued for in the service URL, or ask for a certificate that names this one.',
+            md(t.hostError),
+          ),
+        );
+      }
       lines.push('', l10n.t('| # | Subject | Issuer | Expires |'), '|---|---|---|---|');
       t.chain.forEach((c, i) => lines.push(`| ${i} | ${md(c.subject)} | ${md(c.issuer)} | ${md(c.validTo)} |`));
     }
