@@ -15,6 +15,7 @@ import { ModelsTreeProvider, type ViewOptions } from './treeProvider';
 const FOR_ENVIRONMENT: ReadonlySet<string> = new Set([
   Commands.setApiKey,
   Commands.setHeaderSecret,
+  Commands.allowStoredKey,
   Commands.diagnoseConnection,
 ]);
 

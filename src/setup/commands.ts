@@ -21,7 +21,9 @@ export function setupCommands(deps: Services): vscode.Disposable[] {
       setApiKey(deps, typeof name === 'string' ? name : undefined),
     ),
     vscode.commands.registerCommand(Commands.clearApiKey, () => clearApiKey(deps)),
-    vscode.commands.registerCommand(Commands.allowStoredKey, () => allowStoredKey(deps)),
+    vscode.commands.registerCommand(Commands.allowStoredKey, (name?: unknown) =>
+      allowStoredKey(deps, typeof name === 'string' ? name : undefined),
+    ),
     vscode.commands.registerCommand(Commands.showLog, () => deps.log.show()),
   ];
 }
@@ -185,11 +187,13 @@ async function clearApiKey(deps: Services): Promise<boolean> {
 
 /**
  * Asks again whether the stored key may go to the URL the workspace's settings chose (after "Not now",
- * or before the first request). Resolves true when it may.
+ * or before the first request). Resolves true when it may. `environmentName`: the environment of the Models
+ * view's root whose row ran it (default: the active one).
  */
-async function allowStoredKey(deps: Services): Promise<boolean> {
-  const { ui, keys, connection, catalog } = deps;
-  const baseUrl = activeBaseUrl(deps);
+async function allowStoredKey(deps: Services, environmentName?: string): Promise<boolean> {
+  const { ui, keys, connection, catalogs } = deps;
+  const env = environmentName === undefined ? deps.environments.active : deps.environments.find(environmentName);
+  const baseUrl = env && { url: env.baseUrl, source: env.source };
   if (!baseUrl || !originOf(baseUrl.url)) {
     void ui.info(KeyMessages.allowNoUrl());
     return false;
@@ -207,9 +211,9 @@ async function allowStoredKey(deps: Services): Promise<boolean> {
     void ui.info(KeyMessages.allowAlready(url));
     return true;
   }
-  const allowed = await connection.allowKey(true);
-  if (allowed) {
-    void catalog.reload();
+  const allowed = await connection.allowKey(true, env);
+  if (allowed && env) {
+    void catalogs.catalogFor(env).reload();
   }
   return allowed;
 }

@@ -10,7 +10,7 @@ import type { ModelAccessApi } from '../../src/services';
 import type { MessageNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, SECTION, setSetting, sleep, memorySecrets } from './helpers';
-import { Commands, Views } from '../../src/ids';
+import { Commands, Settings, Views } from '../../src/ids';
 
 type Level = 'user' | 'workspace';
 
@@ -340,6 +340,55 @@ describe('Key scopes: origin + path prefix, and service URLs a workspace chose',
       await setSetting('allowInsecureHttp', undefined);
       await setSetting('baseUrl', undefined);
       await api.keys.delete(insecure);
+    }
+  });
+
+  it('with every environment shown, Allow Stored Key… on the workspace service’s root asks for that service, whichever is active', async () => {
+    await point('workspace', teamB);
+    await api.keys.store(origin, server.keys.acme);
+    await api.keys.store(teamA, server.keys.globex);
+    await api.connection.consent.forget();
+    const roots = () => api.view.roots.getChildren() as vscode.TreeItem[];
+    const workspaceRoot = () => roots().find((r) => labelOf(r) !== 'Team A');
+    const rowsOf = (root: vscode.TreeItem | undefined) =>
+      root ? (api.view.roots.getChildren(root as never) as vscode.TreeItem[]) : [];
+    try {
+      // A second service from the user's settings is the active one; its list needs no question.
+      await setSetting(Settings.environments, [{ name: 'Team A', baseUrl: teamA }]);
+      assert.equal(await vscode.commands.executeCommand(Commands.switchEnvironment, 'Team A'), 'Team A');
+      await api.catalog.settled();
+      server.clearRecords();
+      await setSetting(Settings.showAllEnvironments, true);
+      void api.catalogs.ensureLoaded();
+      await eventually(() => asked.length === 1, 10_000, 'the question for the workspace’s service');
+      assert.ok(asked[0].join(' ').includes(teamB), 'it names the workspace’s URL');
+      answer('Not now');
+      await eventually(
+        () => rowsOf(workspaceRoot())[0]?.command?.command === Commands.allowStoredKey,
+        10_000,
+        'the workspace root offers Allow Stored Key…',
+      );
+      assert.equal(withKey('/team-b').length, 0, 'no key went to the workspace’s URL');
+      const row = rowsOf(workspaceRoot())[0];
+      const name = labelOf(workspaceRoot() as vscode.TreeItem);
+      assert.deepEqual(row.command?.arguments, [name], 'the row is for its own root');
+
+      const allowing = vscode.commands.executeCommand(Commands.allowStoredKey, ...(row.command?.arguments ?? []));
+      await eventually(() => asked.length === 2, 5000, 'the question, asked by the row');
+      assert.ok(asked[1].join(' ').includes(teamB), 'again for the workspace’s URL, not the active one');
+      answer('Allow');
+      assert.equal(await allowing, true);
+      await eventually(
+        () => /models$/.test(String(workspaceRoot()?.description ?? '')),
+        10_000,
+        'the workspace root’s list after "Allow"',
+      );
+      assert.ok(withKey('/team-b').length > 0 && withKey('/team-b').every((r) => r.organization === 'acme'));
+      assert.equal(api.environments.active?.name, 'Team A', 'the active environment stays');
+    } finally {
+      await setSetting(Settings.showAllEnvironments, undefined);
+      await setSetting(Settings.environments, undefined);
+      await api.keys.delete(teamA).catch(() => undefined);
     }
   });
 
