@@ -125,6 +125,10 @@ export function resolveProxy(baseUrl: string, inputs: ProxyInputs): ProxyOptions
   if (!url) {
     return undefined;
   }
+  // `proxy.corp:3128` (common in HTTP_PROXY) means http, as curl reads it; without this it parses as scheme `proxy.corp:`.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+    url = `http://${url}`;
+  }
   const base = { strictSSL, authorization, source };
   if ((inputs.support ?? '').trim().toLowerCase() === 'off') {
     return { ...base, bypass: l10n.t('http.proxySupport is off') };

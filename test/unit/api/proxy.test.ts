@@ -55,6 +55,19 @@ describe('api/proxy: which proxy, and why', () => {
     assert.equal(resolveProxy('https://m.example', { setting: '  ', env: { https_proxy: ' ' } }), undefined);
   });
 
+  it('reads a proxy written without a scheme as http, as curl does; a scheme given is kept', () => {
+    const https = (v: string): string | undefined =>
+      resolveProxy('https://m.example', { env: { HTTPS_PROXY: v } })?.url;
+    assert.equal(https('proxy.corp:3128'), 'http://proxy.corp:3128');
+    assert.equal(https('alice:pw@proxy.corp:3128'), 'http://alice:pw@proxy.corp:3128');
+    assert.equal(https('https://proxy.corp'), 'https://proxy.corp');
+    assert.equal(https('socks5://proxy.corp:1080'), 'socks5://proxy.corp:1080');
+    assert.equal(
+      resolveProxy('https://m.example', { setting: ' 10.0.0.1:8080 ', env: {} })?.url,
+      'http://10.0.0.1:8080',
+    );
+  });
+
   it('bypasses the proxy for http.noProxy and NO_PROXY entries, naming the entry', () => {
     const fromSetting = resolveProxy('https://models.corp.example', {
       setting: 'http://p:1',

@@ -287,6 +287,46 @@ describe('api/sse: events, endings and timers', () => {
     assert.ok(ticks.length >= 5, `a stream that keeps sending is not idle (${ticks.length} events)`);
   });
 
+  it('leaves a body the server ended alone, even after its idle time has passed', async () => {
+    // A plain iterable whose destroy() is recorded: a Readable destroys itself at its end, which would hide a call.
+    const destroyed: (Error | string)[] = [];
+    const ended = Object.assign(
+      (async function* () {
+        yield Buffer.from('data: 1\n\n');
+      })(),
+      { destroy: (e?: Error) => void destroyed.push(e ?? 'closed') },
+    );
+    const events = await collect(readEventStream(ended, { mapError, idleMs: 30 }));
+    await new Promise((r) => setTimeout(r, 80));
+    assert.deepEqual(
+      events.map((e) => e.data),
+      ['1'],
+    );
+    assert.equal(destroyed.length, 0, 'no close and no timeout after the end');
+    const done = Object.assign(
+      (async function* () {
+        yield Buffer.from('data: 1\n\ndata: [DONE]\n\n');
+        yield Buffer.from('data: 2\n\n');
+      })(),
+      { destroy: (e?: Error) => void destroyed.push(e ?? 'closed') },
+    );
+    await collect(readEventStream(done, { mapError, idleMs: 30 }));
+    await new Promise((r) => setTimeout(r, 80));
+    assert.deepEqual(destroyed, ['closed'], 'closed once after [DONE], without a later timeout');
+  });
+
+  it('ignores unknown fields and bad retry values, as browsers do', async () => {
+    const events = await collect(
+      readEventStream(body(['retry: soon\nfoo: bar\ndata: 1\n\n', 'retry: 100\nx-extra: y\ndata: 2\n\n']), {
+        mapError,
+      }),
+    );
+    assert.deepEqual(
+      events.map((e) => e.data),
+      ['1', '2'],
+    );
+  });
+
   it('starts no idle timer without a limit or a way to close the body', () => {
     const closable = { destroy: () => undefined };
     assert.equal(idleTimer(closable, undefined), undefined);

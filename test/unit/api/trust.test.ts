@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { splitPem, systemRoots, trustedRoots } from '../../../src/api/trust';
+import { rootCertificates } from 'node:tls';
+import { splitPem, SYSTEM_BUNDLES, systemRoots, trustedRoots } from '../../../src/api/trust';
 import { startServer, type RunningServer } from '../../server';
 import { clientFor, expectError } from '../helpers/api';
 import { createPki, startTlsFront, type TestPki, type TlsFront } from '../helpers/tls';
@@ -87,6 +88,7 @@ describe('api/trust: a private CA, against a real TLS service', function () {
       const { client } = clientFor('https://localhost:1', 'k', { tls: { caFiles: [file] } });
       const e = await expectError(client.listModels(), 'config');
       assert.match(e.message, pattern);
+      assert.equal(e.code, 'TLS_CONFIG');
       assert.equal(service.requests.length, before);
     }
   });
@@ -107,5 +109,59 @@ describe('api/trust: a private CA, against a real TLS service', function () {
     assert.ok(roots.some((r) => r.source === "Node's bundled roots"));
     assert.equal(roots.at(-1)?.source, `modelAccess.tls.caCertificates (${pki.caFile})`);
     assert.equal(trustedRoots({}), undefined);
+  });
+
+  it('skips a bundle place that is a directory or holds no certificate, and says when none is found', () => {
+    const noPem = join(pki.dir, 'no-pem.crt');
+    writeFileSync(noPem, 'nothing here');
+    const bundle = join(pki.dir, 'bundle2.crt');
+    writeFileSync(bundle, pki.caPem);
+    const found = systemRoots([pki.dir, noPem, bundle]);
+    const none = systemRoots([pki.dir, noPem, join(pki.dir, 'nope.crt')]);
+    if (!found.from.includes('(')) {
+      return; // This Node reads the OS store itself.
+    }
+    assert.deepEqual(found, { pems: splitPem(pki.caPem), from: `the OS trust store (${bundle})` });
+    assert.deepEqual(none, { pems: [], from: 'the OS trust store (not found)' });
+  });
+
+  it('adds the OS store, NODE_EXTRA_CA_CERTS and the CA files, each root labelled, names trimmed', () => {
+    const extraFile = join(pki.dir, 'extra.pem');
+    writeFileSync(extraFile, pki.server.cert);
+    const roots = trustedRoots({
+      systemCertificates: true,
+      caFiles: ['  ', ` ${pki.caFile}\t`],
+      env: { NODE_EXTRA_CA_CERTS: ` ${extraFile} ` },
+    });
+    assert.ok(roots);
+    const bySource = new Map<string, number>();
+    for (const r of roots) {
+      bySource.set(r.source, (bySource.get(r.source) ?? 0) + 1);
+    }
+    assert.equal(bySource.get("Node's bundled roots"), rootCertificates.length);
+    const os = [...bySource.keys()].find((k) => k.startsWith('the OS trust store'));
+    assert.ok(
+      os && (os === 'the OS trust store' || SYSTEM_BUNDLES.some((f) => os === `the OS trust store (${f})`)),
+      os,
+    );
+    assert.ok((bySource.get(os) ?? 0) > 0, 'the OS store holds roots');
+    assert.equal(bySource.get(`NODE_EXTRA_CA_CERTS (${extraFile})`), 1);
+    assert.equal(bySource.get(`modelAccess.tls.caCertificates (${pki.caFile})`), 1);
+    assert.equal(roots.at(-1)?.pem, splitPem(pki.caPem)[0]);
+    assert.equal(
+      roots.length,
+      [...bySource.values()].reduce((a, b) => a + b, 0),
+    );
+    // The same again comes from the saved OS store, with the same roots.
+    assert.deepEqual(trustedRoots({ systemCertificates: true })?.length, roots.length - 2);
+  });
+
+  it("leaves Node's own store alone when nothing is asked for, and an unreadable NODE_EXTRA_CA_CERTS is no error", () => {
+    assert.equal(trustedRoots({ caFiles: [' ', ''] }), undefined);
+    assert.equal(trustedRoots({ env: { NODE_EXTRA_CA_CERTS: pki.caFile } }), undefined);
+    const roots = trustedRoots({ caFiles: [pki.caFile], env: { NODE_EXTRA_CA_CERTS: join(pki.dir, 'missing.pem') } });
+    assert.equal(roots?.length, rootCertificates.length + 1);
+    assert.ok(!roots?.some((r) => r.source.startsWith('NODE_EXTRA_CA_CERTS')));
+    assert.ok(!roots?.some((r) => r.source.startsWith('the OS trust store')));
   });
 });
