@@ -217,7 +217,7 @@ export class ServiceClient implements ModelService {
       } catch (e) {
         failure = t.failure(e, 'headers', call.redact, call.signal);
         // Failures before the headers are logged by the transport; those while reading the body here.
-        if (answered && answered.status >= 200 && answered.status < 300) {
+        if (answered) {
           this.logDone(t, call, 'GET', answered, failure.message, attempt);
         }
       }

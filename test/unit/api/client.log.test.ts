@@ -141,4 +141,84 @@ describe('client: the request log', function () {
     assert.equal(log.length, 2);
     assert.ok(!JSON.stringify(log).includes(KEY), JSON.stringify(log));
   });
+
+  it('an error answer whose body breaks is still logged, with its status and the failure', async () => {
+    rec = await startRecorder((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json', 'content-length': '500' });
+      res.write('{"error":');
+      setTimeout(() => res.destroy(), 30);
+    });
+    const { client, log } = clientFor(rec.url, KEY, { retries: { max: 0 } });
+    await expectError(client.getModel('m'), 'network');
+    await client.dispose();
+    assert.deepEqual(
+      log.map((e) => [e.method, e.path, e.status, Boolean(e.error)]),
+      [['GET', '/v1/models/m', 404, true]],
+    );
+  });
+});
+
+describe('client: answers and cancellations around the request', function () {
+  this.timeout(20000);
+  let rec: Recorder | undefined;
+  afterEach(async () => {
+    await rec?.close();
+    rec = undefined;
+  });
+
+  it('the URL of an endpoint, with a service URL that works and with one that does not', () => {
+    const ok = clientFor('http://127.0.0.1:9/api/v1', KEY).client;
+    assert.equal(ok.endpointUrl('/v1/chat'), 'http://127.0.0.1:9/api/v1/chat');
+    const bad = clientFor(' ftp://models.example/api//  ', KEY).client;
+    assert.equal(bad.endpointUrl('/v1/chat'), 'ftp://models.example/api/v1/chat');
+    assert.equal(bad.endpointUrl('v1/chat'), 'ftp://models.example/api/v1/chat');
+  });
+
+  it('a 300 answer without a Location is an error, not a list', async () => {
+    rec = await startRecorder((_req, res) => json(res, 300, { data: [{ id: 'm', family: 'f', version: '1' }] }));
+    const { client } = clientFor(rec.url, KEY);
+    const e = await expectError(client.listModels(), 'http');
+    await client.dispose();
+    assert.equal(e.status, 300);
+  });
+
+  it('a cancel while waiting to retry ends the call at once, as cancelled', async () => {
+    rec = await startRecorder((_req, res) => json(res, 503, { error: { message: 'busy' } }));
+    const { client } = clientFor(rec.url, KEY, { retries: { max: 3, baseDelayMs: 5000, maxDelayMs: 5000 } });
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 200);
+    const t0 = Date.now();
+    const e = await expectError(client.listModels({ signal: ac.signal }), 'aborted');
+    await client.dispose();
+    assert.equal(e.message, 'The request was cancelled.');
+    assert.ok(Date.now() - t0 < 2000, `ended ${Date.now() - t0} ms after the start`);
+    assert.equal(rec.seen.length, 1);
+  });
+
+  it('retries stop once their waits would pass the total allowed', async () => {
+    rec = await startRecorder((_req, res) => json(res, 503, { error: { message: 'busy' } }));
+    const { client } = clientFor(rec.url, KEY, {
+      retries: { max: 20, baseDelayMs: 60, maxDelayMs: 60, maxTotalMs: 200 },
+    });
+    await expectError(client.listModels(), 'http');
+    await client.dispose();
+    assert.ok(rec.seen.length >= 4 && rec.seen.length <= 8, `${rec.seen.length} attempts within 200 ms of waits`);
+  });
+
+  it('a first page whose next link is itself is read once, with a warning', async () => {
+    rec = await startRecorder((_req, res, self) =>
+      json(
+        res,
+        200,
+        { data: [{ id: 'm', family: 'f', version: '1' }] },
+        { link: `<${self.url}/v1/models>; rel="next"` },
+      ),
+    );
+    const { client } = clientFor(rec.url, KEY);
+    const r = await client.listModels();
+    await client.dispose();
+    assert.equal(rec.seen.length, 1);
+    assert.equal(r.models.length, 1);
+    assert.match(r.warnings.join('\n'), /already read/);
+  });
 });

@@ -271,4 +271,78 @@ describe('api/diagnose: the Diagnose Connection report, against real TLS and a r
       silent.close();
     }
   });
+
+  it('a proxy that is down or never answers, a refused TLS port, an unreadable certificate: each said as it failed', async () => {
+    const net = await import('node:net');
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentPort = (silent.address() as import('node:net').AddressInfo).port;
+    try {
+      const quiet = await diagnose({
+        baseUrl: `https://${HOST}:${front.port}`,
+        keySource: 'k',
+        timeoutMs: 300,
+        proxy: { url: `http://127.0.0.1:${silentPort}`, source: 'http.proxy' },
+        probe: ok,
+      });
+      assert.ok(
+        linesOf(quiet).includes(
+          `- **Proxy:** http://127.0.0.1:${silentPort} (from http.proxy; no credentials; CONNECT tunnel, the proxy never sees the key)`,
+        ),
+        quiet,
+      );
+      assert.match(
+        quiet,
+        /- \*\*Handshake failed:\*\* No tunnel through the proxy: the proxy did not answer within 300 ms\n/,
+      );
+    } finally {
+      silent.close();
+    }
+    const down = await diagnose({
+      baseUrl: `https://${HOST}:${front.port}`,
+      keySource: 'k',
+      proxy: { url: 'http://127.0.0.1:1', source: 'http.proxy' },
+      probe: ok,
+    });
+    assert.match(
+      down,
+      /- \*\*Handshake failed:\*\* No tunnel through the proxy: connect ECONNREFUSED 127\.0\.0\.1:1\n/,
+    );
+    const refused = await diagnose({ baseUrl: 'https://127.0.0.1:1', keySource: 'k', probe: ok });
+    assert.match(refused, /- \*\*Handshake failed:\*\* ECONNREFUSED connect ECONNREFUSED 127\.0\.0\.1:1\n/);
+    const missing = `${pki.dir}/gone.pem`;
+    const unreadable = await diagnose({
+      baseUrl: `https://localhost:${front.port}`,
+      keySource: 'k',
+      tls: { caFiles: [pki.caFile], clientCertificate: { certFile: missing } },
+      probe: ok,
+    });
+    assert.ok(
+      linesOf(unreadable).includes(
+        `- **Client certificate:** certFile ${missing}, keyFile (unset); passphrase not stored`,
+      ),
+      unreadable,
+    );
+    assert.match(
+      unreadable,
+      /- \*\*Handshake failed:\*\* modelAccess\.tls\.clientCertificate needs both certFile and keyFile, or a pfxFile\.\n/,
+    );
+  });
+
+  it('plain http through a proxy is a plain proxy request; an IPv6 service is looked up without its brackets', async () => {
+    const plain = await diagnose({
+      baseUrl: `http://${HOST}:8080`,
+      keySource: 'k',
+      proxy: { url: 'http://proxy.corp:3128', source: 'http_proxy', strictSSL: true },
+      probe: ok,
+    });
+    assert.ok(
+      linesOf(plain).includes(
+        '- **Proxy:** http://proxy.corp:3128 (from http\\_proxy; no credentials; plain proxy request)',
+      ),
+      plain,
+    );
+    const v6 = await diagnose({ baseUrl: 'http://[::1]:9', keySource: 'k', probe: ok });
+    assert.ok(linesOf(v6).includes('- **DNS (from this machine):** ::1 → ::1'), v6);
+  });
 });

@@ -1,6 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { readErrorBody } from '../../../src/api/errorBody';
-import { httpError, isServiceError, networkError, ServiceError } from '../../../src/api/errors';
+import {
+  httpError,
+  isConnectionSetupFailure,
+  isServiceError,
+  networkError,
+  ServiceError,
+} from '../../../src/api/errors';
 import { redactor } from '../../../src/api/redact';
 
 describe('api/errors: reading error bodies', () => {
@@ -375,6 +381,109 @@ describe('api/errors: every network failure and status line', () => {
     assert.deepEqual(
       [e.kind, e.status, e.statusText, e.code, e.type, e.serverMessage, e.host],
       ['unauthorized', 403, 'Forbidden', 'c', 't', 'no scope', 'https://h'],
+    );
+  });
+});
+
+describe('api/errors: TLS and proxy failures a person can act on', () => {
+  const tlsErr = (code: string, message = 'x', extra: object = {}): Error =>
+    Object.assign(new Error(message), { code, ...extra });
+
+  it('a certificate not valid yet points at the clock; another host names the certificate’s names, capped', () => {
+    assert.equal(
+      networkError(tlsErr('CERT_NOT_YET_VALID'), 'https://h', 'connect').message,
+      "The certificate of https://h is not valid yet (CERT_NOT_YET_VALID); check this machine's clock.",
+    );
+    const names = `DNS:${'a'.repeat(300)}.example`;
+    const other = networkError(
+      tlsErr(
+        'ERR_TLS_CERT_ALTNAME_INVALID',
+        `Hostname/IP does not match certificate's altnames: cert's altnames: ${names}`,
+      ),
+      'https://h',
+      'connect',
+    ).message;
+    assert.equal(
+      other,
+      `The certificate of https://h is for another host name (${names.slice(0, 200)}) (ERR_TLS_CERT_ALTNAME_INVALID); check the service URL.`,
+    );
+  });
+
+  it('reads the message of a failure from its causes, five deep at most, skipping empty ones', () => {
+    const alert = 'SSL alert number 116: tlsv13 alert certificate required';
+    const nested = (depth: number): Error => {
+      let e: Error = new Error(alert);
+      for (let i = 0; i < depth; i++) {
+        e = Object.assign(new Error(''), { cause: e });
+      }
+      return Object.assign(e, { code: 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED' });
+    };
+    assert.match(networkError(nested(4), 'https://h', 'connect').message, /probably requires a client certificate/);
+    assert.match(networkError(nested(5), 'https://h', 'connect').message, /^Could not connect securely to https:\/\/h/);
+    const odd = Object.assign(Object.create(null) as object, {
+      message: 42,
+      cause: new Error(alert),
+      code: 'ERR_SSL_X',
+    });
+    assert.match(networkError(odd, 'https://h', 'connect').message, /probably requires a client certificate/);
+  });
+
+  it('a proxy that answers something other than 407 to CONNECT is named with its status; without a proxy it is not', () => {
+    const refused = networkError(
+      new Error('Proxy response (403) !== 200 when HTTP Tunneling'),
+      'https://h',
+      'connect',
+      undefined,
+      undefined,
+      'http://proxy:3128',
+    );
+    assert.equal(refused.code, 'PROXY_REFUSED');
+    assert.equal(refused.kind, 'network');
+    assert.equal(
+      refused.message,
+      'The proxy http://proxy:3128 did not open a connection to https://h (it answered 403 Forbidden); check http.proxy and http.noProxy, or ask who runs the proxy whether https://h is allowed.',
+    );
+    const odd = networkError(
+      new Error('Proxy response (599) !== 200'),
+      'https://h',
+      'connect',
+      undefined,
+      undefined,
+      'http://p:1',
+    );
+    assert.match(odd.message, /\(it answered 599\); check/);
+    const direct = networkError(new Error('Proxy response (403) !== 200'), 'https://h', 'connect');
+    assert.equal(direct.code, undefined);
+    assert.match(direct.message, /^Could not talk to https:\/\/h: Proxy response \(403\)/);
+  });
+
+  it('a key that cannot be decrypted is a config error with its own code, before anything is sent', () => {
+    const e = networkError(
+      tlsErr('ERR_OSSL_BAD_DECRYPT', 'error:1C800064:Provider routines::bad decrypt'),
+      'https://h',
+      'connect',
+    );
+    assert.equal(e.kind, 'config');
+    assert.equal(e.code, 'TLS_PASSPHRASE');
+    const unreachable = networkError(tlsErr('EHOSTUNREACH'), 'https://h', 'connect');
+    assert.deepEqual([unreachable.kind, unreachable.code], ['network', 'EHOSTUNREACH']);
+  });
+
+  it('offers Diagnose Connection for TLS and proxy failures only, whatever else the error holds', () => {
+    const offered = (kind: unknown, code: unknown): boolean => isConnectionSetupFailure({ kind, code });
+    assert.deepEqual(
+      [
+        offered('network', 'PROXY_AUTH'),
+        offered('config', 'TLS_CONFIG'),
+        offered('network', 'DEPTH_ZERO_SELF_SIGNED_CERT'),
+        offered('network', 'ECONNREFUSED'),
+        offered('http', 'PROXY_AUTH'),
+        offered('timeout', 'CERT_HAS_EXPIRED'),
+        offered('network', undefined),
+        offered('network', 407),
+        offered('network', ''),
+      ],
+      [true, true, true, false, false, false, false, false, false],
     );
   });
 });

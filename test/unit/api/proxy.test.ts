@@ -23,6 +23,16 @@ describe('api/proxy: which proxy, and why', () => {
       ['[::1]', '[::1]', '443', true],
       ['', 'example.com', '443', false],
       ['  ', 'example.com', '443', false],
+      ['', 'example.com.', '443', false],
+      ['x10.0.0.0/8', '10.1.2.3', '443', false],
+      ['10.0.0.0/8x', '10.1.2.3', '443', false],
+      ['10.0.0.0/33', '10.0.0.0', '443', false],
+      ['10.1.2.3/32', '10.1.2.3', '443', true],
+      ['10.1.2.3/32', '10.1.2.4', '443', false],
+      ['example.com:8443x', 'example.com', '8443', false],
+      ['x:example.com:443', 'example.com', '443', false],
+      ['[::1]:443', '[::1]', '443', true],
+      ['[::1]:443', '[::1]', '80', false],
     ];
     for (const [entry, host, port, matches] of cases) {
       it(`"${entry}" ${matches ? 'matches' : 'does not match'} ${host}:${port}`, () => {
@@ -66,6 +76,31 @@ describe('api/proxy: which proxy, and why', () => {
       resolveProxy('https://m.example', { setting: ' 10.0.0.1:8080 ', env: {} })?.url,
       'http://10.0.0.1:8080',
     );
+  });
+
+  it('verifies the proxy by default, reads "off" however written, compares default ports, skips odd entries', () => {
+    assert.equal(resolveProxy('not a url', { setting: 'http://p:1', env: {} }), undefined);
+    assert.equal(resolveProxy('https://m.example', { setting: 'http://p:1', env: {} })?.strictSSL, true);
+    assert.equal(
+      resolveProxy('https://m.example', { setting: 'http://p:1', env: {}, strictSSL: false })?.strictSSL,
+      false,
+    );
+    assert.equal(
+      resolveProxy('https://m.example', { setting: 'http://p:1', env: {}, support: ' OFF ' })?.bypass,
+      'http.proxySupport is off',
+    );
+    const port = (url: string, entry: string): string | undefined =>
+      resolveProxy(url, { setting: 'http://p:1', noProxySetting: [entry], env: {} })?.bypass;
+    assert.equal(port('https://m.example', 'm.example:443'), 'http.noProxy entry "m.example:443"');
+    assert.equal(port('http://m.example', 'm.example:80'), 'http.noProxy entry "m.example:80"');
+    assert.equal(port('https://m.example', 'm.example:80'), undefined);
+    assert.equal(port('https://m.example:8443', 'm.example:443'), undefined);
+    const odd = resolveProxy('https://m.example', {
+      setting: 'http://p:1',
+      noProxySetting: [42 as unknown as string, null as unknown as string, 'm.example'],
+      env: {},
+    });
+    assert.equal(odd?.bypass, 'http.noProxy entry "m.example"');
   });
 
   it('bypasses the proxy for http.noProxy and NO_PROXY entries, naming the entry', () => {

@@ -113,3 +113,37 @@ describe('Redactor', () => {
     assert.equal(scrub('{"secret":"abc"}'), `{"secret":"${REDACTED}"}`);
   });
 });
+
+describe('Redactor: credential-looking text in logs and messages, and mixed escapes', () => {
+  const scrub = new Redactor().redact;
+
+  it('scrubs authorization values, key=value pairs and JSON credential fields however they are spaced', () => {
+    const cases: [string, string][] = [
+      ['Authorization: Bearer  abc.123', 'Authorization: Bearer [redacted]'],
+      ['failed with key=abc123 at start', 'failed with key=[redacted] at start'],
+      ['GET /v1?accesstoken=abc123&x=1', 'GET /v1?accesstoken=[redacted]&x=1'],
+      ['GET /v1?access_token=abc123', 'GET /v1?access_token=[redacted]'],
+      ['GET /v1?access-token=abc123', 'GET /v1?access-token=[redacted]'],
+      ['{"access_token": "abc123"}', '{"access_token": "[redacted]"}'],
+      ['{"token" : "abc123"}', '{"token" : "[redacted]"}'],
+      ['{"password":"abc123"}', '{"password":"[redacted]"}'],
+      ['{"secret":  "abc123"}', '{"secret":  "[redacted]"}'],
+      ['the key points: apikey', 'the key points: apikey'],
+    ];
+    for (const [text, shown] of cases) {
+      assert.equal(scrub(text), shown, text);
+    }
+  });
+
+  it('removes a key echoed with a quote or a backslash escaped beside other escaped characters', () => {
+    const quoted = 'ab"cd-key-1';
+    assert.equal(redact('echo: \\u0061b\\"cd-key-1.', quoted), `echo: ${REDACTED}.`);
+    const slashed = 'ab\\cd-key-2';
+    assert.equal(redact('echo: \\u0061b\\\\cd-key-2.', slashed), `echo: ${REDACTED}.`);
+  });
+
+  it('a key too long for an escape pattern is still removed verbatim, and no other text is touched', () => {
+    const long = `sk-${'x'.repeat(600)}`;
+    assert.equal(redact(`undefined \\ ${long}`, long), `undefined \\ ${REDACTED}`);
+  });
+});

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { parseBaseUrl } from '../../../src/api/baseUrl';
@@ -93,6 +94,25 @@ describe('api/transport', () => {
     assert.equal((plain.seen[0].headers as Record<string, string>)['user-agent'], 'model-access-test/1');
   });
 
+  it('extra headers in any case never replace the key, the user agent or a header the request sets', async () => {
+    const { t, seen } = transport(() => ({}), {
+      headers: { Authorization: 'Basic ZXZpbA==', 'USER-AGENT': 'evil', Accept: 'text/plain', 'X-Org': 'acme' },
+    });
+    await t.send({
+      method: 'GET',
+      url: 'https://svc.example/api/v1/models',
+      key: KEY,
+      redact,
+      headers: { accept: 'application/json' },
+    });
+    assert.deepEqual(seen[0].headers, {
+      'X-Org': 'acme',
+      authorization: `Bearer ${KEY}`,
+      'user-agent': 'model-access-test/1',
+      accept: 'application/json',
+    });
+  });
+
   it('refuses to send the key to another origin, and a request already cancelled', async () => {
     const { t, seen } = transport(() => ({}));
     await assert.rejects(
@@ -132,7 +152,7 @@ describe('api/transport', () => {
     assert.equal(log[0].path, '/api/v1/models?k=[redacted]');
     assert.equal(log[0].attempt, 2);
     assert.match(log[0].error ?? '', /did not answer within 2 s/);
-    assert.ok(log[0].elapsedMs >= 0);
+    assert.ok(log[0].elapsedMs >= 0 && log[0].elapsedMs < 1000, `took ${log[0].elapsedMs} ms in the log`);
   });
 
   it('says "cancelled" for any failure once the caller has aborted', async () => {
@@ -208,6 +228,26 @@ describe('api/transport', () => {
     assert.deepEqual(read, { text: '0123', bytes: 4, truncated: true });
     assert.equal(body.destroyed, true);
     body.emit('error', new Error('late reset'));
+  });
+
+  it('leaves nothing behind on a body it read: no listener but the late-error guard, no idle timer firing later', async () => {
+    const { t } = transport(() => ({}), { bodyIdleMs: 30 });
+    let destroyed = 0;
+    const body = Object.assign(new EventEmitter(), {
+      destroy: () => {
+        destroyed++;
+      },
+    });
+    const pending = t.readBody(exchange(body as unknown as Readable), 100, redact);
+    body.emit('data', Buffer.from('ab'));
+    body.emit('end');
+    assert.deepEqual(await pending, { text: 'ab', bytes: 2, truncated: false });
+    await new Promise((r) => setTimeout(r, 80));
+    assert.equal(destroyed, 0, 'the idle timer did not fire after the end');
+    assert.deepEqual(
+      ['data', 'end', 'error'].map((e) => body.listenerCount(e)),
+      [0, 0, 1],
+    );
   });
 
   it('fails a body that breaks, or stays quiet longer than the idle limit', async () => {
