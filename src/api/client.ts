@@ -62,6 +62,8 @@ export class ServiceClient implements ModelService {
   private readonly maxModels: number;
   private readonly maxListBytes: number;
   private disposed = false;
+  /** Fired when dispose() gives up waiting: undici's destroy() after close() leaves requests in flight running. */
+  private readonly cut = new AbortController();
 
   constructor(private readonly options: ServiceClientOptions) {
     this.retry = retryPolicy(options.retries);
@@ -165,7 +167,7 @@ export class ServiceClient implements ModelService {
       key,
       secretHeaders,
       redact: redactor([key, ...Object.values(secretHeaders ?? {})]),
-      signal: options?.signal,
+      signal: options?.signal ? AbortSignal.any([options.signal, this.cut.signal]) : this.cut.signal,
       transport: this.transport,
     };
   }
@@ -621,6 +623,7 @@ export class ServiceClient implements ModelService {
     ]);
     clearTimeout(timer);
     if (outcome === 'late') {
+      this.cut.abort();
       await d.destroy().catch(() => undefined);
     }
   }
