@@ -135,4 +135,29 @@ describe('client: limits, the probe and other edges', function () {
     await client.dispose();
     assert.equal(e.message, 'Could not connect to http://127.0.0.1:1: connection refused.');
   });
+
+  it('a service elsewhere without a proxy: a failure names the service', async () => {
+    const { client } = clientFor('https://no-such-host.invalid', KEY, { retries: { max: 0 } });
+    const e = await expectError(client.listModels(), 'network');
+    await client.dispose();
+    assert.match(e.message, /^Could not connect to https:\/\/no-such-host\.invalid: the host name /);
+  });
+
+  it('a streamed answer reports the time to its headers', async () => {
+    rec = await startRecorder((_req, res) => {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end('data: {"delta":"a"}\n\n');
+      }, 120);
+    });
+    const { client } = clientFor(rec.url, KEY);
+    const t0 = performance.now();
+    const r = await client.post('/v1/responses', { model: 'm' }, { stream: true });
+    const wall = performance.now() - t0;
+    for await (const _ of r.events!) {
+      // drain
+    }
+    await client.dispose();
+    assert.ok(r.elapsedMs >= 100 && r.elapsedMs <= wall + 1, `${r.elapsedMs} ms of ${wall}`);
+  });
 });

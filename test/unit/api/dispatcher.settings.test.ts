@@ -70,6 +70,11 @@ describe('api/dispatcher: settings that cannot work, and settings that can', fun
       {},
     );
     assert.deepEqual(serviceTls({ clientCertificate: { passphrase: 'p' } }), {});
+    assert.deepEqual(serviceTls({ clientCertificate: { keyFile: '  ' } }), {});
+    const blankPfx = serviceTls({
+      clientCertificate: { pfxFile: ' ', certFile: join(dir, 'client.pem'), keyFile: join(dir, 'client.key') },
+    });
+    assert.deepEqual([blankPfx.pfx, blankPfx.cert?.toString()], [undefined, 'CERT']);
     const pair = serviceTls({
       clientCertificate: { certFile: ` ${join(dir, 'client.pem')} `, keyFile: `${join(dir, 'client.key')}\n` },
     });

@@ -20,6 +20,13 @@ describe('api/errorBody', () => {
     assert.equal(htmlLine('<p></p>'), '');
   });
 
+  it('reads a page that starts after blank lines as HTML, whatever its content type says', () => {
+    const page = readErrorBody('\n  <html><head><title>Bad Gateway</title></head><body>nginx</body></html>', {
+      'content-type': 'text/plain',
+    });
+    assert.deepEqual([page.html, page.message], [true, 'Bad Gateway']);
+  });
+
   it('takes the first h1-h3 of a page whole, attributes, line breaks and all, not the text around it', () => {
     const page =
       '<head><meta charset="utf-8"></head><body><nav>Home</nav>' +

@@ -486,4 +486,17 @@ describe('api/errors: TLS and proxy failures a person can act on', () => {
       [true, true, true, false, false, false, false, false, false],
     );
   });
+
+  it('a failure that is not an object, a TLS alert about something else, and a DNS lookup to retry later', () => {
+    assert.equal(networkError('boom', 'https://h', 'connect').message, 'Could not talk to https://h: boom');
+    assert.equal(networkError(null, 'https://h', 'connect').message, 'Could not talk to https://h: null');
+    const version = networkError(
+      tlsErr('ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', 'SSL routines:ssl3_read_bytes:tlsv1 alert protocol version'),
+      'https://h',
+      'connect',
+    );
+    assert.match(version.message, /^Could not connect securely to https:\/\/h: the TLS handshake failed/);
+    const later = networkError(tlsErr('EAI_AGAIN'), 'https://h', 'connect');
+    assert.deepEqual([later.kind, later.code], ['network', 'EAI_AGAIN']);
+  });
 });

@@ -315,6 +315,22 @@ describe('api/sse: events, endings and timers', () => {
     assert.deepEqual(destroyed, ['closed'], 'closed once after [DONE], without a later timeout');
   });
 
+  it('stops reading at [DONE] though the server keeps the stream open, and says it ended on [DONE]', async () => {
+    const outcomes: string[] = [];
+    const open = new Readable({ read() {} });
+    open.push('data: 1\n\ndata: [DONE]\n\n');
+    const events = await collect(readEventStream(open, { mapError, onEnd: (o) => void outcomes.push(o) }));
+    assert.deepEqual(
+      events.map((e) => e.data),
+      ['1'],
+    );
+    assert.equal(open.destroyed, true);
+    await collect(
+      readEventStream(body(['data: 1\n\ndata: [DONE]']), { mapError, onEnd: (o) => void outcomes.push(o) }),
+    );
+    assert.deepEqual(outcomes, ['done', 'done']);
+  });
+
   it('ignores unknown fields and bad retry values, as browsers do', async () => {
     const events = await collect(
       readEventStream(body(['retry: soon\nfoo: bar\ndata: 1\n\n', 'retry: 100\nx-extra: y\ndata: 2\n\n']), {
