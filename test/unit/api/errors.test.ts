@@ -489,7 +489,11 @@ describe('api/errors: TLS and proxy failures a person can act on', () => {
 
   it('a failure that is not an object, a TLS alert about something else, and a DNS lookup to retry later', () => {
     assert.equal(networkError('boom', 'https://h', 'connect').message, 'Could not talk to https://h: boom');
-    assert.equal(networkError(null, 'https://h', 'connect').message, 'Could not talk to https://h: null');
+    // Through a proxy the failure's text is read for the proxy's answer: a string or null has none.
+    const proxied = (e: unknown): string =>
+      networkError(e, 'https://h', 'connect', undefined, undefined, 'http://p:1').message;
+    assert.equal(proxied('boom'), 'Could not talk to https://h: boom');
+    assert.equal(proxied(null), 'Could not talk to https://h: null');
     const version = networkError(
       tlsErr('ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', 'SSL routines:ssl3_read_bytes:tlsv1 alert protocol version'),
       'https://h',

@@ -104,6 +104,11 @@ describe('common/environments', () => {
         ['host.example', 'https://other.example', 'user', false],
       ],
     );
+    // The shorthand has nothing but its URL: no headers, no secret headers to wait for, no variables.
+    assert.deepEqual(
+      [environments[0].headers, environments[0].secretHeaders, environments[0].variables],
+      [{}, [], {}],
+    );
     const same = readEnvironments([{ name: 'Prod', baseUrl: 'https://p.example/' }], 'user', {
       url: 'https://p.example',
       source: 'user',
@@ -238,5 +243,32 @@ describe('common/environments', () => {
     assert.deepEqual(shareableEnvironments(onlySecret.environments), [
       { name: 'S', baseUrl: 'https://s', headers: { 'X-T': '{{secret}}' } },
     ]);
+  });
+
+  it('a secret header given again in another case counts once, the first, and an environment without headers shares none', () => {
+    const { environments, problems } = readEnvironments(
+      [
+        { name: 'A', baseUrl: 'https://a', headers: { 'X-Org-Token': '{{secret}}', 'x-org-token': '{{secret}}' } },
+        { name: 'B', baseUrl: 'https://b', headers: { 'X-Key': '{{secret}}', 'X-KEY': 'plain' } },
+        { name: 'C', baseUrl: 'https://c', headers: {} },
+      ],
+      'user',
+    );
+    assert.deepEqual(
+      environments.map((e) => [e.name, e.secretHeaders, e.headers]),
+      [
+        ['A', ['X-Org-Token'], {}],
+        ['B', ['X-Key'], {}],
+        ['C', [], {}],
+      ],
+    );
+    assert.deepEqual(
+      problems.map((p) => p.message),
+      [
+        'modelAccess.environments[0] (A): the x-org-token header is given twice; the first one counts',
+        'modelAccess.environments[1] (B): the X-KEY header is given twice; the first one counts',
+      ],
+    );
+    assert.deepEqual(shareableEnvironments(environments).at(-1), { name: 'C', baseUrl: 'https://c' });
   });
 });

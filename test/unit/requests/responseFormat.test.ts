@@ -134,7 +134,12 @@ describe('requests: response document', () => {
     assert.ok(out[3].endsWith('b'.repeat(10)));
     // The same from the bounded tail of a very long stream.
     const long = stream(`${'x'.repeat(DISPLAY_LIMIT * 2)}end`, { tail: `${'x'.repeat(DISPLAY_LIMIT + 5000)}end` });
-    const shown = renderResponse(rec({ stream: long }), same).split('\n')[3];
+    const longLines = renderResponse(rec({ stream: long }), same).split('\n');
+    const shown = longLines[3];
+    assert.equal(
+      longLines[2],
+      '// Shown: the last 256.0 KB of 512.0 KB. Run "Model Access: Save Response Body" to save all of it.',
+    );
     assert.equal(shown.length, DISPLAY_LIMIT);
     assert.ok(shown.endsWith('end'));
     // Exactly at the limit it is whole.
