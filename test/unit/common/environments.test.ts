@@ -105,10 +105,7 @@ describe('common/environments', () => {
       ],
     );
     // The shorthand has nothing but its URL: no headers, no secret headers to wait for, no variables.
-    assert.deepEqual(
-      [environments[0].headers, environments[0].secretHeaders, environments[0].variables],
-      [{}, [], {}],
-    );
+    assert.deepEqual([environments[0].headers, environments[0].secretHeaders, environments[0].variables], [{}, [], {}]);
     const same = readEnvironments([{ name: 'Prod', baseUrl: 'https://p.example/' }], 'user', {
       url: 'https://p.example',
       source: 'user',
