@@ -127,6 +127,7 @@ describe('Redactor: credential-looking text in logs and messages, and mixed esca
       ['{"access_token": "abc123"}', '{"access_token": "[redacted]"}'],
       ['{"token" : "abc123"}', '{"token" : "[redacted]"}'],
       ['{"password":"abc123"}', '{"password":"[redacted]"}'],
+      ['{"accesstoken":"abc123"}', '{"accesstoken":"[redacted]"}'],
       ['{"secret":  "abc123"}', '{"secret":  "[redacted]"}'],
       ['the key points: apikey', 'the key points: apikey'],
     ];
