@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import { diagnose, type DiagnoseInput } from '../../../src/api/diagnose';
 import { startServer, type RunningServer } from '../../server';
 import { startProxy, type TestProxy } from '../helpers/proxy';
@@ -10,6 +11,17 @@ const PASSPHRASE = 'pass-canary-7f3a9c';
 
 /** The report's lines, without the blank ones. */
 const linesOf = (report: string): string[] => report.split('\n').filter((l) => l !== '');
+
+/** Runs `fn` with the port of a TCP listener on loopback that accepts connections and never says anything. */
+async function withSilentListener(fn: (port: number) => Promise<void>): Promise<void> {
+  const silent = createServer(() => undefined);
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  try {
+    await fn((silent.address() as AddressInfo).port);
+  } finally {
+    silent.close();
+  }
+}
 
 describe('api/diagnose: the Diagnose Connection report, against real TLS and a real proxy', function () {
   this.timeout(60000);
@@ -255,11 +267,7 @@ describe('api/diagnose: the Diagnose Connection report, against real TLS and a r
 
   it('a TLS service that does not answer in time says so', async () => {
     // A plain TCP listener that never speaks TLS.
-    const net = await import('node:net');
-    const silent = net.createServer(() => undefined);
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const port = (silent.address() as import('node:net').AddressInfo).port;
-    try {
+    await withSilentListener(async (port) => {
       const report = await diagnose({
         baseUrl: `https://127.0.0.1:${port}`,
         keySource: 'k',
@@ -267,17 +275,11 @@ describe('api/diagnose: the Diagnose Connection report, against real TLS and a r
         probe: ok,
       });
       assert.match(report, /- \*\*Handshake failed:\*\* no TLS answer within 300 ms/);
-    } finally {
-      silent.close();
-    }
+    });
   });
 
   it('a proxy that is down or never answers, a refused TLS port, an unreadable certificate: each said as it failed', async () => {
-    const net = await import('node:net');
-    const silent = net.createServer(() => undefined);
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const silentPort = (silent.address() as import('node:net').AddressInfo).port;
-    try {
+    await withSilentListener(async (silentPort) => {
       const quiet = await diagnose({
         baseUrl: `https://${HOST}:${front.port}`,
         keySource: 'k',
@@ -295,9 +297,7 @@ describe('api/diagnose: the Diagnose Connection report, against real TLS and a r
         quiet,
         /- \*\*Handshake failed:\*\* No tunnel through the proxy: the proxy did not answer within 300 ms\n/,
       );
-    } finally {
-      silent.close();
-    }
+    });
     const down = await diagnose({
       baseUrl: `https://${HOST}:${front.port}`,
       keySource: 'k',
