@@ -137,4 +137,6 @@ export const BuiltinCommands = {
   openWalkthrough: 'workbench.action.openWalkthrough',
   openFolder: 'vscode.openFolder',
   showMarkdownPreview: 'markdown.showPreview',
+  /** The built-in Markdown extension's renderer: the engine, plugins and settings its preview uses. */
+  renderMarkdown: 'markdown.api.render',
 } as const;

@@ -7,7 +7,7 @@ import { BuiltinCommands } from '../ids';
 import type { RedactingLog } from '../platform/log';
 import type { Ui } from '../platform/ui';
 import { fetchCard } from './core/cardFetch';
-import { plainTextAsMarkdown, sanitizeCardMarkdown } from './core/cardMarkdown';
+import { plainTextAsMarkdown, prepareCardSource, sanitizeRenderedCard } from './core/cardMarkdown';
 import { checkCardLink, rawCardLink } from './core/linkSafety';
 import { l10n } from '../platform/l10n';
 
@@ -103,7 +103,7 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
       });
       return { kind: 'failed', message };
     }
-    const body = result.kind === 'markdown' ? sanitizeCardMarkdown(result.text) : plainTextAsMarkdown(result.text);
+    const body = result.kind === 'markdown' ? await this.renderCard(result.text) : plainTextAsMarkdown(result.text);
     const note = result.truncated
       ? `\n\n---\n*The card is longer than the preview reads; open it in the browser for the rest.*\n`
       : '';
@@ -114,6 +114,27 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
     await vscode.workspace.openTextDocument(uri);
     await vscode.commands.executeCommand(BuiltinCommands.showMarkdownPreview, uri);
     return { kind: 'preview', uri, text };
+  }
+
+  /**
+   * A Markdown card rendered by the preview's own engine and rebuilt from the allow-list (core/cardMarkdown.ts).
+   * Without the built-in Markdown extension's renderer the card is shown as plain text: never unsanitized.
+   */
+  private async renderCard(markdown: string): Promise<string> {
+    try {
+      const html = await vscode.commands.executeCommand<unknown>(
+        BuiltinCommands.renderMarkdown,
+        prepareCardSource(markdown),
+      );
+      if (typeof html === 'string') {
+        return sanitizeRenderedCard(html);
+      }
+    } catch (e) {
+      this.deps.log.warn(
+        l10n.t('The Markdown renderer failed ({0}); the card is shown as plain text.', clean(String(e))),
+      );
+    }
+    return plainTextAsMarkdown(markdown);
   }
 
   dispose(): void {
