@@ -20,6 +20,18 @@ export function powershellQuote(s: string): string {
 }
 
 /**
+ * Whether `s` reaches a native program (curl.exe) as one argument, unchanged, from any PowerShell: printable
+ * ASCII without `"` and not ending in `\`. Windows PowerShell 5.1 (and 7.0–7.2) wrap an argument holding a
+ * space in double quotes without escaping the quotes inside, so a `"` would end the argument early and let the
+ * rest become arguments of its own (another URL curl would send the key to); a trailing `\` would escape the
+ * closing quote. PowerShell 7.3+ escapes both, but the snippet must hold for 5.1. Outside ASCII, curl.exe's
+ * ANSI code page can map a character to `"` ("best fit"), so none is written.
+ */
+export function isPowerShellArgumentSafe(s: string): boolean {
+  return /^[\x20-\x7e]*$/.test(s) && !s.includes('"') && !s.endsWith('\\');
+}
+
+/**
  * What cmd.exe leaves alone whether or not it thinks it is inside double quotes: no `%` or `!` (variable
  * expansion even inside quotes), no `^ & | < > ( )` (escapes, separators, redirections and blocks outside
  * them), no `"` or `\` (argument parsing), no control or non-ASCII characters (code pages). Spaces are fine.

@@ -170,6 +170,32 @@ describe('requests: shell quoting for code snippets', () => {
     }
   });
 
+  it('cmd.exe: every header value either reaches curl.exe whole or is left out with a REM line; nothing expands', () => {
+    const values = [...HOSTILE_STRINGS, 'trace" https://elsewhere.example/ "x', ...fc.sample(fullUnicodeString, 300)];
+    for (const value of values) {
+      const snippet = curlCmd({
+        serviceRoot: 'https://h.example/p',
+        endpoint: '/v1/chat',
+        body: {},
+        headers: [{ name: 'X-Trace', value }],
+      });
+      const lines = snippet.split('\n').filter((l) => !l.startsWith('REM '));
+      const args = cmdThenCrt(lines.map((l) => l.replace(/ \^$/, ' ')).join(''), ['MODEL_ACCESS_API_KEY']);
+      const headers = args.filter((_, i) => args[i - 1] === '-H');
+      const leftOut = /^REM The header X-Trace holds characters cmd\.exe would change/m.test(snippet);
+      assert.deepEqual(
+        headers,
+        [
+          'Authorization: Bearer %MODEL_ACCESS_API_KEY%',
+          'Content-Type: application/json',
+          ...(leftOut ? [] : [`X-Trace: ${value}`]),
+        ],
+        JSON.stringify(value),
+      );
+      assert.equal(args.filter((a) => /^https?:/.test(a)).length, 1, 'one URL');
+    }
+  });
+
   it('cmd.exe: a string is quoted only when cmd leaves it alone; a service URL that is not is read from the environment', () => {
     assert.equal(cmdQuote('https://h.example/a b'), '"https://h.example/a b"');
     for (const s of ['%CD%', 'a!b', 'x^y', 'say "hi"', 'new\nline', 'é', 'a\\b', 'a&b']) {
