@@ -18,24 +18,93 @@ function formsOf(secret: string): string[] {
   return [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
 }
 
-/** `c` as a regex fragment matching the character itself or any JSON escape of it (`\u00XX`, `\/`…). */
-function escapedChar(c: string): string {
-  const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
-  const unicode = `\\\\u${[...hex].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('')}`;
-  const short: Record<string, string> = { '/': '\\\\/', '"': '\\\\"', '\\': '\\\\\\\\' };
-  const literal = c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-  return `(?:${[literal, unicode, short[c]].filter(Boolean).join('|')})`;
+const SHORT_ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/** The JSON escape at `text[i]` (a backslash): the unit it stands for and where it ends, or undefined. */
+function escapeAt(text: string, i: number): { unit: string; end: number } | undefined {
+  const c = text[i + 1];
+  if (c === 'u') {
+    const hex = text.slice(i + 2, i + 6);
+    return /^[0-9a-fA-F]{4}$/.test(hex) ? { unit: String.fromCharCode(parseInt(hex, 16)), end: i + 6 } : undefined;
+  }
+  const unit = c === undefined ? undefined : SHORT_ESCAPES[c];
+  return unit === undefined ? undefined : { unit, end: i + 2 };
+}
+
+/** Knuth–Morris–Pratt failure table of `pattern` (UTF-16 units). */
+function failureTable(pattern: string): Int32Array {
+  const table = new Int32Array(pattern.length);
+  for (let i = 1, k = 0; i < pattern.length; i++) {
+    while (k > 0 && pattern[i] !== pattern[k]) {
+      k = table[k - 1];
+    }
+    if (pattern[i] === pattern[k]) {
+      k++;
+    }
+    table[i] = k;
+  }
+  return table;
 }
 
 /**
- * A pattern for a secret written with JSON escapes in any of its characters (`sk\/a`, `\u0073k-…`):
- * servers echo keys inside JSON strings, and decoding them later must not bring the key back.
+ * Where `secret` occurs in `text` once JSON escapes are decoded (`sk\/a`, `\u0073k-…`): servers echo keys inside
+ * JSON strings, and decoding them later must not bring the key back. One pass over `text` with a
+ * Knuth–Morris–Pratt matcher over the decoded units, so any length of key costs linear time; memory is the
+ * key's length (where each of the last units started).
  */
-function escapedPattern(secret: string): RegExp | undefined {
-  if (secret.length === 0 || secret.length > 512) {
-    return undefined;
+function escapedOccurrences(text: string, secret: string, table: Int32Array): [number, number][] {
+  const m = secret.length;
+  const starts = new Int32Array(m);
+  const found: [number, number][] = [];
+  let k = 0;
+  let d = 0;
+  for (let i = 0; i < text.length; d++) {
+    const escape = text[i] === '\\' ? escapeAt(text, i) : undefined;
+    const unit = escape ? escape.unit : text[i];
+    const next = escape ? escape.end : i + 1;
+    starts[d % m] = i;
+    while (k > 0 && secret[k] !== unit) {
+      k = table[k - 1];
+    }
+    if (secret[k] === unit) {
+      k++;
+    }
+    if (k === m) {
+      found.push([starts[(d - m + 1) % m], next]);
+      k = 0;
+    }
+    i = next;
   }
-  return new RegExp([...secret].map((c) => (c.length === 1 ? escapedChar(c) : c)).join(''), 'g');
+  return found;
+}
+
+/** `text` with each of `ranges` (possibly overlapping) replaced by one mark. */
+function replaceRanges(text: string, ranges: [number, number][]): string {
+  const merged: [number, number][] = [];
+  for (const [s, e] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = merged.at(-1);
+    if (last && s < last[1]) {
+      last[1] = Math.max(last[1], e);
+    } else {
+      merged.push([s, e]);
+    }
+  }
+  let out = '';
+  let at = 0;
+  for (const [s, e] of merged) {
+    out += text.slice(at, s) + REDACTED;
+    at = e;
+  }
+  return out + text.slice(at);
 }
 
 /**
@@ -47,7 +116,9 @@ export function redactor(secrets: readonly (string | undefined)[]): (text: strin
   if (forms.length === 0) {
     return (text) => text;
   }
-  const patterns = secrets.flatMap((s) => (s ? [escapedPattern(s)].filter((p): p is RegExp => p !== undefined) : []));
+  const escaped = [...new Set(secrets.filter((s): s is string => Boolean(s)))].map(
+    (s) => [s, failureTable(s)] as const,
+  );
   return (text) => {
     let out = text;
     for (const form of forms) {
@@ -57,8 +128,8 @@ export function redactor(secrets: readonly (string | undefined)[]): (text: strin
     }
     // Every escaped form has a backslash: text without one is already clean.
     if (out.includes('\\')) {
-      for (const re of patterns) {
-        out = out.replace(re, REDACTED);
+      for (const [secret, table] of escaped) {
+        out = replaceRanges(out, escapedOccurrences(out, secret, table));
       }
     }
     return out;

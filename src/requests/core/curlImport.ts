@@ -152,10 +152,18 @@ function parse(text: string, configuredRoot: string | undefined): CurlImport {
       json ||= option === '--json';
       data.push(value);
     } else if (HEADER.has(option)) {
-      const name = value.split(':')[0].trim();
-      if (CREDENTIAL_HEADERS.test(name)) {
+      // The name only, never the value: a header written without `Name:` is named only when its first word is
+      // a known credential header (`Authorization Bearer sk-…`); otherwise nothing of it is repeated.
+      const named = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:/.exec(value)?.[1];
+      const firstWord = /^\s*([^\s:]+)/.exec(value)?.[1] ?? '';
+      const name = named ?? (CREDENTIAL_HEADERS.test(firstWord) ? firstWord : undefined);
+      if (name === undefined) {
+        if (value.trim() !== '' && !/^\s*:/.test(value)) {
+          notes.push(l10n.t('A header that is not written as "Name: value" was left out; it is not repeated here.'));
+        }
+      } else if (CREDENTIAL_HEADERS.test(name)) {
         notes.push(l10n.t('The {0} header was dropped: the extension sends your stored API key itself.', name));
-      } else if (!/^(content-type|accept)$/i.test(name) && name !== '') {
+      } else if (!/^(content-type|accept)$/i.test(name)) {
         notes.push(l10n.t('The {0} header was left out: a payload holds only the JSON body.', name));
       }
     } else if (METHOD.has(option)) {

@@ -44,13 +44,26 @@ describe('api/redact', () => {
     assert.equal(redact(`key ${key} end`, key), `key ${REDACTED} end`);
   });
 
-  it('removes escaped forms of keys up to 512 characters', () => {
+  it('removes escaped forms of keys of any length, in time linear in the text', () => {
     const key = 'k'.repeat(511) + '/';
     assert.equal(redact(`[${'k'.repeat(511)}\\/]`, key), `[${REDACTED}]`);
     const long = 'k'.repeat(512) + '/';
-    // Beyond 512 only the verbatim, URL-encoded and JSON.stringify forms are removed (bounded regex size).
     assert.equal(redact(`[${long}] [${encodeURIComponent(long)}]`, long), `[${REDACTED}] [${REDACTED}]`);
-    assert.equal(redact(`[${'k'.repeat(512)}\\/]`, long), `[${'k'.repeat(512)}\\/]`);
+    assert.equal(redact(`[${'k'.repeat(512)}\\/]`, long), `[${REDACTED}]`);
+    const huge = `sk-${'x'.repeat(20_000)}/end`;
+    const echoed = JSON.stringify({ error: `bad key ${huge}` }).replace(/\//g, '\\/');
+    assert.equal(redact(echoed, huge), `{"error":"bad key ${REDACTED}"}`);
+    // The worst case for a naive matcher: a text of near-misses of a long key. Linear: well under a second.
+    const worst = `${'k'.repeat(511)}\\u006b`.repeat(400);
+    const started = performance.now();
+    redact(worst, long);
+    assert.ok(performance.now() - started < 1000, 'linear time');
+  });
+
+  it('decodes escapes as JSON does: an escaped backslash is not the start of another escape', () => {
+    assert.equal(redact('a\\\\u0073k b', 'sk'), 'a\\\\u0073k b');
+    assert.equal(redact('\\u0073k\\u0073k', 'sksk'), REDACTED);
+    assert.equal(redact('x\\q sk\\/ y', 'sk/'), `x\\q ${REDACTED} y`);
   });
 });
 
@@ -143,8 +156,9 @@ describe('Redactor: credential-looking text in logs and messages, and mixed esca
     assert.equal(redact('echo: \\u0061b\\\\cd-key-2.', slashed), `echo: ${REDACTED}.`);
   });
 
-  it('a key too long for an escape pattern is still removed verbatim, and no other text is touched', () => {
+  it('a long key is removed verbatim and escaped, and no other text is touched', () => {
     const long = `sk-${'x'.repeat(600)}`;
     assert.equal(redact(`undefined \\ ${long}`, long), `undefined \\ ${REDACTED}`);
+    assert.equal(redact(`undefined \\ \\u0073k-${'x'.repeat(600)}`, long), `undefined \\ ${REDACTED}`);
   });
 });

@@ -81,6 +81,21 @@ describe('requests: Import cURL', () => {
     assert.ok(!JSON.stringify(r).includes(KEY));
   });
 
+  it('a malformed credential header (no colon) is named, never repeated; nor is anything that is not a header name', () => {
+    const r = ok(
+      `curl ${ROOT}/v1/chat -H 'Authorization Bearer ${KEY}' -H 'Bearer${KEY}' -H '${KEY}' -H '<${KEY}>: x' -d '{"model":"m"}'`,
+    );
+    assert.ok(!JSON.stringify(r).includes(KEY), JSON.stringify(r.notes));
+    assert.ok(!JSON.stringify(r).includes(KEY.slice(3, 15)), 'no part of the key either');
+    const malformed = 'A header that is not written as "Name: value" was left out; it is not repeated here.';
+    assert.deepEqual(r.notes, [
+      'The Authorization header was dropped: the extension sends your stored API key itself.',
+      malformed,
+      malformed,
+      malformed,
+    ]);
+  });
+
   it('what Copy as Code writes for bash and PowerShell imports back to the same endpoint and body', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 3 })), fc.boolean(), (body, env) => {
