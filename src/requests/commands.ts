@@ -17,6 +17,7 @@ import { textToSend } from './core/sendText';
 import { starterPayload } from './core/templates';
 import { uploadFile } from './upload';
 import { ModelComparisons } from './compare';
+import type { EnvAccess } from './envAccess';
 import { clean, displayText } from '../common/text';
 import type { SafePickItem } from '../platform/ui';
 import { l10n } from '../platform/l10n';
@@ -43,6 +44,8 @@ export interface EagerParts {
   payloads: PayloadDocuments;
   /** The response scheme's change event, registered at activation: response documents redraw through it. */
   responseChanged: vscode.EventEmitter<vscode.Uri>;
+  /** Which `{{$env NAME}}` a payload may read. */
+  envAccess: EnvAccess;
 }
 
 export interface RequestCommands extends vscode.Disposable {
@@ -55,7 +58,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   const { scratch, payloads } = eager;
   const responses = new ResponseDocuments(deps.log.redactor.removeSecrets);
   const history = new RequestHistory(deps.context.globalState);
-  const sender = new RequestSender(deps, responses, history);
+  const sender = new RequestSender(deps, responses, history, eager.envAccess);
   const handlers = new Map<string, (...args: unknown[]) => unknown>();
   const command = (id: string, run: (...args: unknown[]) => unknown) => void handlers.set(id, run);
 
@@ -75,7 +78,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
     async (arg?: unknown): Promise<SendOutcome> =>
       sendPayload(await editorFor(arg), endpoint);
 
-  const comparisons = new ModelComparisons(deps, history, (doc) => payloads.isPayload(doc));
+  const comparisons = new ModelComparisons(deps, history, (doc) => payloads.isPayload(doc), eager.envAccess);
   const disposables: vscode.Disposable[] = [
     comparisons,
     responses,

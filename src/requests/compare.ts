@@ -7,6 +7,7 @@ import { commandEnvironment } from '../platform/environments';
 import type { ModelCatalog } from '../platform/catalog';
 import { payloadEnvironment, unresolvedMessage, variableContext } from './variableEditing';
 import { resolvePayload } from './core/variables';
+import type { EnvAccess } from './envAccess';
 import { newNonce } from '../common/html';
 import { clean, displayText, type DisplayText } from '../common/text';
 import { modelCount } from '../common/counts';
@@ -43,6 +44,8 @@ export interface ComparisonRequest {
   models: string[];
   /** The environment it is sent to, by name (undefined: the active one at each run). */
   environment?: string;
+  /** The payload's file: which `{{$env NAME}}` it may read (core/variables.ts `EnvPolicy`). */
+  source?: vscode.Uri;
 }
 
 export type CompareOutcome =
@@ -64,6 +67,7 @@ export class ModelComparisons implements vscode.Disposable {
     private readonly deps: Services,
     private readonly history: RequestHistory,
     private readonly isPayload: (doc: vscode.TextDocument) => boolean,
+    private readonly envAccess: EnvAccess,
   ) {}
 
   /**
@@ -128,7 +132,13 @@ export class ModelComparisons implements vscode.Disposable {
     }
     // A row's or a pinned payload's environment stays the comparison's, also when it runs again after a switch.
     const environment = row?.name ?? (pinned?.pinned ? env?.name : undefined);
-    return this.run({ endpoint, payload: parsed.value as Record<string, unknown>, models, environment });
+    return this.run({
+      endpoint,
+      payload: parsed.value as Record<string, unknown>,
+      models,
+      environment,
+      source: doc.uri,
+    });
   }
 
   /** Runs the last comparison again. */
@@ -224,12 +234,18 @@ export class ModelComparisons implements vscode.Disposable {
     }
     // `{{…}}` resolved for each run as Send resolves them, `{{model}}` being that run's model; an unknown one
     // sends nothing.
-    const context = variableContext(target.env);
+    const context = variableContext(target.env, this.envAccess.policyFor(request.source));
     const bodies = request.models.map((model) => resolvePayload(payloadFor(request.payload, model), context));
     const unresolved = bodies.find((b) => b.problems.length > 0);
     if (unresolved) {
       const message = unresolvedMessage(unresolved.problems);
-      void this.deps.ui.error(message);
+      if (unresolved.problems.some((p) => p.refusedEnv !== undefined)) {
+        void this.envAccess
+          .offerAllow(this.deps.ui, message, unresolved.problems)
+          .then((allowed) => (allowed ? this.run(request) : undefined));
+      } else {
+        void this.deps.ui.error(message);
+      }
       return { kind: 'notRun', message };
     }
     bodies.forEach((b) => b.secrets.forEach((secret) => this.deps.log.redactor.add(secret)));

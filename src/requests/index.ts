@@ -5,6 +5,7 @@ import { PayloadDocuments } from './payloadDocuments';
 import { ModelCompletion, ModelDiagnostics, modelHover, PAYLOAD_SELECTOR, PayloadCodeLens } from './payloadEditing';
 import { RESPONSE_GONE, RESPONSE_SCHEME } from './responseScheme';
 import { ScratchFiles } from './scratchFiles';
+import { EnvAccess } from './envAccess';
 import { variableProviders } from './variableEditing';
 import type { RequestCommands } from './commands';
 
@@ -38,6 +39,8 @@ const ON_DEMAND = [
  */
 export function register(deps: Services): vscode.Disposable[] {
   const scratch = new ScratchFiles(deps.context.globalStorageUri);
+  // Which {{$env NAME}} a payload may read: remembered per workspace.
+  const envAccess = new EnvAccess(deps.context.workspaceState, scratch);
   const payloads = new PayloadDocuments(scratch, () => void deps.catalog.ensureLoaded());
   const responseChanged = new vscode.EventEmitter<vscode.Uri>();
   let loaded: RequestCommands | undefined;
@@ -45,7 +48,7 @@ export function register(deps: Services): vscode.Disposable[] {
     if (!loaded) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js makes it dist/<feature>.js
       const { requestCommands } = require('./commands') as typeof import('./commands');
-      loaded = requestCommands(deps, { scratch, payloads, responseChanged });
+      loaded = requestCommands(deps, { scratch, payloads, responseChanged, envAccess });
       deps.context.subscriptions.push(loaded);
     }
     return loaded;
@@ -67,7 +70,7 @@ export function register(deps: Services): vscode.Disposable[] {
       provideTextDocumentContent: (uri) => loaded?.api.responses.provideTextDocumentContent(uri) ?? RESPONSE_GONE,
     }),
     new ModelDiagnostics(deps.catalog, scratch),
-    ...variableProviders(deps.environments, scratch),
+    ...variableProviders(deps.environments, scratch, envAccess),
     vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, new PayloadCodeLens(scratch)),
     vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, new ModelCompletion(deps.catalog, scratch), '"'),
     modelHover(deps.catalog, scratch),

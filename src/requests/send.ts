@@ -6,6 +6,7 @@ import { ENDPOINTS, readEndpoint, withEndpoint } from './core/endpointHeader';
 import type { RequestHistory } from './history';
 import { parsePayload, payloadModel, wantsStream } from './core/payload';
 import { resolvePayload } from './core/variables';
+import type { EnvAccess } from './envAccess';
 import { payloadEnvironment, unresolvedMessage, variableContext } from './variableEditing';
 import type { ResponseRecord } from './core/responseFormat';
 import type { ResponseDocuments } from './responseView';
@@ -35,6 +36,7 @@ export class RequestSender implements vscode.Disposable {
     private readonly deps: Services,
     private readonly responses: ResponseDocuments,
     private readonly history: RequestHistory,
+    private readonly envAccess: EnvAccess,
   ) {}
 
   async send(editor: vscode.TextEditor | undefined, fixed?: PostEndpoint): Promise<SendOutcome> {
@@ -80,10 +82,17 @@ export class RequestSender implements vscode.Disposable {
       return { kind: 'invalid', message };
     }
     const env = target.env;
-    const resolved = resolvePayload(parsed.value, variableContext(env));
+    const resolved = resolvePayload(parsed.value, variableContext(env, this.envAccess.policyFor(doc.uri)));
     if (resolved.problems.length > 0) {
       const message = unresolvedMessage(resolved.problems);
-      void this.deps.ui.error(message);
+      if (resolved.problems.some((p) => p.refusedEnv !== undefined)) {
+        // Allow NAME remembers the name for this workspace and sends again.
+        void this.envAccess
+          .offerAllow(this.deps.ui, message, resolved.problems)
+          .then((allowed) => (allowed ? this.send(editor, fixed) : undefined));
+      } else {
+        void this.deps.ui.error(message);
+      }
       return { kind: 'invalid', message };
     }
     // Values from the process environment are secrets: the log and the answers shown are scrubbed of them.

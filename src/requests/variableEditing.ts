@@ -8,7 +8,10 @@ import { l10n } from '../platform/l10n';
 import { Lifecycle } from '../platform/lifecycle';
 import { isPayload, PAYLOAD_SELECTOR, registerPayloadHover } from './payloadEditing';
 import type { ScratchFiles } from './scratchFiles';
+import type { EnvAccess } from './envAccess';
 import {
+  envAccess,
+  type EnvPolicy,
   openReferenceBefore,
   pinnedEnvironment,
   referencesIn,
@@ -17,12 +20,16 @@ import {
   type VariableProblem,
 } from './core/variables';
 
-/** What `{{…}}` resolves against for `env`: its variables, VS Code's process environment, fresh ids. */
-export function variableContext(env: Environment | undefined): VariableContext {
+/**
+ * What `{{…}}` resolves against for `env`: its variables, VS Code's process environment (the names
+ * `envPolicy` allows; none given: every name), fresh ids.
+ */
+export function variableContext(env: Environment | undefined, envPolicy?: EnvPolicy): VariableContext {
   return {
     variables: env?.variables ?? {},
     environment: env?.name,
     env: (name) => process.env[name],
+    envPolicy,
     uuid: () => randomUUID(),
     now: () => Date.now(),
   };
@@ -46,6 +53,11 @@ export function payloadEnvironment(
 
 /** Why nothing was sent: the first reference that cannot be resolved (and how many more), and the way out. */
 export function unresolvedMessage(problems: readonly VariableProblem[]): DisplayText {
+  // A refused environment variable first: its way out (Allow) is the one offered.
+  const refused = problems.find((p) => p.refusedEnv !== undefined);
+  if (refused) {
+    return l10n.t('Nothing was sent: {0}.', clean(refused.message));
+  }
   const first = problems[0];
   const more = problems.length - 1;
   const problem =
@@ -82,6 +94,7 @@ export class VariableDiagnostics extends Lifecycle {
   constructor(
     private readonly environments: Environments,
     private readonly scratch: ScratchFiles,
+    private readonly envAccess: EnvAccess,
   ) {
     super();
     const all = () => vscode.workspace.textDocuments.forEach((d) => this.check(d));
@@ -92,6 +105,7 @@ export class VariableDiagnostics extends Lifecycle {
       vscode.workspace.onDidCloseTextDocument((d) => this.collection.delete(d.uri)),
       environments.onDidSwitch(all),
       environments.onDidChangeList(all),
+      vscode.workspace.onDidGrantWorkspaceTrust(all),
     );
     all();
   }
@@ -114,7 +128,11 @@ export class VariableDiagnostics extends Lifecycle {
       );
     } else {
       // Unset $env values are read from process.env only; nothing here is shown but the reference.
-      const context = { ...variableContext(target.env), uuid: () => '', now: () => 0 };
+      const context = {
+        ...variableContext(target.env, this.envAccess.policyFor(doc.uri)),
+        uuid: () => '',
+        now: () => 0,
+      };
       const model = modelOf(text, context);
       for (const ref of referencesIn(text)) {
         const problem = resolveString(ref.text, context, model).problems[0];
@@ -182,7 +200,7 @@ export class VariableCompletion implements vscode.CompletionItemProvider {
 }
 
 /** Over a `{{…}}`: its value in the payload's environment, or that it is secret, or why it is unknown. */
-function variableHover(environments: Environments, scratch: ScratchFiles): vscode.Disposable {
+function variableHover(environments: Environments, scratch: ScratchFiles, access: EnvAccess): vscode.Disposable {
   return registerPayloadHover(scratch, (doc, position, md) => {
     const text = doc.getText();
     const offset = doc.offsetAt(position);
@@ -191,13 +209,31 @@ function variableHover(environments: Environments, scratch: ScratchFiles): vscod
       return undefined;
     }
     const target = payloadEnvironment(text, environments);
-    const context = { ...variableContext(target.env), uuid: () => '', now: () => 0 };
+    const policy = access.policyFor(doc.uri);
+    const context = { ...variableContext(target.env, policy), uuid: () => '', now: () => 0 };
     const r = resolveString(ref.text, context, modelOf(text, context));
     if (r.problems.length) {
       md.appendText(displayText(r.problems[0].message, 300));
     } else if (ref.kind === 'uuid' || ref.kind === 'timestamp') {
       md.appendText(
         ref.kind === 'uuid' ? l10n.t('A new UUID for every send.') : l10n.t('Unix time in seconds when sent.'),
+      );
+    } else if (ref.kind === 'env') {
+      // Where the value comes from, and why this payload may read it.
+      const name = displayText(ref.name, 100);
+      const grounds = envAccess(ref.name, policy);
+      md.appendText(
+        grounds === 'allowed'
+          ? l10n.t(
+              '{0}: a secret from the environment variable {1} of the process VS Code runs in, which you allowed for this workspace; sent, never shown.',
+              displayText(ref.text, 100),
+              name,
+            )
+          : l10n.t(
+              '{0}: a secret from the environment variable {1} of the process VS Code runs in; sent, never shown.',
+              displayText(ref.text, 100),
+              name,
+            ),
       );
     } else if (r.secrets.length) {
       md.appendText(l10n.t("{0}: a secret from VS Code's environment; sent, never shown.", displayText(ref.text, 100)));
@@ -215,15 +251,19 @@ function variableHover(environments: Environments, scratch: ScratchFiles): vscod
 }
 
 /** The providers above, for the payload documents. */
-export function variableProviders(environments: Environments, scratch: ScratchFiles): vscode.Disposable[] {
+export function variableProviders(
+  environments: Environments,
+  scratch: ScratchFiles,
+  access: EnvAccess,
+): vscode.Disposable[] {
   return [
-    new VariableDiagnostics(environments, scratch),
+    new VariableDiagnostics(environments, scratch, access),
     vscode.languages.registerCompletionItemProvider(
       PAYLOAD_SELECTOR,
       new VariableCompletion(environments, scratch),
       '{',
       '$',
     ),
-    variableHover(environments, scratch),
+    variableHover(environments, scratch, access),
   ];
 }

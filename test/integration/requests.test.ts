@@ -158,6 +158,52 @@ describe('Scratch requests', function () {
     }
   });
 
+  it('a payload outside the scratch folder reads only MODEL_ACCESS_* from the environment until a name is allowed', async () => {
+    process.env.ISSUE27_OTHER_SECRET = 'other-canary-27';
+    process.env.MODEL_ACCESS_ISSUE27 = 'own-canary-27';
+    const file = path.join(tmp, 'from-a-repository.jsonc');
+    const model = api.catalog.models[0].id;
+    writeFileSync(
+      file,
+      `// POST /v1/chat\n${JSON.stringify({ model, messages: [{ role: 'user', content: '{{$env MODEL_ACCESS_ISSUE27}} {{$env ISSUE27_OTHER_SECRET}}' }] })}\n`,
+    );
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+    const { error } = api.ui;
+    const asked: string[] = [];
+    try {
+      const before = server.requests.length;
+      api.ui.error = async (m, ...actions) => (asked.push(m, ...actions), undefined);
+      const refused = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+      assert.equal(refused.kind, 'invalid');
+      assert.ok(refused.kind === 'invalid');
+      assert.match(
+        refused.message,
+        /outside the scratch folder reads only MODEL_ACCESS_\* .* unless you allow ISSUE27_OTHER_SECRET/,
+      );
+      await eventually(() => asked.includes('Allow ISSUE27_OTHER_SECRET'), 5000, 'Allow offered');
+      assert.equal(server.requests.length, before, 'nothing was sent');
+      const diagnostics = vscode.languages.getDiagnostics(editor.document.uri).map((d) => d.message);
+      assert.ok(
+        diagnostics.some((d) => /unless you allow ISSUE27_OTHER_SECRET/.test(d)),
+        diagnostics.join('\n'),
+      );
+      // Allow: remembered for the workspace, and the payload is sent with both values.
+      api.ui.error = async (_m, ...actions) => actions.find((a) => a === 'Allow ISSUE27_OTHER_SECRET');
+      await vscode.commands.executeCommand(Commands.sendRequest);
+      await eventually(() => server.requests.length > before, 10_000, 'the send after Allow');
+      const sent = JSON.stringify(server.lastReceived('/v1/chat', 'POST').json);
+      assert.ok(sent.includes('own-canary-27 other-canary-27'), sent);
+      api.ui.error = async (m) => (asked.push(m), undefined);
+      const again = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+      assert.equal(again.kind, 'sent', 'allowed once, remembered');
+    } finally {
+      api.ui.error = error;
+      delete process.env.ISSUE27_OTHER_SECRET;
+      delete process.env.MODEL_ACCESS_ISSUE27;
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    }
+  });
+
   it('invalid JSON sends nothing and reports the position', async () => {
     const editor = await newPayload('/v1/chat', api.catalog.models[0].id);
     const doc = editor.document;

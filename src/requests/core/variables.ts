@@ -91,14 +91,44 @@ function referenceOf(m: RegExpExecArray): Reference {
   return { kind: 'builtin', name: `$${builtin}${m[3] ? ` ${m[3]}` : ''}`, text };
 }
 
+/**
+ * Which `{{$env NAME}}` a payload may read. A payload from an untrusted workspace, or any file outside the
+ * scratch folder, may have been written by someone else: it may read only `MODEL_ACCESS_*` names and the
+ * names the person allowed (per workspace), so opening a repository's payload and pressing Send cannot send
+ * `AWS_SECRET_ACCESS_KEY` along. Where the payload is the person's own (a scratch file in a trusted window),
+ * every name may be read.
+ */
+export interface EnvPolicy {
+  /** Why names are limited; undefined: every name may be read. */
+  limited?: 'untrusted' | 'outsideScratch';
+  /** Names the person allowed for this workspace. */
+  allowed: ReadonlySet<string>;
+}
+
+/** The names every payload may read. */
+export const OWN_ENV_PREFIX = 'MODEL_ACCESS_';
+
+/** Whether `policy` lets a payload read the environment variable `name`, and on what ground. */
+export function envAccess(name: string, policy: EnvPolicy | undefined): 'open' | 'own' | 'allowed' | 'refused' {
+  if (!policy?.limited) {
+    return 'open';
+  }
+  if (name.startsWith(OWN_ENV_PREFIX)) {
+    return 'own';
+  }
+  return policy.allowed.has(name) ? 'allowed' : 'refused';
+}
+
 /** What resolving may read. */
 export interface VariableContext {
   /** The environment's variables. */
   variables: Readonly<Record<string, string>>;
   /** The environment's name, for messages. */
   environment?: string;
-  /** The process environment (`{{$env NAME}}`). */
+  /** The process environment (`{{$env NAME}}`); asked only for names `envPolicy` allows. */
   env: (name: string) => string | undefined;
+  /** Which names `env` may be asked for (undefined: every name). */
+  envPolicy?: EnvPolicy;
   uuid: () => string;
   /** Milliseconds since the epoch. */
   now: () => number;
@@ -108,6 +138,8 @@ export interface VariableContext {
 export interface VariableProblem {
   reference: string;
   message: string;
+  /** The environment variable the payload may not read until the person allows it. */
+  refusedEnv?: string;
 }
 
 export interface Resolved {
@@ -166,6 +198,29 @@ function resolveInto(
         break;
       }
       case 'env': {
+        if (envAccess(ref.name, context.envPolicy) === 'refused') {
+          out.problems.push({
+            reference: ref.text,
+            refusedEnv: ref.name,
+            message:
+              context.envPolicy?.limited === 'untrusted'
+                ? l10n.t(
+                    '{0}: in a workspace you have not trusted, a payload reads only {1}* environment variables unless you allow {2}',
+                    ref.text,
+                    OWN_ENV_PREFIX,
+                    ref.name,
+                  )
+                : l10n.t(
+                    '{0}: a payload outside the scratch folder reads only {1}* environment variables unless you allow {2}',
+                    ref.text,
+                    OWN_ENV_PREFIX,
+                    ref.name,
+                  ),
+          });
+          out.sent += ref.text;
+          out.shown += ref.text;
+          break;
+        }
         const v = context.env(ref.name);
         if (v === undefined) {
           fail(l10n.t("{0}: the environment variable {1} is not set in VS Code's environment", ref.text, ref.name));

@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { withEndpoint } from '../../../src/requests/core/endpointHeader';
 import {
+  envAccess,
   openReferenceBefore,
   pinnedEnvironment,
   pinToEnvironment,
@@ -68,6 +69,58 @@ describe('requests/core/variables', () => {
       assert.equal(r.sent, `k=${SECRET} p`);
       assert.equal(r.shown, '{{auth}} p');
       assert.ok(!r.shown.includes(SECRET));
+    });
+
+    it('a payload from an untrusted workspace or outside the scratch folder reads only MODEL_ACCESS_* and allowed names', () => {
+      const env: Record<string, string> = {
+        AWS_SECRET_ACCESS_KEY: 'aws-canary',
+        MODEL_ACCESS_TOKEN: 'own-canary',
+        ALLOWED_ONE: 'allowed-canary',
+      };
+      const asked: string[] = [];
+      for (const limited of ['untrusted', 'outsideScratch'] as const) {
+        const ctx: VariableContext = {
+          ...context({ nested: '{{$env AWS_SECRET_ACCESS_KEY}}' }),
+          env: (name) => (asked.push(name), env[name]),
+          envPolicy: { limited, allowed: new Set(['ALLOWED_ONE']) },
+        };
+        const r = resolvePayload(
+          {
+            a: '{{$env AWS_SECRET_ACCESS_KEY}}',
+            b: '{{$env MODEL_ACCESS_TOKEN}}',
+            c: '{{$env ALLOWED_ONE}}',
+            d: '{{nested}}',
+          },
+          ctx,
+        );
+        assert.ok(!r.json.includes('aws-canary'), 'the refused value is not sent');
+        assert.deepEqual(JSON.parse(r.json).b, 'own-canary');
+        assert.deepEqual(JSON.parse(r.json).c, 'allowed-canary');
+        assert.ok(!JSON.parse(r.json).d.includes('aws-canary'), 'nor through a variable');
+        assert.deepEqual(
+          [...new Set(r.problems.map((p) => p.refusedEnv))],
+          ['AWS_SECRET_ACCESS_KEY'],
+          'refused, the name to allow given',
+        );
+        assert.match(
+          r.problems[0].message,
+          limited === 'untrusted'
+            ? /not trusted, a payload reads only MODEL_ACCESS_\* environment variables unless you allow AWS_SECRET_ACCESS_KEY$/
+            : /outside the scratch folder reads only MODEL_ACCESS_\* environment variables unless you allow AWS_SECRET_ACCESS_KEY$/,
+        );
+      }
+      assert.ok(!asked.includes('AWS_SECRET_ACCESS_KEY'), 'a refused name is never even read');
+      // The person's own scratch payload in a trusted window reads every name.
+      const open = resolveString('{{$env AWS_SECRET_ACCESS_KEY}}', {
+        ...context({}, env),
+        envPolicy: { allowed: new Set() },
+      });
+      assert.equal(open.sent, 'aws-canary');
+      assert.deepEqual(
+        ['X', 'MODEL_ACCESS_X', 'Y'].map((n) => envAccess(n, { limited: 'untrusted', allowed: new Set(['Y']) })),
+        ['refused', 'own', 'allowed'],
+      );
+      assert.equal(envAccess('X', undefined), 'open');
     });
 
     it('says which environment variable is not set, and which built-in does not exist', () => {
