@@ -24,6 +24,8 @@ export interface DiagnoseInput {
   keySource: string;
   /** Whether a client certificate passphrase is stored (never the passphrase). */
   passphraseStored?: boolean;
+  /** A client certificate is configured but not presented: the workspace's URL is not allowed yet. */
+  certificateWithheld?: boolean;
   /** One `GET /v1/models` with the key; resolves with its status or the failure's message. */
   probe: () => Promise<{ status?: number; elapsedMs: number; error?: string }>;
   timeoutMs?: number;
@@ -116,6 +118,46 @@ async function probeTls(
   proxy: ProxyOptions | undefined,
   timeoutMs: number,
 ): Promise<TlsResult> {
+  let settings: ReturnType<typeof serviceTls>;
+  try {
+    settings = serviceTls(options);
+  } catch (e) {
+    return { chain: [], error: e instanceof Error ? e.message : String(e) };
+  }
+  const { cert, key, pfx, passphrase, ...trust } = settings;
+  if (cert || pfx) {
+    try {
+      // The client certificate itself (a wrong passphrase) fails here, before any connection.
+      tls.createSecureContext({ cert, key, pfx, passphrase });
+    } catch (e) {
+      return { chain: [], error: e instanceof Error ? e.message : String(e) };
+    }
+  }
+  // To look at the chain the checks are off, so the client certificate stays out: it identifies the person,
+  // and a request would not present it to a server that fails them.
+  const look = await handshake(host, port, { ...trust, rejectUnauthorized: false }, proxy, timeoutMs);
+  if (!look.error || !(cert || pfx)) {
+    return look;
+  }
+  // A service that asks for the certificate: one handshake as a request makes it, checks on.
+  const asRequest = await handshake(
+    host,
+    port,
+    { ...trust, cert, key, pfx, passphrase, rejectUnauthorized: true },
+    proxy,
+    timeoutMs,
+  );
+  return asRequest.error ? look : asRequest;
+}
+
+/** One TLS handshake (through the proxy's tunnel when one is used); nothing is sent after it. */
+async function handshake(
+  host: string,
+  port: number,
+  settings: tls.ConnectionOptions,
+  proxy: ProxyOptions | undefined,
+  timeoutMs: number,
+): Promise<TlsResult> {
   let socket: Socket | undefined;
   try {
     socket = proxy?.url && !proxy.bypass ? await tunnel(proxy, host, port, timeoutMs) : undefined;
@@ -125,12 +167,6 @@ async function probeTls(
       error: l10n.t('No tunnel through the proxy: {0}', e instanceof Error ? e.message : String(e)),
     };
   }
-  let settings: ReturnType<typeof serviceTls>;
-  try {
-    settings = serviceTls(options);
-  } catch (e) {
-    return { chain: [], error: e instanceof Error ? e.message : String(e) };
-  }
   return new Promise((resolve) => {
     let s: tls.TLSSocket;
     try {
@@ -138,8 +174,6 @@ async function probeTls(
         ...(socket ? { socket } : { host, port }),
         servername: isIpLiteral(host) ? undefined : host,
         ...settings,
-        // Only to look: the chain and the verdict are read below, and nothing is sent.
-        rejectUnauthorized: false,
         timeout: timeoutMs,
       });
     } catch (e) {
@@ -262,7 +296,13 @@ export async function diagnose(input: DiagnoseInput): Promise<string> {
   ];
   lines.push(l10n.t('- **Trust:** {0}', roots.join(', ')));
   const cc = o.clientCertificate;
-  if (cc && (cc.pfxFile || cc.certFile || cc.keyFile)) {
+  if (input.certificateWithheld) {
+    lines.push(
+      l10n.t(
+        "- **Client certificate:** not presented: this workspace's service URL is not allowed yet (Allow Stored Key… in the Models view)",
+      ),
+    );
+  } else if (cc && (cc.pfxFile || cc.certFile || cc.keyFile)) {
     const files = cc.pfxFile
       ? l10n.t('pfxFile {0}', md(cc.pfxFile))
       : l10n.t('certFile {0}, keyFile {1}', md(cc.certFile ?? l10n.t('(unset)')), md(cc.keyFile ?? l10n.t('(unset)')));

@@ -3,7 +3,9 @@
  * proxy for the service, with the roots of `trust.ts` and an optional client certificate.
  */
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
+import { guardedLookup, type AddressRule } from './addressGuard';
 import { isLoopbackHost } from './baseUrl';
 import { ServiceError } from './errors';
 import { l10n } from '../common/plainL10n';
@@ -31,6 +33,12 @@ export interface DispatcherOptions {
   targetHost?: string;
   proxy?: ProxyOptions;
   tls?: TlsOptions;
+  /**
+   * Which addresses a direct connection may reach, checked on the resolved address at connect time
+   * (addressGuard.ts). Unset: a `localhost`/`*.localhost` target must resolve to loopback, others are free.
+   * Through a proxy the proxy resolves the name; an IP literal is the caller's to check (no lookup is made).
+   */
+  addresses?: AddressRule;
 }
 
 /**
@@ -110,6 +118,8 @@ export interface NetworkSettings {
   trust?: TrustOptions;
   /** Presented only to `origin` (the service's): a client certificate identifies the person. */
   clientCertificate?: { origin: string; certificate: ClientCertificate };
+  /** The service's origin: the one origin on this machine or a private network a keyless request may reach. */
+  serviceOrigin?: string;
   connectMs?: number;
 }
 
@@ -127,6 +137,7 @@ export function dispatcherForUrl(url: URL, settings: NetworkSettings): { dispatc
     targetHost: url.hostname,
     proxy,
     tls: { ...settings.trust, clientCertificate: cc && cc.origin === url.origin ? cc.certificate : undefined },
+    addresses: url.origin === settings.serviceOrigin ? undefined : 'publicOnly',
   });
   const inUse = proxy?.url && !proxy.bypass && !isLoopbackHost(url.hostname) ? displayProxy(proxy.url) : undefined;
   return { dispatcher, proxy: inUse };
@@ -135,9 +146,12 @@ export function dispatcherForUrl(url: URL, settings: NetworkSettings): { dispatc
 export function createDispatcher(o: DispatcherOptions): Dispatcher {
   const { Agent, ProxyAgent } = undici();
   const tls = serviceTls(o.tls);
-  const connect = { timeout: o.connectMs ?? 10_000, ...tls };
   const common = { keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 16 };
   const loopback = o.targetHost !== undefined && isLoopbackHost(o.targetHost);
+  // A loopback name is trusted as this machine only if it resolves there (Node asks DNS for `*.localhost`).
+  const named = o.targetHost !== undefined && isIP(o.targetHost.replace(/^\[|\]$/g, '')) === 0;
+  const rule = o.addresses ?? (loopback && named ? 'loopbackOnly' : undefined);
+  const connect = { timeout: o.connectMs ?? 10_000, ...tls, ...(rule ? { lookup: guardedLookup(rule) } : {}) };
   const proxyUrl = o.proxy?.bypass || loopback ? undefined : o.proxy?.url?.trim();
   if (!proxyUrl) {
     return new Agent({ ...common, connect });

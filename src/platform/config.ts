@@ -197,17 +197,23 @@ export class Config implements vscode.Disposable {
     return this.section().get<boolean>(Settings.responseInNewTab, false) === true;
   }
 
-  /** PEM files of extra certificate authorities (`~/` expanded); blank entries dropped. */
+  /**
+   * PEM files of extra certificate authorities (`~/` expanded); blank entries dropped. User settings only:
+   * they decide whom the connection that carries the key trusts, which no workspace may choose.
+   */
   get caCertificates(): string[] {
-    const v = this.section().get<unknown>(Settings.tlsCaCertificates, []);
+    const v = this.section().inspect<unknown>(Settings.tlsCaCertificates)?.globalValue ?? [];
     return Array.isArray(v)
       ? v.filter((f): f is string => typeof f === 'string' && f.trim() !== '').map(expandHome)
       : [];
   }
 
-  /** The client certificate's files (no passphrase: that lives in SecretStorage), or undefined when unset. */
+  /**
+   * The client certificate's files (no passphrase: that lives in SecretStorage), or undefined when unset.
+   * User settings only: a workspace must not choose which files identify the person, nor where.
+   */
   get clientCertificate(): ClientCertificate | undefined {
-    const v = this.section().get<unknown>(Settings.tlsClientCertificate, {});
+    const v = this.section().inspect<unknown>(Settings.tlsClientCertificate)?.globalValue ?? {};
     if (typeof v !== 'object' || v === null || Array.isArray(v)) {
       return undefined;
     }

@@ -202,15 +202,28 @@ export class ServiceConnection extends Lifecycle {
    * active environment; a row under another environment's root passes its own), and only where the service's
    * credentials may go (a URL from workspace settings once the person allowed it).
    */
+  /**
+   * Whether the client certificate may be presented to `env`'s service: it identifies the person as surely as
+   * the key, so a URL from workspace settings gets it only once the person allowed the key there.
+   */
+  certificateAllowed(env: Pick<Environment, 'baseUrl' | 'source'>): boolean {
+    return env.source !== 'workspace' || this.consent.isAllowed(env.baseUrl);
+  }
+
   async keylessNetwork(env: Environment | undefined = this.environments.active): Promise<NetworkSettings> {
     const { proxy, trust } = this.config.networkInputs();
     const certificate = this.config.clientCertificate;
     const origin = env && originOf(env.baseUrl);
-    if (!env || !origin || !certificate || (env.source === 'workspace' && !this.consent.isAllowed(env.baseUrl))) {
-      return { proxy, trust };
+    if (!env || !origin || !certificate || !this.certificateAllowed(env)) {
+      return { proxy, trust, serviceOrigin: origin };
     }
     const passphrase = await this.passphrases?.get(env.baseUrl);
-    return { proxy, trust, clientCertificate: { origin, certificate: { ...certificate, passphrase } } };
+    return {
+      proxy,
+      trust,
+      serviceOrigin: origin,
+      clientCertificate: { origin, certificate: { ...certificate, passphrase } },
+    };
   }
 
   /** The passphrase read for the URL the last `getClient()` served (never put in a client's signature). */
@@ -222,6 +235,9 @@ export class ServiceConnection extends Lifecycle {
    */
   private optionsFor(env: Environment): Omit<ServiceClientOptions, 'apiKey'> {
     const options = { ...this.config.clientOptions(env.baseUrl), headers: { ...env.headers } };
+    if (options.tls?.clientCertificate && !this.certificateAllowed(env)) {
+      options.tls = { ...options.tls, clientCertificate: undefined };
+    }
     const cc = options.tls?.clientCertificate;
     const pass = this.passphrase;
     if (cc && pass && originOf(pass.url) === originOf(env.baseUrl) && pass.value) {

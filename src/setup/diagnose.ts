@@ -63,6 +63,13 @@ async function runDiagnosis(
   }
   const state = await connection.state(env);
   const options = config.clientOptions(baseUrl.url);
+  // The client certificate only where a request would present it: not to a workspace's URL before it is allowed.
+  const certificateWithheld = Boolean(
+    options.tls?.clientCertificate && !connection.certificateAllowed({ baseUrl: baseUrl.url, source: baseUrl.source }),
+  );
+  if (certificateWithheld) {
+    options.tls = { ...options.tls, clientCertificate: undefined };
+  }
   const passphrase = options.tls?.clientCertificate ? await connection.passphrases?.get(baseUrl.url) : undefined;
   const passphraseStored = options.tls?.clientCertificate ? Boolean(passphrase) : undefined;
   if (options.tls?.clientCertificate && passphrase) {
@@ -80,6 +87,7 @@ async function runDiagnosis(
         tls: options.tls,
         keySource: `${describeKeySource(state.keySource)}${state.keyScope ? ` (for ${state.keyScope})` : ''}`,
         passphraseStored,
+        certificateWithheld,
         probe: async () => {
           try {
             const client = await connection.getClient(env);

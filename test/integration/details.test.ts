@@ -2,6 +2,7 @@
 // Model Access Service: what a person sees in the details tab, that hostile registry text stays text there,
 // that a card is fetched without the key, and that a comparison shows every model's answer and timings.
 import * as assert from 'node:assert/strict';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/services';
 import type { FamilyNode, ModelNode, ModelsTreeNode } from '../../src/explorer/nodes';
@@ -9,6 +10,17 @@ import { Commands } from '../../src/ids';
 import { CARD_MARKER, HOSTILE, HOSTILE_IDS, startServer, type RunningServer } from '../server';
 import { elements } from '../unit/helpers/html';
 import { activateExtension, eventually, newPayload, setSetting, sleep } from './helpers';
+
+/** A port free now (the service is started on it, so a card URL can name it first). */
+function freePort(): Promise<number> {
+  const probe = createNetServer();
+  return new Promise((resolve) =>
+    probe.listen(0, '127.0.0.1', () => {
+      const port = (probe.address() as AddressInfo).port;
+      probe.close(() => resolve(port));
+    }),
+  );
+}
 
 const isFamily = (n: ModelsTreeNode): n is FamilyNode => n.contextValue === 'family';
 const isModel = (n: ModelsTreeNode): n is ModelNode => /^model/.test(n.contextValue ?? '');
@@ -174,12 +186,14 @@ describe('Model details, card previews and comparisons', function () {
   });
 
   describe('Model Card preview', () => {
-    let cards: RunningServer;
+    // The cards are on the service's own origin: the one place on this machine a card may be read from.
     let service: RunningServer;
+    let cardsUrl = '';
     before(async () => {
-      cards = await startServer();
-      servers.push(cards);
+      const port = await freePort();
+      cardsUrl = `http://127.0.0.1:${port}`;
       service = await startServer({
+        port,
         registry: {
           organizations: ['acme'],
           models: [
@@ -188,7 +202,7 @@ describe('Model details, card previews and comparisons', function () {
               family: 'f',
               version: '1',
               organization: 'acme',
-              model_card_url: `${cards.url}/cards/aurora-2.md`,
+              model_card_url: `${cardsUrl}/cards/carded.md`,
               created: 1698796800,
             },
             {
@@ -196,7 +210,7 @@ describe('Model details, card previews and comparisons', function () {
               family: 'f',
               version: '2',
               organization: 'acme',
-              model_card_url: `${cards.url}/cards/aurora-1.html`,
+              model_card_url: `${cardsUrl}/cards/html-card.html`,
               created: 1698796800,
             },
           ],
@@ -212,11 +226,14 @@ describe('Model details, card previews and comparisons', function () {
         'carded',
       );
       assert.equal(outcome?.kind, 'preview');
-      const received = cards.lastReceived('/cards/aurora-2.md', 'GET');
+      const received = service.lastReceived('/cards/carded.md', 'GET');
       assert.equal(received.authorization, false, 'the card host never got an Authorization header');
       assert.ok(!JSON.stringify(received.headers).includes(service.keys.acme), 'nor the key in any header');
       assert.ok(
-        service.received().every((r) => r.authorization),
+        service
+          .received()
+          .filter((r) => !r.path.startsWith('/cards/'))
+          .every((r) => r.authorization),
         'the service itself got the key',
       );
       assert.ok(outcome.text.includes(CARD_MARKER), 'the card text is shown');
@@ -235,8 +252,8 @@ describe('Model details, card previews and comparisons', function () {
     it('an HTML card opens in the browser as before', async () => {
       const outcome = await vscode.commands.executeCommand<{ kind: string }>(Commands.previewModelCard, 'html-card');
       assert.equal(outcome?.kind, 'browser');
-      assert.deepEqual(opened, [`${cards.url}/cards/aurora-1.html`]);
-      assert.equal(cards.lastReceived('/cards/aurora-1.html', 'GET').authorization, false);
+      assert.deepEqual(opened, [`${cardsUrl}/cards/html-card.html`]);
+      assert.equal(service.lastReceived('/cards/html-card.html', 'GET').authorization, false);
     });
   });
 

@@ -111,6 +111,31 @@ describe('Corporate networks: CA setting, client certificate and Diagnose Connec
     }
   });
 
+  it('modelAccess.tls.* in workspace settings is not read: roots and the client certificate come from user settings', async () => {
+    const workspace = vscode.workspace.getConfiguration('modelAccess');
+    try {
+      await setSetting('tls.caCertificates', undefined);
+      await setSetting('tls.clientCertificate', undefined);
+      await workspace.update('tls.caCertificates', [pki.caFile], vscode.ConfigurationTarget.Workspace);
+      await workspace.update(
+        'tls.clientCertificate',
+        { pfxFile: pki.client.pfxFile },
+        vscode.ConfigurationTarget.Workspace,
+      );
+      await eventually(
+        () => vscode.workspace.getConfiguration('modelAccess').get<string[]>('tls.caCertificates')?.length === 1,
+        5000,
+        'the workspace value in effect',
+      );
+      const network = await api.connection.keylessNetwork();
+      assert.deepEqual(network.trust?.caFiles, [], "the workspace's roots are not trusted");
+      assert.equal(network.clientCertificate, undefined, "the workspace's certificate files are not used");
+    } finally {
+      await workspace.update('tls.caCertificates', undefined, vscode.ConfigurationTarget.Workspace);
+      await workspace.update('tls.clientCertificate', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   it("a workspace's service URL: what a card is fetched with holds the client certificate only once the stored key is allowed there", async () => {
     const url = `https://localhost:${mtls.port}`;
     const ui = stubUi(api.ui, { ask: async () => undefined, input: async () => pki.client.passphrase });
@@ -132,6 +157,11 @@ describe('Corporate networks: CA setting, client certificate and Diagnose Connec
       const before = await api.connection.keylessNetwork();
       assert.equal(before.clientCertificate, undefined, 'no client certificate before the allowance');
       assert.ok(before.trust?.caFiles?.includes(pki.caFile), 'the roots apply all the same');
+      // Diagnose Connection presents it no more than a request would.
+      const presented = mtls.clients.length;
+      const report = await diagnosis(/Client certificate:\*\* not presented[^]*GET \/v1\/models\n\n- \*\*/);
+      assert.match(report, /Client certificate:\*\* not presented: this workspace's service URL is not allowed yet/);
+      assert.equal(mtls.clients.length, presented, 'the diagnosis presented no client certificate');
 
       await api.connection.consent.allow(url);
       await vscode.commands.executeCommand(Commands.setClientCertificatePassphrase);

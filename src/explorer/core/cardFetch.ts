@@ -8,6 +8,7 @@
  * Markdown and plain text are previewed; anything else (an HTML page) is for the browser.
  */
 import type { Dispatcher } from 'undici';
+import { addressRefusal, literalRefusal } from '../../api/addressGuard';
 import { USER_AGENT } from '../../api/headers';
 import { dispatcherForUrl, type NetworkSettings } from '../../api/dispatcher';
 import { isConnectionSetupFailure, networkError, statusText } from '../../api/errors';
@@ -73,6 +74,12 @@ export async function fetchCard(
   let proxy: string | undefined;
   try {
     for (let hops = 0; ; hops++) {
+      // An IP literal is connected to without a lookup, so the address guard (api/addressGuard.ts) checks it here.
+      const literal =
+        target.origin === options.network?.serviceOrigin ? undefined : literalRefusal(target.hostname, 'publicOnly');
+      if (literal) {
+        return { kind: 'failed', url, message: l10n.t('The card could not be read: {0}', literal.message) };
+      }
       const hop = dispatcherForUrl(target, options.network ?? {});
       dispatchers.push(hop.dispatcher);
       proxy = hop.proxy;
@@ -101,6 +108,16 @@ export async function fetchCard(
             kind: 'failed',
             url,
             message: l10n.t('The card redirected to a link that is not opened: {0}', nextCheck.reason),
+          };
+        }
+        if (target.protocol === 'https:' && new URL(nextCheck.url).protocol === 'http:') {
+          return {
+            kind: 'failed',
+            url,
+            message: l10n.t(
+              'The card redirected from https to plain http ({0}); not followed.',
+              new URL(nextCheck.url).origin,
+            ),
           };
         }
         if (hops >= MAX_REDIRECTS) {
@@ -136,6 +153,10 @@ export async function fetchCard(
         ? l10n.t('Cancelled.')
         : l10n.t('The card did not arrive within {0} s.', Math.round(timeoutMs / 1000));
       return { kind: 'failed', url, message };
+    }
+    const refused = addressRefusal(e);
+    if (refused) {
+      return { kind: 'failed', url, message: l10n.t('The card could not be read: {0}', refused.message) };
     }
     const err = networkError(e, target.origin, 'headers', undefined, timeoutMs, proxy);
     const message = l10n.t('The card could not be read: {0}', err.message);

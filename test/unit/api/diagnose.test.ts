@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { diagnose, type DiagnoseInput } from '../../../src/api/diagnose';
 import { startServer, type RunningServer } from '../../server';
 import { startProxy, type TestProxy } from '../helpers/proxy';
@@ -239,6 +240,66 @@ describe('api/diagnose: the Diagnose Connection report, against real TLS and a r
     );
     const none = await diagnose({ baseUrl: service.url, keySource: 'k', tls: { clientCertificate: {} }, probe: ok });
     assert.ok(!none.includes('Client certificate'));
+  });
+
+  it('never presents the client certificate to a server that fails the checks; presents it as a request would to one that asks', async () => {
+    // A server from an unknown CA that asks for a client certificate (and takes a connection without one).
+    const seen: boolean[] = [];
+    const untrusted = createTlsServer(
+      {
+        cert: pki.server.cert,
+        key: pki.server.key,
+        requestCert: true,
+        rejectUnauthorized: false,
+        maxVersion: 'TLSv1.2',
+      },
+      (socket) => {
+        seen.push(Object.keys(socket.getPeerCertificate() ?? {}).length > 0);
+        socket.end();
+      },
+    );
+    await new Promise<void>((resolve) => untrusted.listen(0, '127.0.0.1', resolve));
+    const certificate = { pfxFile: pki.client.pfxFile, passphrase: pki.client.passphrase };
+    try {
+      const report = await diagnose({
+        baseUrl: `https://localhost:${(untrusted.address() as AddressInfo).port}`,
+        keySource: 'k',
+        tls: { clientCertificate: certificate },
+        probe: ok,
+      });
+      assert.match(report, /- \*\*Not trusted:\*\* /);
+      for (let i = 0; i < 100 && seen.length === 0; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.deepEqual(seen, [false], 'the look at the chain presented no certificate');
+    } finally {
+      untrusted.close();
+    }
+    // mTLS (TLS 1.2: a handshake without the certificate fails) with a trusted chain: the handshake a request
+    // makes succeeds with the certificate.
+    const mtls = await startTlsFront(Number(new URL(service.url).port), pki.server, pki.caPem, 'TLSv1.2');
+    try {
+      const report = await diagnose({
+        baseUrl: `https://localhost:${mtls.port}`,
+        keySource: 'k',
+        tls: { caFiles: [pki.caFile], clientCertificate: certificate },
+        probe: ok,
+      });
+      assert.match(report, /- \*\*Version:\*\* TLSv1\.[23]/, report);
+      assert.deepEqual(mtls.clients, ['alice']);
+    } finally {
+      await mtls.close();
+    }
+  });
+
+  it("says the client certificate is not presented to a workspace's URL that is not allowed yet", async () => {
+    const report = await diagnose({ baseUrl: service.url, keySource: 'k', certificateWithheld: true, probe: ok });
+    assert.ok(
+      linesOf(report).includes(
+        "- **Client certificate:** not presented: this workspace's service URL is not allowed yet (Allow Stored Key… in the Models view)",
+      ),
+      report,
+    );
   });
 
   it('a client certificate that cannot be used fails the handshake before anything is sent, and says why', async () => {

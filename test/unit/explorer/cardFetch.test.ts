@@ -40,6 +40,13 @@ async function cardHost(
   };
 }
 
+/**
+ * A card on the test's local host, read as a card on the service's own origin: the one place on this machine a
+ * card may be read from (the address rules have tests of their own below).
+ */
+const fetchFromService = (link: string, options: Parameters<typeof fetchCard>[1] = {}) =>
+  fetchCard(link, { ...options, network: { serviceOrigin: new URL(link).origin, ...options.network } });
+
 describe('Model Card preview: fetching a card', () => {
   it('reads Markdown by content type or .md path, and sends no Authorization or cookie', async () => {
     const host = await cardHost({
@@ -48,14 +55,14 @@ describe('Model Card preview: fetching a card', () => {
       '/notes': { type: 'text/plain', body: 'plain' },
     });
     try {
-      assert.deepEqual(await fetchCard(`${host.url}/card`), {
+      assert.deepEqual(await fetchFromService(`${host.url}/card`), {
         kind: 'markdown',
         url: `${host.url}/card`,
         text: '# Aurora',
         truncated: false,
       });
-      assert.equal((await fetchCard(`${host.url}/card.md`)).kind, 'markdown');
-      assert.equal((await fetchCard(`${host.url}/notes`)).kind, 'text');
+      assert.equal((await fetchFromService(`${host.url}/card.md`)).kind, 'markdown');
+      assert.equal((await fetchFromService(`${host.url}/notes`)).kind, 'text');
       assert.equal(host.received.length, 3);
       for (const headers of host.received) {
         assert.equal(headers.authorization, undefined);
@@ -69,7 +76,7 @@ describe('Model Card preview: fetching a card', () => {
   it('hands an HTML card to the browser without reading it', async () => {
     const host = await cardHost({ '/card': { type: 'text/html', body: '<h1>card</h1>' } });
     try {
-      const result = await fetchCard(`${host.url}/card`);
+      const result = await fetchFromService(`${host.url}/card`);
       assert.deepEqual(result, { kind: 'browser', url: `${host.url}/card`, contentType: 'text/html' });
     } finally {
       await host.close();
@@ -82,10 +89,10 @@ describe('Model Card preview: fetching a card', () => {
       '/slow.md': { hang: true },
     });
     try {
-      const big = await fetchCard(`${host.url}/big.md`, { maxBytes: 1000 });
+      const big = await fetchFromService(`${host.url}/big.md`, { maxBytes: 1000 });
       assert.equal(big.kind, 'markdown');
       assert.ok(big.kind === 'markdown' && big.text.length === 1000 && big.truncated);
-      const slow = await fetchCard(`${host.url}/slow.md`, { timeoutMs: 300 });
+      const slow = await fetchFromService(`${host.url}/slow.md`, { timeoutMs: 300 });
       assert.equal(slow.kind, 'failed');
       assert.match(slow.kind === 'failed' ? slow.message : '', /did not arrive within/);
     } finally {
@@ -96,7 +103,7 @@ describe('Model Card preview: fetching a card', () => {
   it('says what the server answered when it is not a card, and refuses links the card checks refuse', async () => {
     const host = await cardHost({});
     try {
-      const missing = await fetchCard(`${host.url}/none.md`);
+      const missing = await fetchFromService(`${host.url}/none.md`);
       assert.equal(missing.kind, 'failed');
       assert.match(missing.kind === 'failed' ? missing.message : '', /404/);
       assert.equal(
@@ -107,7 +114,7 @@ describe('Model Card preview: fetching a card', () => {
     } finally {
       await host.close();
     }
-    const refused = await fetchCard('file:///etc/passwd');
+    const refused = await fetchFromService('file:///etc/passwd');
     assert.equal(refused.kind, 'failed');
   });
 
@@ -127,12 +134,12 @@ describe('Model Card preview: fetching a card', () => {
       '/empty': { body: '' },
     });
     try {
-      const whole = await fetchCard(`${host.url}/card.md`);
+      const whole = await fetchFromService(`${host.url}/card.md`);
       assert.ok(whole.kind === 'markdown' && whole.text === 'é'.repeat(50_000) && !whole.truncated);
-      const exact = await fetchCard(`${host.url}/exact.md`, { maxBytes: 1000 });
+      const exact = await fetchFromService(`${host.url}/exact.md`, { maxBytes: 1000 });
       assert.ok(exact.kind === 'markdown' && exact.text.length === 1000 && !exact.truncated);
-      assert.equal((await fetchCard(`${host.url}/plain`)).kind, 'text');
-      assert.deepEqual(await fetchCard(`${host.url}/empty`), {
+      assert.equal((await fetchFromService(`${host.url}/plain`)).kind, 'text');
+      assert.deepEqual(await fetchFromService(`${host.url}/empty`), {
         kind: 'browser',
         url: `${host.url}/empty`,
         contentType: '',
@@ -151,19 +158,19 @@ describe('Model Card preview: fetching a card', () => {
       '/gone.md': { status: 410 },
     });
     try {
-      assert.deepEqual(await fetchCard(`${host.url}/old.md`), {
+      assert.deepEqual(await fetchFromService(`${host.url}/old.md`), {
         kind: 'markdown',
         url: `${host.url}/new.md`,
         text: '# New',
         truncated: false,
       });
-      const sneaky = await fetchCard(`${host.url}/sneaky.md`);
+      const sneaky = await fetchFromService(`${host.url}/sneaky.md`);
       assert.equal(sneaky.kind, 'failed');
       assert.match(
         sneaky.kind === 'failed' ? sneaky.message : '',
         /^The card redirected to a link that is not opened: /,
       );
-      const gone = await fetchCard(`${host.url}/gone.md`);
+      const gone = await fetchFromService(`${host.url}/gone.md`);
       assert.deepEqual(gone, {
         kind: 'failed',
         url: `${host.url}/gone.md`,
@@ -189,7 +196,7 @@ describe('Model Card preview: fetching a card', () => {
     }
     const host = await cardHost(routes);
     const message = async (path: string) => {
-      const r = await fetchCard(`${host.url}${path}`);
+      const r = await fetchFromService(`${host.url}${path}`);
       return r.kind === 'failed' ? r.message : `${r.kind} ${r.url.slice(host.url.length)}`;
     };
     try {
@@ -201,7 +208,7 @@ describe('Model Card preview: fetching a card', () => {
       assert.equal(await message('/choices.md'), "The card's server answered 300 Multiple Choices.");
       assert.equal(await message('/odd.md'), "The card's server answered 599.");
       // Bytes that are not UTF-8 are shown as replacement characters, not refused.
-      const latin = await fetchCard(`${host.url}/latin.md`);
+      const latin = await fetchFromService(`${host.url}/latin.md`);
       assert.equal(latin.kind === 'markdown' && latin.text, '# \ufffdt\ufffd');
     } finally {
       await host.close();
@@ -212,20 +219,66 @@ describe('Model Card preview: fetching a card', () => {
     const host = await cardHost({ '/slow.md': { hang: true } });
     try {
       const cancel = new AbortController();
-      const pending = fetchCard(`${host.url}/slow.md`, { signal: cancel.signal, timeoutMs: 10_000 });
+      const pending = fetchFromService(`${host.url}/slow.md`, { signal: cancel.signal, timeoutMs: 10_000 });
       const cancelledAt = Date.now() + 100;
       setTimeout(() => cancel.abort(), 100);
       assert.deepEqual(await pending, { kind: 'failed', url: `${host.url}/slow.md`, message: 'Cancelled.' });
       assert.ok(Date.now() - cancelledAt < 2000, 'it stops when the person cancels, not at the timeout');
-      const slow = await fetchCard(`${host.url}/slow.md`, { timeoutMs: 1500 });
+      const slow = await fetchFromService(`${host.url}/slow.md`, { timeoutMs: 1500 });
       assert.equal(slow.kind === 'failed' && slow.message, 'The card did not arrive within 2 s.');
     } finally {
       await host.close();
     }
     const closed = await cardHost({});
     await closed.close();
-    const refused = await fetchCard(`${closed.url}/card.md`);
+    const refused = await fetchFromService(`${closed.url}/card.md`);
     assert.match(refused.kind === 'failed' ? refused.message : '', /^The card could not be read: .*connection refused/);
+  });
+});
+
+describe('Model Card preview: addresses a card may not reach (issue 27)', () => {
+  const refusedMessage =
+    /^The card could not be read: .* is on this machine, a private network or a link-local address/;
+
+  it('refuses loopback, link-local and private addresses, by IP literal and by a name resolving there', async () => {
+    const host = await cardHost({ '/card.md': { type: 'text/markdown', body: '# internal' } });
+    const port = new URL(host.url).port;
+    try {
+      for (const link of [
+        `${host.url}/card.md`,
+        `http://localhost:${port}/card.md`,
+        `http://[::ffff:127.0.0.1]:${port}/card.md`,
+        'http://169.254.169.254/latest/meta-data/',
+        'http://10.0.0.1/card.md',
+        'http://192.168.1.1/card.md',
+        'http://[fd00::1]/card.md',
+      ]) {
+        const result = await fetchCard(link);
+        assert.equal(result.kind, 'failed', link);
+        assert.match(result.kind === 'failed' ? result.message : '', refusedMessage, link);
+      }
+      assert.equal(host.received.length, 0, 'no request reached the internal host');
+      // The service's own origin is the exception: its cards are read.
+      const own = await fetchCard(`${host.url}/card.md`, { network: { serviceOrigin: host.url } });
+      assert.equal(own.kind, 'markdown');
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('refuses a redirect from a card to an internal address, checked like the link', async () => {
+    const internal = await cardHost({ '/secret.md': { type: 'text/markdown', body: 'secret' } });
+    const service = await cardHost({
+      '/card.md': { status: 302, location: `http://localhost:${new URL(internal.url).port}/secret.md` },
+    });
+    try {
+      const result = await fetchCard(`${service.url}/card.md`, { network: { serviceOrigin: service.url } });
+      assert.match(result.kind === 'failed' ? result.message : '', refusedMessage);
+      assert.equal(internal.received.length, 0);
+    } finally {
+      await internal.close();
+      await service.close();
+    }
   });
 });
 
@@ -241,6 +294,7 @@ describe('Model Card preview: through the network settings of the service', func
   const routes = {
     '/card.md': { type: 'text/markdown', body: '# Behind the proxy' },
     '/moved': { status: 302, location: '' },
+    '/to-http': { status: 302, location: '' },
   };
 
   before(async () => {
@@ -250,6 +304,7 @@ describe('Model Card preview: through the network settings of the service', func
     front = await startTlsFront(port, pki.server);
     mtls = await startTlsFront(port, pki.server, pki.caPem);
     routes['/moved'].location = `https://${SERVICE}:${front.port}/card.md`;
+    routes['/to-http'].location = `http://${CARDS}:${port}/card.md`;
     proxy = await startProxy({ user: 'carol', password: 'card-proxy-canary', hosts: [CARDS, SERVICE] });
   });
   after(async () => {
@@ -292,6 +347,15 @@ describe('Model Card preview: through the network settings of the service', func
     assert.match(proxy.log[0], new RegExp(`^GET ${url.replace(/[.]/g, '\\.')}\n`));
     assert.ok(!/\nauthorization:/i.test(proxy.log[0]), 'the proxy saw no Authorization header');
     assert.equal(host.received[0].authorization, undefined);
+  });
+
+  it('refuses a redirect from https to plain http, and says so', async () => {
+    const result = await fetchCard(`https://${CARDS}:${front.port}/to-http`, { network: network() });
+    assert.deepEqual(
+      result.kind === 'failed' ? result.message : result,
+      `The card redirected from https to plain http (http://${CARDS}:${new URL(host.url).port}); not followed.`,
+    );
+    assert.equal(host.received.length, 1, 'only the https request was made');
   });
 
   it('without the CA the card is not trusted, and the message says so', async () => {
