@@ -4,9 +4,11 @@
 // shows — and nothing runs: no new untitled editor appears. Every model stays listed. Last, another
 // installed extension asks Model Access for its exports and gets nothing.
 import * as assert from 'node:assert/strict';
-import { HOSTILE_IDS, startServer, type RunningServer } from '../server';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { CARD_BYPASS_ID, HOSTILE_IDS, startServer, type RunningServer } from '../server';
 import { e2e } from './session';
 import {
+  chooseFromContextMenu,
   clearNotifications,
   clickTreeRow,
   connectService,
@@ -15,7 +17,9 @@ import {
   readTreeRows,
   screenshot,
   typeInQuickInput,
+  viewPane,
   waitForNotification,
+  webviewFrame,
 } from './helpers';
 
 describe('Hostile registry', () => {
@@ -103,6 +107,83 @@ describe('Hostile registry', () => {
     );
     await clearNotifications(page);
     await openPalette(page, 'Model Access: Clear Models Filter');
+  });
+
+  it('Preview Model Card of a card made of the sanitizer bypasses: no link but http(s), no raw HTML element', async () => {
+    const page = e2e.page;
+    // A service of its own, whose one model's card is on its own origin (a card is read from this machine only
+    // there), so no other step's model counts change.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createNetServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as AddressInfo).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const carded = await startServer({
+      port,
+      registry: {
+        organizations: ['acme'],
+        models: [
+          {
+            id: CARD_BYPASS_ID,
+            family: 'cards',
+            version: '1',
+            organization: 'acme',
+            model_card_url: `http://127.0.0.1:${port}/cards/${CARD_BYPASS_ID}.md`,
+            created: 1698796800,
+          },
+        ],
+      },
+    });
+    try {
+      await openPalette(page, 'View: Close All Editors');
+      await connectService(page, carded.url, carded.keys.acme);
+      await openViewContainer(page);
+      const family = viewPane(page, 'Models')
+        .locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^cards$/ }) })
+        .first();
+      await family.waitFor({ state: 'visible', timeout: 30_000 });
+      if ((await family.getAttribute('aria-expanded')) === 'false') {
+        await family.click();
+      }
+      const row = viewPane(page, 'Models')
+        .locator('.monaco-list-row', {
+          has: page.locator('.label-name', { hasText: new RegExp(`^${CARD_BYPASS_ID}$`) }),
+        })
+        .first();
+      await chooseFromContextMenu(page, row, 'Preview Model Card');
+      const frame = await webviewFrame(page, '.model-card');
+      const shown = await frame.evaluate(() => {
+        const card = document.querySelector('.model-card') as HTMLElement;
+        return {
+          links: Array.from(card.querySelectorAll('a')).map((a) => a.getAttribute('href') ?? ''),
+          tags: Array.from(card.querySelectorAll('*')).map((e) => e.tagName.toLowerCase()),
+          styled: card.querySelectorAll('[style], .raw-html, img').length,
+          text: card.innerText,
+        };
+      });
+      await screenshot(page, 'card-preview-bypass');
+      assert.ok(shown.links.length >= 3, JSON.stringify(shown));
+      for (const href of shown.links) {
+        const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href)?.[1]?.toLowerCase();
+        assert.ok(scheme === undefined || scheme === 'http' || scheme === 'https', `a link to ${href}`);
+      }
+      const markdownTags =
+        'p h1 h2 h3 h4 h5 h6 blockquote ul ol li pre code em strong s a img hr br table thead tbody tr th td'.split(
+          ' ',
+        );
+      assert.deepEqual(
+        shown.tags.filter((t) => !markdownTags.includes(t)),
+        [],
+        'no element but what Markdown makes',
+      );
+      assert.equal(shown.styled, 0, 'no raw HTML element, style or image');
+      // The raw HTML is shown as the text that was written.
+      assert.ok(shown.text.includes('<div class="raw-html"'), shown.text);
+    } finally {
+      await openPalette(page, 'View: Close All Editors').catch(() => undefined);
+      await carded.close();
+    }
   });
 
   it('another installed extension gets no key store and no UI from Model Access', async () => {

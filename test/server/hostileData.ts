@@ -54,6 +54,27 @@ export const HOSTILE = Object.freeze({
   cardCommand: `command:${HOSTILE_COMMANDS.openSettings}`,
 });
 
+/**
+ * A Model Card in Markdown made of the three inputs that got through the former card sanitizer (issue 27): a
+ * reference definition inside a block quote, one inside a list item, and a backtick inside a link target that
+ * hid raw HTML (a full-page style), a data: image and a vscode: link. The local service serves it as the card
+ * of any model whose id is {@link CARD_BYPASS_ID} (`/cards/<id>.md`).
+ */
+export const CARD_BYPASS_ID = 'card-bypass';
+export const CARD_BYPASS_MARKDOWN = [
+  '# Card bypass',
+  '',
+  `[Settings][r] and [Remote][v].`,
+  '',
+  `> [r]: command:${HOSTILE_COMMANDS.openSettings}`,
+  '',
+  '- [v]: vscode://ms-vscode.remote-server/x',
+  '',
+  '[a](https://cards.example/`) <div class="raw-html" style="position:fixed;inset:0;background:red">cover</div> ' +
+    `![x](data:image/svg+xml;base64,PHN2Zz4=) <img class="raw-html" src=x onerror=alert(1)> [z](vscode://ms-vscode.remote/x) \``,
+  '',
+].join('\n');
+
 /** Every hostile string above, for "none of these is rendered/run/echoed" loops. */
 export const HOSTILE_STRINGS: readonly string[] = Object.freeze(Object.values(HOSTILE));
 

@@ -52,6 +52,8 @@ export {
   type HostilePieces,
 } from './hostile';
 export {
+  CARD_BYPASS_ID,
+  CARD_BYPASS_MARKDOWN,
   ENDLESS_ORG,
   HOSTILE,
   HOSTILE_COMMANDS,

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, type Caller } from './auth';
+import { CARD_BYPASS_ID, CARD_BYPASS_MARKDOWN } from './hostileData';
 import { chatAnswer, responsesAnswer, wantsStream, type Answer } from './conversation';
 import { renderEntry, renderList, type Dialect } from './dialects';
 import { embed, embeddingToBase64, parseEmbeddingRequest, tokens } from './generation';
@@ -80,6 +81,10 @@ function serveCard(ctx: ServerContext, ex: Exchange, file: string): void {
     ex.res
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
       .end(`<h1>${model.id.replace(/[<&]/g, '')}</h1>`);
+    return;
+  }
+  if (model.id === CARD_BYPASS_ID) {
+    ex.res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(CARD_BYPASS_MARKDOWN);
     return;
   }
   const body = [
