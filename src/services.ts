@@ -9,7 +9,7 @@ import { ServiceConnection } from './platform/connection';
 import { ClientCertificatePassphrases } from './platform/passphrases';
 import { HeaderSecrets } from './platform/headerSecrets';
 import { Environments } from './platform/environments';
-import { askWith, KeyConsent } from './common/keyConsent';
+import { askWith, KeyConsent } from './domain/keyConsent';
 import { RedactingLog } from './platform/log';
 import { createUi, type Ui } from './platform/ui';
 import type { ModelDocuments } from './explorer/inspect';
