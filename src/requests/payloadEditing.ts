@@ -14,7 +14,7 @@ import { Lifecycle } from '../platform/lifecycle';
 export const PAYLOAD_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
 
 /**
- * A payload is a scratch file or any JSON document whose first line records an endpoint (payloadKind.ts).
+ * A payload is a scratch file or any JSON document whose first line records an endpoint (domain/payload/kind.ts).
  * The selector only narrows to JSON; every provider checks this before doing anything.
  */
 export function isPayload(doc: vscode.TextDocument, scratch: ScratchFiles): boolean {
