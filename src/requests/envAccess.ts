@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { clean, type DisplayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { Ui } from '../platform/ui';
-import type { EnvPolicy, VariableProblem } from './core/variables';
+import type { EnvPolicy, VariableProblem } from '../domain/payload/variables';
 import type { ScratchFiles } from './scratchFiles';
 
 const KEY = 'modelAccess.envAllowed';

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import type { FamilyNode, ModelNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import { Commands } from '../../src/ids';
 import { CARD_MARKER, HOSTILE, HOSTILE_IDS, startServer, type RunningServer } from '../server';
