@@ -48,18 +48,9 @@ for (const [net, bits] of [
   NOT_PUBLIC.addSubnet(net, bits, 'ipv6');
 }
 
-/** An IPv4 address written as IPv6 (`::ffff:127.0.0.1`, `::ffff:7f00:1`), as IPv4; otherwise as it is. */
+/** An address without URL brackets, with its family (BlockList matches IPv4 written as IPv6 itself). */
 function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
   const a = address.replace(/^\[|\]$/g, '').toLowerCase();
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
-  if (dotted) {
-    return { address: dotted[1], family: 'ipv4' };
-  }
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(a);
-  if (hex) {
-    const [hi, lo] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
-    return { address: [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.'), family: 'ipv4' };
-  }
   return { address: a, family: isIP(a) === 4 ? 'ipv4' : 'ipv6' };
 }
 

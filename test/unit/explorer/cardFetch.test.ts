@@ -248,6 +248,7 @@ describe('Model Card preview: addresses a card may not reach (issue 27)', () => 
         `${host.url}/card.md`,
         `http://localhost:${port}/card.md`,
         `http://[::ffff:127.0.0.1]:${port}/card.md`,
+        `http://[::1]:${port}/card.md`,
         'http://169.254.169.254/latest/meta-data/',
         'http://10.0.0.1/card.md',
         'http://192.168.1.1/card.md',
@@ -258,6 +259,17 @@ describe('Model Card preview: addresses a card may not reach (issue 27)', () => 
         assert.match(result.kind === 'failed' ? result.message : '', refusedMessage, link);
       }
       assert.equal(host.received.length, 0, 'no request reached the internal host');
+      // The message names the host and, for a name, what it resolved to.
+      const byName = await fetchCard(`http://localhost:${port}/card.md`);
+      assert.match(
+        byName.kind === 'failed' ? byName.message : '',
+        /^The card could not be read: localhost \((::1|127\.0\.0\.1)(, (::1|127\.0\.0\.1))?\) is on this machine/,
+      );
+      const literal = await fetchCard('http://169.254.169.254/latest/meta-data/');
+      assert.equal(
+        literal.kind === 'failed' ? literal.message : '',
+        'The card could not be read: 169.254.169.254 is on this machine, a private network or a link-local address; a Model Card is read only from public addresses or from the service itself.',
+      );
       // The service's own origin is the exception: its cards are read.
       const own = await fetchCard(`${host.url}/card.md`, { network: { serviceOrigin: host.url } });
       assert.equal(own.kind, 'markdown');
