@@ -37,6 +37,19 @@ export function sniffImage(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
+/** Why a file of `size` bytes is not attached, if it is over the limit (checked before it is read). */
+export function sizeProblem(name: string, size: number, limitBytes: number): DisplayText | undefined {
+  if (size <= limitBytes) {
+    return undefined;
+  }
+  return l10n.t(
+    '{0} is {1} MB, over the limit of {2} MB (modelAccess.conversation.maxAttachmentMegabytes); nothing was added.',
+    clean(name),
+    Math.round((size / 1048576) * 10) / 10,
+    Math.round((limitBytes / 1048576) * 10) / 10,
+  );
+}
+
 export type AttachmentRead = { ok: true; attachment: Attachment } | { ok: false; problem: DisplayText };
 
 /**
@@ -44,16 +57,9 @@ export type AttachmentRead = { ok: true; attachment: Attachment } | { ok: false;
  * image that is not one, a binary file, and a file over `limitBytes` are refused with the reason.
  */
 export function readAttachment(name: string, bytes: Uint8Array, limitBytes: number): AttachmentRead {
-  if (bytes.length > limitBytes) {
-    return {
-      ok: false,
-      problem: l10n.t(
-        '{0} is {1} MB, over the limit of {2} MB (modelAccess.conversation.maxAttachmentMegabytes); nothing was added.',
-        clean(name),
-        Math.round((bytes.length / 1048576) * 10) / 10,
-        Math.round((limitBytes / 1048576) * 10) / 10,
-      ),
-    };
+  const tooLarge = sizeProblem(name, bytes.length, limitBytes);
+  if (tooLarge) {
+    return { ok: false, problem: tooLarge };
   }
   const extension = /\.([^./\\]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
   const mime = sniffImage(bytes);

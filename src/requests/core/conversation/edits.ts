@@ -257,12 +257,13 @@ export type DropResult =
       text: string;
       /** How many turns go. */
       dropped: number;
-      /** Whether a dropped turn after the answer holds text the person wrote. */
-      laterText: boolean;
     }
   | { ok: false; problem: DisplayText };
 
-/** The last answer (its assistant turns and everything after them) taken out: Regenerate sends what is left. */
+/**
+ * The last answer (its assistant turns and the empty turns after them) taken out: Regenerate sends what is
+ * left. When a turn after the answer holds text, the answer is not the last word: nothing is dropped.
+ */
 export function dropLastAnswer(text: string, endpoint?: string): DropResult {
   const read = readConversation(text, endpoint);
   if (!read.ok) {
@@ -270,11 +271,11 @@ export function dropLastAnswer(text: string, endpoint?: string): DropResult {
   }
   const turns = read.conversation.turns;
   let last = turns.length - 1;
-  while (last >= 0 && turns[last].role !== 'assistant') {
+  while (last >= 0 && turns[last].role !== 'assistant' && isBlank(turns[last])) {
     last--;
   }
-  if (last < 0) {
-    return { ok: false, problem: l10n.t('The conversation has no assistant turn to regenerate; send it first.') };
+  if (last < 0 || turns[last].role !== 'assistant') {
+    return { ok: false, problem: l10n.t('The conversation does not end with an answer; send it to get one.') };
   }
   let first = last;
   while (first > 0 && turns[first - 1].role === 'assistant') {
@@ -289,7 +290,6 @@ export function dropLastAnswer(text: string, endpoint?: string): DropResult {
     change,
     text: apply(text, change),
     dropped: turns.length - first,
-    laterText: turns.slice(last + 1).some((t) => !isBlank(t)),
   };
 }
 

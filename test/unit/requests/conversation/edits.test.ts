@@ -283,13 +283,16 @@ describe('conversation edits', () => {
         '{\n  "messages": [\n    {"role": "system", "content": "s"},\n    {"role": "user", "content": "q"}\n  ]\n}',
       );
       assert.equal(r.dropped, 2);
-      assert.equal(r.laterText, false);
       assert.equal(apply(TURNS, r.change), r.text);
     });
 
-    it('says when a later turn holds text the person wrote', () => {
-      const r = dropLastAnswer(TURNS.replace('"content": ""', '"content": "typed"'));
-      assert.ok(r.ok && r.laterText);
+    it('drops nothing when a turn after the answer holds text (a question typed after it)', () => {
+      const typed = dropLastAnswer(TURNS.replace('"content": ""', '"content": "typed"'));
+      assert.match(typed.ok ? '' : typed.problem, /does not end with an answer/);
+      const toolResult = dropLastAnswer(
+        '{"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}, {"role": "tool", "content": "42"}]}',
+      );
+      assert.equal(toolResult.ok, false);
     });
 
     it('takes out a Responses answer written as several items (text, calls) with their outputs', () => {
@@ -309,7 +312,7 @@ describe('conversation edits', () => {
 
     it('refuses a conversation without an answer, one that is only an answer, and a bad payload', () => {
       const none = dropLastAnswer('{"messages": [{"role": "user", "content": "q"}]}');
-      assert.match(none.ok ? '' : none.problem, /no assistant turn/);
+      assert.match(none.ok ? '' : none.problem, /does not end with an answer/);
       const only = dropLastAnswer('{"messages": [{"role": "assistant", "content": "a"}]}');
       assert.match(only.ok ? '' : only.problem, /starts with the assistant turn/);
       const bad = dropLastAnswer('{"messages": [1]}');
