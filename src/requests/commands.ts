@@ -75,7 +75,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
       ? offerNewPayload(deps, scratch, editor, endpoint)
       : sender.send(editor, endpoint);
   const conversations = new Conversations(deps, scratch, payloads, responses, sender);
-  const transcripts = new TranscriptPanels(responses);
+  const transcripts = new TranscriptPanels(responses, deps.log.redactor.removeSecrets);
   const sendTo =
     (endpoint?: PostEndpoint) =>
     async (arg?: unknown): Promise<SendOutcome> => {

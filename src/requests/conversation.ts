@@ -9,7 +9,7 @@ import type { Services } from '../services';
 import { readEndpoint } from './core/endpointHeader';
 import { attach, readAttachment, sizeProblem } from './core/conversation/attachments';
 import { appendReply, dropLastAnswer, forkAt, turnsAfterCursor, type TextChange } from './core/conversation/edits';
-import { answerOfRecord, type AnswerCut } from './core/conversation/recordAnswer';
+import { answerOfRecord, withoutSecrets, type AnswerCut } from './core/conversation/recordAnswer';
 import { isBlank, readConversation } from './core/conversation/turns';
 import type { ResponseRecord } from './core/responseFormat';
 import type { PayloadDocuments } from './payloadDocuments';
@@ -254,7 +254,8 @@ export class Conversations {
     if (!read || read.arriving) {
       return this.unchanged(l10n.t('The answer is still arriving; reply when it is complete.'), 'info');
     }
-    const answer = read.answer;
+    // As the response document shows it: without the key, even when the service echoed it.
+    const answer = withoutSecrets(read.answer, this.deps.log.redactor.removeSecrets);
     if (answer.error && !read.cut) {
       return this.unchanged(
         l10n.t(

@@ -16,7 +16,6 @@ import { clean, type DisplayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { SafePickItem } from '../platform/ui';
 import { clientOrReport, historyId, recordAnswer, runExchange } from './exchange';
-import { readingAnswer } from './core/conversation/recordAnswer';
 
 export type SendOutcome =
   | { kind: 'sent'; responseUri: vscode.Uri; record: ResponseRecord }
@@ -189,8 +188,7 @@ export class RequestSender implements vscode.Disposable {
     record.stream = state;
     record.rawEvents = rawEvents;
     const limit = this.deps.config.maxResponseBytes;
-    // The answer reader reads the same events (Reply, Show Conversation).
-    const end = await readStream(readingAnswer(record, events), state, rawEvents, limit, (rawChars) => {
+    const end = await readStream(events, state, rawEvents, limit, (rawChars) => {
       record.bytes = rawChars;
       this.responses.redrawSoon(uri);
     });

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { escapeHtml, newNonce, page } from '../common/html';
 import { clean } from '../common/text';
 import { l10n } from '../platform/l10n';
-import { answerOfRecord } from './core/conversation/recordAnswer';
+import { answerOfRecord, withoutSecrets } from './core/conversation/recordAnswer';
 import { TRANSCRIPT_STYLE, transcriptHtml, type PendingAnswer } from './core/conversation/transcript';
 import { readConversation, type Turn } from './core/conversation/turns';
 import type { ResponseRecord } from './core/responseFormat';
@@ -53,7 +53,11 @@ export class TranscriptPanels implements vscode.Disposable {
   private readonly open = new Map<string, Transcript>();
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor(private readonly responses: ResponseDocuments) {
+  /** @param redact removes the key from what the page shows, as the response document does. */
+  constructor(
+    private readonly responses: ResponseDocuments,
+    private readonly redact: (text: string) => string,
+  ) {
     this.subscriptions = [
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document.uri.toString())),
       responses.onDidChange((uri) => this.schedule(uri.query)),
@@ -130,7 +134,7 @@ export class TranscriptPanels implements vscode.Disposable {
       status = l10n.t('The payload cannot be read as a conversation.');
     } else {
       const turns = read.conversation.turns;
-      const pending = pendingAnswer(this.responses.latestFor(t.payload), turns);
+      const pending = pendingAnswer(this.responses.latestFor(t.payload), turns, this.redact);
       html = transcriptHtml(turns, pending);
       status = pending?.streaming
         ? l10n.t('{0} turns · an answer is arriving…', turns.length)
@@ -153,7 +157,11 @@ export class TranscriptPanels implements vscode.Disposable {
 }
 
 /** The answer to show after the turns: one arriving, or one that arrived and is not in the payload yet. */
-function pendingAnswer(record: ResponseRecord | undefined, turns: readonly Turn[]): PendingAnswer | undefined {
+function pendingAnswer(
+  record: ResponseRecord | undefined,
+  turns: readonly Turn[],
+  redact: (text: string) => string,
+): PendingAnswer | undefined {
   if (!record || (record.endpoint !== '/v1/chat' && record.endpoint !== '/v1/responses')) {
     return undefined;
   }
@@ -161,8 +169,9 @@ function pendingAnswer(record: ResponseRecord | undefined, turns: readonly Turn[
   if (!read) {
     return undefined;
   }
-  const text = read.answer.text ?? '';
-  const toolCalls = read.answer.toolCalls;
+  const answer = withoutSecrets(read.answer, redact);
+  const text = answer.text ?? '';
+  const toolCalls = answer.toolCalls;
   if (read.arriving) {
     return { text, toolCalls, streaming: true };
   }
@@ -171,7 +180,7 @@ function pendingAnswer(record: ResponseRecord | undefined, turns: readonly Turn[
       t.role === 'assistant' &&
       ((text !== '' && t.text === text) || (toolCalls.length > 0 && t.toolCalls.some((c) => c.id === toolCalls[0].id))),
   );
-  return inPayload || read.answer.error ? undefined : { text, toolCalls, streaming: false };
+  return inPayload || answer.error ? undefined : { text, toolCalls, streaming: false };
 }
 
 /** The payload a Show Conversation argument (or the active editor) names: a payload, or the payload of an answer. */

@@ -1,42 +1,11 @@
 /**
  * The answer held by a response record, read only through the shared answer reader: a body with
- * `readAnswer`, a stream through the `AnswerStream` its events were read into as they arrived. Also how the
- * answer ended, so Reply can ask before appending one that was cancelled or cut. Pure; no `vscode` import.
+ * `readAnswer`, a stream through the `AnswerStream` its events were read into as they arrived (the stream
+ * state's `reader`). Also how the answer ended, so Reply can ask before appending one that was cancelled or
+ * cut. Pure; no `vscode` import.
  */
-import type { ServerSentEvent } from '../../../api/types';
-import { AnswerStream, readAnswer, type Answer } from '../../../domain/answer';
+import { readAnswer, type Answer } from '../../../domain/answer';
 import type { ResponseRecord } from '../../core/responseFormat';
-
-const streams = new WeakMap<ResponseRecord, AnswerStream>();
-
-type Events = AsyncIterable<ServerSentEvent> & { batches?(): AsyncIterable<readonly ServerSentEvent[]> };
-
-/** `events` as they were, each also read into the record's answer stream as it passes. */
-export function readingAnswer(record: ResponseRecord, events: Events): Events {
-  const stream = new AnswerStream();
-  streams.set(record, stream);
-  const push = (e: ServerSentEvent) => void stream.push({ event: e.event, data: e.data, json: e.json });
-  const teed: Events = {
-    async *[Symbol.asyncIterator]() {
-      for await (const e of events) {
-        push(e);
-        yield e;
-      }
-      stream.end();
-    },
-  };
-  if (events.batches) {
-    const batches = events.batches.bind(events);
-    teed.batches = async function* () {
-      for await (const batch of batches()) {
-        batch.forEach(push);
-        yield batch;
-      }
-      stream.end();
-    };
-  }
-  return teed;
-}
 
 /** How an answer stopped short of its end, if it did. */
 export type AnswerCut = 'cancelled' | 'limit' | 'truncated' | 'length' | 'failed';
@@ -53,14 +22,10 @@ const STOPPED = new Set(['length', 'incomplete', 'max_output_tokens', 'content_f
 
 /** The answer of a record, or undefined while nothing has arrived. */
 export function answerOfRecord(record: ResponseRecord): RecordAnswer | undefined {
-  const stream = streams.get(record);
   const ended = record.elapsedMs !== undefined;
   let answer: Answer;
   if (record.stream) {
-    if (!stream) {
-      return undefined;
-    }
-    answer = stream.answer();
+    answer = record.stream.reader.answer();
   } else if (record.bodyJson !== undefined || record.bodyText !== undefined) {
     answer = readAnswer(record.bodyJson !== undefined ? record.bodyJson : record.bodyText);
   } else {
@@ -86,4 +51,20 @@ function cutOf(record: ResponseRecord, answer: Answer): AnswerCut | undefined {
     return 'failed';
   }
   return undefined;
+}
+
+/**
+ * The answer with the key (and every other secret the log knows) removed from its text and tool calls: what
+ * Reply writes into a file and the transcript shows, as the response document does.
+ */
+export function withoutSecrets(answer: Answer, redact: (text: string) => string): Answer {
+  return {
+    ...answer,
+    text: answer.text === undefined ? undefined : redact(answer.text),
+    toolCalls: answer.toolCalls.map((c) => ({
+      id: redact(c.id),
+      name: redact(c.name),
+      arguments: redact(c.arguments),
+    })),
+  };
 }

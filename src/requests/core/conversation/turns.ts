@@ -8,6 +8,7 @@ import { getNodeValue, parseTree, type Node, type ParseError } from 'jsonc-parse
 import { l10n } from '../../../common/l10n';
 import { clean, type DisplayText } from '../../../common/text';
 import { isRecord } from '../../../common/records';
+import { toolResultText } from '../../../domain/answer';
 import { normalizeEndpoint, readEndpoint } from '../../core/endpointHeader';
 
 export type ConversationKind = 'chat' | 'responses';
@@ -269,7 +270,7 @@ function responsesTurn(item: Record<string, unknown>): TurnBody {
   if (item.type === 'function_call_output') {
     return {
       role: 'tool',
-      text: typeof item.output === 'string' ? item.output : JSON.stringify(item.output ?? ''),
+      text: toolResultText(item),
       images: [],
       files: [],
       toolCalls: [],

@@ -147,7 +147,7 @@ describe('conversation turns', () => {
         ['assistant', ''],
         ['tool', 'done'],
         ['tool', '{"ok":true}'],
-        ['tool', '""'],
+        ['tool', ''],
         ['reasoning', ''],
         ['unknown', 'neither'],
       ],
