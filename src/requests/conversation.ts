@@ -6,7 +6,7 @@ import { clean, type DisplayText } from '../common/text';
 import { BuiltinCommands, Settings } from '../ids';
 import { l10n } from '../platform/l10n';
 import type { Services } from '../services';
-import { readEndpoint } from './core/endpointHeader';
+import { readEndpoint } from '../domain/payload/endpointHeader';
 import { attach, readAttachment, sizeProblem } from './core/conversation/attachments';
 import { appendReply, dropLastAnswer, forkAt, turnsAfterCursor, type TextChange } from './core/conversation/edits';
 import { answerOfRecord, withoutSecrets, type AnswerCut } from './core/conversation/recordAnswer';

@@ -9,7 +9,7 @@ import { l10n } from '../../../common/l10n';
 import { clean, type DisplayText } from '../../../common/text';
 import { isRecord } from '../../../common/records';
 import { toolResultText } from '../../../domain/answer';
-import { normalizeEndpoint, readEndpoint } from '../../core/endpointHeader';
+import { normalizeEndpoint, readEndpoint } from '../../../domain/payload/endpointHeader';
 
 export type ConversationKind = 'chat' | 'responses';
 
