@@ -94,7 +94,10 @@ describe('Conversations', () => {
     assert.equal(e2e.service.lastReceived('/v1/chat').stream, 'completed', 'the answer was streamed');
 
     // The payload's CodeLens offers Reply once it has an answer.
-    await page.locator('.editor-group-container').first().click({ position: { x: 300, y: 200 } });
+    await page
+      .locator('.editor-group-container')
+      .first()
+      .click({ position: { x: 300, y: 200 } });
     await clickLens(page, 'Reply');
     await readActiveEditorText(page, { contains: '"role": "assistant"' });
     await page.keyboard.type('Tell me more');
@@ -150,7 +153,10 @@ describe('Conversations', () => {
     await screenshot(page, 'conversation');
 
     // Fork from the payload: a new scratch payload with the conversation.
-    await page.locator('.editor-group-container').first().click({ position: { x: 300, y: 200 } });
+    await page
+      .locator('.editor-group-container')
+      .first()
+      .click({ position: { x: 300, y: 200 } });
     const title = await activeEditorTitle(page);
     await openPalette(page, 'Model Access: Fork Conversation');
     await waitForValue(
@@ -175,7 +181,10 @@ describe('Conversations', () => {
     const count = finished('/v1/responses');
     await clickLens(page, 'Send to POST /v1/responses');
     await waitForRequests('/v1/responses', count + 1);
-    await page.locator('.editor-group-container').first().click({ position: { x: 300, y: 200 } });
+    await page
+      .locator('.editor-group-container')
+      .first()
+      .click({ position: { x: 300, y: 200 } });
     await clickLens(page, 'Reply');
     await readActiveEditorText(page, { contains: '"role": "assistant"' });
     await page.keyboard.type('Follow-up');

@@ -33,9 +33,25 @@ export interface PendingAnswer {
   streaming: boolean;
 }
 
+/**
+ * Turns already rendered, by their text: while an answer streams the transcript is redrawn every 100 ms, and
+ * only the answer still arriving has changed. Emptied when it passes RENDERED_MAX entries.
+ */
+const rendered = new Map<string, string>();
+const RENDERED_MAX = 1000;
+
 /** The Markdown of an answer as safe HTML. */
 export function renderMarkdown(text: string): string {
-  return markdown.render(sanitizeCardMarkdown(text));
+  const known = rendered.get(text);
+  if (known !== undefined) {
+    return known;
+  }
+  const html = markdown.render(sanitizeCardMarkdown(text));
+  if (rendered.size >= RENDERED_MAX) {
+    rendered.clear();
+  }
+  rendered.set(text, html);
+  return html;
 }
 
 function roleLabel(role: string): string {
