@@ -17,6 +17,7 @@ import { RESPONSE_SCHEME } from './responseScheme';
 import type { ResponseDocuments } from './responseView';
 import type { ScratchFiles } from './scratchFiles';
 import type { RequestSender } from './send';
+import { INPUT_PLACEHOLDER } from './core/templates';
 
 /** What a conversation command reports (tests read it; people read the messages). */
 export type ConversationOutcome =
@@ -229,7 +230,7 @@ export class Conversations {
         {
           role: 'user',
           content: [
-            { type: 'input_text', text: 'Write your prompt here.' },
+            { type: 'input_text', text: INPUT_PLACEHOLDER },
             { type: 'input_file', file_id: fileId },
           ],
         },

@@ -152,11 +152,12 @@ describe('Conversations', () => {
     await moveMouseAway(page);
     await screenshot(page, 'conversation');
 
-    // Fork from the payload: a new scratch payload with the conversation.
+    // Fork from the payload with the cursor in the second turn: a new payload with the first two turns.
     await page
       .locator('.editor-group-container')
       .first()
       .click({ position: { x: 300, y: 200 } });
+    await selectText(page, '"content": "Hi team"');
     const title = await activeEditorTitle(page);
     await openPalette(page, 'Model Access: Fork Conversation');
     await waitForValue(
@@ -164,8 +165,9 @@ describe('Conversations', () => {
       (t) => t !== title && /^chat-/.test(t),
       'the forked payload opens',
     );
-    await readActiveEditorText(page, { contains: '// POST /v1/chat' });
-    await readActiveEditorText(page, { contains: '"content": "Hi team"' });
+    const forked = await readActiveEditorText(page, { contains: '"content": "Hi team"' });
+    assert.ok(forked.startsWith('// POST /v1/chat'));
+    assert.ok(!forked.includes('"role": "assistant"'), 'the turns after the cursor stay behind');
   });
 
   it('Responses: Reply turns the input into the conversation, and Send carries all of it', async function () {

@@ -142,6 +142,18 @@ describe('Conversations', function () {
         ['user', 'Tell me more'],
       ],
     );
+    // Everything else follows the conversation: the history keeps each turn's request, Copy as Code sends all of it.
+    assert.ok(api.requests.history.entries[0].payload.includes('Tell me more'));
+    assert.ok(!api.requests.history.entries[1].payload.includes('Tell me more'));
+    const code = (await vscode.commands.executeCommand(
+      Commands.copyAsCode,
+      editor.document.uri,
+      'curl-bash',
+    )) as string;
+    assert.ok(
+      code.includes('Tell me more') && code.includes(expected.slice(0, 30)),
+      'the snippet sends the whole conversation',
+    );
   });
 
   it('Reply from the answer document, and a second Reply only puts the cursor back', async () => {
