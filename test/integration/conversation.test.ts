@@ -151,8 +151,10 @@ describe('Conversations', function () {
       'curl-bash',
     )) as string;
     assert.ok(
-      code.includes('Tell me more') && code.includes(expected.slice(0, 30)),
-      'the snippet sends the whole conversation',
+      code.includes('Tell me more') &&
+        code.includes('"assistant"') &&
+        code.includes(expected.split(' ').slice(-3).join(' ')),
+      `the snippet sends the whole conversation:\n${code}`,
     );
   });
 
