@@ -6,7 +6,7 @@
  * warm-up; target ≤ 50 ms each.
  */
 import { appendReply, dropLastAnswer, forkAt } from '../src/requests/core/conversation/edits';
-import { transcriptHtml } from '../src/requests/core/conversation/transcript';
+import { RenderedTurns, transcriptHtml } from '../src/requests/core/conversation/transcript';
 import { readConversation } from '../src/requests/core/conversation/turns';
 import type { BenchContext } from './context';
 import { formatSummary, summarize } from './stats';
@@ -69,14 +69,15 @@ export async function runConversation(ctx: BenchContext): Promise<void> {
   if (read.ok) {
     const turns = read.conversation.turns;
     // The first drawing renders every turn's Markdown; a redraw while an answer streams renders only it.
+    const rendered = new RenderedTurns();
     const first = performance.now();
-    transcriptHtml(turns);
+    transcriptHtml(turns, undefined, rendered);
     const firstMs = performance.now() - first;
     let grown = '';
     const redraw = summarize(
       time(runs, () => {
         grown += 'more words of the answer arriving ';
-        return transcriptHtml(turns, { text: grown, toolCalls: [], streaming: true });
+        return transcriptHtml(turns, { text: grown, toolCalls: [], streaming: true }, rendered);
       }),
     );
     ctx.rows.push(

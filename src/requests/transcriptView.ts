@@ -3,7 +3,7 @@ import { escapeHtml, newNonce, page } from '../common/html';
 import { clean } from '../common/text';
 import { l10n } from '../platform/l10n';
 import { answerOfRecord, withoutSecrets } from './core/conversation/recordAnswer';
-import { TRANSCRIPT_STYLE, transcriptHtml, type PendingAnswer } from './core/conversation/transcript';
+import { RenderedTurns, TRANSCRIPT_STYLE, transcriptHtml, type PendingAnswer } from './core/conversation/transcript';
 import { readConversation, type Turn } from './core/conversation/turns';
 import type { ResponseRecord } from './core/responseFormat';
 import { RESPONSE_SCHEME } from './responseScheme';
@@ -20,6 +20,8 @@ interface Transcript {
   /** The turns' HTML last sent to the page (tests read it). */
   html: string;
   draws: number;
+  /** The answers this transcript already rendered. */
+  rendered: RenderedTurns;
 }
 
 /** The page's script: our code only. It swaps in the turns' HTML it is sent and moves focus between turns. */
@@ -92,7 +94,7 @@ export class TranscriptPanels implements vscode.Disposable {
       body: `<header><h1>${escapeHtml(title)}</h1><p id="status" class="muted" role="status"></p></header>
 <main id="turns" aria-label="${escapeHtml(l10n.t('Turns'))}"></main>`,
     });
-    const transcript: Transcript = { panel, payload, lastDrawn: 0, html: '', draws: 0 };
+    const transcript: Transcript = { panel, payload, lastDrawn: 0, html: '', draws: 0, rendered: new RenderedTurns() };
     this.open.set(key, transcript);
     panel.onDidDispose(() => {
       clearTimeout(transcript.timer);
@@ -135,7 +137,7 @@ export class TranscriptPanels implements vscode.Disposable {
     } else {
       const turns = read.conversation.turns;
       const pending = pendingAnswer(this.responses.latestFor(t.payload), turns, this.redact);
-      html = transcriptHtml(turns, pending);
+      html = transcriptHtml(turns, pending, t.rendered);
       status = pending?.streaming
         ? l10n.t('{0} turns · an answer is arriving…', turns.length)
         : turns.length === 1

@@ -117,7 +117,7 @@ export function attach(
     return read;
   }
   const conversation = read.conversation;
-  const under = options.cursor === undefined ? undefined : turnAt(conversation, options.cursor);
+  const under = turnAt(conversation, options.cursor ?? -1);
   const target: Turn | undefined =
     under?.role === 'user' ? under : [...conversation.turns].reverse().find((t) => t.role === 'user');
   if (!target) {

@@ -293,11 +293,11 @@ export function dropLastAnswer(text: string, endpoint?: string): DropResult {
   };
 }
 
-/** Every turn from `index` on taken out of the list (the comma before them too). */
+/** Every turn from `index` (≥ 1: the first turn always stays) on taken out of the list, the comma before them too. */
 function dropFrom(conversation: Conversation, index: number): TextChange {
   const turns = conversation.turns;
   const lastTurn = turns[turns.length - 1];
-  const start = index === 0 ? turns[0].offset : turns[index - 1].offset + turns[index - 1].length;
+  const start = turns[index - 1].offset + turns[index - 1].length;
   const end = lastTurn.offset + lastTurn.length;
   return { offset: start, length: end - start, text: '' };
 }
@@ -321,7 +321,8 @@ export function forkAt(text: string, cursor: number, endpoint?: string): ForkRes
   const conversation = read.conversation;
   const turns = conversation.turns;
   const at = turnAt(conversation, cursor);
-  if (!at || at.index === turns.length - 1 || conversation.single) {
+  // In no turn: all of it (in the last turn, dropping the turns after it drops nothing).
+  if (!at || conversation.single) {
     return { ok: true, text, turns: turns.length };
   }
   return { ok: true, text: apply(text, dropFrom(conversation, at.index + 1)), turns: at.index + 1 };

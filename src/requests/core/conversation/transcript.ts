@@ -33,25 +33,36 @@ export interface PendingAnswer {
   streaming: boolean;
 }
 
-/**
- * Turns already rendered, by their text: while an answer streams the transcript is redrawn every 100 ms, and
- * only the answer still arriving has changed. Emptied when it passes RENDERED_MAX entries.
- */
-const rendered = new Map<string, string>();
-const RENDERED_MAX = 1000;
-
 /** The Markdown of an answer as safe HTML. */
 export function renderMarkdown(text: string): string {
-  const known = rendered.get(text);
-  if (known !== undefined) {
-    return known;
+  return markdown.render(sanitizeCardMarkdown(text));
+}
+
+/**
+ * Answers already rendered, by their text, for one transcript: while an answer streams the transcript is
+ * redrawn every 100 ms, and only the answer still arriving has changed. Emptied when it passes `max` entries.
+ */
+export class RenderedTurns {
+  private readonly html = new Map<string, string>();
+
+  constructor(private readonly max = 1000) {}
+
+  get size(): number {
+    return this.html.size;
   }
-  const html = markdown.render(sanitizeCardMarkdown(text));
-  if (rendered.size >= RENDERED_MAX) {
-    rendered.clear();
+
+  render(text: string): string {
+    const known = this.html.get(text);
+    if (known !== undefined) {
+      return known;
+    }
+    const made = renderMarkdown(text);
+    if (this.html.size >= this.max) {
+      this.html.clear();
+    }
+    this.html.set(text, made);
+    return made;
   }
-  rendered.set(text, html);
-  return html;
 }
 
 function roleLabel(role: string): string {
@@ -77,7 +88,7 @@ function toolCallHtml(call: TurnToolCall): string {
 <pre><code>${escapeHtml(call.arguments)}</code></pre></section>`;
 }
 
-function turnHtml(turn: Turn, n: number): string {
+function turnHtml(turn: Turn, n: number, rendered: RenderedTurns): string {
   const label = roleLabel(turn.role);
   const parts: string[] = [];
   if (turn.toolCallId !== undefined) {
@@ -86,7 +97,7 @@ function turnHtml(turn: Turn, n: number): string {
   if (turn.text !== '') {
     parts.push(
       turn.role === 'assistant'
-        ? `<div class="markdown">${renderMarkdown(turn.text)}</div>`
+        ? `<div class="markdown">${rendered.render(turn.text)}</div>`
         : `<div class="plain">${escapeHtml(turn.text)}</div>`,
     );
   } else if (turn.toolCalls.length === 0 && turn.images.length === 0 && turn.files.length === 0) {
@@ -120,11 +131,15 @@ ${inner}
  * The transcript's HTML: every turn, then the answer still arriving (or not yet appended), if any.
  * Every value from the payload or the answer is escaped or rendered through the sanitizer.
  */
-export function transcriptHtml(turns: readonly Turn[], pending?: PendingAnswer): string {
-  const articles = turns.map((t, i) => turnHtml(t, i + 1));
+export function transcriptHtml(
+  turns: readonly Turn[],
+  pending?: PendingAnswer,
+  rendered: RenderedTurns = new RenderedTurns(),
+): string {
+  const articles = turns.map((t, i) => turnHtml(t, i + 1, rendered));
   if (pending && (pending.text !== '' || pending.toolCalls.length > 0 || pending.streaming)) {
     const inner = [
-      pending.text !== '' ? `<div class="markdown">${renderMarkdown(pending.text)}</div>` : '',
+      pending.text !== '' ? `<div class="markdown">${rendered.render(pending.text)}</div>` : '',
       ...pending.toolCalls.map(toolCallHtml),
     ].join('\n');
     const label = pending.streaming ? l10n.t('Assistant') : l10n.t('Assistant (answer not yet in the payload)');

@@ -79,21 +79,14 @@ export function readConversation(text: string, endpoint?: string): ConversationR
   const path = endpoint !== undefined ? normalizeEndpoint(endpoint) : readEndpoint(text);
   const messages = property(root, 'messages');
   const input = property(root, 'input');
-  let kind: ConversationKind;
-  if (path === '/v1/chat') {
-    kind = 'chat';
-  } else if (path === '/v1/responses') {
-    kind = 'responses';
-  } else if (path !== undefined) {
+  if (path !== undefined && path !== '/v1/chat' && path !== '/v1/responses') {
     return fail(l10n.t('A conversation is sent to /v1/chat or /v1/responses; this payload goes to {0}.', clean(path)));
-  } else if (messages) {
-    kind = 'chat';
-  } else if (input) {
-    kind = 'responses';
-  } else {
+  }
+  if (path === undefined && !messages && !input) {
     return fail(l10n.t('The payload has no "messages" (Chat) or "input" (Responses), so it holds no conversation.'));
   }
-  const read = kind === 'chat' ? readChat(messages) : readResponses(input);
+  const chat = path === '/v1/chat' || (path === undefined && messages !== undefined);
+  const read = chat ? readChat(messages) : readResponses(input);
   if (read.ok) {
     const props = root.children ?? [];
     const last = props[props.length - 1];

@@ -258,6 +258,58 @@ describe('conversation edits', () => {
         });
       });
 
+      it('keeps every item of a longer input list as written', () => {
+        const text =
+          '{\n  "input": [\n    {"role": "user", "content": "q"},\n    {"role": "assistant", "content": "a"},\n    {"role": "user", "content": "q2"}\n  ]\n}';
+        const r = ok(appendReply(text, answer('a2'), { ...SPACES, endpoint: '/v1/responses' }));
+        assert.ok(r.text.startsWith(text.slice(0, text.indexOf('"q2"}') + 5)));
+        assert.equal((parse(r.text) as { input: unknown[] }).input.length, 5);
+      });
+
+      it('with previous_response_id: written once, wherever it is, and on the same line in a one-line payload', () => {
+        const before = ok(
+          appendReply('{\n  "previous_response_id": "old",\n  "input": "q"\n}', answer('a', [], 'resp_2'), {
+            ...SPACES,
+            previousResponseId: true,
+            endpoint: '/v1/responses',
+          }),
+        );
+        assert.equal(before.text, '{\n  "previous_response_id": "resp_2",\n  "input": ""\n}');
+        assert.equal(before.text.slice(before.cursor - 1, before.cursor + 1), '""');
+        const oneLine = ok(
+          appendReply('{"input": "q", "model": "m"}', answer('a', [], 'resp_3'), {
+            ...SPACES,
+            previousResponseId: true,
+            endpoint: '/v1/responses',
+          }),
+        );
+        assert.equal(oneLine.text, '{"input": "", "model": "m", "previous_response_id": "resp_3"}');
+        const replaced = ok(
+          appendReply('{"input": "q", "previous_response_id": "old"}', answer('a', [], 'resp_4'), {
+            ...SPACES,
+            previousResponseId: true,
+            endpoint: '/v1/responses',
+          }),
+        );
+        assert.equal(replaced.text.split('previous_response_id').length, 2, 'one previous_response_id');
+      });
+
+      it('finds the cursor when the text between the edits holds the first marker', () => {
+        const text = '{"input": "q", "note": "__model_access_cursor_0__", "stream": true}';
+        const r = ok(
+          appendReply(text, answer('a', [], 'resp_5'), {
+            ...SPACES,
+            previousResponseId: true,
+            endpoint: '/v1/responses',
+          }),
+        );
+        assert.equal(
+          r.text,
+          '{"input": "", "note": "__model_access_cursor_0__", "stream": true, "previous_response_id": "resp_5"}',
+        );
+        assert.equal(r.cursor, '{"input": "'.length);
+      });
+
       it('sends the whole conversation when the answer has no response id, even with the setting on', () => {
         const r = ok(appendReply(LIST, answer('a'), { ...SPACES, previousResponseId: true }));
         assert.equal((parse(r.text) as { input: unknown[] }).input.length, 3);
@@ -308,6 +360,16 @@ describe('conversation edits', () => {
       assert.ok(r.ok);
       assert.deepEqual(JSON.parse(r.text), { input: [{ role: 'user', content: 'q' }] });
       assert.equal(r.dropped, 3);
+    });
+
+    it('drops an empty assistant turn, and says so when every turn is empty', () => {
+      const empty = dropLastAnswer(
+        '{"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": ""}, {"role": "user", "content": ""}]}',
+      );
+      assert.ok(empty.ok);
+      assert.equal(empty.dropped, 2);
+      const blank = dropLastAnswer('{"messages": [{"role": "user", "content": ""}]}');
+      assert.match(blank.ok ? '' : blank.problem, /does not end with an answer/);
     });
 
     it('refuses a conversation without an answer, one that is only an answer, and a bad payload', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { readConversation, type Turn } from '../../../../src/requests/core/conversation/turns';
-import { renderMarkdown, transcriptHtml } from '../../../../src/requests/core/conversation/transcript';
+import { RenderedTurns, renderMarkdown, transcriptHtml } from '../../../../src/requests/core/conversation/transcript';
 import { HOSTILE } from '../../../server';
 import { elements } from '../../helpers/html';
 
@@ -131,7 +131,7 @@ describe('conversation transcript', () => {
     assert.ok(hrefs.includes('https://example.test/page'));
     assert.ok(!hrefs.some((h) => h?.startsWith('command:') || h?.startsWith('javascript:')));
     const tracker = els.find((e) => e.tag === 'a' && e.text === '[image: tracker]');
-    assert.ok(tracker, 'the image is a link');
+    assert.equal(tracker?.attrs.href, 'https://evil.test/pixel.png', 'the image is a link');
     assert.ok(html.includes('&lt;img src=x onerror=alert(1)&gt;'));
     // An image without alt text.
     assert.ok(renderMarkdown('![](https://x.test/i.png)').includes('[image: image]'));
@@ -162,6 +162,31 @@ describe('conversation transcript', () => {
         .length,
       1,
     );
+  });
+
+  it('keeps links to anchors and to http(s) addresses in any case', () => {
+    const hrefs = elements(renderMarkdown('[top](#top) [up](HTTPS://EXAMPLE.TEST/A)'))
+      .filter((e) => e.tag === 'a')
+      .map((e) => e.attrs.href);
+    assert.deepEqual(hrefs, ['#top', 'HTTPS://EXAMPLE.TEST/A']);
+  });
+
+  it('renders each answer once per transcript while it redraws, and starts over past its size', () => {
+    const rendered = new RenderedTurns(2);
+    const base = turns({
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'one **a**' },
+      ],
+    });
+    const first = transcriptHtml(base, { text: 'two', toolCalls: [], streaming: true }, rendered);
+    assert.equal(rendered.size, 2);
+    assert.equal(transcriptHtml(base, { text: 'two', toolCalls: [], streaming: true }, rendered), first);
+    assert.equal(rendered.size, 2);
+    assert.equal(rendered.render('one **a**'), '<p>one <strong>a</strong></p>\n');
+    rendered.render('three');
+    assert.equal(rendered.size, 1, 'emptied when full, then the new one kept');
+    assert.equal(rendered.render('three'), '<p>three</p>\n');
   });
 
   it('says so when there are no turns', () => {

@@ -61,6 +61,7 @@ describe('conversation turns', () => {
               { type: 'input_file', filename: 'c.pdf' },
               { type: 'refusal', refusal: 'no' },
               7,
+              null,
               { type: 'input_audio' },
             ],
           },
@@ -152,7 +153,11 @@ describe('conversation turns', () => {
         ['unknown', 'neither'],
       ],
     );
+    assert.equal(c.key, 'input');
+    assert.equal(c.single, false);
+    assert.equal(c.turns[0].content?.type, 'array');
     assert.deepEqual(c.turns[2].toolCalls, [{ id: 'c1', name: 'f', arguments: '{}' }]);
+    assert.deepEqual([c.turns[2].images, c.turns[2].files, c.turns[3].images, c.turns[3].files], [[], [], [], []]);
     assert.equal(c.turns[3].toolCallId, 'c1');
     assert.equal(c.turns[3].content?.type, 'string');
     assert.equal(c.turns[6].content, undefined);
