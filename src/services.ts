@@ -1,3 +1,4 @@
+import { ModelSelection } from './platform/modelSelection';
 import * as vscode from 'vscode';
 import { Views } from './ids';
 import { ApiKeyStore } from './platform/apiKeys';
@@ -40,6 +41,8 @@ export interface Services {
   readonly log: RedactingLog;
   /** Prompts, messages, clipboard and browser; replaceable by tests. */
   readonly ui: Ui;
+  /** The model row selected in the Models view (the explorer writes it). */
+  readonly selection: ModelSelection;
   /** What integration tests observe: features add their parts; `activate()` returns it only under a test runner. */
   readonly testApi: Partial<ModelAccessApi>;
 }
@@ -66,6 +69,8 @@ export interface ModelAccessApi {
   log: RedactingLog;
   statusBar: ModelsStatusBar;
   environmentBar: EnvironmentStatusBar;
+  /** The model row selected in the Models view, as New Request reads it. */
+  selection: ModelSelection;
   /** Prompts, messages, clipboard and browser: replace members to answer prompts or observe. */
   ui: Ui;
   /** Scratch requests: scratch files, response documents, history, the sender. */
@@ -130,8 +135,10 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     }),
     { dispose: () => void modelCache.flush() },
   );
+  const selection = new ModelSelection();
   const testApi: Partial<ModelAccessApi> = {
     catalog,
+    selection,
     catalogs,
     modelCache,
     keys,
@@ -147,5 +154,5 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
       };
     },
   };
-  return { context, config, keys, environments, connection, catalog, catalogs, log, ui, testApi };
+  return { context, config, keys, environments, connection, catalog, catalogs, log, ui, selection, testApi };
 }

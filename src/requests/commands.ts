@@ -18,6 +18,8 @@ import { starterPayload } from './core/templates';
 import { uploadFile } from './upload';
 import { ModelComparisons } from './compare';
 import { clean, displayText } from '../common/text';
+import { suitsEndpoint } from '../domain/modelKind';
+import { modelPickItems } from '../platform/modelPicks';
 import type { SafePickItem } from '../platform/ui';
 import { l10n } from '../platform/l10n';
 
@@ -87,26 +89,61 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   command(Commands.newRequest, async (arg?: unknown, endpointArg?: unknown) => {
     // A newcomer may get here before anything loaded the list: load it once, so the template names a model.
     await deps.catalog.ensureLoaded();
-    const target = commandEnvironment(deps.environments, deps.ui, arg);
+    // A model given by a row's menu, the details page or another command is the one used. From the palette,
+    // the row selected in the Models view is, when it suits the endpoint; otherwise the person picks.
+    const given = modelFromArg(arg, deps.catalog.models);
+    const selected = given ? undefined : deps.selection.current;
+    const target = commandEnvironment(deps.environments, deps.ui, selected ?? arg);
     if (!target) {
       return undefined;
     }
     // A row under another environment's root: the payload is pinned there, so Send goes where the model is.
     const pin = target.name !== undefined && target.name !== deps.environments.active?.name ? target.name : undefined;
-    const model = modelFromArg(arg, deps.catalog.models) ?? deps.catalog.models[0];
+    const preferred = given ?? selected?.model;
+    // The endpoints the model suits come first.
+    const endpoints = preferred
+      ? [...ENDPOINTS].sort(
+          (a, b) => Number(suitsEndpoint(preferred, b.path)) - Number(suitsEndpoint(preferred, a.path)),
+        )
+      : ENDPOINTS;
     const endpoint =
       ENDPOINTS.find((e) => e.path === endpointArg)?.path ??
       (
         await deps.ui.pick(
-          ENDPOINTS.map((e) => ({ label: e.label, description: clean(`POST ${e.path}`), path: e.path })),
+          endpoints.map((e) => ({ label: e.label, description: clean(`POST ${e.path}`), path: e.path })),
           {
-            title: model ? l10n.t('New request for {0}', clean(model.id)) : l10n.t('New request'),
+            title: preferred ? l10n.t('New request for {0}', clean(preferred.id)) : l10n.t('New request'),
             placeHolder: l10n.t('Which endpoint?'),
           },
         )
       )?.path;
     if (!endpoint) {
       return undefined;
+    }
+    let model = given ?? (selected && suitsEndpoint(selected.model, endpoint) ? selected.model : undefined);
+    const catalog =
+      target.env && target.env.name !== deps.environments.active?.name
+        ? deps.catalogs.catalogFor(target.env)
+        : deps.catalog;
+    if (!model && catalog.models.length > 0) {
+      const picked = await deps.ui.pick(modelPickItems(catalog.models, undefined, endpoint), {
+        title: l10n.t('New request: which model for POST {0}?', clean(endpoint)),
+        placeHolder: selected
+          ? l10n.t(
+              '{0} (selected in the Models view) may not answer POST {1}; the models that suit it come first',
+              clean(selected.model.id),
+              clean(endpoint),
+            )
+          : l10n.t(
+              'The models that suit POST {0} come first; type to search by id, version or family',
+              clean(endpoint),
+            ),
+        matchOnDescription: true,
+      });
+      if (!picked?.model) {
+        return undefined;
+      }
+      model = picked.model;
     }
     const payload = starterPayload(endpoint, model?.id ?? '', deps.config.requestTemplates);
     return scratch.create(endpoint, (pin !== undefined && pinToEnvironment(payload, pin)) || payload);
