@@ -174,6 +174,34 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
       await recordEndpoint(editor, pick.path);
     }
   });
+  // The CodeLens actions sit on line 1; this quick pick (Ctrl+Shift+Alt+Enter) offers them wherever the cursor is.
+  command(Commands.payloadActions, async (arg?: unknown) => {
+    const editor = await editorFor(arg);
+    if (!editor || !payloads.isPayload(editor.document)) {
+      void deps.ui.info(l10n.t('Open a payload first (Model Access: New Request… makes one).'));
+      return undefined;
+    }
+    const uri = editor.document.uri;
+    const endpoint = readEndpoint(editor.document.lineAt(0).text);
+    const actions: (SafePickItem & { run: string })[] = [
+      {
+        label: endpoint ? l10n.t('$(play) Send to POST {0}', clean(endpoint)) : l10n.t('$(play) Send…'),
+        description: l10n.t('Ctrl+Alt+Enter (Cmd+Alt+Enter on macOS)'),
+        run: Commands.sendRequest,
+      },
+      { label: l10n.t('$(arrow-swap) Change endpoint…'), run: Commands.changeEndpoint },
+      { label: l10n.t('$(code) Copy as Code…'), run: Commands.copyAsCode },
+      { label: l10n.t('$(split-horizontal) Compare Models…'), run: Commands.compareModels },
+    ];
+    const pick = await deps.ui.pick(actions, {
+      title: l10n.t('Payload actions · {0}', clean(uri.path.split('/').pop())),
+    });
+    if (!pick) {
+      return undefined;
+    }
+    // Compare reads the active payload; the others take the document.
+    return vscode.commands.executeCommand(pick.run, pick.run === Commands.compareModels ? undefined : uri);
+  });
   command(Commands.copyAsCode, (arg?: unknown, target?: unknown, endpoint?: unknown) =>
     copyAsCode(deps, payloads, arg, target, endpoint),
   );
