@@ -23,7 +23,14 @@ import {
 } from './hostile';
 import { encodeJson, withHostileModels } from './hostileData';
 import { ApiError, errorBody, plainWriter } from './http';
-import { indexByOrganization, keysFor, loadRegistry, withGeneratedModels, type Registry, type RegistryModel } from './registry';
+import {
+  indexByOrganization,
+  keysFor,
+  loadRegistry,
+  withGeneratedModels,
+  type Registry,
+  type RegistryModel,
+} from './registry';
 import { dispatch, type ServerContext } from './routes';
 export { CARD_MARKER } from './routes';
 import { sleepUnlessClosed } from './streaming';
