@@ -92,11 +92,17 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
     // A model given by a row's menu, the details page or another command is the one used. From the palette,
     // the row selected in the Models view is, when it suits the endpoint; otherwise the person picks.
     const given = modelFromArg(arg, deps.catalog.models);
-    const selected = given ? undefined : deps.selection.current;
-    const target = commandEnvironment(deps.environments, deps.ui, selected ?? arg);
+    const row = given ? undefined : deps.selection.current;
+    const target = commandEnvironment(deps.environments, deps.ui, row ?? arg);
     if (!target) {
       return undefined;
     }
+    const catalog =
+      target.env && target.env.name !== deps.environments.active?.name
+        ? deps.catalogs.catalogFor(target.env)
+        : deps.catalog;
+    // A row selected before a switch to another environment (whose list does not hold it) is not used.
+    const selected = row && catalog.models.some((m) => m.id === row.model.id) ? row : undefined;
     // A row under another environment's root: the payload is pinned there, so Send goes where the model is.
     const pin = target.name !== undefined && target.name !== deps.environments.active?.name ? target.name : undefined;
     const preferred = given ?? selected?.model;
@@ -121,10 +127,6 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
       return undefined;
     }
     let model = given ?? (selected && suitsEndpoint(selected.model, endpoint) ? selected.model : undefined);
-    const catalog =
-      target.env && target.env.name !== deps.environments.active?.name
-        ? deps.catalogs.catalogFor(target.env)
-        : deps.catalog;
     if (!model && catalog.models.length > 0) {
       const picked = await deps.ui.pick(modelPickItems(catalog.models, undefined, endpoint), {
         title: l10n.t('New request: which model for POST {0}?', clean(endpoint)),
