@@ -24,7 +24,8 @@ import {
   webviewFrame,
 } from './helpers';
 
-const THEMES = ['Default Light Modern', 'Default Dark Modern', 'Default High Contrast'] as const;
+// As the theme picker names them (High Contrast is `Default High Contrast` in settings).
+const THEMES = ['Default Light Modern', 'Default Dark Modern', 'Dark High Contrast'] as const;
 const slug = (theme: string) =>
   theme
     .replace(/^Default /, '')
@@ -80,6 +81,27 @@ async function readCompare(frame: Frame): Promise<ComparePage> {
       rows: new Set(cols.map((c) => Math.round(c.getBoundingClientRect().top))).size,
     };
   })()`) as Promise<ComparePage>;
+}
+
+/**
+ * The comparison page as it is now: Compare again draws a new page (a new frame), so it is found again for
+ * each read; a frame that goes away while it is read reads as "not yet".
+ */
+async function readCurrent(page: Page): Promise<ComparePage> {
+  try {
+    return await readCompare(await webviewFrame(page, '#c2-status'));
+  } catch {
+    return {
+      summary: '',
+      states: [],
+      models: [],
+      cancel: { disabled: false, opacity: 1, cursor: '' },
+      again: { disabled: false },
+      overflow: 0,
+      widths: [],
+      rows: 0,
+    };
+  }
 }
 
 describe('Keyboard, screen readers and axe-core', () => {
@@ -202,8 +224,15 @@ describe('Keyboard, screen readers and axe-core', () => {
       (n) => n > sent,
       'the payload is sent',
     );
-    assert.match(String(service.lastReceived('/v1/chat', 'POST').json?.messages), /./);
-    await readActiveEditorText(page, { contains: /POST \/v1\/chat · 200/ });
+    const messages = service.lastReceived('/v1/chat', 'POST').json?.messages as { content: string }[];
+    assert.equal(messages.at(-1)?.content, 'Which is the best season for a walk?');
+    // The answer opens beside the payload.
+    await page
+      .locator('.editor-group-container')
+      .nth(1)
+      .locator('.tab', { hasText: 'response' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
   });
 
   it('Compare: three models fit at 1400 and 900 px; axe finds nothing running, finished or failed, in every theme', async function () {
@@ -233,7 +262,7 @@ describe('Keyboard, screen readers and axe-core', () => {
     await assertAccessible(frame, 'Compare running · Default Light Modern');
     await screenshot(page, 'a11y-compare-running');
     const finished = await waitForValue(
-      () => readCompare(frame),
+      () => readCurrent(page),
       (v) => v.summary === 'Finished.' && v.states.every((s) => s === 'done'),
       'the three answers',
       60_000,
@@ -248,7 +277,7 @@ describe('Keyboard, screen readers and axe-core', () => {
       `readable columns: ${finished.widths.join(', ')} px`,
     );
     await moveMouseAway(page);
-    await screenshot(page, 'compare-models');
+    await screenshot(page, 'compare-models-three');
 
     for (const theme of THEMES) {
       await setColorTheme(page, theme);
@@ -256,27 +285,27 @@ describe('Keyboard, screen readers and axe-core', () => {
       await assertAccessible(frame, `Compare finished · ${theme}`);
       // A failed run: the service answers 500 to every model.
       service.setFaults({ serverError: { first: 3 }, paths: ['/v1/chat'] });
-      await frame.click('#again');
+      await (await webviewFrame(page, '#c2-status')).click('#again');
       await waitForValue(
-        () => readCompare(frame),
+        () => readCurrent(page),
         (v) => v.summary === 'Finished.' && v.states.every((s) => s === 'failed'),
         'three failures',
         60_000,
       );
-      await assertAccessible(frame, `Compare failed · ${theme}`);
+      await assertAccessible(await webviewFrame(page, '#c2-status'), `Compare failed · ${theme}`);
       await moveMouseAway(page);
       await screenshot(page, `a11y-compare-failed-${slug(theme)}`);
       // Running, then finished again.
       service.setFaults({ latencyMs: 3000, paths: ['/v1/chat'] });
-      await frame.click('#again');
+      await (await webviewFrame(page, '#c2-status')).click('#again');
       await waitForValue(
-        () => readCompare(frame),
+        () => readCurrent(page),
         (v) => v.summary === 'Running…',
         'running again',
       );
-      await assertAccessible(frame, `Compare running · ${theme}`);
+      await assertAccessible(await webviewFrame(page, '#c2-status'), `Compare running · ${theme}`);
       await waitForValue(
-        () => readCompare(frame),
+        () => readCurrent(page),
         (v) => v.summary === 'Finished.' && v.states.every((s) => s === 'done'),
         'the three answers again',
         60_000,
@@ -291,7 +320,7 @@ describe('Keyboard, screen readers and axe-core', () => {
     await page.setViewportSize({ width: 900, height: 700 });
     frame = await webviewFrame(page, '#c2-status');
     const narrow = await waitForValue(
-      () => readCompare(frame),
+      () => readCurrent(page),
       (v) => v.overflow <= 0,
       'the columns reflow at 900 px',
     );

@@ -146,17 +146,17 @@ export function parseComparisonMessage(message: unknown): ComparisonAction | und
 }
 
 /**
- * Columns reflow to the tab's width: as many side by side as fit at a readable width (about 16 characters of
- * heading and a short table), the rest wrap to the next row, so 2–6 models read at half a 900 px window too.
+ * Columns reflow to the tab's width: as many side by side as fit at a readable width (13em: about 20
+ * characters of answer per line), the rest wrap to the next row, so 2–6 models read at half a 900 px window too.
  * Each column's heading (the model) stays in view while its answer scrolls past.
  */
 const STYLE = `
-.grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fill, minmax(min(100%, 17em), 1fr)); }
+.grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fill, minmax(min(100%, 13em), 1fr)); }
 .column { border: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, #8884)); border-radius: 4px; padding: 0 10px 8px; min-width: 0; }
 .column h2 { position: sticky; top: 0; margin: 0 -10px 6px; padding: 6px 10px 4px; background: var(--vscode-editor-background);
   border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, #8884)); overflow-wrap: anywhere; }
 .column h2 .ordinal { font-weight: normal; color: var(--vscode-descriptionForeground); margin-right: 0.4em; }
-.facts th { width: 7em; }
+.facts th { width: auto; padding-right: 8px; }
 .answer { margin-top: 8px; border-top: 1px solid var(--vscode-panel-border, #8884); padding-top: 6px; overflow-wrap: anywhere; }
 .error:empty { display: none; }
 .state-failed h2 { color: var(--vscode-errorForeground); }
