@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ModelEntry, PostEndpoint } from '../api/types';
 import { displayText, type DisplayText } from '../common/text';
 import { modelKind, suitsEndpoint, type ModelKind } from '../domain/modelKind';
-import { familyOf, sortModels } from '../explorer/core/sorting';
+import { familyOf, sortModels } from '../domain/modelSorting';
 import { l10n } from './l10n';
 import type { SafePickItem } from './ui';
 

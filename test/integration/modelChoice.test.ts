@@ -4,7 +4,7 @@
 // (chat models, `cirrus-embed-*` embedding models, speech models).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import type { ModelPickItem } from '../../src/platform/modelPicks';
 import type { SafePickItem, SafeQuickPickOptions } from '../../src/platform/ui';
 import { Commands } from '../../src/ids';

@@ -2,7 +2,7 @@
 // quick pick that a keybinding opens wherever the cursor is in the payload.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import type { SafePickItem } from '../../src/platform/ui';
 import { Commands } from '../../src/ids';
 import { activateExtension, newPayload, stubUi, type UiStub } from './helpers';

@@ -6,7 +6,7 @@ import type { ModelEntry } from '../../api/types';
 import { displayText } from '../../common/text';
 import { l10n } from '../../common/l10n';
 import { isRecord } from '../../common/records';
-import { modelKind, words } from '../../domain/modelKind';
+import { chatModelId, chatSelection, words } from '../../domain/chatModels';
 
 export interface ChatModelDefaults {
   maxInputTokens: number;
@@ -121,38 +121,6 @@ export function tokenLimits(raw: unknown, defaults: ChatModelDefaults = DEFAULT_
   return { maxInputTokens: maxInput, maxOutputTokens: output };
 }
 
-/**
- * Whether a catalog model can chat: what its entry declares (capabilities, task, type…), else every model
- * except those whose id or family names a non-chat kind (`…-embed-…`, `…-rerank-…`, `tts`, `asr`).
- */
-export function canChat(entry: ModelEntry): boolean {
-  return modelKind(entry) === 'chat';
-}
-
-/** `*` and `?` globs (anything else literal), matched against the whole id, case-insensitively. */
-function globToRegExp(pattern: string): RegExp {
-  const body = pattern
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${body}$`, 'i');
-}
-
-/**
- * The `modelAccess.chat.models` selection: each item is a family name or an id pattern (`aurora-*`).
- * Empty means "every model that can chat".
- */
-export function chatSelection(patterns: readonly string[]): (entry: ModelEntry) => boolean {
-  const items = patterns.map((p) => p.trim()).filter((p) => p !== '');
-  if (items.length === 0) {
-    return canChat;
-  }
-  const families = new Set(items.map((p) => p.toLowerCase()));
-  const globs = items.map(globToRegExp);
-  return (entry) =>
-    (entry.family !== undefined && families.has(entry.family.toLowerCase())) || globs.some((g) => g.test(entry.id));
-}
-
 function capabilityFlag(raw: unknown, keys: readonly string[], listWords: RegExp): boolean {
   if (!isRecord(raw)) {
     return false;
@@ -247,11 +215,6 @@ export function chatModels(
     }
   }
   return out;
-}
-
-/** The chat model id of model `id`: prefixed with its environment's name when every environment is offered. */
-export function chatModelId(id: string, environment?: string): string {
-  return environment === undefined ? id : `${environment}/${id}`;
 }
 
 /**
