@@ -60,7 +60,7 @@ export interface DetailsPageState {
 
 const STYLE = `
 .facts th { width: 9em; }
-.card-refused { color: var(--vscode-errorForeground); }
+.card-refused { font-weight: 600; border-left: 3px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); padding-left: 6px; }
 .field-name { font-family: var(--vscode-editor-font-family); }
 `;
 

@@ -159,7 +159,7 @@ const STYLE = `
 .facts th { width: auto; padding-right: 8px; }
 .answer { margin-top: 8px; border-top: 1px solid var(--vscode-panel-border, #8884); padding-top: 6px; overflow-wrap: anywhere; }
 .error:empty { display: none; }
-.state-failed h2 { color: var(--vscode-errorForeground); }
+.state-failed { border-color: var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); border-width: 2px; }
 `;
 
 /**
