@@ -83,7 +83,8 @@ h2 { font-size: 1.05em; font-weight: 600; margin: 20px 0 6px; border-bottom: 1px
 .muted { color: var(--vscode-descriptionForeground); }
 /* Error text in the foreground color (the theme's red is below 4.5:1 on a light background); the red border says error. */
 .error { color: var(--vscode-foreground); border-left: 3px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground));
-  padding: 4px 10px; margin: 10px 0; background: var(--vscode-inputValidation-errorBackground, transparent); white-space: pre-wrap; }
+  padding: 4px 10px; margin: 10px 0; background: var(--vscode-inputValidation-errorBackground, transparent); white-space: pre-wrap;
+  overflow-wrap: anywhere; }
 .actions { display: flex; flex-wrap: wrap; gap: 6px; margin: 12px 0; }
 button { font-family: inherit; font-size: inherit; color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground);
   border: 1px solid var(--vscode-button-border, transparent); border-radius: 2px; padding: 4px 10px; cursor: pointer; }
