@@ -6,7 +6,7 @@ import {
   prepareCardSource,
   sanitizeCardMarkdown,
   sanitizeRenderedCard,
-} from '../../../src/explorer/core/cardMarkdown';
+} from '../../../src/domain/cardMarkdown';
 import { HOSTILE } from '../../server';
 import { elements, type ParsedElement } from '../helpers/html';
 

@@ -18,7 +18,7 @@
  *
  * Bidi and zero-width characters are shown as visible marks.
  */
-import { escapeHtml, revealInvisible } from '../../common/html';
+import { escapeHtml, revealInvisible } from '../common/html';
 
 /** Where a link that is not allowed points instead. */
 export const BLOCKED_LINK = '#link-removed';
