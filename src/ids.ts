@@ -59,7 +59,7 @@ export const Commands = {
   setClientCertificatePassphrase: 'modelAccess.setClientCertificatePassphrase',
   /** Item click: runs the action chosen by `modelAccess.modelClickAction`. Hidden from the palette. */
   modelClicked: 'modelAccess.modelClicked',
-  // Walkthrough (src/walkthrough.ts)
+  // Walkthrough (src/setup/walkthrough.ts)
   openWalkthrough: 'modelAccess.openWalkthrough',
 } as const;
 
@@ -115,7 +115,7 @@ export const ContextKeys = {
   grouped: 'modelAccess.grouped',
   /** true while a text filter narrows the Models view. */
   filtered: 'modelAccess.filtered',
-  /** `resourcePath` of every open payload (src/requests/payloadKind.ts): `resourcePath in modelAccess.payloads`. */
+  /** `resourcePath` of every open payload (src/requests/core/payloadKind.ts): `resourcePath in modelAccess.payloads`. */
   payloads: 'modelAccess.payloads',
 } as const;
 
