@@ -85,11 +85,16 @@ function printScores(report) {
 
 const args = process.argv.slice(2);
 if (args.includes('--docs')) {
-  const { rows, notTriaged, notTriagedApi, reasons, lost } = writeMutationDocs();
+  const { rows, notTriaged, notTriagedApi, reasons, lost, gone } = writeMutationDocs();
   console.log(
     `${rows} mutants left, ${notTriaged} not triaged yet (${notTriagedApi} in src/api): every one with its reason in reports/mutation/survivors.md (reasons: test/mutation/survivor-reasons.json).`,
   );
   console.log(`  by reason: ${[...reasons].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  if (gone.length > 0) {
+    console.log(
+      `  results of ${gone.length} files that no longer exist, left out of the page until the next run: ${gone.join(' ')}`,
+    );
+  }
   if (lost.length > 0) {
     console.log(
       `  reasons of ${lost.length} rows whose mutant is gone (killed, or its code changed): ${lost.join(' ')}`,

@@ -154,8 +154,15 @@ export function writeMutationDocs() {
   const folders = new Map();
   const fileRows = [];
   const sections = [];
-  const counts = { rows: 0, notTriaged: 0, notTriagedApi: 0, reasons: new Map() };
+  const counts = { rows: 0, notTriaged: 0, notTriagedApi: 0, reasons: new Map(), gone: [] };
   for (const file of files) {
+    if (!fs.existsSync(path.join(ROOT, file))) {
+      // Results of a file moved or removed since its last run: not shown (the next run drops them); its
+      // reasons are kept for the mutants that reappear in the file its code went to.
+      counts.gone.push(file);
+      reasons[file] = old.get(file)?.map(({ where, mutant, why }) => ({ where, mutant, why })) ?? [];
+      continue;
+    }
     const { mutants, source } = report.files[file];
     const folder = folderOf(file);
     const f = folders.get(folder) ?? { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0 };
@@ -277,8 +284,10 @@ export function writeMutationDocs() {
     [path.join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--write', DOC, REASONS, LIST],
     { stdio: 'ignore' },
   );
-  const lost = [...old].flatMap(([file, rows]) =>
-    rows.filter((r) => !r.used && !r.why.includes(NOT_TRIAGED)).map((r) => `${file}:${r.where}`),
-  );
+  const lost = [...old]
+    .filter(([file]) => !counts.gone.includes(file))
+    .flatMap(([file, rows]) =>
+      rows.filter((r) => !r.used && !r.why.includes(NOT_TRIAGED)).map((r) => `${file}:${r.where}`),
+    );
   return { ...counts, lost };
 }
