@@ -259,6 +259,17 @@ export function writeMutationDocs() {
     .map(([folder, k]) => [`\`${folder}\``, ...KINDS.map((kind) => String(k.get(kind) ?? 0))]);
   const kinds = table(['Folder', ...KINDS.map((k) => k[0].toUpperCase() + k.slice(1))], kindRows);
 
+  // Reasons of a file the incremental file no longer holds (moved, and its new file not run yet) are kept
+  // for the run that brings its mutants back under the new name.
+  for (const [file, rows] of old) {
+    if (!(file in report.files)) {
+      const waiting = rows.filter((r) => !r.used).map(({ where, mutant, why }) => ({ where, mutant, why }));
+      if (waiting.length > 0) {
+        reasons[file] = waiting;
+        counts.gone.push(file);
+      }
+    }
+  }
   let doc = fs.readFileSync(DOC, 'utf8');
   doc = replaceGenerated(doc, 'scores', scores);
   doc = replaceGenerated(doc, 'kinds', kinds);

@@ -21,6 +21,25 @@ describe('client: limits, the probe and other edges', function () {
       json(res, 200, { data: [entry(`m${n}`), { no: 'id' }] }, next);
     });
 
+  it('waits as long as the server asks before it retries a GET', async () => {
+    let n = 0;
+    const rec = await recorder((_req, res) =>
+      n++ === 0
+        ? json(res, 503, { error: { message: 'busy' } }, { 'retry-after-ms': '300' })
+        : json(res, 200, { data: [entry('m1')] }),
+    );
+    const { client } = clientFor(rec.url, KEY, { retries: { max: 1, baseDelayMs: 10, maxDelayMs: 2000 } });
+    const started = performance.now();
+    const r = await client.listModels();
+    assert.ok(performance.now() - started >= 290, 'the retry came after the 300 ms the server asked for');
+    assert.deepEqual(
+      r.models.map((m) => m.id),
+      ['m1'],
+    );
+    assert.equal(rec.seen.length, 2);
+    await client.dispose();
+  });
+
   it('stops at exactly maxModels, saying so in the singular, and counts the entries it skipped', async () => {
     const rec = await pagedList(3);
     const { client } = clientFor(rec.url, KEY, { maxModels: 1 });

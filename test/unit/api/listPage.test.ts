@@ -89,6 +89,27 @@ describe('api/listPage: the whole list', () => {
     assert.equal(stop('https://h/?p=3', { pages: 9, models: 99, bytes: 999_999 }), undefined);
   });
 
+  it('says both why it stopped and that it cut the list, when another limit stopped it above maxModels', async () => {
+    const page = '{"data":[{"id":"a"},{"id":"b"},{"id":"c"}],"next_cursor":"c2"}';
+    const r = await readModelList(
+      'https://h/v1/models',
+      origin,
+      { ...limits, maxPages: 1, maxModels: 2 },
+      async (url) => ({
+        text: page,
+        url,
+      }),
+    );
+    assert.deepEqual(
+      r.models.map((m) => m.id),
+      ['a', 'b'],
+    );
+    assert.deepEqual(r.warnings, [
+      'Stopped after 1 page (the page limit); the list may be incomplete.',
+      'Showing the first 2 of 3 models (the limit set by modelAccess.limits.maxModels).',
+    ]);
+  });
+
   it('reads page after page through cursors and links, telling the caller after each page but the last', async () => {
     const pages: Record<string, string> = {
       'https://h/v1/models': '{"data":[{"id":"a"}],"next_cursor":"c2"}',
