@@ -26,6 +26,8 @@ export function register(deps: Services): vscode.Disposable[] {
     deps.context.subscriptions.push(loaded);
     return loaded;
   });
+  const answered = new Set<string>();
+  const lens = new PayloadCodeLens(scratch, (uri) => answered.has(uri.toString()));
   // Tests reach the loaded part through the test API; reaching it loads it.
   Object.defineProperty(deps.testApi, 'requests', { get: () => load().api, enumerable: true, configurable: true });
   return [
@@ -37,7 +39,14 @@ export function register(deps: Services): vscode.Disposable[] {
     }),
     new ModelDiagnostics(deps.catalog, scratch),
     ...variableProviders(deps.environments, scratch),
-    vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, new PayloadCodeLens(scratch)),
+    vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, lens),
+    // A payload's first answer adds Reply to its CodeLens.
+    responseChanged.event((uri) => {
+      if (!answered.has(uri.query)) {
+        answered.add(uri.query);
+        lens.refresh();
+      }
+    }),
     vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, new ModelCompletion(deps.catalog, scratch), '"'),
     modelHover(deps.catalog, scratch),
     // completeHandlers (onDemand.ts) has checked that each has its handler.

@@ -23,6 +23,12 @@ export const ON_DEMAND = [
   Commands.toggleResponseHeaders,
   Commands.showRawEvents,
   Commands.saveResponseBody,
+  Commands.reply,
+  Commands.regenerate,
+  Commands.forkConversation,
+  Commands.attachFileToConversation,
+  Commands.showConversation,
+  Commands.useFileInNewRequest,
 ] as const;
 
 export type OnDemandCommand = (typeof ON_DEMAND)[number];
