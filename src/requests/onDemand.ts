@@ -13,6 +13,7 @@ export const ON_DEMAND = [
   Commands.sendToChat,
   Commands.sendToEmbeddings,
   Commands.changeEndpoint,
+  Commands.payloadActions,
   Commands.copyAsCode,
   Commands.importCurl,
   Commands.openScratchFolder,
