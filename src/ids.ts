@@ -68,7 +68,7 @@ export const Commands = {
   setClientCertificatePassphrase: 'modelAccess.setClientCertificatePassphrase',
   /** Item click: runs the action chosen by `modelAccess.modelClickAction`. Hidden from the palette. */
   modelClicked: 'modelAccess.modelClicked',
-  // Walkthrough (src/walkthrough.ts)
+  // Walkthrough (src/setup/walkthrough.ts)
   openWalkthrough: 'modelAccess.openWalkthrough',
 } as const;
 

@@ -8,6 +8,7 @@ import { CardPreviews } from './cardPreview';
 import type { ModelDetailsPanels } from './details';
 import { openModelCard } from './modelCard';
 import type { ModelEntry } from '../api/types';
+import { onFirstUse } from '../common/onFirstUse';
 
 /** The Models view, Model Cards, Inspect, and the per-model commands. */
 export function register(services: Services): vscode.Disposable[] {
@@ -23,18 +24,13 @@ export function register(services: Services): vscode.Disposable[] {
     connection.keylessNetwork(environment === undefined ? environments.active : environments.find(environment));
   const cards = new CardPreviews({ ui: services.ui, log, openCard, network });
   // Model Details (details.ts, dist/details.js) loads when the first details tab opens.
-  let panels: ModelDetailsPanels | undefined;
-  const loadDetails = (): ModelDetailsPanels => {
-    if (!panels) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js makes it dist/<feature>.js
-      const { ModelDetailsPanels } = require('./details') as typeof import('./details');
-      panels = new ModelDetailsPanels(services, {
-        openCard,
-        previewCard: (model, environment) => cards.preview(model, environment),
-      });
-    }
-    return panels;
-  };
+  const loadDetails = onFirstUse((): ModelDetailsPanels => {
+    const { ModelDetailsPanels } = require('./details') as typeof import('./details');
+    return new ModelDetailsPanels(services, {
+      openCard,
+      previewCard: (model, environment) => cards.preview(model, environment),
+    });
+  });
   const details = { show: (model: ModelEntry, environment?: string) => loadDetails().show(model, environment) };
   Object.assign(services.testApi, { view, documents, cards });
   Object.defineProperty(services.testApi, 'details', { get: loadDetails, enumerable: true, configurable: true });
@@ -57,7 +53,7 @@ export function register(services: Services): vscode.Disposable[] {
     }),
     documents,
     cards,
-    { dispose: () => panels?.dispose() },
+    { dispose: () => loadDetails.loaded?.dispose() },
     ...explorerCommands(services, { view, details, cards, inspect, openCard }),
     // A new service or key (here or in another window) replaces the list.
     connection.onDidChange(

@@ -25,6 +25,7 @@ import { suitsEndpoint } from '../domain/modelKind';
 import { modelPickItems } from '../platform/modelPicks';
 import type { SafePickItem } from '../platform/ui';
 import { l10n } from '../platform/l10n';
+import { completeHandlers, type Handler, type OnDemandCommand } from './onDemand';
 
 /**
  * The requests feature's commands and what they need (sending, uploads, response documents, history,
@@ -56,8 +57,8 @@ export interface EagerParts {
 
 export interface RequestCommands extends vscode.Disposable {
   readonly api: RequestsApi;
-  /** The handler of each of the feature's commands, by id. */
-  readonly handlers: ReadonlyMap<string, (...args: unknown[]) => unknown>;
+  /** The handler of each of the feature's commands (onDemand.ts), by id. */
+  readonly handlers: ReadonlyMap<OnDemandCommand, Handler>;
 }
 
 export function requestCommands(deps: Services, eager: EagerParts): RequestCommands {
@@ -65,8 +66,8 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   const responses = new ResponseDocuments(deps.log.redactor.removeSecrets);
   const history = new RequestHistory(deps.context.globalState);
   const sender = new RequestSender(deps, responses, history, eager.envAccess);
-  const handlers = new Map<string, (...args: unknown[]) => unknown>();
-  const command = (id: string, run: (...args: unknown[]) => unknown) => void handlers.set(id, run);
+  const handlers = new Map<OnDemandCommand, Handler>();
+  const command = (id: OnDemandCommand, run: Handler) => void handlers.set(id, run);
 
   const editorFor = async (arg: unknown): Promise<vscode.TextEditor | undefined> => {
     if (arg instanceof vscode.Uri && arg.toString() !== vscode.window.activeTextEditor?.document.uri.toString()) {
@@ -310,7 +311,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
 
   return {
     api: { scratch, responses, history, sender, payloads, comparisons, conversations, transcripts },
-    handlers,
+    handlers: completeHandlers(handlers),
     dispose: () => disposables.forEach((d) => d.dispose()),
   };
 }
