@@ -17,6 +17,8 @@ import { textToSend } from './core/sendText';
 import { starterPayload } from './core/templates';
 import { uploadFile } from './upload';
 import { ModelComparisons } from './compare';
+import { answerColumn } from './answerPlacement';
+import { RESPONSE_SCHEME } from './responseScheme';
 import { clean, displayText } from '../common/text';
 import type { SafePickItem } from '../platform/ui';
 import { l10n } from '../platform/l10n';
@@ -193,7 +195,12 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
       language: 'plaintext',
       content: deps.log.redactor.removeSecrets(raw.join('\n\n')),
     });
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    // With the answers (where the response is, when it is the active editor): never a third column.
+    const fromAnswer = vscode.window.activeTextEditor?.document.uri.scheme === RESPONSE_SCHEME;
+    await vscode.window.showTextDocument(doc, {
+      viewColumn: fromAnswer ? vscode.ViewColumn.Active : answerColumn(),
+      preview: true,
+    });
   });
   command(Commands.saveResponseBody, async () => {
     const active = responses.active();
