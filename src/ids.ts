@@ -49,6 +49,7 @@ export const Commands = {
   toggleResponseHeaders: 'modelAccess.toggleResponseHeaders',
   showRawEvents: 'modelAccess.showRawEvents',
   saveResponseBody: 'modelAccess.saveResponseBody',
+  previewResponse: 'modelAccess.previewResponse',
   /** Sends the active payload to several models at once, side by side (src/requests/compare.ts). */
   compareModels: 'modelAccess.compareModels',
   // Status bar and output

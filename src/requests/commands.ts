@@ -202,6 +202,16 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
       preview: true,
     });
   });
+  command(Commands.previewResponse, async () => {
+    const active = responses.active();
+    if (!active) {
+      void deps.ui.info(l10n.t('Open a response first.'));
+      return;
+    }
+    // The Markdown preview opens in the answer's own column (focused there first): never a third column.
+    await responses.show(active.uri, { focus: true });
+    await vscode.commands.executeCommand(BuiltinCommands.showMarkdownPreview, active.uri);
+  });
   command(Commands.saveResponseBody, async () => {
     const active = responses.active();
     const body = active && responses.fullBody(active.uri);

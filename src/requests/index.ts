@@ -28,6 +28,7 @@ const ON_DEMAND = [
   Commands.toggleResponseHeaders,
   Commands.showRawEvents,
   Commands.saveResponseBody,
+  Commands.previewResponse,
 ];
 
 /**

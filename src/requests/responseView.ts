@@ -110,14 +110,20 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
    * Shows the answer where answers go (answerPlacement.ts): its own tab when it is open beside the payload,
    * else the group of the other answers, else beside — never a third column. Focus stays where it was.
    */
-  async show(uri: vscode.Uri): Promise<vscode.TextEditor> {
+  async show(uri: vscode.Uri, { focus = false }: { focus?: boolean } = {}): Promise<vscode.TextEditor> {
     let doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== ANSWER_LANGUAGE) {
       doc = await vscode.languages.setTextDocumentLanguage(doc, ANSWER_LANGUAGE);
     }
     const own = (tab: vscode.Tab) =>
       tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === uri.toString();
-    return vscode.window.showTextDocument(doc, { viewColumn: answerColumn(own), preserveFocus: true, preview: false });
+    // The answer in the active editor stays where it is.
+    const here = vscode.window.activeTextEditor?.document.uri.toString() === uri.toString();
+    return vscode.window.showTextDocument(doc, {
+      viewColumn: here ? vscode.ViewColumn.Active : answerColumn(own),
+      preserveFocus: !focus,
+      preview: false,
+    });
   }
 
   /** The record behind the active response editor, if one is active. */

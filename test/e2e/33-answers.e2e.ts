@@ -52,6 +52,24 @@ async function columns(page: Page): Promise<number> {
   return page.locator('.part.editor .editor-group-container').count();
 }
 
+/**
+ * The active editor's text on screen, its lines joined and runs of spaces made one: a wrapped line is shown as
+ * several rows, and the tests read it as a person reads the paragraph. Waits until it matches `re`.
+ */
+async function readWrapped(page: Page, re: RegExp, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = (await readActiveEditorText(page).catch(() => '')).replace(/\s+/g, ' ');
+    if (re.test(text)) {
+      return text;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`the active editor did not show ${String(re)} within ${timeoutMs} ms; it shows:\n${text}`);
+    }
+    await page.waitForTimeout(150);
+  }
+}
+
 /** Clicks the answer's tab (the second group's active tab) so the answer is the active editor. */
 async function focusAnswer(page: Page): Promise<void> {
   const group = page.locator('.editor-group-container').nth(1);
@@ -90,7 +108,8 @@ describe('Answers people read', () => {
   let slow: RunningServer | undefined;
 
   before(async () => {
-    slow = await startServer({ streamDelayMs: 350 });
+    // A 15–25 word answer streams over 10 s or more: long enough to read it mid-way at each size.
+    slow = await startServer({ streamDelayMs: 600 });
   });
 
   after(async () => {
@@ -114,8 +133,8 @@ describe('Answers people read', () => {
       await newChatPayload(page, LONG_PROMPT);
       await send(page);
       await focusAnswer(page);
-      const text = await readActiveEditorText(page, { contains: /POST \/v1\/chat · 200 OK/ });
-      assert.match(text.split('\n')[0], /^You wrote \d+ characters/, `the answer's text comes first:\n${text}`);
+      const text = await readWrapped(page, /POST \/v1\/chat · 200 OK/);
+      assert.match(text, /^You wrote \d+ characters/, `the answer's text comes first:\n${text}`);
       assert.ok(text.indexOf('You wrote') < text.indexOf('POST /v1/chat · 200 OK'), 'then the status line');
       const o = await overflow(page);
       assert.ok(o.lines > 2, 'the answer wraps onto several lines');
@@ -139,18 +158,16 @@ describe('Answers people read', () => {
       await send(page);
       await focusAnswer(page);
       // Mid-stream: some words are there, the status line still says it is streaming.
-      const growing = await readActiveEditorText(page, { contains: /streaming…/, timeoutMs: 30_000 });
-      const first = growing.split('\n')[0];
-      assert.match(first, /^You wrote/, `the growing text is on screen:\n${growing}`);
+      const growing = await readWrapped(page, /streaming…/);
+      assert.match(growing, /^You wrote/, `the growing text is on screen:\n${growing}`);
       const o = await overflow(page);
       assert.ok(o.past <= 1 && !o.slider, `the growing text wraps (${JSON.stringify(o)})`);
       await moveMouseAway(page);
       await screenshot(page, `answer-streaming-${size.name}`);
-      const later = await readActiveEditorText(page, { contains: /streaming…/, timeoutMs: 30_000 });
-      await page.waitForTimeout(1500);
-      const grown = await readActiveEditorText(page);
-      assert.ok(grown.split('\n---')[0].length >= later.split('\n---')[0].length, 'it grows in view');
-      await readActiveEditorText(page, { contains: /POST \/v1\/chat · 200 OK · \d+ ms/, timeoutMs: 60_000 });
+      await page.waitForTimeout(2000);
+      const grown = await readWrapped(page, /^You wrote/);
+      assert.ok(grown.split(' --- ')[0].length > growing.split(' --- ')[0].length, 'it grows, in view');
+      await readWrapped(page, /POST \/v1\/chat · 200 OK · \d+ ms/, 90_000);
       assert.ok((await columns(page)) <= 2);
     }
   });
@@ -169,13 +186,25 @@ describe('Answers people read', () => {
     await readActiveEditorText(page, { contains: 'A dog lay on the rug.' });
     await send(page);
     await focusAnswer(page);
-    const text = await readActiveEditorText(page, { contains: /POST \/v1\/embeddings · 200 OK/ });
-    assert.match(text, /^## 2 vectors × \d+ dimensions$/m, text);
-    assert.match(text, /A cat sat on the mat\./);
+    const text = await readWrapped(page, /POST \/v1\/embeddings · 200 OK/);
+    assert.match(text, /^## 2 vectors × \d+ dimensions /, text);
+    assert.match(text, /\| 1 \| A cat sat on the mat\. \| \d\.\d{3} \|/, 'each input with its norm');
     assert.match(text, /Input 1 and input 2 have a cosine similarity of -?\d\.\d{3}\./);
     assert.ok((await columns(page)) <= 2);
     await moveMouseAway(page);
     await screenshot(page, 'answer-embeddings');
+    // The heat map, in the Markdown preview of the answer, in the answer's column.
+    await openPalette(page, 'Model Access: Open Answer Preview');
+    const preview = await webviewFrame(page, 'img[alt="Cosine similarity heat map"]', 60_000);
+    const image = await preview.evaluate(() => {
+      const img = document.querySelector('img[alt="Cosine similarity heat map"]') as HTMLImageElement | null;
+      return { loaded: !!img && img.complete && img.naturalWidth > 0, heading: document.body.innerText.slice(0, 80) };
+    });
+    assert.ok(image.loaded, 'the heat map is drawn');
+    assert.match(image.heading, /2 vectors × \d+ dimensions/);
+    assert.ok((await columns(page)) <= 2, 'the preview opens with the answer');
+    await moveMouseAway(page);
+    await screenshot(page, 'answer-embeddings-preview');
   });
 
   it('after Send, Upload and Compare there are at most two editor columns', async function () {
@@ -186,7 +215,7 @@ describe('Answers people read', () => {
     await newChatPayload(page, 'Hello there');
     await send(page);
     await focusAnswer(page);
-    await readActiveEditorText(page, { contains: /POST \/v1\/chat · 200 OK/ });
+    await readWrapped(page, /POST \/v1\/chat · 200 OK/);
     // Back to the payload (the first column), then Upload a workspace file and Compare.
     await page.locator('.editor-group-container').nth(0).locator('.tab.active').first().click();
     fs.writeFileSync(path.join(e2e.dirs.workspace, 'notes.txt'), 'notes for the upload\n');
@@ -220,7 +249,14 @@ describe('Answers people read', () => {
     assert.ok(slow);
     await setViewport(page, 1400, 900);
     await openPalette(page, 'View: Close All Editors');
-    await connectService(page, slow.url, 'sk-this-key-is-not-known-00000000');
+    await connectService(page, slow.url);
+    // A key the service does not know, saved anyway, as a person who mistyped it would.
+    await openPalette(page, 'Model Access: Set API Key');
+    await typeInQuickInput(page, 'sk-this-key-is-not-known-00000000');
+    const question = page.locator('.notification-toast', { hasText: 'rejected this API key' }).first();
+    await question.waitFor({ state: 'visible', timeout: 30_000 });
+    await question.hover().catch(() => undefined);
+    await question.locator('.monaco-button', { hasText: 'Save Anyway' }).first().click();
     await clearNotifications(page);
     await newChatPayload(page, 'Hello');
     await send(page);

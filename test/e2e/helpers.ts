@@ -486,9 +486,13 @@ export async function readActiveEditorText(
         .join('\n'),
     );
     const normalized = text.replace(/\u00a0/g, ' ');
+    // A wrapped line is shown as several rows: `contains` may also match the rows read as one paragraph.
+    const paragraph = normalized.replace(/\s+/g, ' ');
     const ok =
       contains === undefined ||
-      (typeof contains === 'string' ? normalized.includes(contains) : contains.test(normalized));
+      (typeof contains === 'string'
+        ? normalized.includes(contains) || paragraph.includes(contains)
+        : contains.test(normalized) || contains.test(paragraph));
     if (ok) {
       return normalized;
     }

@@ -274,6 +274,25 @@ describe('Scratch requests', function () {
     );
     const saved = JSON.parse(api.requests.responses.fullBody(outcome.responseUri) ?? '');
     assert.ok(Array.isArray(saved.data[0].embedding), 'Save Response Body keeps the raw vectors');
+    // Open Answer Preview: the Markdown preview (where the heat map is drawn), in the answer's own column.
+    const column = () =>
+      vscode.window.tabGroups.all.find((g) =>
+        g.tabs.some(
+          (t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === outcome.responseUri.toString(),
+        ),
+      );
+    const answerGroup = column();
+    assert.ok(answerGroup, 'the answer is open');
+    await vscode.commands.executeCommand(Commands.previewResponse);
+    await eventually(
+      () =>
+        answerGroup.tabs.some(
+          (t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType),
+        ),
+      10_000,
+      'the preview beside the answer, in its column',
+    );
+    assert.ok(vscode.window.tabGroups.all.length <= 2, 'no third column');
   });
 
   it('a rejected key on Send offers Set API Key… and Retry', async () => {

@@ -144,17 +144,27 @@ export function embeddingsMarkdown(vectors: readonly (readonly number[])[], inpu
     if (n === 2) {
       lines.push('', l10n.t('Input 1 and input 2 have a cosine similarity of {0}.', fixed(matrix[0][1])));
     }
-    const svg = heatMapSvg(labels, matrix);
-    lines.push(
-      '',
-      l10n.t('The heat map (open the Markdown preview to see it):'),
-      '',
-      `![${l10n.t('Cosine similarity heat map')}](data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')})`,
-    );
+    lines.push('', l10n.t('The heat map is drawn at the end: "Model Access: Open Answer Preview" shows it.'));
   } else if (n > MAX_SIMILARITY_INPUTS) {
     lines.push('', l10n.t('The similarity matrix is drawn for 2 to {0} inputs.', MAX_SIMILARITY_INPUTS));
   }
   return lines.join('\n');
+}
+
+/**
+ * The heat map as a Markdown image (an SVG `data:` URI, which a Markdown preview renders), or undefined outside
+ * 2–50 inputs. It goes at the end of the document: in the text it is one long line of base64.
+ */
+export function heatMapMarkdown(
+  vectors: readonly (readonly number[])[],
+  inputs: readonly string[] = [],
+): string | undefined {
+  if (vectors.length < 2 || vectors.length > MAX_SIMILARITY_INPUTS) {
+    return undefined;
+  }
+  const labels = vectors.map((_, i) => inputs[i] ?? l10n.t('input {0}', i + 1));
+  const svg = heatMapSvg(labels, similarityMatrix(vectors));
+  return `![${l10n.t('Cosine similarity heat map')}](data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')})`;
 }
 
 /** One line for the history: "2 vectors × 1536 dimensions · similarity 0.832". */

@@ -8,7 +8,7 @@ import type { Failure } from '../../common/failure';
 import type { StreamState } from './streamText';
 import { l10n } from '../../common/plainL10n';
 import { describeShapes, readAnswer, type Answer } from '../../domain/answer';
-import { embeddingsMarkdown, embeddingsSummary } from './embeddingsView';
+import { embeddingsMarkdown, embeddingsSummary, heatMapMarkdown } from './embeddingsView';
 
 /**
  * Beyond this many characters the document shows the start of a body (the end of a growing stream) and
@@ -357,6 +357,10 @@ export function renderResponseParts(r: ResponseRecord, redact: Redact): { text: 
         '',
         l10n.t('The body was larger than modelAccess.limits.maxResponseMegabytes; it was cut at that limit.'),
       );
+    }
+    const picture = answer?.vectors && heatMapMarkdown(answer.vectors, r.inputs);
+    if (picture) {
+      lines.push('', `### ${l10n.t('Cosine similarity heat map')}`, '', picture);
     }
   }
   return { text: redact(`${lines.join('\n')}\n`), answerLines: answerText.split('\n').length };

@@ -4,6 +4,7 @@ import {
   embeddingInputs,
   embeddingsMarkdown,
   embeddingsSummary,
+  heatMapMarkdown,
   heatMapSvg,
   MAX_SIMILARITY_INPUTS,
   norm,
@@ -72,7 +73,8 @@ describe('requests: embeddings a person can see', () => {
     assert.match(svg, /&lt;script&gt;/);
     assert.equal(svg.match(/<rect x=/g)?.length, 4);
     assert.match(svg, /<title>Cosine similarity of 2 inputs<\/title>/);
-    const md = embeddingsMarkdown([[1], [1]], ['a', 'b']);
+    const md = heatMapMarkdown([[1], [1]], ['a', 'b']) ?? '';
+    assert.equal(heatMapMarkdown([[1]]), undefined, 'no picture of one input');
     const data = /data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)\)/.exec(md)?.[1] ?? '';
     assert.match(Buffer.from(data, 'base64').toString('utf8'), /^<svg /);
   });

@@ -114,7 +114,11 @@ describe('requests: response document', () => {
     assert.match(answer, /^## 2 vectors × 4 dimensions$/m);
     assert.match(answer, /^\| 1 \| cats \| 5\.000 \|$/m);
     assert.match(answer, /Input 1 and input 2 have a cosine similarity of 0\.995\./);
-    assert.match(answer, /!\[Cosine similarity heat map\]\(data:image\/svg\+xml;base64,/);
+    assert.match(answer, /Open Answer Preview/);
+    assert.match(
+      after,
+      /### Cosine similarity heat map\n\n!\[Cosine similarity heat map\]\(data:image\/svg\+xml;base64,[^)]+\)\n$/,
+    );
     assert.match(after, /"embedding": "\[4 numbers: 3, 4, 0, …\] \(Save Response Body saves them all\)"/);
     assert.deepEqual(
       JSON.parse(fullBody(rec({ status: 200, bodyJson: body, bodyText: JSON.stringify(body) }), same) ?? ''),
