@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { isServiceError } from '../api/errors';
 import type { ModelService, PostEndpoint } from '../api/types';
-import { environmentFromArg, modelFromArg } from '../explorer/core/args';
-import type { Environment } from '../common/environments';
+import { environmentFromArg, modelFromArg } from '../domain/commandArgs';
+import type { Environment } from '../domain/environments';
 import { commandEnvironment } from '../platform/environments';
 import type { ModelCatalog } from '../platform/catalog';
 import { payloadEnvironment, unresolvedMessage, variableContext } from './variableEditing';
-import { resolvePayload } from './core/variables';
+import { resolvePayload } from '../domain/payload/variables';
 import { newNonce } from '../common/html';
 import { clean, displayText, type DisplayText } from '../common/text';
 import { modelCount } from '../common/counts';
@@ -14,24 +14,24 @@ import { Commands } from '../ids';
 import { modelPickItems } from '../platform/modelPicks';
 import type { Services } from '../services';
 import {
-  answerText,
   comparisonHtml,
   comparisonView,
   MAX_COMPARE,
   MIN_COMPARE,
   parseComparisonMessage,
   payloadFor,
-  usageOf,
+  columnText,
   fitColumn,
   type ComparisonRun,
   type ComparisonView,
 } from './core/comparison';
-import { ENDPOINTS, readEndpoint } from './core/endpointHeader';
-import { parsePayload, payloadModel, wantsStream } from './core/payload';
+import { ENDPOINTS, readEndpoint } from '../domain/payload/endpointHeader';
+import { parsePayload, payloadModel, wantsStream } from '../domain/payload/parse';
 import { addEvent, newStreamState } from './core/streamText';
+import { readAnswer } from '../domain/answer';
 import { clientOrReport, followOutcome, isServiceFailure, offerWayOut } from './exchange';
 import { answerColumn, COMPARE_VIEW_TYPE } from './answerPlacement';
-import { describeFailure, type Failure } from '../common/failure';
+import { describeFailure, type Failure } from '../domain/failure';
 import { clip } from './core/responseFormat';
 import type { RequestHistory } from './history';
 import { l10n } from '../platform/l10n';
@@ -328,8 +328,8 @@ export class ModelComparisons implements vscode.Disposable {
         this.failures.set(run, describeFailure(result.error));
       }
       if (result.body) {
-        run.text = answerText(result.body.json) ?? result.body.text;
-        run.usage = usageOf(result.body.json);
+        run.text = columnText(result.body.json) ?? result.body.text;
+        run.usage = readAnswer(result.body.json).usage;
       }
       if (result.events) {
         const state = newStreamState();
@@ -345,7 +345,7 @@ export class ModelComparisons implements vscode.Disposable {
             break;
           }
         }
-        run.usage = usageOf(state.final);
+        run.usage = state.reader.answer().usage;
         if (state.error) {
           run.error = state.error;
         }

@@ -3,10 +3,10 @@ import { isServiceError } from '../api/errors';
 import type { ModelService, PostResult } from '../api/types';
 import { reportNotReady } from '../platform/ui';
 import type { Services } from '../services';
-import type { Environment } from '../common/environments';
+import type { Environment } from '../domain/environments';
 import type { ResponseRecord } from './core/responseFormat';
 import { clean, type DisplayText } from '../common/text';
-import { describeFailure, FAILURE_ACTIONS, type Failure } from '../common/failure';
+import { describeFailure, FAILURE_ACTIONS, type Failure } from '../domain/failure';
 import { isServiceFailure, wayOut } from './core/wayOut';
 
 export { isServiceFailure };

@@ -4,10 +4,10 @@
  * usage, headers on demand, and the wire data (pretty JSON, or a stream's final event). Pure; no `vscode` import.
  */
 import { prettyJson } from '../../common/prettyJson';
-import type { Failure } from '../../common/failure';
+import type { Failure } from '../../domain/failure';
 import type { StreamState } from './streamText';
 import { l10n } from '../../common/plainL10n';
-import { describeShapes, readAnswer, type Answer } from '../../domain/answer';
+import { describeShapes, readAnswer, type Answer, type TokenUsage } from '../../domain/answer';
 import { embeddingsMarkdown, embeddingsSummary, heatMapMarkdown } from './embeddingsView';
 
 /**
@@ -168,22 +168,32 @@ export function answerOf(r: ResponseRecord): Answer | undefined {
   return r.bodyText === undefined ? undefined : readAnswer(r.bodyText);
 }
 
-/** What a stream's final event says (usage, how it finished), once it came. */
+/** What a stream said so far (usage, how it finished, tool calls), as the shared reader read its events. */
 function streamAnswer(r: ResponseRecord): Answer | undefined {
-  return r.stream?.final === undefined ? undefined : readAnswer(r.stream.final);
+  return r.stream?.reader?.answer();
+}
+
+/** Each tool call: its name, then its arguments as the answer gave them. */
+function toolCallLines(answer: Answer | undefined, redact: Redact): string[] {
+  return (answer?.toolCalls ?? []).flatMap((call) => [
+    '',
+    `**${l10n.t('Tool call: {0}', call.name)}**`,
+    '',
+    ...fenced(redact(call.arguments), 'json'),
+  ]);
 }
 
 /** Tokens in, out and in all, and how the answer finished, as one line; undefined when the answer says none. */
 export function usageLine(answer: Answer | undefined): string | undefined {
-  const u = answer?.usage;
+  const u: TokenUsage = answer?.usage ?? {};
   const parts: string[] = [];
-  if (u?.input !== undefined) {
+  if (u.input !== undefined) {
     parts.push(l10n.t('{0} input tokens', u.input));
   }
-  if (u?.output !== undefined) {
+  if (u.output !== undefined) {
     parts.push(l10n.t('{0} output tokens', u.output));
   }
-  if (u?.total !== undefined) {
+  if (u.total !== undefined) {
     parts.push(l10n.t('{0} tokens in all', u.total));
   }
   if (answer?.finishReason) {
@@ -210,13 +220,15 @@ function answerSection(r: ResponseRecord, redact: Redact, answer: Answer | undef
         '',
       );
     }
+    const calls = toolCallLines(streamAnswer(r), redact);
     if (shown.length > 0) {
       lines.push(shown);
     } else if (!r.stream.done && r.elapsedMs === undefined) {
       lines.push(`_${l10n.t('The answer appears here as it arrives…')}_`);
-    } else {
+    } else if (calls.length === 0) {
       lines.push(`_${l10n.t('The stream held no answer text.')}_`);
     }
+    lines.push(...calls);
     if (r.stream.error) {
       lines.push('', `**${l10n.t('The stream reported an error: {0}', r.stream.error.replace(/\r?\n/g, ' '))}**`);
     }
@@ -247,9 +259,7 @@ function answerSection(r: ResponseRecord, redact: Redact, answer: Answer | undef
         : text,
     );
   }
-  for (const call of answer.toolCalls) {
-    lines.push('', `**${l10n.t('Tool call: {0}', call.name)}**`, '', ...fenced(redact(call.arguments), 'json'));
-  }
+  lines.push(...toolCallLines(answer, redact));
   if (lines.length === 0 && !answer.error && r.bodyJson !== undefined) {
     lines.push(
       `_${l10n.t('No answer text was found in this body (looked for {0}); the JSON is below.', describeShapes())}_`,
@@ -417,7 +427,9 @@ export function summarize(record: ResponseRecord, redact: (text: string) => stri
     return clip(record.error);
   }
   if (record.stream) {
-    return clip(record.error ?? record.finalText ?? redact(record.stream.text));
+    const calls = streamAnswer(record)?.toolCalls.map((c) => l10n.t('tool call {0}({1})', c.name, c.arguments)) ?? [];
+    const text = record.finalText ?? redact(record.stream.text);
+    return clip(record.error ?? [text, ...calls.map(redact)].filter(Boolean).join(' · '));
   }
   const answer = answerOf(record);
   if (answer?.vectors && answer.vectors.length > 0) {

@@ -2,7 +2,7 @@
  * What a failed Send, Upload or Compare offers, as the Models view does for a failed list: the action that
  * helps and Retry where trying again can. Pure; no `vscode` import.
  */
-import type { Failure, FailureAction } from '../../common/failure';
+import type { Failure, FailureAction } from '../../domain/failure';
 
 /** Whether a failure is about the service or the key (the status bar follows it), not about one payload. */
 export function isServiceFailure(failure: Failure): boolean {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { describeFailure } from '../../../src/common/failure';
+import { describeFailure } from '../../../src/domain/failure';
 import { isServiceFailure, wayOut } from '../../../src/requests/core/wayOut';
 
 describe('requests: the way out of a failed request', () => {
