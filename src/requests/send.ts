@@ -120,10 +120,9 @@ export class RequestSender implements vscode.Disposable {
       record.inputs = embeddingInputs(resolved.value);
     }
     this.responses.set(uri, record);
-    // Shown while the request goes out: opening the tab (and giving it the answer language) never delays it.
-    const showing = Promise.resolve(this.responses.show(uri)).catch((e: unknown) =>
-      this.deps.log.error(`The response document could not be shown: ${String(e)}`),
-    );
+    // Shown (in the answer language) before the request goes out: a language change made while a stream
+    // redraws the document races with the redraws.
+    await this.responses.show(uri);
 
     const title = l10n.t('Model Access: POST {0}', clean(endpoint));
     const failure = await runExchange(title, record, controller, async (progress) => {
@@ -142,7 +141,6 @@ export class RequestSender implements vscode.Disposable {
       this.deps.log.error(`POST ${endpoint} failed: ${failure}`);
     }
     finishStream(record, this.deps.log.redactor.removeSecrets);
-    await showing;
     this.responses.redrawNow(uri);
     await this.history.add({
       id: historyId(record),

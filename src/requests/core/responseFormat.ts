@@ -80,6 +80,9 @@ export function headerLine(r: ResponseRecord): string {
       parts.push(l10n.t('stopped at the size limit'));
     } else if (r.error && r.stream) {
       parts.push(l10n.t('failed'));
+    } else if (r.stream && !r.stream.done && r.elapsedMs === undefined) {
+      // The answer is still arriving: the status line says so while the text above grows.
+      parts.push(l10n.t('receiving…'));
     }
   } else if (r.cancelled) {
     parts.push(l10n.t('cancelled'));

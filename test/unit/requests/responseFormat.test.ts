@@ -141,6 +141,15 @@ describe('requests: response document', () => {
       'POST /v1/chat · 200 · failed · 2 events',
     );
     assert.equal(headerLine(rec({ status: 500, error: 'broke' })), 'POST /v1/chat · 500');
+    assert.equal(headerLine(rec({ status: 200, stream: stream('Hi') })), 'POST /v1/chat · 200 · receiving… · 2 events');
+    assert.equal(
+      headerLine(rec({ status: 200, elapsedMs: 3, stream: stream('Hi') })),
+      'POST /v1/chat · 200 · 3 ms · 2 events',
+    );
+    assert.equal(
+      headerLine(rec({ status: 200, stream: stream('Hi', { done: true }) })),
+      'POST /v1/chat · 200 · 2 events',
+    );
     assert.equal(
       headerLine(rec({ status: 0, elapsedMs: 0, bytes: 0, requestId: '' })),
       'POST /v1/chat · 0 · 0 ms · 0 B',

@@ -66,7 +66,7 @@ async function readWrapped(page: Page, re: RegExp, timeoutMs = 30_000): Promise<
     if (Date.now() > deadline) {
       throw new Error(`the active editor did not show ${String(re)} within ${timeoutMs} ms; it shows:\n${text}`);
     }
-    await page.waitForTimeout(150);
+    await page.waitForTimeout(100);
   }
 }
 
@@ -108,8 +108,8 @@ describe('Answers people read', () => {
   let slow: RunningServer | undefined;
 
   before(async () => {
-    // A 15–25 word answer streams over 10 s or more: long enough to read it mid-way at each size.
-    slow = await startServer({ streamDelayMs: 600 });
+    // A 15–25 word answer streams over 20 s or more: long enough to read it mid-way at each size.
+    slow = await startServer({ streamDelayMs: 1000 });
   });
 
   after(async () => {
@@ -157,8 +157,8 @@ describe('Answers people read', () => {
       await streamIt(page);
       await send(page);
       await focusAnswer(page);
-      // Mid-stream: some words are there, the status line still says it is streaming.
-      const growing = await readWrapped(page, /streaming…/);
+      // Mid-stream: some words are there, the status line says the answer is still arriving.
+      const growing = await readWrapped(page, /^You wrote .* POST \/v1\/chat · 200 OK · receiving…/);
       assert.match(growing, /^You wrote/, `the growing text is on screen:\n${growing}`);
       const o = await overflow(page);
       assert.ok(o.past <= 1 && !o.slider, `the growing text wraps (${JSON.stringify(o)})`);
@@ -222,7 +222,7 @@ describe('Answers people read', () => {
     await openFileByName(page, 'notes.txt');
     await clearNotifications(page);
     await openPalette(page, 'Model Access: Upload File to /v1/files');
-    await page.keyboard.press('Enter'); // The default purpose.
+    await pickQuickItem(page, 'user_data'); // The default purpose.
     await waitForNotification(page, /Uploaded notes\.txt: file-/);
     assert.ok((await columns(page)) <= 2, 'the upload is answered in a notification');
     await page.locator('.editor-group-container').nth(0).locator('.tab', { hasText: 'chat-' }).first().click();
