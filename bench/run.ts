@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only catalog,upload,streaming,footprint] [--no-profile] [--save-baseline] [--write-docs]`
+ * `npm run bench [-- --quick] [--only catalog,upload,streaming,footprint,conversation] [--no-profile] [--save-baseline] [--write-docs]`
  *
  * Starts the local Model Access Service (test/server/) and measures the extension against the raw floor
  * (undici + JSON.parse, no extension logic) on this machine, in this run: every figure is a median over
@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCatalog } from './catalog';
+import { runConversation } from './conversation';
 import { describeLoad, machineLoad, type BenchContext } from './context';
 import { writeDocs } from './docs';
 import { runFootprint } from './footprint';
@@ -26,6 +27,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   upload: runUpload,
   streaming: runStreaming,
   footprint: runFootprint,
+  conversation: runConversation,
 };
 
 const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS).join(',')}] [--no-profile] [--save-baseline] [--write-docs]

@@ -84,7 +84,8 @@ export function heatMapSvg(labels: readonly string[], matrix: readonly (readonly
   const size = Math.max(14, Math.min(56, Math.floor(560 / Math.max(n, 1))));
   const labelWidth = 7 * LABEL_CHARS;
   const top = labelWidth;
-  const width = labelWidth + n * size + 8;
+  // The column labels lean right (rotated 60°): room for the last one's length beyond the last column.
+  const width = labelWidth + n * size + Math.ceil(labelWidth / 2) + 8;
   const height = top + n * size + 8;
   const font = Math.max(8, Math.min(13, Math.floor(size / 3.6)));
   const parts = [

@@ -212,6 +212,9 @@ describe('Restricted Mode and virtual workspaces (package.json)', () => {
     'modelAccess.requestTimeoutSeconds': 'how long to wait; not where requests go or what they carry',
     'modelAccess.responseInNewTab': 'where answers are shown',
     'modelAccess.rememberModelList': 'whether the last list is kept on this machine; not where requests go',
+    'modelAccess.conversation.previousResponseId':
+      'whether Reply writes the earlier turns or a response id into the payload; the payload goes where it went',
+    'modelAccess.conversation.maxAttachmentMegabytes': 'how large a file Attach File may write into a payload',
   };
 
   /** What makes a setting able to redirect the key or requests, whatever the list above says. */
