@@ -23,6 +23,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   /** The newest response document of each payload (by the payload's URI): what Reply reads. */
   private readonly newest = new Map<string, string>();
   private tabCounter = 0;
+  private lastReceived: ResponseRecord | undefined;
   /** How many lines each document's answer takes, as last drawn (the line a growing stream keeps in view). */
   private readonly answerLines = new Map<string, number>();
   private readonly followStreams: vscode.Disposable;
@@ -80,6 +81,7 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
 
   set(uri: vscode.Uri, record: ResponseRecord): void {
     this.records.set(uri.toString(), record);
+    this.lastReceived = record;
     this.newest.set(uri.query, uri.toString());
     this.redrawNow(uri);
   }
@@ -88,6 +90,14 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   latestFor(source: vscode.Uri): ResponseRecord | undefined {
     const uri = this.newest.get(source.toString());
     return uri === undefined ? undefined : this.records.get(uri);
+  }
+
+  /**
+   * The answer received last, shown or not (an upload is answered in a notification: Use Uploaded File in a
+   * New Request reads its file id here).
+   */
+  latestRecord(): ResponseRecord | undefined {
+    return this.lastReceived;
   }
 
   get(uri: vscode.Uri): ResponseRecord | undefined {
