@@ -5,6 +5,8 @@ const path = require('node:path');
 const esbuild = require('esbuild');
 
 const production = process.argv.includes('--production');
+/** `--one-bundle`: no feature loaded on first use (all in dist/extension.js; undici still apart), to measure the split. */
+const oneBundle = process.argv.includes('--one-bundle');
 const watch = process.argv.includes('--watch');
 
 /** @type {import('esbuild').BuildOptions} */
@@ -40,14 +42,15 @@ const undiciApart = {
 /**
  * Features loaded on first use, each in a file of its own: activation loads dist/extension.js only (the
  * registrations), and the code behind a command, the chat provider or a details tab is parsed and run when
- * it is first needed. The eager part loads one with `require('<its module>')` (as `src/api/dispatcher.ts`
- * does undici); here that require becomes `require('./<name>.js')`.
+ * it is first needed. The eager part loads one with `onFirstUse(() => require('<its module>'))`
+ * (src/common/onFirstUse.ts); here that require becomes `require('./<name>.js')`.
  */
 const LAZY = [
   { name: 'requests', entry: 'src/requests/commands.ts' },
   { name: 'chat', entry: 'src/chat/provider.ts' },
   { name: 'details', entry: 'src/explorer/details.ts' },
   { name: 'client', entry: 'src/api/client.ts' },
+  { name: 'diagnose', entry: 'src/api/diagnose.ts' },
 ];
 
 const real = (file) => fs.realpathSync(path.resolve(file));
@@ -143,6 +146,19 @@ function eagerEntry(shared) {
 
 /** Builds dist/: the eager bundle, one bundle per lazy feature, undici. */
 async function buildExtension() {
+  if (oneBundle) {
+    await esbuild.build({
+      ...common,
+      entryPoints: ['src/extension.ts'],
+      outfile: 'dist/extension.js',
+      plugins: [...common.plugins, undiciApart],
+    });
+    await esbuild.build({ ...common, entryPoints: ['scripts/undici-entry.js'], outfile: 'dist/undici.js' });
+    for (const l of LAZY) {
+      fs.rmSync(`dist/${l.name}.js`, { force: true });
+    }
+    return;
+  }
   const eagerOptions = {
     ...common,
     outfile: 'dist/extension.js',

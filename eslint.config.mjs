@@ -123,6 +123,17 @@ const SHOWN_TEXT_RULES = [
   },
 ];
 
+/**
+ * Code loaded on first use goes through one helper (src/common/onFirstUse.ts): a `require()` anywhere else in
+ * src/ is refused, so each piece of deferred code is found by that name and none is loaded twice by hand.
+ */
+const LAZY_REQUIRE_RULE = {
+  selector:
+    "CallExpression[callee.name='require']:not(CallExpression[callee.name='onFirstUse'] > ArrowFunctionExpression *)",
+  message:
+    "Code loaded on first use: onFirstUse(() => require('./x') as typeof import('./x')) (src/common/onFirstUse.ts); otherwise import it.",
+};
+
 /** vscode.l10n only behind the typed wrapper, whose arguments must be display text. */
 const VSCODE_L10N_RULE = {
   selector: "MemberExpression[object.name='vscode'][property.name='l10n']",
@@ -167,12 +178,16 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     // src/ids.ts holds ids (`message: 'message'` is a context value, not a text).
     ignores: ['src/platform/ui.ts', 'src/platform/l10n.ts', 'src/extension.ts', 'src/ids.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...SHOWN_TEXT_RULES, VSCODE_L10N_RULE] },
+    rules: {
+      'no-restricted-syntax': ['error', ...SHOWN_TEXT_RULES, VSCODE_L10N_RULE, LAZY_REQUIRE_RULE],
+      // onFirstUse's require() is the one allowed (LAZY_REQUIRE_RULE above).
+      '@typescript-eslint/no-require-imports': 'off',
+    },
   },
   {
     // The vscode-bound l10n.t and the composition root (which hands VS Code's bundle to the pure modules).
     files: ['src/platform/l10n.ts', 'src/extension.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...SHOWN_TEXT_RULES] },
+    rules: { 'no-restricted-syntax': ['error', ...SHOWN_TEXT_RULES, LAZY_REQUIRE_RULE] },
   },
   {
     files: ['src/**/*.ts'],

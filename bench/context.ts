@@ -7,6 +7,10 @@ export interface BenchContext {
   quick: boolean;
   /** `--compare-with DIR`: another checkout (the code before a change) measured in the same run where supported (footprint). */
   compareWith?: string;
+  /** `--windows N`: code-server windows per build in the footprint scenario. */
+  windows?: number;
+  /** False with `--no-saved-list`: the footprint skips its 100,000-model saved-list windows. */
+  savedList: boolean;
   /** Write CPU profiles where a target is missed (always on unless --no-profile). */
   profile: boolean;
   /** Folder for this run's artefacts (profiles), under bench/results/. */

@@ -29,8 +29,14 @@ const EXTENSION_ID = 'model-access-team.model-access';
 const WINDOWS = 20;
 const PACKAGED = ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore'];
 
-/** A copy of what the VSIX is made of, with dist/ built by the project's own esbuild.js --production. */
-function stageExtension(root = REPO_ROOT): { stage: string; distBytes: number; vsixBytes: number; vsixError?: string } {
+/**
+ * A copy of what the VSIX is made of, with dist/ built by the project's own esbuild.js --production (and
+ * `--one-bundle`: every feature in dist/extension.js, nothing loaded on first use but undici).
+ */
+function stageExtension(
+  root = REPO_ROOT,
+  oneBundle = false,
+): { stage: string; distBytes: number; vsixBytes: number; vsixError?: string } {
   const stage = fs.mkdtempSync(path.join(tmpdir(), 'model-access-bench-ext-'));
   for (const f of PACKAGED) {
     if (fs.existsSync(path.join(root, f))) {
@@ -51,11 +57,15 @@ function stageExtension(root = REPO_ROOT): { stage: string; distBytes: number; v
   for (const l of links) {
     fs.symlinkSync(path.join(root, l), path.join(stage, l));
   }
-  const build = spawnSync(process.execPath, [path.join(root, 'esbuild.js'), '--production'], {
-    cwd: stage,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const build = spawnSync(
+    process.execPath,
+    [path.join(root, 'esbuild.js'), '--production', ...(oneBundle ? ['--one-bundle'] : [])],
+    {
+      cwd: stage,
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
   for (const l of links) {
     fs.unlinkSync(path.join(stage, l));
   }
@@ -63,6 +73,10 @@ function stageExtension(root = REPO_ROOT): { stage: string; distBytes: number; v
     throw new Error(`esbuild.js --production failed: ${build.stdout}${build.stderr}`);
   }
   const distBytes = fs.statSync(path.join(stage, 'dist', 'extension.js')).size;
+  if (oneBundle) {
+    // Measured for its activation only: no VSIX.
+    return { stage, distBytes, vsixBytes: Number.NaN };
+  }
   const vsix = path.join(stage, '..', `${path.basename(stage)}.vsix`);
   const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   const pack = spawnSync(
@@ -226,8 +240,20 @@ export async function runFootprint(ctx: BenchContext): Promise<void> {
     if (sizes.vsixError) {
       ctx.notes.push(`vsce package failed: ${sizes.vsixError}`);
     }
+    // The same tree as one bundle (esbuild.js --one-bundle), in the same windows: what loading on first use saves.
+    const single = stageExtension(REPO_ROOT, true);
     const other = ctx.compareWith ? stageExtension(ctx.compareWith) : undefined;
+    const variants: Variant[] = [
+      { label: 'one bundle (esbuild.js --one-bundle)', stage: single.stage, key: 'oneBundle' },
+    ];
     try {
+      ctx.rows.push({
+        scenario,
+        metric: 'dist/extension.js, one bundle (production)',
+        value: `${kb(single.distBytes).toFixed(1)} KB (${(kb(single.distBytes) - kb(sizes.distBytes)).toFixed(1)} KB more loaded at activation)`,
+        verdict: 'info',
+      });
+      ctx.data.footprintOneBundleSizes = { distBytes: single.distBytes };
       if (other) {
         ctx.rows.push({
           scenario,
@@ -235,12 +261,17 @@ export async function runFootprint(ctx: BenchContext): Promise<void> {
           value: `${kb(other.distBytes).toFixed(1)} KB`,
           verdict: 'info',
         });
+        variants.push({ label: `${ctx.compareWith} (compared)`, stage: other.stage, key: 'compared' });
       }
-      await measureInCodeServer(ctx, scenario, sizes.stage, other?.stage);
-      await measureSavedList(ctx, scenario, sizes.stage);
+      await measureInCodeServer(ctx, scenario, sizes.stage, variants);
+      if (ctx.savedList) {
+        await measureSavedList(ctx, scenario, sizes.stage);
+      }
     } finally {
-      if (other) {
-        fs.rmSync(other.stage, { recursive: true, force: true });
+      for (const v of [single, other]) {
+        if (v) {
+          fs.rmSync(v.stage, { recursive: true, force: true });
+        }
       }
     }
   } finally {
@@ -248,18 +279,29 @@ export async function runFootprint(ctx: BenchContext): Promise<void> {
   }
 }
 
+/** Another build measured in the same windows as this tree's. */
+interface Variant {
+  label: string;
+  stage: string;
+  /** Where its cycles go in the JSON result (`footprintVariants.<key>`). */
+  key: string;
+}
+
 /**
- * Windows of `stage`, and with `otherStage` (`--compare-with`) windows of that build alternating with them
- * (A B B A …) in the same code-server, so both meet the same load.
+ * Windows of `stage`, and of each variant (one bundle; `--compare-with`'s build) alternating with them in the
+ * same code-server (the order turns each round: A B C, B C A, …), so every build meets the same load.
  */
 async function measureInCodeServer(
   ctx: BenchContext,
   scenario: string,
   stage: string,
-  otherStage?: string,
+  variants: Variant[],
 ): Promise<void> {
-  const probeEntry = buildProbe(stage);
-  const otherProbe = otherStage ? buildProbe(otherStage) : undefined;
+  const builds = [{ label: 'this tree', stage, key: 'this' }, ...variants].map((b) => ({
+    ...b,
+    probe: buildProbe(b.stage),
+    cycles: [] as Cycle[],
+  }));
   const server = await startServer({ models: 30 });
   const dirs = makeScratchDirs('model-access-bench');
   const outDir = path.join(dirs.root, 'probe-out');
@@ -280,44 +322,45 @@ async function measureInCodeServer(
     browser = await launchChromium(dirs);
     const warmup = 1;
     // The activate() target is a median over at least 20 windows; --quick shows the trend with fewer.
-    const runs = ctx.quick ? 8 : WINDOWS;
-    const cycles: Cycle[] = [];
-    const otherCycles: Cycle[] = [];
+    const runs = ctx.windows ?? (ctx.quick ? 8 : WINDOWS);
     for (let i = 0; i < warmup + runs; i++) {
       ctx.log(`${scenario}: window ${i + 1}/${warmup + runs}${i < warmup ? ' (warm-up)' : ''}…`);
-      // A B B A: in odd pairs the compared build goes first.
-      const order =
-        otherStage && otherProbe && i % 2 === 1 ? (['other', 'this'] as const) : (['this', 'other'] as const);
-      for (const which of order) {
-        if (which === 'other' && !(otherStage && otherProbe)) {
-          continue;
-        }
-        const c =
-          which === 'this'
-            ? await cycle(browser, cs, server, stage, probeEntry, outDir, path.join(dirs.root, `workspace-${i}`))
-            : await cycle(
-                browser,
-                cs,
-                server,
-                otherStage as string,
-                otherProbe as string,
-                outDir,
-                path.join(dirs.root, `workspace-other-${i}`),
-              );
+      const order = builds.map((_, k) => builds[(k + i) % builds.length]);
+      for (const b of order) {
+        const c = await cycle(
+          browser,
+          cs,
+          server,
+          b.stage,
+          b.probe,
+          outDir,
+          path.join(dirs.root, `workspace-${b.key}-${i}`),
+        );
         if (i >= warmup) {
-          (which === 'this' ? cycles : otherCycles).push(c);
+          b.cycles.push(c);
         }
       }
     }
-    if (otherCycles.length > 0) {
-      const a = summarize(otherCycles.map((c) => c.probe.activateMs));
-      ctx.data.footprintCompared = { compareWith: ctx.compareWith, cycles: otherCycles };
-      ctx.rows.push({
-        scenario,
-        metric: `activate() of ${ctx.compareWith} (compared, alternating windows)`,
-        value: formatSummary(a, 'ms', 1),
-        verdict: 'info',
-      });
+    const [self, ...others] = builds;
+    const cycles = self.cycles;
+    ctx.data.footprintVariants = Object.fromEntries(others.map((b) => [b.key, { label: b.label, cycles: b.cycles }]));
+    const firstCommand = (cs: Cycle[]) =>
+      summarize(cs.map((c) => c.probe.firstCommandMs ?? Number.NaN).filter(Number.isFinite));
+    for (const b of others) {
+      ctx.rows.push(
+        {
+          scenario,
+          metric: `activate() of ${b.label} (same windows)`,
+          value: formatSummary(summarize(b.cycles.map((c) => c.probe.activateMs)), 'ms', 1),
+          verdict: 'info',
+        },
+        {
+          scenario,
+          metric: `first requests command of ${b.label}`,
+          value: formatSummary(firstCommand(b.cycles), 'ms', 1),
+          verdict: 'info',
+        },
+      );
     }
     const activate = summarize(cycles.map((c) => c.probe.activateMs));
     const mainLoad = summarize(
@@ -327,6 +370,7 @@ async function measureInCodeServer(
     );
     const own = summarize(cycles.map((c) => c.probe.ownActivateMs ?? Number.NaN).filter(Number.isFinite));
     const bundles = [...new Set(cycles.flatMap((c) => c.probe.loaded.map((l) => l.file)))].sort();
+    const byCommand = [...new Set(cycles.flatMap((c) => (c.probe.loadedByCommand ?? []).map((l) => l.file)))].sort();
     const view = summarize(cycles.map((c) => c.viewMs));
     const during = Math.max(...cycles.map((c) => c.requestsDuringActivation));
     const before = Math.max(...cycles.map((c) => c.requestsBeforeView));
@@ -358,6 +402,12 @@ async function measureInCodeServer(
         value: bundles.join(', ') || '(none seen)',
         target: 'extension.js',
         verdict: bundles.length === 0 ? 'n/a' : verdict(bundles.length === 1 && bundles[0] === 'extension.js'),
+      },
+      {
+        scenario,
+        metric: 'first requests command (Toggle Response Headers, nothing open)',
+        value: `${formatSummary(firstCommand(cycles), 'ms', 1)}; loads ${byCommand.join(', ') || 'nothing'}`,
+        verdict: 'info',
       },
       {
         scenario,

@@ -40,6 +40,8 @@ const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS
   --docs-from FILE regenerate those tables from a run's JSON (latest.json, partial.json) and exit
   --compare-with DIR  also measure another checkout (with node_modules) in the same run: the footprint
                    alternates its windows with this tree's
+  --windows N      footprint: N code-server windows per build (default 20, --quick 8)
+  --no-saved-list  footprint: skip the 100,000-model saved-list windows
 `;
 
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -52,6 +54,8 @@ function parse(argv: string[]): {
   writeDocs: boolean;
   compareWith?: string;
   docsFrom?: string;
+  windows?: number;
+  savedList: boolean;
 } {
   const out: ReturnType<typeof parse> = {
     quick: false,
@@ -59,6 +63,7 @@ function parse(argv: string[]): {
     profile: true,
     saveBaseline: false,
     writeDocs: false,
+    savedList: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -84,6 +89,13 @@ function parse(argv: string[]): {
       if (unknown.length > 0 || out.only.length === 0) {
         throw new Error(`unknown scenario(s): ${unknown.join(', ') || '(none given)'}`);
       }
+    } else if (a === '--windows') {
+      out.windows = Math.max(1, Math.floor(Number(argv[++i])));
+      if (!Number.isFinite(out.windows)) {
+        throw new Error('--windows needs a number');
+      }
+    } else if (a === '--no-saved-list') {
+      out.savedList = false;
     } else if (a === '--help' || a === '-h') {
       process.stdout.write(USAGE);
       process.exit(0);
@@ -165,6 +177,8 @@ async function main(): Promise<number> {
   const ctx: BenchContext = {
     quick: options.quick,
     compareWith: options.compareWith,
+    windows: options.windows,
+    savedList: options.savedList,
     profile: options.profile,
     outDir: RESULTS_DIR,
     rows: [],

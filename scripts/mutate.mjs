@@ -9,7 +9,7 @@
 //   npm run mutate -- --mutate src/api/sse.ts   only these files (a glob); other results are kept
 //   npm run mutate -- --static              also the static mutants (module-level code: runs every test each)
 //   npm run mutate -- --score               no run: the scores and survivors of the last report
-//   npm run mutate -- --docs                no run: docs/mutation-testing.md's tables from the incremental file
+//   npm run mutate -- --docs                no run: the reasons file, the page's tables and the full survivor list
 // Anything but --score, --docs and --static is passed to `stryker run`. See docs/mutation-testing.md.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -69,7 +69,9 @@ function printScores(report) {
   }
   console.log(`  ${'all'.padEnd(22)} ${pct(total).toFixed(2).padStart(6)} %`);
   if (survivors.length > 0) {
-    console.log(`\n${survivors.length} mutant(s) not detected (docs/mutation-testing.md says why each is left):`);
+    console.log(
+      `\n${survivors.length} mutant(s) not detected (test/mutation/survivor-reasons.json says why each is left):`,
+    );
     for (const s of survivors.slice(0, SHOW_SURVIVORS)) {
       console.log(`  ${s}`);
     }
@@ -83,11 +85,16 @@ function printScores(report) {
 
 const args = process.argv.slice(2);
 if (args.includes('--docs')) {
-  const { rows, notTriaged, notTriagedApi, reasons, lost } = writeMutationDocs();
+  const { rows, notTriaged, notTriagedApi, reasons, lost, gone } = writeMutationDocs();
   console.log(
-    `docs/mutation-testing.md: ${rows} mutants left, ${notTriaged} not triaged yet (${notTriagedApi} in src/api).`,
+    `${rows} mutants left, ${notTriaged} not triaged yet (${notTriagedApi} in src/api): every one with its reason in reports/mutation/survivors.md (reasons: test/mutation/survivor-reasons.json).`,
   );
   console.log(`  by reason: ${[...reasons].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  if (gone.length > 0) {
+    console.log(
+      `  results of ${gone.length} files that no longer exist, left out of the page until the next run: ${gone.join(' ')}`,
+    );
+  }
   if (lost.length > 0) {
     console.log(
       `  reasons of ${lost.length} rows whose mutant is gone (killed, or its code changed): ${lost.join(' ')}`,
@@ -108,7 +115,7 @@ if (fs.existsSync(REPORT)) {
   const below = printScores(JSON.parse(fs.readFileSync(REPORT, 'utf8')));
   if (below.length > 0) {
     console.error(
-      `\nBelow target: ${below.join(', ')}. Kill the survivors, or explain them in docs/mutation-testing.md.`,
+      `\nBelow target: ${below.join(', ')}. Kill the survivors, or explain them in test/mutation/survivor-reasons.json.`,
     );
     status ||= 1;
   }

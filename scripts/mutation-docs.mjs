@@ -1,11 +1,13 @@
-// `npm run mutate -- --docs`: rewrites the score tables and the list of surviving mutants in
-// docs/mutation-testing.md from the committed incremental file (test/mutation/stryker-incremental.json),
-// so the document says what the last run found, not what someone copied from it.
-//
-// The reasons are the team's words and live only in the document: each row's "Why it is left" is carried
-// to the same mutant in the new list (same file, mutator, code and replacement; the same line and column
-// first, then in order), so line numbers may move. A mutant nobody has explained yet reads "not triaged
-// yet"; a mutant now killed drops out with its row. Edit a reason in the document, then run this again.
+// `npm run mutate -- --docs`: from the committed incremental file (test/mutation/stryker-incremental.json)
+//  - carries each reason of test/mutation/survivor-reasons.json to its mutant in the new results (same file,
+//    mutator, code and replacement; the same line and column first, then in order, so line numbers may move;
+//    then, for code moved to another file, the same long enough mutant in any file), adds each mutant nobody
+//    has explained yet as "not triaged yet", drops those now killed, and writes the file back;
+//  - rewrites the score tables and the count of survivors by kind in docs/mutation-testing.md (between its
+//    `<!-- generated: … -->` markers), so the page says what the last run found;
+//  - writes the full list, every survivor with its reason, to reports/mutation/survivors.md (not committed:
+//    generated on demand).
+// The reasons are the team's words: edit one in survivor-reasons.json, then run this again.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,8 +16,11 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const INCREMENTAL = path.join(ROOT, 'test', 'mutation', 'stryker-incremental.json');
 const DOC = path.join(ROOT, 'docs', 'mutation-testing.md');
+const REASONS = path.join(ROOT, 'test', 'mutation', 'survivor-reasons.json');
+const LIST = path.join(ROOT, 'reports', 'mutation', 'survivors.md');
 const NOT_TRIAGED = 'not triaged yet';
 const NO_COVERAGE = 'no unit test reaches it';
+const KINDS = ['equivalent', 'not worth a test', 'not reachable', 'a missing test', 'does not type-check', NOT_TRIAGED];
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 const TARGET = { 'src/api': 85, 'src/domain': 85, other: 75 };
@@ -53,30 +58,24 @@ function describe(m, source) {
   return `${m.mutatorName}: \`${cell(originalText(source, m.location), 40)}\` → \`${cell(m.replacement ?? '', 30)}\``;
 }
 
-/** Old rows of the survivor list: file → [{ where, mutant, why }], the "no unit test" prefix taken off. */
-function oldRows(doc) {
-  const rows = new Map();
-  let file;
-  for (const line of doc.slice(doc.indexOf('\n## Surviving mutants')).split('\n')) {
-    const heading = /^### (\S+) \(\d+\)$/.exec(line);
-    if (heading) {
-      file = heading[1];
-      rows.set(file, []);
-      continue;
-    }
-    // Cells are split at bars that are not escaped (`\|` is a bar inside code).
-    const row = line.startsWith('| ')
-      ? line
-          .split(/(?<!\\)\|/)
-          .slice(1, -1)
-          .map((c) => c.trim())
-      : [];
-    if (file && row.length === 3 && /^\d+:\d+$/.test(row[0])) {
-      const why = row[2].replace(new RegExp(`^${NO_COVERAGE}(?: \\(see below\\))?(?:; |$)`), '');
-      rows.get(file).push({ where: row[0], mutant: row[1], why: why || NOT_TRIAGED, used: false });
-    }
+/** The recorded reasons: file → [{ where, mutant, why }]. */
+function oldRows() {
+  const { files } = JSON.parse(fs.readFileSync(REASONS, 'utf8'));
+  return new Map(Object.entries(files).map(([file, rows]) => [file, rows.map((r) => ({ ...r, used: false }))]));
+}
+
+/** The kind of a reason, by how it starts ("not reachable on Node 20", "no input reaches it" are kinds of their own). */
+export function kindOf(why) {
+  if (/^(equivalent|no input reaches it)/.test(why)) {
+    return 'equivalent';
   }
-  return rows;
+  if (/^not worth a (unit )?test/.test(why)) {
+    return 'not worth a test';
+  }
+  if (/^not reachable/.test(why)) {
+    return 'not reachable';
+  }
+  return KINDS.find((k) => why.startsWith(k)) ?? 'other';
 }
 
 /** Whether two cells can show the same mutant: equal, or equal up to where either was cut ("…"). */
@@ -96,15 +95,21 @@ function sameMutant(a, b) {
 
 /**
  * Finds the old reason of a mutant: the same place and code first, then the first unused row with the same
- * code, then one whose code was cut at another length by an earlier version of this script.
+ * code, then one whose code was cut at another length by an earlier version of this script, then the same
+ * mutant recorded under another file.
  */
-function reasonFor(old, where, mutant) {
+function reasonFor(all, file, where, mutant) {
+  const old = all.get(file);
   const same = old?.find((r) => !r.used && r.where === where && r.mutant === mutant);
   const moved =
     same ??
     old?.find((r) => !r.used && r.mutant === mutant) ??
     old?.find((r) => !r.used && r.where === where && sameMutant(r.mutant, mutant)) ??
-    old?.find((r) => !r.used && sameMutant(r.mutant, mutant));
+    old?.find((r) => !r.used && sameMutant(r.mutant, mutant)) ??
+    // Code moved to another file (client.ts → get.ts): the same mutant of a long enough piece of code.
+    (/`[^`]{25,}`/.test(mutant)
+      ? [...all.values()].flat().find((r) => !r.used && r.mutant === mutant && !r.why.includes(NOT_TRIAGED))
+      : undefined);
   if (!moved) {
     return NOT_TRIAGED;
   }
@@ -122,11 +127,24 @@ function table(header, rows) {
 
 const pct = (detected, total) => (total === 0 ? 'n/a' : `${((100 * detected) / total).toFixed(2)} %`);
 
-/** Rewrites the document; returns what it counted. */
+/** `text` with the part between `<!-- generated: name -->` and `<!-- end: name -->` replaced by `body`. */
+function replaceGenerated(text, name, body) {
+  const start = `<!-- generated: ${name} -->`;
+  const end = `<!-- end: ${name} -->`;
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  if (a < 0 || b < a) {
+    throw new Error(`${path.relative(ROOT, DOC)}: no ${start} … ${end} section`);
+  }
+  return `${text.slice(0, a + start.length)}\n\n${body}\n\n${text.slice(b)}`;
+}
+
+/** Rewrites the reasons, the page's tables and the full list; returns what it counted. */
 export function writeMutationDocs() {
   const report = JSON.parse(fs.readFileSync(INCREMENTAL, 'utf8'));
-  const doc = fs.readFileSync(DOC, 'utf8');
-  const old = oldRows(doc);
+  const old = oldRows();
+  const reasons = {};
+  const byKind = new Map();
   // The client core last, as the document has always listed it.
   const files = Object.keys(report.files).sort((a, b) => {
     const rank = (f) => (f.startsWith('src/api/') ? 1 : 0);
@@ -136,8 +154,15 @@ export function writeMutationDocs() {
   const folders = new Map();
   const fileRows = [];
   const sections = [];
-  const counts = { rows: 0, notTriaged: 0, notTriagedApi: 0, reasons: new Map() };
+  const counts = { rows: 0, notTriaged: 0, notTriagedApi: 0, reasons: new Map(), gone: [] };
   for (const file of files) {
+    if (!fs.existsSync(path.join(ROOT, file))) {
+      // Results of a file moved or removed since its last run: not shown (the next run drops them); its
+      // reasons are kept for the mutants that reappear in the file its code went to.
+      counts.gone.push(file);
+      reasons[file] = old.get(file)?.map(({ where, mutant, why }) => ({ where, mutant, why })) ?? [];
+      continue;
+    }
     const { mutants, source } = report.files[file];
     const folder = folderOf(file);
     const f = folders.get(folder) ?? { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, Ignored: 0 };
@@ -169,15 +194,18 @@ export function writeMutationDocs() {
     const rows = left.map((m) => {
       const where = `${m.location.start.line}:${m.location.start.column}`;
       const mutant = describe(m, source);
-      const why = reasonFor(old.get(file), where, mutant);
+      const why = reasonFor(old, file, where, mutant);
+      (reasons[file] ??= []).push({ where, mutant, why });
+      const k = kindOf(why);
+      const fk = byKind.get(folder) ?? new Map();
+      byKind.set(folder, fk);
+      fk.set(k, (fk.get(k) ?? 0) + 1);
       counts.rows++;
       if (why.includes(NOT_TRIAGED)) {
         counts.notTriaged++;
         counts.notTriagedApi += folder === 'src/api' ? 1 : 0;
       }
-      const kind =
-        /^(equivalent|not worth a test|a missing test|does not type-check|not triaged yet)/.exec(why)?.[1] ?? 'other';
-      counts.reasons.set(kind, (counts.reasons.get(kind) ?? 0) + 1);
+      counts.reasons.set(k, (counts.reasons.get(k) ?? 0) + 1);
       return [where, mutant, m.status === 'NoCoverage' ? `${NO_COVERAGE}; ${why}` : why];
     });
     sections.push(`### ${file} (${left.length})\n\n${table(['Where', 'Mutant', 'Why it is left'], rows)}\n`);
@@ -226,22 +254,51 @@ export function writeMutationDocs() {
     table(['File', 'Mutants', 'Left', 'Score'], fileRows),
   ].join('\n\n');
 
-  const scoresStart = doc.indexOf('| Folder ');
-  const scoresEnd = doc.indexOf('\n\n', doc.indexOf('| File ', scoresStart)) + 1;
-  const listStart = doc.indexOf('\n### ', doc.indexOf('\n## Surviving mutants')) + 1;
-  if (scoresStart < 0 || scoresEnd <= 0 || listStart <= 0) {
-    throw new Error(
-      `${path.relative(ROOT, DOC)}: the score tables or the survivor list are not where this script expects them`,
-    );
+  const kindRows = [...byKind]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([folder, k]) => [`\`${folder}\``, ...KINDS.map((kind) => String(k.get(kind) ?? 0))]);
+  const kinds = table(['Folder', ...KINDS.map((k) => k[0].toUpperCase() + k.slice(1))], kindRows);
+
+  // Reasons of a file the incremental file no longer holds (moved, and its new file not run yet) are kept
+  // for the run that brings its mutants back under the new name.
+  for (const [file, rows] of old) {
+    if (!(file in report.files)) {
+      const waiting = rows.filter((r) => !r.used).map(({ where, mutant, why }) => ({ where, mutant, why }));
+      if (waiting.length > 0) {
+        reasons[file] = waiting;
+        counts.gone.push(file);
+      }
+    }
   }
-  const next = `${doc.slice(0, scoresStart)}${scores}\n${doc.slice(scoresEnd, listStart)}${sections.join('\n')}`;
-  fs.writeFileSync(DOC, next);
-  // Prettier aligns the tables, as `npm run format:check` expects.
-  spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--write', DOC], {
-    stdio: 'ignore',
-  });
-  const lost = [...old].flatMap(([file, rows]) =>
-    rows.filter((r) => !r.used && !r.why.includes(NOT_TRIAGED)).map((r) => `${file}:${r.where}`),
+  let doc = fs.readFileSync(DOC, 'utf8');
+  doc = replaceGenerated(doc, 'scores', scores);
+  doc = replaceGenerated(doc, 'kinds', kinds);
+  fs.writeFileSync(DOC, doc);
+  const about = JSON.parse(fs.readFileSync(REASONS, 'utf8')).about;
+  fs.writeFileSync(REASONS, `${JSON.stringify({ about, files: reasons }, null, 2)}\n`);
+  fs.mkdirSync(path.dirname(LIST), { recursive: true });
+  fs.writeFileSync(
+    LIST,
+    [
+      '# Surviving mutants',
+      '',
+      'Generated by `npm run mutate -- --docs` from test/mutation/stryker-incremental.json and the reasons in',
+      'test/mutation/survivor-reasons.json; the kinds are explained in docs/mutation-testing.md. Where: line:column',
+      'of the source the last run recorded.',
+      '',
+      ...sections,
+    ].join('\n'),
   );
+  // Prettier aligns the tables, as `npm run format:check` expects.
+  spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs'), '--write', DOC, REASONS, LIST],
+    { stdio: 'ignore' },
+  );
+  const lost = [...old]
+    .filter(([file]) => !counts.gone.includes(file))
+    .flatMap(([file, rows]) =>
+      rows.filter((r) => !r.used && !r.why.includes(NOT_TRIAGED)).map((r) => `${file}:${r.where}`),
+    );
   return { ...counts, lost };
 }

@@ -39,6 +39,7 @@ export const Commands = {
   sendToChat: 'modelAccess.sendToChat',
   sendToEmbeddings: 'modelAccess.sendToEmbeddings',
   changeEndpoint: 'modelAccess.changeEndpoint',
+  payloadActions: 'modelAccess.payloadActions',
   /** A payload or a model as curl, Python or JavaScript code (src/requests/codeCommands.ts). */
   copyAsCode: 'modelAccess.copyAsCode',
   importCurl: 'modelAccess.importCurl',
@@ -68,7 +69,7 @@ export const Commands = {
   setClientCertificatePassphrase: 'modelAccess.setClientCertificatePassphrase',
   /** Item click: runs the action chosen by `modelAccess.modelClickAction`. Hidden from the palette. */
   modelClicked: 'modelAccess.modelClicked',
-  // Walkthrough (src/walkthrough.ts)
+  // Walkthrough (src/setup/walkthrough.ts)
   openWalkthrough: 'modelAccess.openWalkthrough',
 } as const;
 

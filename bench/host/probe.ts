@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 
 const EXTENSION_ID = 'model-access-team.model-access';
+const FIRST_COMMAND = 'modelAccess.toggleResponseHeaders';
 
 export interface ActivationProbe {
   wasActive: boolean;
@@ -19,6 +20,12 @@ export interface ActivationProbe {
   ownActivateMs?: number;
   /** `extension.activate()`: loading dist/extension.js and running activate(), in ms. */
   activateMs: number;
+  /**
+   * The first run of a command whose code loads on first use (FIRST_COMMAND: with no response open it loads the
+   * requests feature and changes nothing), in ms; and the files of dist/ it loaded.
+   */
+  firstCommandMs?: number;
+  loadedByCommand?: { file: string; ms: number }[];
   /** Wall-clock bounds (ms since the epoch), to match the service's request log. */
   startedAt: number;
   endedAt: number;
@@ -50,6 +57,11 @@ export async function run(): Promise<void> {
     result.activateMs = performance.now() - t0;
     result.endedAt = Date.now();
     result.exported = api !== undefined;
+    const loadedByActivate = result.loaded.length;
+    const c0 = performance.now();
+    await vscode.commands.executeCommand(FIRST_COMMAND);
+    result.firstCommandMs = performance.now() - c0;
+    result.loadedByCommand = result.loaded.splice(loadedByActivate);
   } catch (e) {
     result.error = e instanceof Error ? e.message : String(e);
   }

@@ -1,19 +1,22 @@
 /**
  * ServiceClient: the Model Access Service over undici. One keep-alive dispatcher per client; the key
  * only ever goes to the configured origin; GETs are retried and follow same-origin redirects, POSTs never.
+ * The client orchestrates: the checks before a call are call.ts's, the GET retries and redirects get.ts's,
+ * retry.ts's and redirects.ts's, the list paging and its stop rules listPage.ts's.
  */
-import { isLoopbackHost, joinUrl, parseBaseUrl, type ServiceBase } from './baseUrl';
+import { joinUrl, parseBaseUrl, type ServiceBase } from './baseUrl';
+import { openCall, type Call } from './call';
 import { createDispatcher } from './dispatcher';
-import { displayProxy, type ProxyOptions } from './proxy';
+import { proxyInUse } from './proxy';
 import { httpError, ServiceError, statusText } from './errors';
-import { readListPage } from './listPage';
+import { getText } from './get';
+import { readModelList } from './listPage';
 import { extractSingle, normalizeModel } from './models';
-import { withParam } from './paging';
-import { redactor } from './redact';
-import { isRetryable, retryAfterMs, retryDelay, retryPolicy, sleep, type RetryPolicy } from './retry';
+import { getFollowing } from './redirects';
+import { retryAfterMs, retryPolicy, type RetryPolicy } from './retry';
 import { readEventStream } from './sse';
-import { header, USER_AGENT } from './headers';
-import { Transport, type Exchange } from './transport';
+import { flatHeaders, header, USER_AGENT } from './headers';
+import { Transport } from './transport';
 import type {
   CallOptions,
   ListOptions,
@@ -30,22 +33,10 @@ import type { Dispatcher } from 'undici';
 import { isRecord } from '../common/records';
 import { l10n } from '../common/plainL10n';
 
-const MAX_REDIRECTS = 5;
 const DEFAULT_MAX_PAGES = 5000;
-/** One page of a list, or one model, larger than this is refused (a runaway or hostile server). */
-const MAX_JSON_PAGE_BYTES = 128 * 1024 * 1024;
 const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 const DEFAULT_MAX_MODELS = 100_000;
 const DEFAULT_MAX_LIST_BYTES = 256 * 1024 * 1024;
-const REDIRECT = new Set([301, 302, 303, 307, 308]);
-
-interface Call {
-  key: string;
-  /** The secret headers' values (ServiceClientOptions.secretHeaders), read with the key. */
-  secretHeaders?: Record<string, string>;
-  redact: (text: string) => string;
-  signal?: AbortSignal;
-}
 
 /**
  * The client of the Model Access Service HTTP API. Construction never throws: a bad base URL or CA file
@@ -118,314 +109,28 @@ export class ServiceClient implements ModelService {
     if (this.setupError || !this.transport) {
       throw this.setupError ?? new ServiceError({ kind: 'config', message: l10n.t('The client is not set up.') });
     }
-    let key: string | undefined;
-    try {
-      key = (await this.options.apiKey())?.trim();
-    } catch {
-      throw new ServiceError({
-        kind: 'config',
-        message: l10n.t('The API key could not be read from storage.'),
-        host: this.base?.origin,
-      });
-    }
-    if (!key) {
-      throw new ServiceError({
-        kind: 'config',
-        message: l10n.t('No API key is set for {0}.', String(this.base?.origin)),
-        host: this.base?.origin,
-      });
-    }
-    if (!/^[\x21-\x7e]+$/.test(key)) {
-      throw new ServiceError({
-        kind: 'config',
-        message: l10n.t(
-          'The API key contains spaces, line breaks or non-ASCII characters, which cannot be sent in an HTTP header. Set the key again.',
-        ),
-        host: this.base?.origin,
-      });
-    }
-    let secretHeaders: Record<string, string> | undefined;
-    try {
-      secretHeaders = await this.options.secretHeaders?.();
-    } catch (e) {
-      throw e instanceof ServiceError
-        ? e
-        : new ServiceError({
-            kind: 'config',
-            message: l10n.t('A secret header could not be read from storage.'),
-            host: this.base?.origin,
-          });
-    }
-    if (options?.signal?.aborted) {
-      throw new ServiceError({
-        kind: 'aborted',
-        message: l10n.t('The request was cancelled.'),
-        host: this.base?.origin,
-      });
-    }
-    return {
-      key,
-      secretHeaders,
-      redact: redactor([key, ...Object.values(secretHeaders ?? {})]),
-      signal: options?.signal ? AbortSignal.any([options.signal, this.cut.signal]) : this.cut.signal,
-      transport: this.transport,
-    };
-  }
-
-  /**
-   * GET with retries (429/502/503/504/resets, backoff + jitter, Retry-After) and same-origin redirects.
-   * Resolves with the text of a 2xx answer (a reset while reading the body is retried too); throws
-   * ServiceError otherwise.
-   */
-  private async getText(t: Transport, call: Call, url: string, what: string): Promise<{ text: string; ex: Exchange }> {
-    let waited = 0;
-    for (let attempt = 1; ; attempt++) {
-      let failure: ServiceError;
-      let headers: Record<string, string | string[] | undefined> = {};
-      let answered: Exchange | undefined;
-      try {
-        const ex = await this.getFollowing(t, call, url, attempt);
-        answered = ex;
-        if (ex.status >= 200 && ex.status < 300) {
-          const body = await t.readBody(ex, MAX_JSON_PAGE_BYTES, call.redact, call.signal);
-          if (body.truncated) {
-            throw new ServiceError({
-              kind: 'invalidResponse',
-              message: l10n.t(
-                '{0} from {1} is larger than {2} MB; it was not read.',
-                what,
-                t.base.origin,
-                MAX_JSON_PAGE_BYTES / 1024 / 1024,
-              ),
-              host: t.base.origin,
-              requestId: ex.requestId,
-            });
-          }
-          this.logDone(t, call, 'GET', ex, undefined, attempt);
-          return { text: body.text, ex };
-        }
-        headers = ex.headers;
-        const body = await t.readBody(ex, 64 * 1024, call.redact, call.signal);
-        failure = httpError({
-          status: ex.status,
-          headers,
-          body: body.text,
-          host: t.base.origin,
-          requestId: ex.requestId,
-          retryAfterMs: retryAfterMs(headers),
-          redact: call.redact,
-        });
-        this.logDone(t, call, 'GET', ex, failure.message, attempt);
-      } catch (e) {
-        failure = t.failure(e, 'headers', call.redact, call.signal);
-        // Failures before the headers are logged by the transport; those while reading the body here.
-        if (answered) {
-          this.logDone(t, call, 'GET', answered, failure.message, attempt);
-        }
-      }
-      if (failure.kind === 'aborted' || failure.kind === 'config' || !isRetryable(failure, headers)) {
-        throw failure;
-      }
-      const delay = retryDelay(this.retry, attempt, failure.retryAfterMs, waited);
-      if (delay === undefined) {
-        throw failure;
-      }
-      waited += delay;
-      try {
-        await sleep(delay, call.signal);
-      } catch (e) {
-        throw t.failure(e, 'headers', call.redact, call.signal);
-      }
-    }
-  }
-
-  private async getFollowing(t: Transport, call: Call, start: string, attempt: number): Promise<Exchange> {
-    let url = start;
-    for (let hops = 0; ; hops++) {
-      const ex = await t.send({
-        method: 'GET',
-        url,
-        key: call.key,
-        secretHeaders: call.secretHeaders,
-        redact: call.redact,
-        signal: call.signal,
-        attempt,
-        headers: { accept: 'application/json' },
-      });
-      const location = header(ex.headers, 'location');
-      if (!REDIRECT.has(ex.status) || location === undefined) {
-        return ex;
-      }
-      this.logDone(t, call, 'GET', ex, undefined, attempt);
-      await ex.body.dump().catch(() => undefined);
-      let target: URL;
-      try {
-        target = new URL(location, url);
-      } catch {
-        throw new ServiceError({
-          kind: 'invalidResponse',
-          status: ex.status,
-          message: l10n.t('The server answered {0} with a redirect that is not a valid URL.', ex.status),
-          host: t.base.origin,
-        });
-      }
-      if (target.origin !== t.base.origin) {
-        throw new ServiceError({
-          kind: 'config',
-          status: ex.status,
-          requestId: ex.requestId,
-          host: t.base.origin,
-          redact: call.redact,
-          message: l10n.t(
-            'The server redirected the request to {0}; it was not followed, so your API key is not sent there. If the service has moved, set the service URL to {0}.',
-            target.origin,
-          ),
-        });
-      }
-      if (hops >= MAX_REDIRECTS) {
-        throw new ServiceError({
-          kind: 'http',
-          status: ex.status,
-          host: t.base.origin,
-          message: l10n.t('The server redirected more than {0} times; stopped following.', MAX_REDIRECTS),
-        });
-      }
-      url = target.href;
-    }
-  }
-
-  private logDone(
-    t: Transport,
-    call: Call,
-    method: string,
-    ex: Exchange,
-    error: string | undefined,
-    attempt?: number,
-  ): void {
-    if (!t.options.onRequest) {
-      return;
-    }
-    const u = new URL(ex.url);
-    t.log(
-      {
-        method,
-        path: u.pathname + u.search,
-        status: ex.status,
-        elapsedMs: Math.round(performance.now() - ex.startedAt),
-        requestId: ex.requestId,
-        error,
-        attempt,
-      },
-      call.redact,
+    const call = await openCall(
+      { apiKey: this.options.apiKey, secretHeaders: this.options.secretHeaders, origin: this.base?.origin },
+      options?.signal,
+      this.cut.signal,
     );
+    return { ...call, transport: this.transport };
   }
 
   async listModels(options?: ListOptions): Promise<ListModelsResult> {
     const call = await this.begin(options);
     const t = call.transport;
-    const models: ModelEntry[] = [];
-    const warnings: string[] = [];
-    let stoppedAtMaxModels = false;
-    let skipped = 0;
-    let pages = 0;
-    let bytes = 0;
-    let url = joinUrl(t.base, '/v1/models');
-    const seen = new Set<string>([url]);
-    for (;;) {
-      const what = pages === 0 ? l10n.t('The model list') : l10n.t('Page {0} of the model list', pages + 1);
-      const { text, ex } = await this.getText(t, call, url, what);
-      pages++;
-      bytes += text.length;
-      const page = readListPage(
-        text,
-        { url: ex.url, link: ex.headers.link, what, host: t.base.origin, requestId: ex.requestId },
-        models,
-      );
-      skipped += page.skipped;
-      const next = page.next;
-      if (next.kind !== 'end' && options?.onPage && models.length <= this.maxModels) {
-        options.onPage(models);
-      }
-      if (next.kind === 'end') {
-        break;
-      }
-      const nextUrl = next.kind === 'url' ? next.url : withParam(ex.url, next.name, next.value);
-      const origin = new URL(nextUrl).origin;
-      if (origin !== t.base.origin) {
-        warnings.push(
-          l10n.t(
-            'Stopped after page {0}: the next page is on another origin ({1}), so it was not requested and your API key was not sent there. The list may be incomplete.',
-            pages,
-            origin,
-          ),
-        );
-        break;
-      }
-      if (seen.has(nextUrl)) {
-        warnings.push(
-          l10n.t(
-            'Stopped after page {0}: the server sent a next page ({1}) that was already read, which would loop forever. The list may be incomplete.',
-            pages,
-            next.source,
-          ),
-        );
-        break;
-      }
-      if (pages >= this.maxPages) {
-        warnings.push(
-          pages === 1
-            ? l10n.t('Stopped after 1 page (the page limit); the list may be incomplete.')
-            : l10n.t('Stopped after {0} pages (the page limit); the list may be incomplete.', pages),
-        );
-        break;
-      }
-      if (models.length >= this.maxModels) {
-        warnings.push(
-          models.length === 1
-            ? l10n.t(
-                'Stopped after 1 model (the limit set by modelAccess.limits.maxModels); the list may be incomplete.',
-              )
-            : l10n.t(
-                'Stopped after {0} models (the limit set by modelAccess.limits.maxModels); the list may be incomplete.',
-                models.length,
-              ),
-        );
-        stoppedAtMaxModels = true;
-        break;
-      }
-      if (bytes >= this.maxListBytes) {
-        const mb = Math.round(this.maxListBytes / 1024 / 1024);
-        warnings.push(
-          pages === 1
-            ? l10n.t(
-                'Stopped after 1 page: the list passed {0} MB (the limit set by modelAccess.limits.maxListMegabytes); it may be incomplete.',
-                mb,
-              )
-            : l10n.t(
-                'Stopped after {0} pages: the list passed {1} MB (the limit set by modelAccess.limits.maxListMegabytes); it may be incomplete.',
-                pages,
-                mb,
-              ),
-        );
-        break;
-      }
-      seen.add(nextUrl);
-      url = nextUrl;
-    }
-    if (models.length > this.maxModels) {
-      if (!stoppedAtMaxModels) {
-        // More than the limit means at least 2, so no message for one model.
-        warnings.push(
-          l10n.t(
-            'Showing the first {0} of {1} models (the limit set by modelAccess.limits.maxModels).',
-            this.maxModels,
-            models.length,
-          ),
-        );
-      }
-      models.length = this.maxModels;
-    }
-    return { models, skipped, warnings, pages };
+    const limits = { maxPages: this.maxPages, maxModels: this.maxModels, maxListBytes: this.maxListBytes };
+    return readModelList(
+      joinUrl(t.base, '/v1/models'),
+      t.base.origin,
+      limits,
+      async (url, what) => {
+        const { text, ex } = await getText(t, call, this.retry, url, what);
+        return { text, url: ex.url, link: ex.headers.link, requestId: ex.requestId };
+      },
+      options?.onPage,
+    );
   }
 
   /** One `GET /v1/models` (no retries, no paging) for Diagnose Connection: its status or failure, and the time. */
@@ -434,9 +139,9 @@ export class ServiceClient implements ModelService {
     const elapsed = (): number => Math.round(performance.now() - started);
     try {
       const call = await this.begin(options);
-      const ex = await this.getFollowing(call.transport, call, joinUrl(call.transport.base, '/v1/models'), 1);
+      const ex = await getFollowing(call.transport, call, joinUrl(call.transport.base, '/v1/models'), 1);
       await ex.body.dump().catch(() => undefined);
-      this.logDone(call.transport, call, 'GET', ex, undefined, 1);
+      call.transport.logDone(ex, 'GET', call.redact, undefined, 1);
       return { status: ex.status, elapsedMs: elapsed() };
     } catch (e) {
       return { elapsedMs: elapsed(), error: e instanceof Error ? e.message : String(e) };
@@ -450,7 +155,8 @@ export class ServiceClient implements ModelService {
     const call = await this.begin(options);
     const t = call.transport;
     const what = l10n.t('The entry of model "{0}"', id);
-    const { text, ex } = await this.getText(t, call, joinUrl(t.base, `/v1/models/${encodeURIComponent(id)}`), what);
+    const url = joinUrl(t.base, `/v1/models/${encodeURIComponent(id)}`);
+    const { text, ex } = await getText(t, call, this.retry, url, what);
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -557,7 +263,7 @@ export class ServiceClient implements ModelService {
     const ok = ex.status >= 200 && ex.status < 300;
     if (ok && /^text\/event-stream/i.test(contentType)) {
       result.elapsedMs = Math.round(performance.now() - ex.startedAt);
-      this.logDone(t, call, 'POST', ex, undefined);
+      t.logDone(ex, 'POST', call.redact);
       result.events = readEventStream(ex.body, {
         redact: call.redact,
         signal: call.signal,
@@ -565,7 +271,7 @@ export class ServiceClient implements ModelService {
         mapError: (e) => t.failure(e, 'body', call.redact, call.signal),
         onEnd: (outcome) => {
           if (outcome === 'error') {
-            this.logDone(t, call, 'POST', ex, 'the event stream failed');
+            t.logDone(ex, 'POST', call.redact, 'the event stream failed');
           }
         },
       });
@@ -598,7 +304,7 @@ export class ServiceClient implements ModelService {
         redact: call.redact,
       });
     }
-    this.logDone(t, call, 'POST', ex, result.error?.message);
+    t.logDone(ex, 'POST', call.redact, result.error?.message);
     return result;
   }
 
@@ -627,25 +333,4 @@ export class ServiceClient implements ModelService {
       await d.destroy().catch(() => undefined);
     }
   }
-}
-
-/** The proxy the client's requests go through (without credentials), or undefined when none. */
-function proxyInUse(base: ServiceBase, proxy: ProxyOptions | undefined): string | undefined {
-  if (!proxy?.url || proxy.bypass || isLoopbackHost(new URL(base.origin).hostname)) {
-    return undefined;
-  }
-  return displayProxy(proxy.url);
-}
-
-function flatHeaders(
-  headers: Record<string, string | string[] | undefined>,
-  redact: (t: string) => string,
-): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(headers)) {
-    if (v !== undefined) {
-      out[k] = redact(Array.isArray(v) ? v.join(', ') : v);
-    }
-  }
-  return out;
 }

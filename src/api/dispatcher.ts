@@ -7,6 +7,7 @@ import type { Dispatcher } from 'undici';
 import { isLoopbackHost } from './baseUrl';
 import { ServiceError } from './errors';
 import { l10n } from '../common/plainL10n';
+import { onFirstUse } from '../common/onFirstUse';
 import { displayProxy, resolveProxy, type ProxyInputs, type ProxyOptions } from './proxy';
 import { trustedRoots, type TrustOptions } from './trust';
 
@@ -38,10 +39,7 @@ export interface DispatcherOptions {
  * 520 KB), and activation must not pay for it before the first request. esbuild.js puts it in its own
  * file, `dist/undici.js`, so it is neither parsed nor run until this is called.
  */
-function undici(): typeof import('undici') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('undici') as typeof import('undici');
-}
+const undici = onFirstUse(() => require('undici') as typeof import('undici'));
 
 /** A setting that makes no connection possible: said before anything goes over the network. */
 function configError(code: 'TLS_CONFIG' | 'PROXY_CONFIG', message: string): ServiceError {

@@ -302,9 +302,115 @@ function seconds(ms: number | undefined): string {
   return ms >= 1000 ? l10n.t(' within {0} s', Math.round(ms / 100) / 10) : l10n.t(' within {0} ms', ms);
 }
 
+/** What a network failure is read against: the error's codes, where it happened, and the limit that applied. */
+interface Failure {
+  e: unknown;
+  codes: string[];
+  host: string;
+  /** Whom the socket went to: the service, or "the proxy …" (through a proxy every socket is the proxy's). */
+  target: string;
+  phase: Phase;
+  timeoutMs?: number;
+}
+
+/**
+ * A kind of network failure: the codes (or the test) that recognise it, its ServiceError kind and code, and
+ * its message. Read in order; the first that matches names the failure.
+ */
+interface FailureRule {
+  match: readonly string[] | ((f: Failure) => boolean);
+  kind: ServiceErrorKind;
+  code?: string | ((f: Failure) => string | undefined);
+  message: (f: Failure) => string;
+}
+
+function tlsCode(f: Failure): string | undefined {
+  return f.codes.find((c) => TLS_CODES.test(c));
+}
+
+const FAILURE_RULES: readonly FailureRule[] = [
+  {
+    match: ['AbortError', 'UND_ERR_ABORTED', 'ABORT_ERR', 'RequestAbortedError'],
+    kind: 'aborted',
+    message: () => l10n.t('The request was cancelled.'),
+  },
+  {
+    match: ['UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'ConnectTimeoutError'],
+    kind: 'timeout',
+    message: (f) => l10n.t('Could not connect to {0}: no answer{1}.', f.target, seconds(f.timeoutMs)),
+  },
+  {
+    match: ['UND_ERR_HEADERS_TIMEOUT', 'HeadersTimeoutError'],
+    kind: 'timeout',
+    message: (f) =>
+      l10n.t('{0} did not answer{1} (timed out waiting for the response headers).', f.host, seconds(f.timeoutMs)),
+  },
+  {
+    match: ['UND_ERR_BODY_TIMEOUT', 'BodyTimeoutError'],
+    kind: 'timeout',
+    message: (f) =>
+      l10n.t('{0} stopped sending its answer (nothing received{1}; timed out).', f.host, seconds(f.timeoutMs)),
+  },
+  {
+    match: ['ECONNREFUSED'],
+    kind: 'network',
+    code: 'ECONNREFUSED',
+    message: (f) => l10n.t('Could not connect to {0}: connection refused.', f.target),
+  },
+  {
+    match: ['ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL'],
+    kind: 'network',
+    code: 'ENOTFOUND',
+    message: (f) => l10n.t('Could not connect to {0}: the host name was not found (DNS).', f.target),
+  },
+  {
+    match: ['EAI_AGAIN'],
+    kind: 'network',
+    code: 'EAI_AGAIN',
+    message: (f) => l10n.t('Could not connect to {0}: the host name could not be looked up right now (DNS).', f.target),
+  },
+  {
+    match: ['EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN'],
+    kind: 'network',
+    code: (f) => f.codes.find((c) => c.startsWith('E')),
+    message: (f) => l10n.t('Could not connect to {0}: the network or host is unreachable.', f.target),
+  },
+  {
+    // The client certificate's own key: nothing went over the network, and nothing will until it is set.
+    match: (f) =>
+      tlsCode(f) !== undefined &&
+      /bad decrypt|bad password|mac verify failure|interrupted or cancelled/i.test(errorMessage(f.e)),
+    kind: 'config',
+    code: 'TLS_PASSPHRASE',
+    message: (f) =>
+      l10n.t(
+        'The client certificate\'s key could not be decrypted with the stored passphrase ({0}): set it with "Model Access: Set Client Certificate Passphrase".',
+        String(tlsCode(f)),
+      ),
+  },
+  {
+    match: (f) => tlsCode(f) !== undefined,
+    kind: 'network',
+    code: tlsCode,
+    message: (f) => tlsMessage(String(tlsCode(f)), f.host, f.e),
+  },
+  {
+    match: ['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'SocketError', 'ECONNABORTED'],
+    kind: 'network',
+    code: 'ECONNRESET',
+    message: (f) =>
+      f.phase === 'body'
+        ? l10n.t('The connection to {0} was reset before the answer was complete.', f.host)
+        : f.phase === 'headers'
+          ? l10n.t('The connection to {0} was reset before it answered.', f.host)
+          : l10n.t('The connection to {0} was reset while connecting.', f.host),
+  },
+];
+
 /**
  * The error for a failure below HTTP: "Could not connect to https://host: connection refused". `timeoutMs`
- * is the limit that applied in `phase`.
+ * is the limit that applied in `phase`. The first rule of FAILURE_RULES that matches names it; anything else is
+ * "Could not talk to …" with the error's own message.
  */
 export function networkError(
   e: unknown,
@@ -317,99 +423,20 @@ export function networkError(
   if (e instanceof ServiceError) {
     return e;
   }
-  const codes = codesOf(e);
-  const has = (...c: string[]): boolean => codes.some((x) => c.includes(x));
   const base = { host, redact, cause: e };
   const proxyFailure = proxy === undefined ? undefined : proxyError(e, host, proxy, base);
   if (proxyFailure) {
     return proxyFailure;
   }
-  // Through a proxy, every socket the client opens goes to the proxy: a refusal or DNS failure is the proxy's.
+  const codes = codesOf(e);
   const target = proxy === undefined ? host : l10n.t('the proxy {0}', proxy);
-  if (has('AbortError', 'UND_ERR_ABORTED', 'ABORT_ERR', 'RequestAbortedError')) {
-    return new ServiceError({ ...base, kind: 'aborted', message: l10n.t('The request was cancelled.') });
-  }
-  if (has('UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT', 'ConnectTimeoutError')) {
-    return new ServiceError({
-      ...base,
-      kind: 'timeout',
-      message: l10n.t('Could not connect to {0}: no answer{1}.', target, seconds(timeoutMs)),
-    });
-  }
-  if (has('UND_ERR_HEADERS_TIMEOUT', 'HeadersTimeoutError')) {
-    return new ServiceError({
-      ...base,
-      kind: 'timeout',
-      message: l10n.t('{0} did not answer{1} (timed out waiting for the response headers).', host, seconds(timeoutMs)),
-    });
-  }
-  if (has('UND_ERR_BODY_TIMEOUT', 'BodyTimeoutError')) {
-    return new ServiceError({
-      ...base,
-      kind: 'timeout',
-      message: l10n.t('{0} stopped sending its answer (nothing received{1}; timed out).', host, seconds(timeoutMs)),
-    });
-  }
-  if (has('ECONNREFUSED')) {
-    return new ServiceError({
-      ...base,
-      kind: 'network',
-      code: 'ECONNREFUSED',
-      message: l10n.t('Could not connect to {0}: connection refused.', target),
-    });
-  }
-  if (has('ENOTFOUND', 'EAI_NONAME', 'EAI_FAIL')) {
-    return new ServiceError({
-      ...base,
-      kind: 'network',
-      code: 'ENOTFOUND',
-      message: l10n.t('Could not connect to {0}: the host name was not found (DNS).', target),
-    });
-  }
-  if (has('EAI_AGAIN')) {
-    return new ServiceError({
-      ...base,
-      kind: 'network',
-      code: 'EAI_AGAIN',
-      message: l10n.t('Could not connect to {0}: the host name could not be looked up right now (DNS).', target),
-    });
-  }
-  if (has('EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN')) {
-    return new ServiceError({
-      ...base,
-      kind: 'network',
-      code: codes.find((c) => c.startsWith('E')),
-      message: l10n.t('Could not connect to {0}: the network or host is unreachable.', target),
-    });
-  }
-  const tls = codes.find((c) => TLS_CODES.test(c));
-  if (tls && /bad decrypt|bad password|mac verify failure|interrupted or cancelled/i.test(errorMessage(e))) {
-    // The client certificate's own key: nothing went over the network, and nothing will until it is set.
-    return new ServiceError({
-      ...base,
-      kind: 'config',
-      code: 'TLS_PASSPHRASE',
-      message: l10n.t(
-        'The client certificate\'s key could not be decrypted with the stored passphrase ({0}): set it with "Model Access: Set Client Certificate Passphrase".',
-        tls,
-      ),
-    });
-  }
-  if (tls) {
-    return new ServiceError({ ...base, kind: 'network', code: tls, message: tlsMessage(tls, host, e) });
-  }
-  if (has('ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'SocketError', 'ECONNABORTED')) {
-    return new ServiceError({
-      ...base,
-      kind: 'network',
-      code: 'ECONNRESET',
-      message:
-        phase === 'body'
-          ? l10n.t('The connection to {0} was reset before the answer was complete.', host)
-          : phase === 'headers'
-            ? l10n.t('The connection to {0} was reset before it answered.', host)
-            : l10n.t('The connection to {0} was reset while connecting.', host),
-    });
+  const failure: Failure = { e, codes, host, target, phase, timeoutMs };
+  const rule = FAILURE_RULES.find(({ match }) =>
+    typeof match === 'function' ? match(failure) : codes.some((c) => match.includes(c)),
+  );
+  if (rule) {
+    const code = typeof rule.code === 'function' ? rule.code(failure) : rule.code;
+    return new ServiceError({ ...base, kind: rule.kind, code, message: rule.message(failure) });
   }
   const msg = typeof (e as ErrorLike)?.message === 'string' ? String((e as ErrorLike).message) : String(e);
   return new ServiceError({

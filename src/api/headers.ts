@@ -14,3 +14,14 @@ export function header(headers: Headers, name: string): string | undefined {
   const v = headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
+
+/** The headers of an answer as one string each (repeated ones joined), redacted, for PostResult. */
+export function flatHeaders(headers: Headers, redact: (t: string) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v !== undefined) {
+      out[k] = redact(Array.isArray(v) ? v.join(', ') : v);
+    }
+  }
+  return out;
+}

@@ -1,10 +1,11 @@
 /**
- * One page of the model list, from its text to models + where the next page is. Pure and total: anything
- * but a usable page becomes a ServiceError `invalidResponse`, never a TypeError (fuzzed in the tests).
+ * The model list, page by page. One page, from its text to models + where the next page is: pure and total,
+ * anything but a usable page becomes a ServiceError `invalidResponse`, never a TypeError (fuzzed in the tests).
+ * The whole list: the paging loop and the five rules that stop it early, with the warning each gives.
  */
 import { ServiceError } from './errors';
 import { extractList, normalizeInto } from './models';
-import { findNextPage, type NextPage } from './paging';
+import { findNextPage, withParam, type NextPage } from './paging';
 import type { ModelEntry } from './types';
 import { l10n } from '../common/plainL10n';
 
@@ -65,4 +66,163 @@ export function readListPage(text: string, ctx: PageContext, out: ModelEntry[]):
       l10n.t('could not be read ({0})', e instanceof Error ? e.message.slice(0, 120) : l10n.t('unexpected shape')),
     );
   }
+}
+
+/** The limits of one list read (ServiceClientOptions.maxPages, maxModels, maxListBytes). */
+export interface ListLimits {
+  maxPages: number;
+  maxModels: number;
+  maxListBytes: number;
+}
+
+/** What has been read so far, for the stop rules. */
+export interface ListProgress {
+  pages: number;
+  models: number;
+  bytes: number;
+}
+
+/** A page as fetched: its text and where it came from. */
+export interface FetchedPage {
+  text: string;
+  /** Absolute URL after redirects. */
+  url: string;
+  link?: string | string[];
+  requestId?: string;
+}
+
+/**
+ * Why the list stops before `nextUrl` although the server names one, as the warning the user sees, or
+ * undefined to go on. The five rules, in order: another origin (the key is not sent there), a page read
+ * already (a loop), the page limit, the model limit, the byte limit. `at-max-models` marks the model rule.
+ */
+export function stopBefore(
+  nextUrl: string,
+  source: string,
+  origin: string,
+  seen: ReadonlySet<string>,
+  done: ListProgress,
+  limits: ListLimits,
+): { warning: string; atMaxModels?: true } | undefined {
+  const { pages, models, bytes } = done;
+  const nextOrigin = new URL(nextUrl).origin;
+  if (nextOrigin !== origin) {
+    return {
+      warning: l10n.t(
+        'Stopped after page {0}: the next page is on another origin ({1}), so it was not requested and your API key was not sent there. The list may be incomplete.',
+        pages,
+        nextOrigin,
+      ),
+    };
+  }
+  if (seen.has(nextUrl)) {
+    return {
+      warning: l10n.t(
+        'Stopped after page {0}: the server sent a next page ({1}) that was already read, which would loop forever. The list may be incomplete.',
+        pages,
+        source,
+      ),
+    };
+  }
+  if (pages >= limits.maxPages) {
+    return {
+      warning:
+        pages === 1
+          ? l10n.t('Stopped after 1 page (the page limit); the list may be incomplete.')
+          : l10n.t('Stopped after {0} pages (the page limit); the list may be incomplete.', pages),
+    };
+  }
+  if (models >= limits.maxModels) {
+    return {
+      atMaxModels: true,
+      warning:
+        models === 1
+          ? l10n.t('Stopped after 1 model (the limit set by modelAccess.limits.maxModels); the list may be incomplete.')
+          : l10n.t(
+              'Stopped after {0} models (the limit set by modelAccess.limits.maxModels); the list may be incomplete.',
+              models,
+            ),
+    };
+  }
+  if (bytes >= limits.maxListBytes) {
+    const mb = Math.round(limits.maxListBytes / 1024 / 1024);
+    return {
+      warning:
+        pages === 1
+          ? l10n.t(
+              'Stopped after 1 page: the list passed {0} MB (the limit set by modelAccess.limits.maxListMegabytes); it may be incomplete.',
+              mb,
+            )
+          : l10n.t(
+              'Stopped after {0} pages: the list passed {1} MB (the limit set by modelAccess.limits.maxListMegabytes); it may be incomplete.',
+              pages,
+              mb,
+            ),
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Reads the whole list from `first`, page after page, until the server names no next page or a stop rule
+ * (stopBefore) ends it; trims the models to `maxModels`. `fetchPage` GETs one page (`what` names it in messages);
+ * `onPage` sees the models so far after each page that is not the last.
+ */
+export async function readModelList(
+  first: string,
+  origin: string,
+  limits: ListLimits,
+  fetchPage: (url: string, what: string) => Promise<FetchedPage>,
+  onPage?: (models: readonly ModelEntry[]) => void,
+): Promise<{ models: ModelEntry[]; skipped: number; warnings: string[]; pages: number }> {
+  const models: ModelEntry[] = [];
+  const warnings: string[] = [];
+  let stoppedAtMaxModels = false;
+  let skipped = 0;
+  let pages = 0;
+  let bytes = 0;
+  let url = first;
+  const seen = new Set<string>([url]);
+  for (;;) {
+    const what = pages === 0 ? l10n.t('The model list') : l10n.t('Page {0} of the model list', pages + 1);
+    const fetched = await fetchPage(url, what);
+    pages++;
+    bytes += fetched.text.length;
+    const page = readListPage(
+      fetched.text,
+      { url: fetched.url, link: fetched.link, what, host: origin, requestId: fetched.requestId },
+      models,
+    );
+    skipped += page.skipped;
+    const next = page.next;
+    if (next.kind === 'end') {
+      break;
+    }
+    if (onPage && models.length <= limits.maxModels) {
+      onPage(models);
+    }
+    const nextUrl = next.kind === 'url' ? next.url : withParam(fetched.url, next.name, next.value);
+    const stop = stopBefore(nextUrl, next.source, origin, seen, { pages, models: models.length, bytes }, limits);
+    if (stop) {
+      warnings.push(stop.warning);
+      stoppedAtMaxModels = stop.atMaxModels === true;
+      break;
+    }
+    seen.add(nextUrl);
+    url = nextUrl;
+  }
+  if (models.length > limits.maxModels) {
+    if (!stoppedAtMaxModels) {
+      // More than the limit means at least 2, so no message for one model.
+      warnings.push(
+        l10n.t(
+          'Showing the first {0} of {1} models (the limit set by modelAccess.limits.maxModels).',
+          limits.maxModels,
+          models.length,
+        ),
+      );
+    }
+    models.length = limits.maxModels;
+  }
+  return { models, skipped, warnings, pages };
 }

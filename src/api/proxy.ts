@@ -4,7 +4,7 @@
  * Pure, no `vscode` import.
  */
 import { isIP } from 'node:net';
-import { isLoopbackHost } from './baseUrl';
+import { isLoopbackHost, type ServiceBase } from './baseUrl';
 import { l10n } from '../common/plainL10n';
 
 export interface ProxyInputs {
@@ -148,4 +148,12 @@ export function resolveProxy(baseUrl: string, inputs: ProxyInputs): ProxyOptions
     }
   }
   return { ...base, url };
+}
+
+/** The proxy the client's requests go through (without credentials), or undefined when none. */
+export function proxyInUse(base: ServiceBase, proxy: ProxyOptions | undefined): string | undefined {
+  if (!proxy?.url || proxy.bypass || isLoopbackHost(new URL(base.origin).hostname)) {
+    return undefined;
+  }
+  return displayProxy(proxy.url);
 }

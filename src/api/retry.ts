@@ -95,6 +95,38 @@ export function retryDelay(
   return delay;
 }
 
+/** One try of an idempotent request: its value, or the failure and the headers of the answer (if any). */
+export type Attempt<T> = { value: T } | { failure: ServiceError; headers?: Headers };
+
+/**
+ * Runs `run` (attempt 1, 2, …) until it gives a value, retrying a failure the rules above call retryable after
+ * the wait `policy` allows; throws the last failure otherwise. Cancellations and set-up errors are never retried.
+ * `wait` sleeps (it rejects with the failure to report when the caller cancels during a wait).
+ */
+export async function retrying<T>(
+  policy: RetryPolicy,
+  run: (attempt: number) => Promise<Attempt<T>>,
+  wait: (ms: number) => Promise<void>,
+): Promise<T> {
+  let waited = 0;
+  for (let attempt = 1; ; attempt++) {
+    const result = await run(attempt);
+    if ('value' in result) {
+      return result.value;
+    }
+    const { failure, headers } = result;
+    if (failure.kind === 'aborted' || failure.kind === 'config' || !isRetryable(failure, headers)) {
+      throw failure;
+    }
+    const delay = retryDelay(policy, attempt, failure.retryAfterMs, waited);
+    if (delay === undefined) {
+      throw failure;
+    }
+    waited += delay;
+    await wait(delay);
+  }
+}
+
 /** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

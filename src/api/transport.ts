@@ -1,7 +1,7 @@
 /**
  * One HTTP exchange with the service over the client's undici dispatcher: the key only to the configured
  * origin, timeouts, request log entries, and failures turned into ServiceErrors. Retries and redirects are
- * decided by the caller (client.ts).
+ * decided by the callers (get.ts, redirects.ts, client.ts).
  */
 import type { Dispatcher } from 'undici';
 import type { ServiceBase } from './baseUrl';
@@ -122,6 +122,26 @@ export class Transport {
     } catch {
       // A failing logger must not fail the request.
     }
+  }
+
+  /** Logs a finished exchange (its status, time and error, if any) when the client has a request log. */
+  logDone(ex: Exchange, method: string, redact: (t: string) => string, error?: string, attempt?: number): void {
+    if (!this.options.onRequest) {
+      return;
+    }
+    const u = new URL(ex.url);
+    this.log(
+      {
+        method,
+        path: u.pathname + u.search,
+        status: ex.status,
+        elapsedMs: Math.round(performance.now() - ex.startedAt),
+        requestId: ex.requestId,
+        error,
+        attempt,
+      },
+      redact,
+    );
   }
 
   async send(req: SendRequest): Promise<Exchange> {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ChatVendor } from '../ids';
+import { onFirstUse } from '../common/onFirstUse';
 import type { Services } from '../services';
 import type { ChatModelInfo } from './core/modelInfo';
 import type { ModelAccessChatProvider } from './provider';
@@ -14,17 +15,13 @@ import { ChatSettings } from './settings';
 export function register(deps: Services): vscode.Disposable[] {
   const settings = new ChatSettings();
   const changed = new vscode.EventEmitter<void>();
-  let loaded: ModelAccessChatProvider | undefined;
-  const load = (): ModelAccessChatProvider => {
-    if (!loaded) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js makes it dist/<feature>.js
-      const { ModelAccessChatProvider } = require('./provider') as typeof import('./provider');
-      loaded = new ModelAccessChatProvider(deps, settings);
-      // Until VS Code has asked once, there is nothing to tell it about changes.
-      loaded.onDidChangeLanguageModelChatInformation(() => changed.fire());
-    }
-    return loaded;
-  };
+  const load = onFirstUse((): ModelAccessChatProvider => {
+    const { ModelAccessChatProvider } = require('./provider') as typeof import('./provider');
+    const provider = new ModelAccessChatProvider(deps, settings);
+    // Until VS Code has asked once, there is nothing to tell it about changes.
+    provider.onDidChangeLanguageModelChatInformation(() => changed.fire());
+    return provider;
+  });
   const provider: vscode.LanguageModelChatProvider<ChatModelInfo> = {
     onDidChangeLanguageModelChatInformation: changed.event,
     provideLanguageModelChatInformation: (options, token) => load().provideLanguageModelChatInformation(options, token),
@@ -32,7 +29,7 @@ export function register(deps: Services): vscode.Disposable[] {
       load().provideLanguageModelChatResponse(model, messages, options, progress, token),
     provideTokenCount: (model, text, token) => load().provideTokenCount(model, text, token),
   };
-  const disposables: vscode.Disposable[] = [settings, changed, { dispose: () => loaded?.dispose() }];
+  const disposables: vscode.Disposable[] = [settings, changed, { dispose: () => load.loaded?.dispose() }];
   try {
     disposables.push(vscode.lm.registerLanguageModelChatProvider(ChatVendor, provider));
   } catch (e) {

@@ -9,6 +9,7 @@ import type { Ui } from '../platform/ui';
 import { fetchCard } from './core/cardFetch';
 import { plainTextAsMarkdown, sanitizeCardMarkdown } from '../domain/cardMarkdown';
 import { checkCardLink, rawCardLink } from './core/linkSafety';
+import { modelDocumentName, modelDocumentQuery } from './core/documentName';
 import { l10n } from '../platform/l10n';
 
 export const CARD_SCHEME = 'model-access-card';
@@ -43,12 +44,16 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
     this.registration = vscode.workspace.registerTextDocumentContentProvider(CARD_SCHEME, this);
   }
 
-  static uriFor(id: string): vscode.Uri {
-    const title = displayText(id, 100).replace(/[/\\]/g, '∕') || 'model';
+  /**
+   * The preview document of `id`'s card; with `environment` (a row under that environment's root) its title and
+   * query name it too, as Inspect Model's do: the same id in two environments is two tabs, each with the card
+   * its own entry links to.
+   */
+  static uriFor(id: string, environment?: string): vscode.Uri {
     return vscode.Uri.from({
       scheme: CARD_SCHEME,
-      path: `/${title} card.md`,
-      query: new URLSearchParams({ id }).toString(),
+      path: `/${modelDocumentName(id, environment, 'model', 100)} card.md`,
+      query: modelDocumentQuery(id, environment),
     });
   }
 
@@ -108,7 +113,7 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
       ? `\n\n---\n*The card is longer than the preview reads; open it in the browser for the rest.*\n`
       : '';
     const text = `${body}${note}`;
-    const uri = CardPreviews.uriFor(model.id);
+    const uri = CardPreviews.uriFor(model.id, environment);
     this.contents.set(uri.toString(), text);
     this._onDidChange.fire(uri);
     await vscode.workspace.openTextDocument(uri);

@@ -3,10 +3,12 @@ import type { Services } from '../services';
 import { explorerCommands } from './commands';
 import { inspectIn, ModelDocuments } from './inspect';
 import { ModelsView } from './modelsView';
+import { ModelNode } from './nodes';
 import { CardPreviews } from './cardPreview';
 import type { ModelDetailsPanels } from './details';
 import { openModelCard } from './modelCard';
 import type { ModelEntry } from '../api/types';
+import { onFirstUse } from '../common/onFirstUse';
 
 /** The Models view, Model Cards, Inspect, and the per-model commands. */
 export function register(services: Services): vscode.Disposable[] {
@@ -22,18 +24,13 @@ export function register(services: Services): vscode.Disposable[] {
     connection.keylessNetwork(environment === undefined ? environments.active : environments.find(environment));
   const cards = new CardPreviews({ ui: services.ui, log, openCard, network });
   // Model Details (details.ts, dist/details.js) loads when the first details tab opens.
-  let panels: ModelDetailsPanels | undefined;
-  const loadDetails = (): ModelDetailsPanels => {
-    if (!panels) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js makes it dist/<feature>.js
-      const { ModelDetailsPanels } = require('./details') as typeof import('./details');
-      panels = new ModelDetailsPanels(services, {
-        openCard,
-        previewCard: (model, environment) => cards.preview(model, environment),
-      });
-    }
-    return panels;
-  };
+  const loadDetails = onFirstUse((): ModelDetailsPanels => {
+    const { ModelDetailsPanels } = require('./details') as typeof import('./details');
+    return new ModelDetailsPanels(services, {
+      openCard,
+      previewCard: (model, environment) => cards.preview(model, environment),
+    });
+  });
   const details = { show: (model: ModelEntry, environment?: string) => loadDetails().show(model, environment) };
   Object.assign(services.testApi, { view, documents, cards });
   Object.defineProperty(services.testApi, 'details', { get: loadDetails, enumerable: true, configurable: true });
@@ -48,9 +45,15 @@ export function register(services: Services): vscode.Disposable[] {
   }, 0);
   return [
     view,
+    // Palette commands (New Request) use the model row selected here; a family or an environment clears it.
+    view.treeView.onDidChangeSelection((e) => {
+      const row = e.selection.length === 1 ? e.selection[0] : undefined;
+      services.selection.current =
+        row instanceof ModelNode ? { model: row.model, environment: row.environment } : undefined;
+    }),
     documents,
     cards,
-    { dispose: () => panels?.dispose() },
+    { dispose: () => loadDetails.loaded?.dispose() },
     ...explorerCommands(services, { view, details, cards, inspect, openCard }),
     // A new service or key (here or in another window) replaces the list.
     connection.onDidChange(

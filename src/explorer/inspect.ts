@@ -8,6 +8,7 @@ import { l10n } from '../platform/l10n';
 import type { Ui } from '../platform/ui';
 import { commandEnvironment } from '../platform/environments';
 import type { Services } from '../services';
+import { modelDocumentName, modelDocumentQuery } from './core/documentName';
 
 export const INSPECT_SCHEME = 'model-access-model';
 
@@ -37,12 +38,10 @@ export class ModelDocuments implements vscode.TextDocumentContentProvider, vscod
    * environments is two documents, each with its own service's answer.
    */
   static uriFor(id: string, environment?: string): vscode.Uri {
-    const title = displayText(id, 120).replace(/[/\\]/g, '∕') || l10n.t('model');
-    const where = environment === undefined ? '' : ` · ${displayText(environment, 40).replace(/[/\\]/g, '∕')}`;
     return vscode.Uri.from({
       scheme: INSPECT_SCHEME,
-      path: `/${title}${where}.json`,
-      query: new URLSearchParams(environment === undefined ? { id } : { id, environment }).toString(),
+      path: `/${modelDocumentName(id, environment, l10n.t('model'))}.json`,
+      query: modelDocumentQuery(id, environment),
     });
   }
 

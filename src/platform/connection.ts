@@ -15,6 +15,7 @@ import { HEADER_SECRET_MISSING, NO_KEY } from '../domain/failure';
 import { clean, hostOf } from '../common/text';
 import { l10n } from './l10n';
 import { debounce } from '../common/debounce';
+import { onFirstUse } from '../common/onFirstUse';
 import { Lifecycle } from './lifecycle';
 import type { ClientCertificatePassphrases } from './passphrases';
 import type { HeaderSecrets } from './headerSecrets';
@@ -328,9 +329,10 @@ export class ServiceConnection extends Lifecycle {
  * The service client and the HTTP code under it (api/client.ts, built into dist/client.js by esbuild.js) load
  * with the first client, when the first request is about to be made, not at activation.
  */
+const clientModule = onFirstUse(() => require('../api/client') as typeof import('../api/client'));
+
 function newClient(options: ServiceClientOptions): ModelService {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js makes it dist/client.js
-  const { ServiceClient } = require('../api/client') as typeof import('../api/client');
+  const { ServiceClient } = clientModule();
   return new ServiceClient(options);
 }
 

@@ -1,41 +1,14 @@
 import * as vscode from 'vscode';
-import { Commands } from '../ids';
+import { onFirstUse } from '../common/onFirstUse';
 import type { Services } from '../services';
 import { PayloadDocuments } from './payloadDocuments';
 import { ModelCompletion, ModelDiagnostics, modelHover, PAYLOAD_SELECTOR, PayloadCodeLens } from './payloadEditing';
 import { RESPONSE_GONE, RESPONSE_SCHEME } from './responseScheme';
 import { ScratchFiles } from './scratchFiles';
 import { variableProviders } from './variableEditing';
-import type { RequestCommands } from './commands';
+import { ON_DEMAND, type Handler } from './onDemand';
 
 export type { RequestsApi } from './commands';
-
-/** The commands whose code (commands.ts, dist/requests.js) loads when one of them first runs. */
-const ON_DEMAND = [
-  Commands.newRequest,
-  Commands.sendRequest,
-  Commands.sendToResponses,
-  Commands.sendToChat,
-  Commands.sendToEmbeddings,
-  Commands.changeEndpoint,
-  Commands.copyAsCode,
-  Commands.importCurl,
-  Commands.openScratchFolder,
-  Commands.uploadFile,
-  Commands.compareModels,
-  Commands.showHistory,
-  Commands.clearHistory,
-  Commands.toggleResponseHeaders,
-  Commands.showRawEvents,
-  Commands.saveResponseBody,
-  Commands.previewResponse,
-  Commands.reply,
-  Commands.regenerate,
-  Commands.forkConversation,
-  Commands.attachFileToConversation,
-  Commands.showConversation,
-  Commands.useFileInNewRequest,
-];
 
 /**
  * Scratch payloads, sending and uploading, response documents, history, Copy as Code and Import cURL.
@@ -47,23 +20,12 @@ export function register(deps: Services): vscode.Disposable[] {
   const scratch = new ScratchFiles(deps.context.globalStorageUri);
   const payloads = new PayloadDocuments(scratch, () => void deps.catalog.ensureLoaded());
   const responseChanged = new vscode.EventEmitter<vscode.Uri>();
-  let loaded: RequestCommands | undefined;
-  const load = (): RequestCommands => {
-    if (!loaded) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js makes it dist/<feature>.js
-      const { requestCommands } = require('./commands') as typeof import('./commands');
-      loaded = requestCommands(deps, { scratch, payloads, responseChanged });
-      deps.context.subscriptions.push(loaded);
-    }
+  const load = onFirstUse(() => {
+    const { requestCommands } = require('./commands') as typeof import('./commands');
+    const loaded = requestCommands(deps, { scratch, payloads, responseChanged });
+    deps.context.subscriptions.push(loaded);
     return loaded;
-  };
-  const run = (id: string, args: unknown[]): unknown => {
-    const handler = load().handlers.get(id);
-    if (!handler) {
-      throw new Error(`no handler for ${id}`);
-    }
-    return handler(...args);
-  };
+  });
   const answered = new Set<string>();
   const lens = new PayloadCodeLens(scratch, (uri) => answered.has(uri.toString()));
   // Tests reach the loaded part through the test API; reaching it loads it.
@@ -73,7 +35,7 @@ export function register(deps: Services): vscode.Disposable[] {
     responseChanged,
     vscode.workspace.registerTextDocumentContentProvider(RESPONSE_SCHEME, {
       onDidChange: responseChanged.event,
-      provideTextDocumentContent: (uri) => loaded?.api.responses.provideTextDocumentContent(uri) ?? RESPONSE_GONE,
+      provideTextDocumentContent: (uri) => load.loaded?.api.responses.provideTextDocumentContent(uri) ?? RESPONSE_GONE,
     }),
     new ModelDiagnostics(deps.catalog, scratch),
     ...variableProviders(deps.environments, scratch),
@@ -87,6 +49,9 @@ export function register(deps: Services): vscode.Disposable[] {
     }),
     vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, new ModelCompletion(deps.catalog, scratch), '"'),
     modelHover(deps.catalog, scratch),
-    ...ON_DEMAND.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => run(id, args))),
+    // completeHandlers (onDemand.ts) has checked that each has its handler.
+    ...ON_DEMAND.map((id) =>
+      vscode.commands.registerCommand(id, (...args: unknown[]) => (load().handlers.get(id) as Handler)(...args)),
+    ),
   ];
 }

@@ -1,11 +1,14 @@
 import * as vscode from 'vscode';
-import { diagnose } from '../api/diagnose';
 import { originOf } from '../api/baseUrl';
 import { Commands } from '../ids';
 import { describeKeySource } from '../platform/apiKeys';
 import type { Services } from '../services';
 import { clean } from '../common/text';
 import { l10n } from '../platform/l10n';
+import { onFirstUse } from '../common/onFirstUse';
+
+/** The probes (api/diagnose.ts, dist/diagnose.js by esbuild.js) load when the command first runs. */
+const probes = onFirstUse(() => require('../api/diagnose') as typeof import('../api/diagnose'));
 
 export const DIAGNOSIS_SCHEME = 'model-access-diagnosis';
 
@@ -74,7 +77,7 @@ async function runDiagnosis(
       title: l10n.t('Diagnosing the connection to {0}…', clean(origin)),
     },
     () =>
-      diagnose({
+      probes().diagnose({
         baseUrl: baseUrl.url,
         proxy: options.proxy,
         tls: options.tls,

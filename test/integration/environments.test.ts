@@ -766,6 +766,32 @@ describe('Environments: two services side by side, each with its own key', funct
     }
   });
 
+  it('a Model Card previewed from the rows of two environments opens a tab for each, with its own card', async () => {
+    // The same id under both roots, each entry linking to a card on its own service (version 2 at Alpha, 4 at Beta).
+    const entry = (server: RunningServer) => ({ id: SHARED, cardUrl: `${server.url}/cards/${SHARED}.md`, raw: {} });
+    type Preview = { kind: string; uri: vscode.Uri; text: string };
+    const atAlpha = (await api.cards.preview(entry(alpha), 'Alpha')) as Preview;
+    const atBeta = (await api.cards.preview(entry(beta), 'Beta')) as Preview;
+    assert.deepEqual([atAlpha.kind, atBeta.kind], ['preview', 'preview']);
+    assert.notEqual(atAlpha.uri.toString(), atBeta.uri.toString());
+    assert.match(atAlpha.uri.path, new RegExp(`/${SHARED} · Alpha card\\.md$`));
+    assert.match(atBeta.uri.path, new RegExp(`/${SHARED} · Beta card\\.md$`));
+    // Previewing Beta's card left Alpha's tab with Alpha's card.
+    assert.match((await vscode.workspace.openTextDocument(atAlpha.uri)).getText(), /Family aurora, version 2\./);
+    assert.match((await vscode.workspace.openTextDocument(atBeta.uri)).getText(), /Family aurora, version 4\./);
+    // The Markdown preview names the environment's card (VS Code may reuse one preview tab for the next card).
+    const labels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => t.label);
+    await eventually(
+      () => labels().some((l) => l.includes(`${SHARED} · Beta card.md`)),
+      10_000,
+      `a preview tab for Beta's card (tabs: ${labels().join(', ')})`,
+    );
+    // From the palette (no row): the active environment's, under the id alone, as before.
+    const plain = (await api.cards.preview(entry(alpha))) as Preview;
+    assert.match(plain.uri.path, new RegExp(`/${SHARED} card\\.md$`));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('with every environment shown, the way out of a non-active root’s error is for that environment', async () => {
     const token = `ma-beta-token-canary-${randomBytes(10).toString('hex')}`;
     const plain = [

@@ -3,30 +3,45 @@
  * POST answers without a content type or with a 300, closing with a request in flight, a proxy on loopback.
  */
 import * as assert from 'node:assert/strict';
-import { clientFor, expectError, json, startRecorder, type Recorder } from '../helpers/api';
+import { clientFor, expectError, json, useRecorder, type Recorder } from '../helpers/api';
 
 const KEY = 'sk-limits-test-0123456789';
 const entry = (id: string): object => ({ id, family: 'f', version: '1' });
 
 describe('client: limits, the probe and other edges', function () {
   this.timeout(20000);
-  let rec: Recorder | undefined;
-  afterEach(async () => {
-    await rec?.close();
-    rec = undefined;
-  });
+  const recorder = useRecorder();
 
   /** Pages of one model each, `count` of them, linked by `?page=N`. */
   const pagedList = async (count: number): Promise<Recorder> =>
-    startRecorder((req, res, self) => {
+    recorder((req, res, self) => {
       const n = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('page') ?? '1');
       const next: Record<string, string> =
         n < count ? { link: `<${self.url}/v1/models?page=${n + 1}>; rel="next"` } : {};
       json(res, 200, { data: [entry(`m${n}`), { no: 'id' }] }, next);
     });
 
+  it('waits as long as the server asks before it retries a GET', async () => {
+    let n = 0;
+    const rec = await recorder((_req, res) =>
+      n++ === 0
+        ? json(res, 503, { error: { message: 'busy' } }, { 'retry-after-ms': '300' })
+        : json(res, 200, { data: [entry('m1')] }),
+    );
+    const { client } = clientFor(rec.url, KEY, { retries: { max: 1, baseDelayMs: 10, maxDelayMs: 2000 } });
+    const started = performance.now();
+    const r = await client.listModels();
+    assert.ok(performance.now() - started >= 290, 'the retry came after the 300 ms the server asked for');
+    assert.deepEqual(
+      r.models.map((m) => m.id),
+      ['m1'],
+    );
+    assert.equal(rec.seen.length, 2);
+    await client.dispose();
+  });
+
   it('stops at exactly maxModels, saying so in the singular, and counts the entries it skipped', async () => {
-    rec = await pagedList(3);
+    const rec = await pagedList(3);
     const { client } = clientFor(rec.url, KEY, { maxModels: 1 });
     const pages: number[] = [];
     const r = await client.listModels({ onPage: (m) => pages.push(m.length) });
@@ -50,7 +65,7 @@ describe('client: limits, the probe and other edges', function () {
   });
 
   it('stops after the first page once the list passes maxListBytes, in the singular', async () => {
-    rec = await pagedList(3);
+    const rec = await pagedList(3);
     const { client } = clientFor(rec.url, KEY, { maxListBytes: 10 });
     const r = await client.listModels();
     await client.dispose();
@@ -61,7 +76,7 @@ describe('client: limits, the probe and other edges', function () {
   });
 
   it('the probe of Diagnose Connection: one GET with its status and time, or the failure', async () => {
-    rec = await startRecorder((_req, res) => json(res, 401, { error: { message: 'no' } }));
+    const rec = await recorder((_req, res) => json(res, 401, { error: { message: 'no' } }));
     const { client, log } = clientFor(rec.url, KEY);
     const t0 = performance.now();
     const answered = await client.probe();
@@ -83,7 +98,7 @@ describe('client: limits, the probe and other edges', function () {
   });
 
   it('a blank model id is refused before anything is sent', async () => {
-    rec = await startRecorder();
+    const rec = await recorder();
     const { client } = clientFor(rec.url, KEY);
     const e = await expectError(client.getModel('  '), 'config');
     await client.dispose();
@@ -92,7 +107,7 @@ describe('client: limits, the probe and other edges', function () {
   });
 
   it('a POST answer without a content type shows none; a 300 to a POST is an error', async () => {
-    rec = await startRecorder((req, res) => {
+    const rec = await recorder((req, res) => {
       if (req.url === '/v1/chat') {
         res.writeHead(200);
         res.end('plain');
@@ -112,7 +127,7 @@ describe('client: limits, the probe and other edges', function () {
   });
 
   it('closing the client cuts a request still waiting after a grace second, and refuses new ones', async () => {
-    rec = await startRecorder(() => undefined); // never answers
+    const rec = await recorder(() => undefined); // never answers
     const { client } = clientFor(rec.url, KEY, { retries: { max: 0 } });
     const pending = client.listModels();
     pending.catch(() => undefined);
@@ -144,7 +159,7 @@ describe('client: limits, the probe and other edges', function () {
   });
 
   it('a streamed answer reports the time to its headers', async () => {
-    rec = await startRecorder((_req, res) => {
+    const rec = await recorder((_req, res) => {
       setTimeout(() => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.end('data: {"delta":"a"}\n\n');

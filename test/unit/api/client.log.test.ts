@@ -4,17 +4,13 @@
  */
 import * as assert from 'node:assert/strict';
 import type { RequestLogEntry } from '../../../src/api/types';
-import { clientFor, expectError, json, startRecorder, type Recorder } from '../helpers/api';
+import { clientFor, expectError, json, useRecorder } from '../helpers/api';
 
 const KEY = 'sk-log-test-0123456789';
 
 describe('client: the request log', function () {
   this.timeout(20000);
-  let rec: Recorder | undefined;
-  afterEach(async () => {
-    await rec?.close();
-    rec = undefined;
-  });
+  const recorder = useRecorder();
 
   /** Each entry without its time, and checks the time is within what the test waited. */
   const lines = (log: RequestLogEntry[], wallMs: number): Omit<RequestLogEntry, 'elapsedMs' | 'requestId'>[] =>
@@ -24,7 +20,7 @@ describe('client: the request log', function () {
     });
 
   it('a redirect hop, a slow answer and a 404 are each logged as the GET they were, with status and time', async () => {
-    rec = await startRecorder((req, res) => {
+    const rec = await recorder((req, res) => {
       if (req.url === '/v1/models/old') {
         res.writeHead(307, { location: '/v1/models/slow' });
         res.end();
@@ -57,7 +53,7 @@ describe('client: the request log', function () {
   });
 
   it('an answer whose body breaks after a 200 is logged once, as the GET with its failure', async () => {
-    rec = await startRecorder((_req, res) => {
+    const rec = await recorder((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
       res.write('{"data":[');
       setTimeout(() => res.destroy(), 30);
@@ -75,7 +71,7 @@ describe('client: the request log', function () {
   });
 
   it('a POST, answered or refused, is logged as a POST with its status and error', async () => {
-    rec = await startRecorder((req, res) => {
+    const rec = await recorder((req, res) => {
       if (req.url === '/v1/chat') {
         json(res, 200, { ok: true });
       } else {
@@ -104,7 +100,7 @@ describe('client: the request log', function () {
   });
 
   it('a stream that breaks is logged a second time, saying the event stream failed', async () => {
-    rec = await startRecorder((_req, res) => {
+    const rec = await recorder((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write('data: {"delta":"a"}\n\n');
       setTimeout(() => res.destroy(), 30);
@@ -127,7 +123,7 @@ describe('client: the request log', function () {
   });
 
   it('the key never appears in a log line, even when the server puts it in the path it redirects to', async () => {
-    rec = await startRecorder((req, res) => {
+    const rec = await recorder((req, res) => {
       if (req.url === '/v1/models/a') {
         res.writeHead(302, { location: `/v1/models/${KEY}` });
         res.end();
@@ -143,7 +139,7 @@ describe('client: the request log', function () {
   });
 
   it('an error answer whose body breaks is still logged, with its status and the failure', async () => {
-    rec = await startRecorder((_req, res) => {
+    const rec = await recorder((_req, res) => {
       res.writeHead(404, { 'content-type': 'application/json', 'content-length': '500' });
       res.write('{"error":');
       setTimeout(() => res.destroy(), 30);
@@ -160,11 +156,7 @@ describe('client: the request log', function () {
 
 describe('client: answers and cancellations around the request', function () {
   this.timeout(20000);
-  let rec: Recorder | undefined;
-  afterEach(async () => {
-    await rec?.close();
-    rec = undefined;
-  });
+  const recorder = useRecorder();
 
   it('the URL of an endpoint, with a service URL that works and with one that does not', () => {
     const ok = clientFor('http://127.0.0.1:9/api/v1', KEY).client;
@@ -175,7 +167,7 @@ describe('client: answers and cancellations around the request', function () {
   });
 
   it('a 300 answer without a Location is an error, not a list', async () => {
-    rec = await startRecorder((_req, res) => json(res, 300, { data: [{ id: 'm', family: 'f', version: '1' }] }));
+    const rec = await recorder((_req, res) => json(res, 300, { data: [{ id: 'm', family: 'f', version: '1' }] }));
     const { client } = clientFor(rec.url, KEY);
     const e = await expectError(client.listModels(), 'http');
     await client.dispose();
@@ -183,7 +175,7 @@ describe('client: answers and cancellations around the request', function () {
   });
 
   it('a cancel while waiting to retry ends the call at once, as cancelled', async () => {
-    rec = await startRecorder((_req, res) => json(res, 503, { error: { message: 'busy' } }));
+    const rec = await recorder((_req, res) => json(res, 503, { error: { message: 'busy' } }));
     const { client } = clientFor(rec.url, KEY, { retries: { max: 3, baseDelayMs: 5000, maxDelayMs: 5000 } });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 200);
@@ -196,7 +188,7 @@ describe('client: answers and cancellations around the request', function () {
   });
 
   it('retries stop once their waits would pass the total allowed', async () => {
-    rec = await startRecorder((_req, res) => json(res, 503, { error: { message: 'busy' } }));
+    const rec = await recorder((_req, res) => json(res, 503, { error: { message: 'busy' } }));
     const { client } = clientFor(rec.url, KEY, {
       retries: { max: 20, baseDelayMs: 60, maxDelayMs: 60, maxTotalMs: 200 },
     });
@@ -206,7 +198,7 @@ describe('client: answers and cancellations around the request', function () {
   });
 
   it('a first page whose next link is itself is read once, with a warning', async () => {
-    rec = await startRecorder((_req, res, self) =>
+    const rec = await recorder((_req, res, self) =>
       json(
         res,
         200,

@@ -1,22 +1,22 @@
 import * as assert from 'node:assert/strict';
 import { HOSTILE_ECHO_HEADER, HOSTILE_IDS, splitKey, startServer, type RunningServer } from '../../server';
 import { ServiceError } from '../../../src/api/errors';
-import { clientFor, expectError, json, startRecorder, type Recorder } from '../helpers/api';
+import { clientFor, expectError, json, useRecorder, type Recorder } from '../helpers/api';
 
 const KEY = 'sk-canary-4f1d2c3b5a69e8d7';
 
 describe('client: where the key goes', function () {
   this.timeout(20000);
+  const recorder = useRecorder();
   let other: Recorder;
   beforeEach(async () => {
     // Another origin that must never receive the key.
-    other = await startRecorder((_req, res) => json(res, 200, { data: [{ id: 'stolen' }] }));
+    other = await recorder((_req, res) => json(res, 200, { data: [{ id: 'stolen' }] }));
   });
-  afterEach(() => other.close());
 
   for (const status of [301, 302, 303, 307, 308]) {
     it(`a ${status} redirect to another origin is not followed`, async () => {
-      const service = await startRecorder((_req, res) => {
+      const service = await recorder((_req, res) => {
         res.writeHead(status, { location: `${other.url}/v1/models` });
         res.end();
       });
@@ -24,7 +24,6 @@ describe('client: where the key goes', function () {
       const e = await expectError(client.listModels(), 'config');
       await expectError(client.getModel('a/b'), 'config');
       await client.dispose();
-      await service.close();
       assert.equal(e.status, status);
       assert.equal(
         e.message,
@@ -37,7 +36,7 @@ describe('client: where the key goes', function () {
   }
 
   it('same-origin redirects are followed with the key, up to a cap', async () => {
-    const service = await startRecorder((req, res) => {
+    const service = await recorder((req, res) => {
       if (req.url === '/v1/models') {
         res.writeHead(308, { location: '/v2/models' });
         res.end();
@@ -64,7 +63,6 @@ describe('client: where the key goes', function () {
     const e = await expectError(client.getModel('x'), 'http');
     assert.match(e.message, /redirected more than 5 times/);
     await client.dispose();
-    await service.close();
   });
 
   it('a cross-origin Link next page is refused with a warning, keeping the first page', async () => {
@@ -83,13 +81,12 @@ describe('client: where the key goes', function () {
   });
 
   it('a cross-origin `next` URL in the body is refused the same way', async () => {
-    const service = await startRecorder((_req, res) =>
+    const service = await recorder((_req, res) =>
       json(res, 200, { data: [{ id: 'a' }], next: `${other.url}/v1/models?cursor=2` }),
     );
     const { client } = clientFor(service.url, KEY);
     const r = await client.listModels();
     await client.dispose();
-    await service.close();
     assert.deepEqual(
       r.models.map((m) => m.id),
       ['a'],
@@ -99,13 +96,12 @@ describe('client: where the key goes', function () {
   });
 
   it('a repeated cursor stops the list with a warning', async () => {
-    const service = await startRecorder((req, res) =>
+    const service = await recorder((req, res) =>
       json(res, 200, { models: [{ id: req.url }], next_page_token: 'same' }),
     );
     const { client } = clientFor(service.url, KEY);
     const r = await client.listModels();
     await client.dispose();
-    await service.close();
     assert.equal(r.pages, 2);
     assert.deepEqual(
       r.models.map((m) => m.id),
@@ -170,6 +166,7 @@ describe('client: the key never appears in errors, logs or results', function ()
 
 describe('client: the key the service echoes in successful answers is redacted (hostile mode)', function () {
   this.timeout(20000);
+  const recorder = useRecorder();
   let server: RunningServer;
   before(async () => {
     server = await startServer({ hostile: { answers: true } });
@@ -243,7 +240,7 @@ describe('client: the key the service echoes in successful answers is redacted (
 
   it('secret headers are read before each request, sent only with the key, and scrubbed from answers', async () => {
     const token = 'org-token-canary-7c1e9a';
-    const service = await startRecorder((req, res) => {
+    const service = await recorder((req, res) => {
       const got = String(req.headers['x-org-token']);
       if (req.url === '/v1/models') {
         // A service that echoes what it received, in a header and in an error's body.
@@ -276,12 +273,11 @@ describe('client: the key the service echoes in successful answers is redacted (
       assert.ok(!shown.includes(token), shown);
       assert.ok(shown.includes('bad token'), 'the rest of the message is kept');
     } finally {
-      await service.close();
     }
   });
 
   it('a secret header that is not set fails the call before anything is sent', async () => {
-    const service = await startRecorder();
+    const service = await recorder();
     try {
       const { client } = clientFor(service.url, KEY, {
         secretHeaders: async () => {
@@ -305,7 +301,6 @@ describe('client: the key the service echoes in successful answers is redacted (
       await broken.dispose();
       assert.equal(service.seen.length, 0, 'nothing reached the service');
     } finally {
-      await service.close();
     }
   });
 });

@@ -467,6 +467,10 @@ describe('api/errors: TLS and proxy failures a person can act on', () => {
     assert.equal(e.code, 'TLS_PASSPHRASE');
     const unreachable = networkError(tlsErr('EHOSTUNREACH'), 'https://h', 'connect');
     assert.deepEqual([unreachable.kind, unreachable.code], ['network', 'EHOSTUNREACH']);
+    // The same words without a TLS code are not about the certificate's key: the error's own message is shown.
+    const other = networkError(new Error('bad decrypt in the payload'), 'https://h', 'connect');
+    assert.deepEqual([other.kind, other.code], ['network', undefined]);
+    assert.equal(other.message, 'Could not talk to https://h: bad decrypt in the payload');
   });
 
   it('offers Diagnose Connection for TLS and proxy failures only, whatever else the error holds', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ServiceError } from '../../../src/api/errors';
-import { readListPage, type PageContext } from '../../../src/api/listPage';
+import { readListPage, readModelList, stopBefore, type PageContext } from '../../../src/api/listPage';
 import type { ModelEntry } from '../../../src/api/types';
 
 const ctx: PageContext = { url: 'https://h/v1/models', what: 'Page 2 of the model list', host: 'https://h' };
@@ -54,5 +54,90 @@ describe('api/listPage', () => {
       'Page 2 of the model list from https://h has no array of models (looked for a JSON array or a data/models/items/results/value field).',
     );
     assert.doesNotMatch(refusal('"text"').message, /request id/);
+  });
+});
+
+describe('api/listPage: the whole list', () => {
+  const limits = { maxPages: 10, maxModels: 100, maxListBytes: 1_000_000 };
+  const origin = 'https://h';
+
+  it('stops for the first rule that applies, in order: origin, loop, pages, models, bytes', () => {
+    const seen = new Set(['https://h/v1/models?p=2']);
+    const done = { pages: 10, models: 100, bytes: 1_000_000 };
+    const stop = (url: string, d = done) => stopBefore(url, 'next', origin, seen, d, limits)?.warning;
+    assert.match(
+      stop('https://elsewhere/v1/models?p=2') ?? '',
+      /^Stopped after page 10: the next page is on another origin \(https:\/\/elsewhere\)/,
+    );
+    assert.match(
+      stop('https://h/v1/models?p=2') ?? '',
+      /^Stopped after page 10: the server sent a next page \(next\) that was already read/,
+    );
+    assert.equal(
+      stop('https://h/v1/models?p=3'),
+      'Stopped after 10 pages (the page limit); the list may be incomplete.',
+    );
+    const models = stopBefore('https://h/?p=3', 'next', origin, seen, { ...done, pages: 9 }, limits);
+    assert.deepEqual(models, {
+      atMaxModels: true,
+      warning: 'Stopped after 100 models (the limit set by modelAccess.limits.maxModels); the list may be incomplete.',
+    });
+    assert.match(
+      stop('https://h/?p=3', { ...done, pages: 9, models: 99 }) ?? '',
+      /^Stopped after 9 pages: the list passed 1 MB/,
+    );
+    assert.equal(stop('https://h/?p=3', { pages: 9, models: 99, bytes: 999_999 }), undefined);
+  });
+
+  it('says both why it stopped and that it cut the list, when another limit stopped it above maxModels', async () => {
+    const page = '{"data":[{"id":"a"},{"id":"b"},{"id":"c"}],"next_cursor":"c2"}';
+    const r = await readModelList(
+      'https://h/v1/models',
+      origin,
+      { ...limits, maxPages: 1, maxModels: 2 },
+      async (url) => ({
+        text: page,
+        url,
+      }),
+    );
+    assert.deepEqual(
+      r.models.map((m) => m.id),
+      ['a', 'b'],
+    );
+    assert.deepEqual(r.warnings, [
+      'Stopped after 1 page (the page limit); the list may be incomplete.',
+      'Showing the first 2 of 3 models (the limit set by modelAccess.limits.maxModels).',
+    ]);
+  });
+
+  it('reads page after page through cursors and links, telling the caller after each page but the last', async () => {
+    const pages: Record<string, string> = {
+      'https://h/v1/models': '{"data":[{"id":"a"}],"next_cursor":"c2"}',
+      'https://h/v1/models?cursor=c2': '{"data":[{"id":"b"},{"no":"id"}],"next":"/v1/models?page=3"}',
+      'https://h/v1/models?page=3': '{"data":[{"id":"c"}]}',
+    };
+    const asked: string[] = [];
+    const seenSoFar: string[][] = [];
+    const r = await readModelList(
+      'https://h/v1/models',
+      origin,
+      limits,
+      async (url, what) => {
+        asked.push(`${what}: ${url}`);
+        return { text: pages[url], url };
+      },
+      (models) => seenSoFar.push(models.map((m) => m.id)),
+    );
+    assert.deepEqual(
+      r.models.map((m) => m.id),
+      ['a', 'b', 'c'],
+    );
+    assert.deepEqual([r.pages, r.skipped, r.warnings], [3, 1, []]);
+    assert.deepEqual(asked, [
+      'The model list: https://h/v1/models',
+      'Page 2 of the model list: https://h/v1/models?cursor=c2',
+      'Page 3 of the model list: https://h/v1/models?page=3',
+    ]);
+    assert.deepEqual(seenSoFar, [['a'], ['a', 'b']]);
   });
 });

@@ -1,7 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { ServiceError } from '../../../src/api/errors';
-import { isRetryable, retryAfterMs, retryDelay, retryPolicy, sleep } from '../../../src/api/retry';
+import {
+  isRetryable,
+  retryAfterMs,
+  retryDelay,
+  retrying,
+  retryPolicy,
+  sleep,
+  type Attempt,
+} from '../../../src/api/retry';
 
 describe('api/retry', () => {
   it('reads retry-after-ms, Retry-After seconds and dates', () => {
@@ -168,5 +176,66 @@ describe('api/retry: policy edges', () => {
       await sleep(1, session.signal);
     }
     assert.equal(getEventListeners(session.signal, 'abort').length, 0);
+  });
+});
+
+describe('api/retry: the loop', () => {
+  const policy = retryPolicy({ max: 2, baseDelayMs: 100, maxDelayMs: 1000, maxTotalMs: 10_000 });
+  const fail = (status: number, kind: 'http' | 'aborted' | 'config' = 'http'): Attempt<string> => ({
+    failure: new ServiceError({ kind, message: `failed ${status}`, status }),
+  });
+
+  async function run(answers: Attempt<string>[]): Promise<{ result: string; waits: number[]; tries: number[] }> {
+    const waits: number[] = [];
+    const tries: number[] = [];
+    let i = 0;
+    const result = await retrying(
+      policy,
+      async (attempt) => {
+        tries.push(attempt);
+        return answers[i++];
+      },
+      async (ms) => {
+        waits.push(ms);
+      },
+    );
+    return { result, waits, tries };
+  }
+
+  it('tries again after a retryable failure, waiting between tries, until a value comes', async () => {
+    const r = await run([fail(503), fail(429), { value: 'list' }]);
+    assert.equal(r.result, 'list');
+    assert.deepEqual(r.tries, [1, 2, 3]);
+    assert.equal(r.waits.length, 2);
+    assert.ok(r.waits[0] >= 50 && r.waits[0] <= 100 && r.waits[1] >= 100 && r.waits[1] <= 200, String(r.waits));
+  });
+
+  it('gives the last failure when the retries are used up, and never retries a cancel, a set-up error or a 500', async () => {
+    await assert.rejects(run([fail(503), fail(503), fail(502), { value: 'late' }]), /failed 502/);
+    for (const answer of [fail(503, 'aborted'), fail(503, 'config'), fail(500)]) {
+      const waits: number[] = [];
+      await assert.rejects(
+        retrying(
+          policy,
+          async () => answer,
+          async (ms) => void waits.push(ms),
+        ),
+        /failed/,
+      );
+      assert.deepEqual(waits, []);
+    }
+  });
+
+  it('honours the headers of the failed answer (x-should-retry: false) and stops when the wait rejects', async () => {
+    const refused: Attempt<string> = { ...fail(503), headers: { 'x-should-retry': 'false' } };
+    await assert.rejects(run([refused, { value: 'never' }]), /failed 503/);
+    await assert.rejects(
+      retrying(
+        policy,
+        async () => fail(503),
+        async () => Promise.reject(new Error('cancelled while waiting')),
+      ),
+      /cancelled while waiting/,
+    );
   });
 });

@@ -43,9 +43,7 @@ export interface Recorder {
 }
 
 /** A plain node:http server that records every request (with its Authorization header) and answers `handler`. */
-export async function startRecorder(
-  handler: (req: IncomingMessage, res: ServerResponse, self: { url: string }) => void = (_q, res) => res.end('[]'),
-): Promise<Recorder> {
+export async function startRecorder(handler: RecorderHandler = (_q, res) => res.end('[]')): Promise<Recorder> {
   const seen: Recorder['seen'] = [];
   const self = { url: '' };
   const server: Server = createServer((req, res) => {
@@ -63,6 +61,25 @@ export async function startRecorder(
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+type RecorderHandler = (req: IncomingMessage, res: ServerResponse, self: { url: string }) => void;
+
+/**
+ * Recorders for the tests of one `describe`: call it there (`const recorder = useRecorder();`), then
+ * `const rec = await recorder(handler)` in a test. Every recorder a test started is closed after it, passed or
+ * failed, so no test leaves a server listening.
+ */
+export function useRecorder(): (handler?: RecorderHandler) => Promise<Recorder> {
+  const open: Recorder[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((r) => r.close()));
+  });
+  return async (handler) => {
+    const rec = await startRecorder(handler);
+    open.push(rec);
+    return rec;
   };
 }
 

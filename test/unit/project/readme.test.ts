@@ -127,6 +127,46 @@ describe('documents refer only to files inside the repository', () => {
     }
   });
 
+  /**
+   * Repository paths a text names (`src/…`, `test/…`, `scripts/…`, `bench/…`, `docs/…`, `media/…`), with the line
+   * each is on; globs and placeholders in capitals (`test/e2e/NN-name.e2e.ts`) are not paths.
+   */
+  function namedPaths(text: string): { path: string; line: number }[] {
+    return [...text.matchAll(/(?<![\w./@-])((?:src|test|scripts|bench|docs|media)\/[\w./-]*[\w/])/g)]
+      .filter(([p]) => !/\/[A-Z]{2,}\b/.test(p))
+      .map((m) => ({ path: m[1], line: text.slice(0, m.index).split('\n').length }));
+  }
+
+  it('every file or folder a document names, and every one the comments of src/ name, exists', () => {
+    const sources = walk(path.join(ROOT, 'src')).filter((f) => f.endsWith('.ts'));
+    assert.ok(sources.includes(path.join('src', 'ids.ts')) && docs.includes('SECURITY.md'));
+    const stale: string[] = [];
+    for (const file of [...docs, ...sources]) {
+      for (const named of namedPaths(read(file))) {
+        // bench/results/ holds the output of a run (ignored by git, but for the baseline).
+        if (!existsSync(path.join(ROOT, named.path)) && !named.path.startsWith('bench/results/')) {
+          stale.push(`${file}:${named.line}: ${named.path}`);
+        }
+      }
+    }
+    assert.deepEqual(stale, [], `paths that no longer exist:\n${stale.join('\n')}`);
+  });
+
+  it('every page of docs/ is one a person reads: none over 60 KB (long lists are generated on demand)', () => {
+    const large = docs
+      .filter((d) => d.startsWith('docs/'))
+      .filter((d) => statSync(path.join(ROOT, d)).size > 60 * 1024)
+      .map((d) => `${d}: ${Math.round(statSync(path.join(ROOT, d)).size / 1024)} KB`);
+    assert.deepEqual(large, []);
+  });
+
+  it('finds a stale path where it is named', () => {
+    assert.deepEqual(namedPaths('one\n(see src/gone/away.ts) and `test/unit/x.test.ts`, not test/e2e/NN-x.e2e.ts'), [
+      { path: 'src/gone/away.ts', line: 2 },
+      { path: 'test/unit/x.test.ts', line: 2 },
+    ]);
+  });
+
   it('no document, source file or test names a path outside the repository', () => {
     const roots = [
       'src',

@@ -1,0 +1,67 @@
+/**
+ * What one call to the service carries (the key, the secret headers, a redactor for both, the signal) and the
+ * checks made before any request: the key can be read, is set, and can be sent in an HTTP header.
+ */
+import { ServiceError } from './errors';
+import { redactor } from './redact';
+import { l10n } from '../common/plainL10n';
+
+export interface Call {
+  key: string;
+  /** The secret headers' values (ServiceClientOptions.secretHeaders), read with the key. */
+  secretHeaders?: Record<string, string>;
+  redact: (text: string) => string;
+  signal?: AbortSignal;
+}
+
+export interface CallSource {
+  apiKey: () => Promise<string | undefined>;
+  secretHeaders?: () => Promise<Record<string, string> | undefined>;
+  /** The service origin, named in the messages. */
+  origin: string | undefined;
+}
+
+/** Reads the key and secret headers; throws `config` (or `aborted`) ServiceErrors before anything is sent. */
+export async function openCall(source: CallSource, signal: AbortSignal | undefined, cut: AbortSignal): Promise<Call> {
+  const host = source.origin;
+  let key: string | undefined;
+  try {
+    key = (await source.apiKey())?.trim();
+  } catch {
+    throw new ServiceError({ kind: 'config', message: l10n.t('The API key could not be read from storage.'), host });
+  }
+  if (!key) {
+    throw new ServiceError({ kind: 'config', message: l10n.t('No API key is set for {0}.', String(host)), host });
+  }
+  // Printable ASCII only: anything else cannot go in a header, and undici would throw a TypeError mid-request.
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw new ServiceError({
+      kind: 'config',
+      message: l10n.t(
+        'The API key contains spaces, line breaks or non-ASCII characters, which cannot be sent in an HTTP header. Set the key again.',
+      ),
+      host,
+    });
+  }
+  let secretHeaders: Record<string, string> | undefined;
+  try {
+    secretHeaders = await source.secretHeaders?.();
+  } catch (e) {
+    throw e instanceof ServiceError
+      ? e
+      : new ServiceError({
+          kind: 'config',
+          message: l10n.t('A secret header could not be read from storage.'),
+          host,
+        });
+  }
+  if (signal?.aborted) {
+    throw new ServiceError({ kind: 'aborted', message: l10n.t('The request was cancelled.'), host });
+  }
+  return {
+    key,
+    secretHeaders,
+    redact: redactor([key, ...Object.values(secretHeaders ?? {})]),
+    signal: signal ? AbortSignal.any([signal, cut]) : cut,
+  };
+}
