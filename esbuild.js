@@ -185,6 +185,22 @@ async function buildExtension() {
   });
   await esbuild.build({ ...eagerOptions, stdin: eagerEntry(shared) });
   await esbuild.build({ ...common, entryPoints: ['scripts/undici-entry.js'], outfile: 'dist/undici.js' });
+  await buildCli();
+}
+
+/**
+ * The command line (`model-access check`, package.json `bin`): one file with everything it needs, undici
+ * included, made only of the pure code (api, common, domain, checks/core); not in the VSIX.
+ */
+async function buildCli() {
+  await esbuild.build({
+    ...common,
+    entryPoints: ['src/cli/check.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+    external: [],
+  });
+  fs.chmodSync('dist/cli.js', 0o755);
 }
 
 /** `./a.test.ts`, `./sub/b.test.ts`, … relative to test/integration, sorted. */
@@ -209,6 +225,10 @@ function printErrors(e) {
 }
 
 async function main() {
+  if (process.argv.includes('--cli')) {
+    await buildCli();
+    return;
+  }
   const tests = process.argv.includes('--tests')
     ? {
         // The integration suite runs inside the extension host; it is bundled apart from the extension

@@ -51,6 +51,10 @@ export const Commands = {
   saveResponseBody: 'modelAccess.saveResponseBody',
   /** Sends the active payload to several models at once, side by side (src/requests/compare.ts). */
   compareModels: 'modelAccess.compareModels',
+  // Checks (src/checks/): payloads with `// @expect` lines as tests
+  runChecks: 'modelAccess.runChecks',
+  runChecksOnModels: 'modelAccess.runChecksOnModels',
+  saveCheckResults: 'modelAccess.saveCheckResults',
   // Status bar and output
   showModels: 'modelAccess.showModels',
   showLog: 'modelAccess.showLog',
@@ -98,6 +102,9 @@ export const Settings = {
   chatModels: 'chat.models',
   chatDefaultMaxInputTokens: 'chat.defaultMaxInputTokens',
   chatDefaultMaxOutputTokens: 'chat.defaultMaxOutputTokens',
+  // Checks (src/checks/)
+  checksConcurrency: 'checks.concurrency',
+  checksMaxRows: 'checks.maxRows',
 } as const;
 
 /** The `vendor` of the chat models this extension contributes (`languageModelChatProviders` in package.json). */

@@ -17,6 +17,7 @@ import type { CardPreviews } from './explorer/cardPreview';
 import type { ModelDetailsPanels } from './explorer/details';
 import type { ModelsView } from './explorer/modelsView';
 import type { RequestsApi } from './requests';
+import type { ChecksApi } from './checks';
 import type { ModelsStatusBar } from './setup/statusBar';
 import type { EnvironmentStatusBar } from './setup/environments';
 
@@ -70,6 +71,8 @@ export interface ModelAccessApi {
   ui: Ui;
   /** Scratch requests: scratch files, response documents, history, the sender. */
   requests: RequestsApi;
+  /** Payload checks in Test Explorer: the test controller, refresh, run, the last results tables. */
+  checks: ChecksApi;
   /** Replaces how Model Cards are opened (default `vscode.env.openExternal`); returns a restore function. */
   setOpener(opener: (url: string) => Thenable<boolean>): () => void;
 }
