@@ -98,7 +98,7 @@ export default tseslint.config(
   },
   // Pure folders — the client core, shared helpers and each feature's core/ — stay testable by plain mocha:
   // no VS Code API in them, and nothing from the vscode-bound modules but types.
-  pureFolders(['src/api/**/*.ts', 'src/common/**/*.ts'], VSCODE_BOUND),
+  pureFolders(['src/api/**/*.ts', 'src/common/**/*.ts', 'src/domain/**/*.ts'], VSCODE_BOUND),
   // From a core/ folder, `../x` is its feature's vscode-bound module.
   pureFolders(['src/*/core/**/*.ts'], `^\\.\\./[^./][^/]*$|${VSCODE_BOUND}`),
   {

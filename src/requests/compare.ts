@@ -14,14 +14,13 @@ import { Commands } from '../ids';
 import { modelPickItems } from '../platform/modelPicks';
 import type { Services } from '../services';
 import {
-  answerText,
   comparisonHtml,
   comparisonView,
   MAX_COMPARE,
   MIN_COMPARE,
   parseComparisonMessage,
   payloadFor,
-  usageOf,
+  columnText,
   fitColumn,
   type ComparisonRun,
   type ComparisonView,
@@ -29,6 +28,7 @@ import {
 import { ENDPOINTS, readEndpoint } from './core/endpointHeader';
 import { parsePayload, payloadModel, wantsStream } from './core/payload';
 import { addEvent, newStreamState } from './core/streamText';
+import { readAnswer } from '../domain/answer';
 import { clientOrReport } from './exchange';
 import type { RequestHistory } from './history';
 import { l10n } from '../platform/l10n';
@@ -325,8 +325,8 @@ export class ModelComparisons implements vscode.Disposable {
         run.error = result.error.message;
       }
       if (result.body) {
-        run.text = answerText(result.body.json) ?? result.body.text;
-        run.usage = usageOf(result.body.json);
+        run.text = columnText(result.body.json) ?? result.body.text;
+        run.usage = readAnswer(result.body.json).usage;
       }
       if (result.events) {
         const state = newStreamState();
@@ -342,7 +342,7 @@ export class ModelComparisons implements vscode.Disposable {
             break;
           }
         }
-        run.usage = usageOf(state.final);
+        run.usage = state.reader.answer().usage;
         if (state.error) {
           run.error = state.error;
         }

@@ -2,7 +2,7 @@
  * Which `LanguageModelError` a failed chat request becomes. Pure (no `vscode`): the provider builds the
  * error from the verdict. Messages are the client's (already free of the key) plus what to do next.
  */
-import { ChatStreamError } from './messages';
+import { ChatStreamError } from './chatAnswer';
 import { l10n } from '../../common/l10n';
 import { displayText, type DisplayText } from '../../common/text';
 import { nonBlank } from '../../common/records';

@@ -4,7 +4,7 @@
  * VS Code uses the count to budget prompts, so it rounds up and adds a little per message for the role
  * and framing. Pure: no `vscode` import.
  */
-import { classifyPart, type RequestMessageLike } from './messages';
+import { classifyPart, type RequestMessageLike } from './chatRequest';
 
 export const CHARS_PER_TOKEN = 4;
 /** Role, separators and framing that every message costs on top of its text. */

@@ -1,10 +1,11 @@
 /**
- * Comparing models on one payload: the payload for each model, what each answer says (text, token usage),
+ * Comparing models on one payload: the payload for each model, what each column shows of its answer,
  * and the side-by-side view model the comparison page draws. Pure; no `vscode` import.
  */
 import { escapeHtml, page } from '../../common/html';
 import { isRecord } from '../../common/records';
 import { REDACTION_MARGIN } from './responseFormat';
+import { readAnswer, type TokenUsage } from '../../domain/answer';
 import { l10n } from '../../common/l10n';
 import { clean, type DisplayText } from '../../common/text';
 
@@ -27,67 +28,17 @@ export function payloadFor(value: unknown, model: string): Record<string, unknow
   return isRecord(value) ? { ...value, model } : undefined;
 }
 
-export interface TokenUsage {
-  input?: number;
-  output?: number;
-  total?: number;
-}
-
-const count = (v: unknown): number | undefined =>
-  typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
-
 /**
- * Token usage as an answer reports it: Responses (`usage.input_tokens`…, also inside a `response.completed`
- * event's `response`) or Chat Completions (`usage.prompt_tokens`…). Undefined when it says nothing.
+ * What a column shows of a whole answer: its text as the shared reader finds it, or for embeddings how many
+ * vectors of what size (a column cannot show vectors). Undefined when the answer has neither.
  */
-export function usageOf(answer: unknown): TokenUsage | undefined {
-  if (!isRecord(answer)) {
-    return undefined;
+export function columnText(body: unknown): string | undefined {
+  const answer = readAnswer(body);
+  if (answer.vectors) {
+    const first = answer.vectors[0];
+    return `${answer.vectors.length} embedding${answer.vectors.length === 1 ? '' : 's'}${first ? ` of ${first.length} dimensions` : ''}`;
   }
-  const usage = isRecord(answer.usage) ? answer.usage : isRecord(answer.response) ? answer.response.usage : undefined;
-  if (!isRecord(usage)) {
-    return undefined;
-  }
-  const found: TokenUsage = {
-    input: count(usage.input_tokens) ?? count(usage.prompt_tokens),
-    output: count(usage.output_tokens) ?? count(usage.completion_tokens),
-    total: count(usage.total_tokens),
-  };
-  return found.input === undefined && found.output === undefined && found.total === undefined ? undefined : found;
-}
-
-/** The answer's text from a non-streamed body: Responses `output_text`/`output`, Chat `choices`, embeddings. */
-export function answerText(body: unknown): string | undefined {
-  if (!isRecord(body)) {
-    return undefined;
-  }
-  if (typeof body.output_text === 'string') {
-    return body.output_text;
-  }
-  if (Array.isArray(body.output)) {
-    const parts: string[] = [];
-    for (const item of body.output) {
-      const content = isRecord(item) && Array.isArray(item.content) ? item.content : [];
-      for (const c of content) {
-        if (isRecord(c) && typeof c.text === 'string') {
-          parts.push(c.text);
-        }
-      }
-    }
-    return parts.join('');
-  }
-  if (Array.isArray(body.choices)) {
-    return body.choices
-      .map((c) =>
-        isRecord(c) && isRecord(c.message) && typeof c.message.content === 'string' ? c.message.content : '',
-      )
-      .join('\n');
-  }
-  if (Array.isArray(body.data) && body.data.every((d) => isRecord(d) && Array.isArray(d.embedding))) {
-    const first = body.data[0] as Record<string, unknown[]> | undefined;
-    return `${body.data.length} embedding${body.data.length === 1 ? '' : 's'}${first ? ` of ${first.embedding.length} dimensions` : ''}`;
-  }
-  return undefined;
+  return answer.text;
 }
 
 /** One model's run, as the glue updates it. Times are epoch milliseconds. */

@@ -1,10 +1,10 @@
 /**
- * Turning a stream of server-sent events into the text a person wants to watch grow, for the event shapes
- * of OpenAI's Responses and Chat Completions (and a plain `delta`/`text` field for anything similar).
- * Pure; no `vscode` import.
+ * A stream of server-sent events as the text a person watches grow (with a bounded tail for redraws), the
+ * raw events kept for the document, and a limit on what is kept. What each event says is read by the shared
+ * answer reader (src/domain/answer). Pure; no `vscode` import.
  */
 import type { ServerSentEvent } from '../../api/types';
-import { l10n } from '../../common/plainL10n';
+import { AnswerStream } from '../../domain/answer';
 
 export interface StreamState {
   text: string;
@@ -19,13 +19,15 @@ export interface StreamState {
   /** An error event's message, if the stream reported one. */
   error?: string;
   done: boolean;
+  /** The answer as read so far (text, tool calls, usage, ids, error): `reader.answer()`. */
+  reader: AnswerStream;
 }
 
 /** How much of the end of a stream `tail` keeps (enough for one redraw plus a redaction margin). */
 export const TAIL_CHARS = 256 * 1024 + 4096;
 
 export function newStreamState(): StreamState {
-  return { text: '', tail: '', events: 0, done: false };
+  return { text: '', tail: '', events: 0, done: false, reader: new AnswerStream() };
 }
 
 function grow(state: StreamState, piece: string): void {
@@ -36,53 +38,17 @@ function grow(state: StreamState, piece: string): void {
   }
 }
 
-/** Folds one event into the state (mutates and returns it). */
+/** Folds one event into the state (mutates and returns it); the shared answer reader reads the event. */
 export function addEvent(state: StreamState, event: ServerSentEvent): StreamState {
   state.events++;
-  if (event.data.trim() === '[DONE]') {
-    state.done = true;
-    return state;
-  }
-  const json = event.json as Record<string, unknown> | undefined;
-  if (!json || typeof json !== 'object') {
-    return state;
-  }
-  const type = typeof json.type === 'string' ? json.type : event.event;
-  if (type === 'response.output_text.delta' && typeof json.delta === 'string') {
-    grow(state, json.delta);
-  } else if (type === 'response.completed' || type === 'response.failed' || type === 'response.incomplete') {
-    state.final = json;
-    state.done = true;
-  } else if (type === 'error') {
-    const nested = json.error as Record<string, unknown> | undefined;
-    const message =
-      typeof json.message === 'string'
-        ? json.message
-        : typeof nested?.message === 'string'
-          ? nested.message
-          : l10n.t('the stream reported an error');
-    state.error = message;
-    state.final = json;
-  } else if (Array.isArray(json.choices)) {
-    for (const choice of json.choices as Record<string, unknown>[]) {
-      const delta = choice?.delta as Record<string, unknown> | undefined;
-      if (typeof delta?.content === 'string') {
-        grow(state, delta.content);
-      }
-      if (choice?.finish_reason) {
-        state.final = json;
-      }
+  for (const piece of state.reader.push(event)) {
+    if (piece.kind === 'text') {
+      grow(state, piece.text);
     }
-    if (json.usage && (json.choices as unknown[]).length === 0) {
-      state.final = json;
-    }
-  } else if (typeof type === 'string' && type.startsWith('response.')) {
-    // Other Responses events (created, in_progress, output_item.added…) carry no text of their own.
-  } else if (typeof json.delta === 'string') {
-    grow(state, json.delta);
-  } else if (typeof json.text === 'string' && !type?.endsWith('.done')) {
-    grow(state, json.text);
   }
+  state.final = state.reader.final;
+  state.error = state.reader.answer().error?.message;
+  state.done ||= state.reader.done;
   return state;
 }
 

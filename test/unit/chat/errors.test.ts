@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ServiceError } from '../../../src/api/errors';
 import { classifyChatError } from '../../../src/chat/core/errors';
-import { ChatStreamError } from '../../../src/chat/core/messages';
+import { ChatStreamError } from '../../../src/chat/core/chatAnswer';
 
 describe('chat: errors', () => {
   const http = (status: number, extra: Partial<ConstructorParameters<typeof ServiceError>[0]> = {}) =>

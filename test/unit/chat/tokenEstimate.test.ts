@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { RequestMessageLike } from '../../../src/chat/core/messages';
+import type { RequestMessageLike } from '../../../src/chat/core/chatRequest';
 import { estimateTextTokens, estimateTokens, MESSAGE_OVERHEAD_TOKENS } from '../../../src/chat/core/tokenEstimate';
 const textPart = (value: string) => ({ value });
 const callPart = (callId: string, name: string, input: object) => ({ callId, name, input });

@@ -2,13 +2,12 @@ import * as assert from 'node:assert/strict';
 import {
   COLUMN_TEXT_LIMIT,
   fitColumn,
-  answerText,
   columnOf,
   comparisonHtml,
   comparisonView,
   parseComparisonMessage,
   payloadFor,
-  usageOf,
+  columnText,
   type ComparisonRun,
 } from '../../../src/requests/core/comparison';
 import { redactor } from '../../../src/api/redact';
@@ -31,42 +30,20 @@ describe('Compare models: the side-by-side view', () => {
     assert.equal(payloadFor([1, 2], 'b'), undefined);
   });
 
-  it('reads token usage from Responses, a response.completed event and Chat Completions', () => {
-    assert.deepEqual(usageOf({ usage: { input_tokens: 5, output_tokens: 7, total_tokens: 12 } }), {
-      input: 5,
-      output: 7,
-      total: 12,
-    });
-    assert.deepEqual(
-      usageOf({ type: 'response.completed', response: { usage: { input_tokens: 1, output_tokens: 2 } } }),
-      {
-        input: 1,
-        output: 2,
-        total: undefined,
-      },
-    );
-    assert.deepEqual(usageOf({ usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 } }), {
-      input: 3,
-      output: 4,
-      total: 7,
-    });
-    assert.equal(usageOf({ usage: { input_tokens: 'many' } }), undefined);
-    assert.equal(usageOf(undefined), undefined);
-  });
-
-  it('reads the answer text of Responses, Chat and Embeddings bodies', () => {
+  it('a column shows the answer text of Responses and Chat bodies, and the size of embeddings', () => {
     assert.equal(
-      answerText({ output: [{ content: [{ type: 'output_text', text: 'Hello' }, { text: '!' }] }] }),
+      columnText({ output: [{ content: [{ type: 'output_text', text: 'Hello' }, { text: '!' }] }] }),
       'Hello!',
     );
-    assert.equal(answerText({ output_text: 'direct' }), 'direct');
-    assert.equal(answerText({ choices: [{ message: { content: 'Hi there' } }] }), 'Hi there');
+    assert.equal(columnText({ output_text: 'direct' }), 'direct');
+    assert.equal(columnText({ choices: [{ message: { content: 'Hi there' } }] }), 'Hi there');
     assert.equal(
-      answerText({ data: [{ embedding: [0, 1, 2] }, { embedding: [3, 4, 5] }] }),
+      columnText({ data: [{ embedding: [0, 1, 2] }, { embedding: [3, 4, 5] }] }),
       '2 embeddings of 3 dimensions',
     );
-    assert.equal(answerText({ data: [{ embedding: [0, 1] }] }), '1 embedding of 2 dimensions');
-    assert.equal(answerText('nope'), undefined);
+    assert.equal(columnText({ data: [{ embedding: [0, 1] }] }), '1 embedding of 2 dimensions');
+    assert.equal(columnText('plain'), 'plain', 'a JSON string body is its own text');
+    assert.equal(columnText(undefined), undefined);
   });
 
   it('shows per model status, total time, time to first token and usage as the runs progress', () => {
@@ -213,32 +190,22 @@ describe('Compare models: a long answer is cut after the key is removed', () => 
     assert.ok(columnOf(run({ text: `${long}end` }), 0).text.length < 200_000);
   });
 
-  it('reads usage only from counts that are whole and not negative, and answer text only from text parts', () => {
-    assert.deepEqual(usageOf({ usage: { input_tokens: 0, output_tokens: -1, total_tokens: '3' } }), {
-      input: 0,
-      output: undefined,
-      total: undefined,
-    });
-    assert.equal(usageOf({ usage: { input_tokens: Number.NaN } }), undefined);
-    assert.deepEqual(usageOf({ usage: { total_tokens: 4 } }), { input: undefined, output: undefined, total: 4 });
-    assert.deepEqual(usageOf({ usage: { completion_tokens: 4 } }), { input: undefined, output: 4, total: undefined });
-    assert.equal(usageOf({ usage: 'lots' }), undefined);
-    assert.equal(usageOf('x'), undefined);
+  it('a column shows text parts only, the first choice only, and no embeddings unless every entry is one', () => {
     assert.equal(
-      answerText({
+      columnText({
         output: [{ content: [{ text: 'a' }, { text: 7 }, 'b'] }, { content: 'no' }, null, { content: [{ text: 'c' }] }],
       }),
-      'ac',
+      'anoc',
     );
     assert.equal(
-      answerText({
+      columnText({
         choices: [{ message: { content: 'x' } }, { message: { content: 7 } }, null, { message: { content: 'y' } }],
       }),
-      'x\n\n\ny',
+      'x',
     );
-    assert.equal(answerText({ data: [{ embedding: [1, 2] }, { embedding: [3, 4] }] }), '2 embeddings of 2 dimensions');
-    assert.equal(answerText({ data: [{ embedding: [1] }, { other: 1 }] }), undefined);
-    assert.equal(answerText({ data: [] }), '0 embeddings');
-    assert.equal(answerText(null), undefined);
+    assert.equal(columnText({ data: [{ embedding: [1, 2] }, { embedding: [3, 4] }] }), '2 embeddings of 2 dimensions');
+    assert.equal(columnText({ data: [{ embedding: [1] }, { other: 1 }] }), undefined);
+    assert.equal(columnText({ data: [] }), '0 embeddings');
+    assert.equal(columnText(null), undefined);
   });
 });

@@ -92,17 +92,20 @@ describe('requests: stream text', () => {
     });
   });
 
-  it('ends on a failed or incomplete response; an error without a message says the stream reported one', () => {
+  it("ends on a failed or incomplete response; an error event's text is its message, else it says the service reported one", () => {
     for (const type of ['response.failed', 'response.incomplete']) {
       const s = addEvent(newStreamState(), ev({ type, response: { status: 'x' } }));
       assert.ok(s.done, type);
       assert.deepEqual(s.final, { type, response: { status: 'x' } });
     }
     const e = addEvent(newStreamState(), ev({ type: 'error', error: 'not an object' }, 'error'));
-    assert.equal(e.error, 'the stream reported an error');
+    assert.equal(e.error, 'not an object');
     assert.deepEqual(e.final, { type: 'error', error: 'not an object' });
     assert.equal(e.done, false);
-    assert.equal(addEvent(newStreamState(), ev({ type: 'error' }, 'error')).error, 'the stream reported an error');
+    assert.equal(
+      addEvent(newStreamState(), ev({ type: 'error' }, 'error')).error,
+      'The service reported an error in the middle of its answer.',
+    );
     // The event name counts when the data has no type.
     const named = addEvent(newStreamState(), ev({ delta: 'named' }, 'response.output_text.delta'));
     assert.equal(named.text, 'named');

@@ -1,12 +1,11 @@
 /**
  * VS Code chat messages → the `/v1/chat` payload (`{model, messages: [{role, content}], stream: true}`,
- * Chat Completions style), and the streamed `chat.completion.chunk`s → text and tool-call parts.
+ * Chat Completions style). The answer's side is chatAnswer.ts.
  *
  * Pure: message parts are recognised by shape (`value`, `callId`/`name`/`input`, `callId`/`content`,
  * `mimeType`/`data`), the way VS Code's own classes look, so plain objects work in tests and nothing here
  * imports `vscode`. The provider turns the results into `LanguageModelTextPart`/`LanguageModelToolCallPart`.
  */
-import { l10n } from '../../common/plainL10n';
 import { isRecord } from '../../common/records';
 
 /** `vscode.LanguageModelChatMessageRole` values (System is 3 in the proposed API; Copilot sends it). */
@@ -34,8 +33,6 @@ export type InputPart =
   | { kind: 'toolResult'; callId: string; text: string }
   | { kind: 'data'; mimeType: string; data: Uint8Array }
   | { kind: 'unknown' };
-
-type Obj = Record<string, unknown>;
 
 const utf8 = new TextDecoder('utf-8', { fatal: false });
 
@@ -258,171 +255,4 @@ export function toChatPayload(
     }
   }
   return payload;
-}
-
-/** A streamed answer part, before it becomes a `LanguageModelTextPart` / `LanguageModelToolCallPart`. */
-export type OutputPart =
-  { kind: 'text'; text: string } | { kind: 'toolCall'; callId: string; name: string; input: object };
-
-/** An error reported inside the answer (an error event, a content-filter stop). */
-export class ChatStreamError extends Error {
-  override readonly name = 'ChatStreamError';
-  constructor(
-    readonly kind: 'blocked' | 'error',
-    message: string,
-    readonly code?: string,
-  ) {
-    super(message);
-  }
-}
-
-const BLOCKED = /content[-_ ]?(filter|policy|management)|safety|blocked|moderation|responsible[-_ ]?ai|guardrail/i;
-
-function text(v: unknown): string | undefined {
-  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
-}
-
-/** An `error` member of a chunk (`{error: {message, code}}`, `{error: "…"}`) as a ChatStreamError. */
-function chunkError(error: unknown): ChatStreamError {
-  if (typeof error === 'string') {
-    return new ChatStreamError(BLOCKED.test(error) ? 'blocked' : 'error', error);
-  }
-  const e = isRecord(error) ? error : {};
-  const code = text(e.code) ?? (typeof e.code === 'number' ? String(e.code) : undefined);
-  const type = text(e.type);
-  const message = text(e.message) ?? l10n.t('The service reported an error in the middle of its answer.');
-  const blocked = [code, type].some((c) => c !== undefined && BLOCKED.test(c));
-  return new ChatStreamError(blocked ? 'blocked' : 'error', message, code ?? type);
-}
-
-interface PendingCall {
-  id?: string;
-  name: string;
-  args: string;
-}
-
-/**
- * Reads `chat.completion.chunk`s one at a time: `delta.content` comes out at once as text; tool calls
- * are assembled from their argument fragments and come out whole when the choice finishes (or at the end).
- * A `finish_reason` of `content_filter` and an `error` chunk throw a ChatStreamError.
- */
-export class ChatStreamReader {
-  private readonly calls = new Map<number, PendingCall>();
-  /** The last `finish_reason` seen. */
-  finishReason: string | undefined;
-  /** `usage` from the final chunk, when the service sent one. */
-  usage: unknown;
-
-  push(chunk: unknown): OutputPart[] {
-    if (!isRecord(chunk)) {
-      return [];
-    }
-    if (chunk.error !== undefined && chunk.error !== null) {
-      throw chunkError(chunk.error);
-    }
-    if (chunk.usage !== undefined && chunk.usage !== null) {
-      this.usage = chunk.usage;
-    }
-    const out: OutputPart[] = [];
-    const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
-    for (const choice of choices) {
-      if (!isRecord(choice) || (typeof choice.index === 'number' && choice.index !== 0)) {
-        continue;
-      }
-      // A non-streamed answer sent as one event carries `message` instead of `delta`.
-      const delta = isRecord(choice.delta) ? choice.delta : isRecord(choice.message) ? choice.message : undefined;
-      if (delta) {
-        this.readDelta(delta, out);
-      }
-      if (typeof choice.finish_reason === 'string') {
-        this.finishReason = choice.finish_reason;
-        if (BLOCKED.test(choice.finish_reason)) {
-          throw new ChatStreamError(
-            'blocked',
-            l10n.t('The service stopped the answer: its content filter blocked it.'),
-            choice.finish_reason,
-          );
-        }
-        out.push(...this.flushCalls());
-      }
-    }
-    // Ollama-style lines: `{message: {content}, done}`.
-    if (choices.length === 0 && isRecord(chunk.message)) {
-      this.readDelta(chunk.message, out);
-    }
-    return out;
-  }
-
-  private readDelta(delta: Obj, out: OutputPart[]): void {
-    if (typeof delta.content === 'string' && delta.content !== '') {
-      out.push({ kind: 'text', text: delta.content });
-    } else if (Array.isArray(delta.content)) {
-      for (const c of delta.content) {
-        if (isRecord(c) && typeof c.text === 'string' && c.text !== '') {
-          out.push({ kind: 'text', text: c.text });
-        }
-      }
-    }
-    if (typeof delta.refusal === 'string' && delta.refusal !== '') {
-      out.push({ kind: 'text', text: delta.refusal });
-    }
-    if (Array.isArray(delta.tool_calls)) {
-      delta.tool_calls.forEach((call: unknown, position: number) => {
-        if (!isRecord(call)) {
-          return;
-        }
-        const index = typeof call.index === 'number' ? call.index : position;
-        const pending = this.calls.get(index) ?? { name: '', args: '' };
-        const fn = isRecord(call.function) ? call.function : {};
-        if (typeof call.id === 'string' && call.id !== '') {
-          pending.id = call.id;
-        }
-        if (typeof fn.name === 'string') {
-          pending.name += fn.name;
-        }
-        if (typeof fn.arguments === 'string') {
-          pending.args += fn.arguments;
-        } else if (isRecord(fn.arguments)) {
-          pending.args += JSON.stringify(fn.arguments);
-        }
-        this.calls.set(index, pending);
-      });
-    }
-  }
-
-  private flushCalls(): OutputPart[] {
-    const out: OutputPart[] = [];
-    for (const [index, call] of [...this.calls.entries()].sort((a, b) => a[0] - b[0])) {
-      let input: unknown = {};
-      if (call.args.trim() !== '') {
-        try {
-          input = JSON.parse(call.args);
-        } catch {
-          throw new ChatStreamError(
-            'error',
-            l10n.t('The model called the tool "{0}" with arguments that are not valid JSON.', call.name),
-          );
-        }
-      }
-      out.push({
-        kind: 'toolCall',
-        callId: call.id ?? `call_${index}`,
-        name: call.name,
-        input: isRecord(input) && !Array.isArray(input) ? input : { value: input },
-      });
-    }
-    this.calls.clear();
-    return out;
-  }
-
-  /** The end of the stream: tool calls whose choice never finished come out now. */
-  end(): OutputPart[] {
-    return this.flushCalls();
-  }
-}
-
-/** A `chat.completion` JSON answer (a service that ignored `stream: true`) as parts. */
-export function readCompletion(json: unknown): OutputPart[] {
-  const reader = new ChatStreamReader();
-  return [...reader.push(json), ...reader.end()];
 }
