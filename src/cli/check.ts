@@ -189,7 +189,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
 
   const { files: matched, unmatched } = expandPatterns(options.patterns, io.cwd);
   const files = matched.filter((f) => hasChecks(safeRead(f) ?? ''));
-  unmatched.forEach((p) => err(`model-access check: ${p} matches no file.`));
+  unmatched.forEach((p) => err(`model-access check: no file matches ${p}`));
   if (files.length === 0) {
     err('model-access check: no payload with a // @expect line was found; nothing was checked.');
     return EXIT_CANNOT_RUN;

@@ -7,7 +7,7 @@
 import { isServiceError } from '../../api/errors';
 import type { ModelService, PostEndpoint } from '../../api/types';
 import { l10n } from '../../common/plainL10n';
-import { AnswerStream, describeShapes, readAnswer } from '../../domain/answer';
+import { AnswerStream, describeShapes, readAnswer, type TokenUsage } from '../../domain/answer';
 import { readEndpoint } from '../../domain/payload/endpointHeader';
 import { parsePayload, wantsStream } from '../../domain/payload/parse';
 import { resolvePayload, resolveString, type VariableContext } from '../../domain/payload/variables';
@@ -129,10 +129,17 @@ export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: Ru
     observed,
     results,
     passed: results.every((r) => r.outcome.passed),
-    tokens:
-      usage?.total ??
-      (usage?.input !== undefined && usage.output !== undefined ? usage.input + usage.output : undefined),
+    tokens: usage ? totalTokens(usage) : undefined,
   };
+}
+
+/** The total an answer reports, else the sum of its input and output counts when it reports both. */
+export function totalTokens(usage: TokenUsage): number | undefined {
+  if (usage.total !== undefined) {
+    return usage.total;
+  }
+  const counts = Object.values(usage).filter((n): n is number => typeof n === 'number');
+  return counts.length === 2 ? counts[0] + counts[1] : undefined;
 }
 
 /** The payload with another model, for several-models runs. */

@@ -106,7 +106,7 @@ describe('cli/check (model-access check)', function () {
       [
         ['check', 'nothing/**/*.jsonc'],
         env(),
-        /nothing\/\*\*\/\*\.jsonc matches no file\.[\s\S]*no payload with a \/\/ @expect line was found/,
+        /no file matches nothing\/\*\*\/\*\.jsonc[\s\S]*no payload with a \/\/ @expect line was found/,
       ],
       [['check'], env(), /name the payloads to check/],
       [['check', '.', '--concurrency', '0'], env(), /--concurrency needs a whole number of at least 1/],
