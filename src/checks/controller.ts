@@ -17,13 +17,64 @@ export interface ChecksApi {
   /** Finds every payload with checks again (the workspace and the scratch folder). */
   refresh(): Promise<void>;
   /** Runs the checks of these items (every one when omitted); resolves when the run ended. */
-  run(items?: readonly vscode.TestItem[], models?: readonly string[]): Promise<void>;
+  run(items?: readonly vscode.TestItem[], models?: readonly string[], token?: vscode.CancellationToken): Promise<void>;
+  /** What the last runs reported per test item id (Test Explorer's results are not readable through the API). */
+  outcomes(): ReadonlyMap<string, CheckOutcome>;
   /** The table of the last run (a row per request), and the per-model table of a several-models run. */
   lastTable(): Table | undefined;
   lastModelTable(): Table | undefined;
 }
 
+/** What a run reported for one test item. */
+export interface CheckOutcome {
+  state: 'passed' | 'failed' | 'errored' | 'skipped';
+  duration?: number;
+  messages: { message: string; line?: number; expected?: string; actual?: string }[];
+}
+
 const DATA_ROW = /^row:(\d+)$/;
+
+/** The run, with every result it is given also kept in `outcomes`. */
+function recording(run: vscode.TestRun, outcomes: Map<string, CheckOutcome>): vscode.TestRun {
+  const put = (
+    item: vscode.TestItem,
+    state: CheckOutcome['state'],
+    messages?: vscode.TestMessage | readonly vscode.TestMessage[],
+    duration?: number,
+  ) => {
+    const list = messages === undefined ? [] : Array.isArray(messages) ? messages : [messages as vscode.TestMessage];
+    outcomes.set(item.id, {
+      state,
+      duration,
+      messages: list.map((m) => ({
+        message: typeof m.message === 'string' ? m.message : m.message.value,
+        line: m.location?.range.start.line,
+        expected: m.expectedOutput,
+        actual: m.actualOutput,
+      })),
+    });
+  };
+  return Object.assign(Object.create(run) as vscode.TestRun, {
+    passed: (item: vscode.TestItem, duration?: number) => (
+      put(item, 'passed', undefined, duration),
+      run.passed(item, duration)
+    ),
+    failed: (item: vscode.TestItem, m: vscode.TestMessage | readonly vscode.TestMessage[], duration?: number) => (
+      put(item, 'failed', m, duration),
+      run.failed(item, m, duration)
+    ),
+    errored: (item: vscode.TestItem, m: vscode.TestMessage | readonly vscode.TestMessage[], duration?: number) => (
+      put(item, 'errored', m, duration),
+      run.errored(item, m, duration)
+    ),
+    skipped: (item: vscode.TestItem) => (put(item, 'skipped'), run.skipped(item)),
+    started: (item: vscode.TestItem) => run.started(item),
+    enqueued: (item: vscode.TestItem) => run.enqueued(item),
+    appendOutput: (output: string, location?: vscode.Location, item?: vscode.TestItem) =>
+      run.appendOutput(output, location, item),
+    end: () => run.end(),
+  });
+}
 
 /**
  * Test Explorer for payload checks: every payload with `// @expect` lines in the workspace and the scratch
@@ -36,6 +87,7 @@ export class ChecksController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private table: Table | undefined;
   private models: Table | undefined;
+  private readonly outcomes = new Map<string, CheckOutcome>();
   private readonly scratch: vscode.Uri;
 
   constructor(
@@ -75,7 +127,8 @@ export class ChecksController implements vscode.Disposable {
     return {
       controller: this.controller,
       refresh: () => this.refresh(),
-      run: (items, models) => this.runItems(items, models),
+      run: (items, models, token) => this.runItems(items, models, token),
+      outcomes: () => this.outcomes,
       lastTable: () => this.table,
       lastModelTable: () => this.models,
     };
@@ -210,10 +263,14 @@ export class ChecksController implements vscode.Disposable {
     }
   }
 
-  private async runItems(items?: readonly vscode.TestItem[], models?: readonly string[]): Promise<void> {
+  private async runItems(
+    items?: readonly vscode.TestItem[],
+    models?: readonly string[],
+    token?: vscode.CancellationToken,
+  ): Promise<void> {
     const source = new vscode.CancellationTokenSource();
     try {
-      await this.runRequest(new vscode.TestRunRequest(items), source.token, models);
+      await this.runRequest(new vscode.TestRunRequest(items), token ?? source.token, models);
     } finally {
       source.dispose();
     }
@@ -260,7 +317,7 @@ export class ChecksController implements vscode.Disposable {
       await this.refresh();
     }
     const items = this.collect(request);
-    const run = this.controller.createTestRun(request);
+    const run = recording(this.controller.createTestRun(request), this.outcomes);
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     const tables: Table[] = [];
