@@ -25,6 +25,8 @@ export interface ChecksApi {
   lastModelTable(): Table | undefined;
 }
 
+const MAX_FILES = 5000;
+
 /** What a run reported for one test item. */
 export interface CheckOutcome {
   state: 'passed' | 'failed' | 'errored' | 'skipped';
@@ -136,7 +138,7 @@ export class ChecksController implements vscode.Disposable {
 
   /** Every `.json`/`.jsonc` file of the workspace and the scratch folder, as tests when they hold checks. */
   async refresh(): Promise<void> {
-    const found = await vscode.workspace.findFiles('**/*.{json,jsonc}', '**/{node_modules,.git}/**', 5000);
+    const found = await vscode.workspace.findFiles('**/*.{json,jsonc}', '**/{node_modules,.git}/**', MAX_FILES);
     let scratch: vscode.Uri[] = [];
     try {
       scratch = (await vscode.workspace.fs.readDirectory(this.scratch))
@@ -200,7 +202,8 @@ export class ChecksController implements vscode.Disposable {
       return { id: `folder:${this.scratch.toString()}`, label: l10n.t('Scratch payloads') };
     }
     const dir = vscode.Uri.joinPath(uri, '..');
-    const relative = vscode.workspace.asRelativePath(dir, true);
+    // With several workspace folders, the relative path starts with the folder's name.
+    const relative = vscode.workspace.asRelativePath(dir);
     return { id: `folder:${dir.toString()}`, label: relative === dir.fsPath ? path.basename(dir.fsPath) : relative };
   }
 
