@@ -118,7 +118,8 @@ function fromEager(eagerFiles, used) {
 function inputsOf(metafile) {
   const files = new Map();
   for (const input of Object.keys(metafile.inputs)) {
-    if (!input.includes(':')) {
+    // (`stdin` shows as its sourcefile name, no file.)
+    if (!input.includes(':') && fs.existsSync(input)) {
       files.set(real(input), path.relative(process.cwd(), real(input)).split(path.sep).join('/'));
     }
   }
@@ -147,43 +148,52 @@ async function buildExtension() {
     outfile: 'dist/extension.js',
     plugins: [...common.plugins, undiciApart, lazyApart],
   };
-  const probe = await esbuild.build({
-    ...eagerOptions,
-    entryPoints: ['src/extension.ts'],
-    write: false,
-    metafile: true,
-  });
-  const eagerFiles = inputsOf(probe.metafile);
-  for (const l of LAZY) {
-    if (eagerFiles.has(real(l.entry))) {
-      throw new Error(`${l.entry} is loaded on first use, but the eager bundle imports it (import it as a type only)`);
-    }
-  }
-  const shared = new Set();
-  const lazy = await Promise.all(
-    LAZY.map((l) =>
-      esbuild.build({
-        ...common,
-        entryPoints: [l.entry],
-        outfile: `dist/${l.name}.js`,
-        metafile: true,
-        plugins: [...common.plugins, undiciApart, lazyApart, fromEager(eagerFiles, shared)],
-      }),
-    ),
-  );
-  // A module in two lazy files would exist twice (two states, two classes): it belongs in the eager part.
-  const owner = new Map();
-  lazy.forEach((result, i) => {
-    for (const file of inputsOf(result.metafile).values()) {
-      if (owner.has(file) && owner.get(file) !== LAZY[i].name) {
+  // Modules two lazy files need (pure shared code such as src/domain/answer/): the eager part holds them, or
+  // they would exist twice (two states, two classes). Found by building, then built again with them eager.
+  const hoisted = new Set();
+  for (;;) {
+    const probe = await esbuild.build({ ...eagerOptions, stdin: eagerEntry(hoisted), write: false, metafile: true });
+    const eagerFiles = inputsOf(probe.metafile);
+    for (const l of LAZY) {
+      if (eagerFiles.has(real(l.entry))) {
         throw new Error(
-          `${file} is in dist/${owner.get(file)}.js and dist/${LAZY[i].name}.js; import it from the eager part`,
+          `${l.entry} is loaded on first use, but the eager bundle imports it (import it as a type only)`,
         );
       }
-      owner.set(file, LAZY[i].name);
     }
-  });
-  await esbuild.build({ ...eagerOptions, stdin: eagerEntry(shared) });
+    const shared = new Set();
+    const lazy = await Promise.all(
+      LAZY.map((l) =>
+        esbuild.build({
+          ...common,
+          entryPoints: [l.entry],
+          outfile: `dist/${l.name}.js`,
+          metafile: true,
+          plugins: [...common.plugins, undiciApart, lazyApart, fromEager(eagerFiles, shared)],
+        }),
+      ),
+    );
+    const owner = new Map();
+    const twice = new Set();
+    lazy.forEach((result, i) => {
+      for (const [file, rel] of inputsOf(result.metafile)) {
+        if (owner.has(file) && owner.get(file) !== LAZY[i].name) {
+          if (LAZY.some((l) => real(l.entry) === file)) {
+            throw new Error(
+              `${rel} is loaded on first use, but another lazy file imports it (import it as a type only)`,
+            );
+          }
+          twice.add(rel);
+        }
+        owner.set(file, LAZY[i].name);
+      }
+    });
+    if (twice.size === 0) {
+      await esbuild.build({ ...eagerOptions, stdin: eagerEntry(new Set([...shared, ...hoisted])) });
+      break;
+    }
+    twice.forEach((rel) => hoisted.add(rel));
+  }
   await esbuild.build({ ...common, entryPoints: ['scripts/undici-entry.js'], outfile: 'dist/undici.js' });
   await buildCli();
 }

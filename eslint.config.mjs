@@ -1,30 +1,121 @@
+import { readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
-/** A feature's own modules (explorer/x, not explorer/core/x), platform/, and the composition root. */
-const VSCODE_BOUND = '(^|/)(platform|explorer|requests|chat|setup)/[^/]+$|(^|/)(extension|services)$';
+/**
+ * The floors of src/, bottom first: each may import only its own floor and those below it (docs/ARCHITECTURE.md
+ * draws them). The features — every other folder of src/ — stand on `services` and never import each other.
+ */
+const LAYERS = ['ids', 'common', 'api', 'domain', 'platform', 'services'];
+/**
+ * Above the features, and imported by none of them: the test API's types, the composition root (which may import
+ * anything) and the command line (which imports pure code only: cliZone).
+ */
+const TOP = ['testApi', 'extension', 'cli'];
+/** The command line (`model-access check`): a second entry point, standing on pure code only (cliZone). */
+const CLI = TOP[2];
+const FEATURES = readdirSync(new URL('./src/', import.meta.url), { withFileTypes: true })
+  .filter((e) => e.isDirectory() && !LAYERS.includes(e.name) && e.name !== CLI)
+  .map((e) => e.name)
+  .sort();
+/** The folders of src/ whose modules never import `vscode`: the bottom three floors and every feature's core/. */
+const PURE = ['common', 'api', 'domain'];
 
-function pureFolders(files, boundImports) {
+/**
+ * What a feature's core/ may import as types only: its feature's own modules (`../x`, not core/x), platform/ and
+ * services. (No other feature's: an import matching an `allowTypeImports` pattern is let through as a type
+ * whatever else it matches, so this pattern must not overlap the layer rule.)
+ */
+const vscodeBound = (feature) => `^\\.\\./[^./][^/]*$|(^|/)(platform|${feature})/[^/]+$|(^|/)services$`;
+
+/** An import specifier, written from `depth` folders below src/, that names one of `names` (a folder or a module). */
+const naming = (names, depth) => `^${depth === 0 ? '\\./' : `(\\.\\./){${depth}}`}(${names.join('|')})(/|$)`;
+
+/** What a module of `top` (a floor or a feature) may not import: the floors above it and the other features. */
+function above(top) {
+  if (top === 'testApi') {
+    return ['extension'];
+  }
+  const floor = LAYERS.indexOf(top);
+  if (floor >= 0) {
+    return [...LAYERS.slice(floor + 1), ...FEATURES, ...TOP];
+  }
+  return [...FEATURES.filter((f) => f !== top), ...TOP];
+}
+
+const VSCODE_PATH = {
+  name: 'vscode',
+  message: 'Pure folders must not depend on the VS Code API; pass what you need in.',
+};
+
+/**
+ * One `no-restricted-imports` for the modules `depth` folders below src/ in `top`: nothing from above (types
+ * included: a type import closes a circle as well as a value import); in pure folders no `vscode`, and from a
+ * core/ nothing vscode-bound but types. (The pure floors need no more: everything vscode-bound is above them.)
+ */
+function zone(top, depth, { pure = false, core = false } = {}) {
+  const files = depth === 0 ? [`src/${top}.ts`] : [`src/${top}/${'*/'.repeat(depth - 1)}*.ts`];
+  const patterns = [
+    {
+      regex: naming(above(top), depth),
+      message: `Imports point down (ids → common → api → domain → platform → services → features), and a feature never imports another: ${top} may not import this. See docs/ARCHITECTURE.md.`,
+    },
+  ];
+  if (pure && core) {
+    patterns.push({
+      regex: vscodeBound(top),
+      allowTypeImports: true,
+      message: 'A core/ folder imports only pure folders (types excepted).',
+    });
+  }
   return {
     files,
+    ...(core ? {} : { ignores: FEATURES.map((f) => `src/${f}/core/**`) }),
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: pure ? [VSCODE_PATH] : [], patterns }],
+    },
+  };
+}
+
+/**
+ * src/cli/: the command line, built into dist/cli.js apart from the extension. Like extension.ts it stands above
+ * everything, but it runs without VS Code: it may import the pure floors (ids, common, api, domain) and the
+ * features' core/ folders, never `vscode`, platform/, services, a feature's vscode-bound modules or the top.
+ */
+function cliZone() {
+  return {
+    files: [`src/${CLI}/**/*.ts`],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [
-            { name: 'vscode', message: 'Pure folders must not depend on the VS Code API; pass what you need in.' },
-          ],
+          paths: [VSCODE_PATH],
           patterns: [
             {
-              regex: boundImports,
-              allowTypeImports: true,
-              message: 'Pure folders import only pure folders (types excepted).',
+              regex: `^\\.\\./(platform|services|${TOP.filter((t) => t !== CLI).join('|')})(/|$)|^\\.\\./(${FEATURES.join('|')})/(?!core/)`,
+              message:
+                "The command line runs without VS Code: it imports only ids, common, api, domain and the features' core/. See docs/ARCHITECTURE.md.",
             },
           ],
         },
       ],
     },
   };
+}
+
+/** The lint zones: every floor and feature at every depth of src/ (folders nest at most a few levels). */
+function layerZones() {
+  const depths = [1, 2, 3, 4, 5];
+  return [
+    ...['ids', 'services', 'testApi'].map((top) => zone(top, 0)),
+    ...LAYERS.filter((l) => l !== 'ids' && l !== 'services').flatMap((top) =>
+      depths.map((d) => zone(top, d, { pure: PURE.includes(top) })),
+    ),
+    ...FEATURES.flatMap((top) => depths.map((d) => zone(top, d))),
+    // A feature's core/ is pure, with its feature's rules besides.
+    ...FEATURES.flatMap((top) => depths.slice(1).map((d) => zone(top, d, { pure: true, core: true }))),
+    cliZone(),
+  ];
 }
 
 /** Words: a literal that people would read, as opposed to an id, a separator or a symbol. */
@@ -96,11 +187,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  // Pure folders — the client core, shared helpers and each feature's core/ — stay testable by plain mocha:
-  // no VS Code API in them, and nothing from the vscode-bound modules but types.
-  pureFolders(['src/api/**/*.ts', 'src/common/**/*.ts', 'src/domain/**/*.ts'], VSCODE_BOUND),
-  // From a core/ folder, `../x` is its feature's vscode-bound module.
-  pureFolders(['src/*/core/**/*.ts'], `^\\.\\./[^./][^/]*$|${VSCODE_BOUND}`),
+  // Layers that only point down, each a lint zone. Pure folders — the shared helpers, the client, the domain
+  // and each feature's core/ — stay testable by plain mocha: no VS Code API in them, and nothing from the
+  // vscode-bound modules but types.
+  ...layerZones(),
   {
     // Notifications run `[x](command:…)` links and the status bar renders `$(icon)`: every message goes
     // through src/platform/ui.ts, whose functions take only DisplayText (made by displayText/clean in

@@ -18,15 +18,15 @@ const NOT_TRIAGED = 'not triaged yet';
 const NO_COVERAGE = 'no unit test reaches it';
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
-const TARGET = { 'src/api': 85, other: 75 };
+const TARGET = { 'src/api': 85, 'src/domain': 85, other: 75 };
 
-/** The folder a file is scored under: src/api, src/common or src/<feature>/core. */
+/** The folder a file is scored under: src/api, src/common, src/domain or src/<feature>/core. */
 export function folderOf(file) {
   const core = /^(src\/[^/]+\/core)\//.exec(file);
   if (core) {
     return core[1];
   }
-  const top = /^(src\/(?:api|common))\//.exec(file);
+  const top = /^(src\/(?:api|common|domain))\//.exec(file);
   return top ? top[1] : path.posix.dirname(file);
 }
 

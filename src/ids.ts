@@ -122,7 +122,7 @@ export const ContextKeys = {
   grouped: 'modelAccess.grouped',
   /** true while a text filter narrows the Models view. */
   filtered: 'modelAccess.filtered',
-  /** `resourcePath` of every open payload (src/requests/payloadKind.ts): `resourcePath in modelAccess.payloads`. */
+  /** `resourcePath` of every open payload (src/domain/payload/kind.ts): `resourcePath in modelAccess.payloads`. */
   payloads: 'modelAccess.payloads',
 } as const;
 

@@ -9,17 +9,9 @@ import { ServiceConnection } from './platform/connection';
 import { ClientCertificatePassphrases } from './platform/passphrases';
 import { HeaderSecrets } from './platform/headerSecrets';
 import { Environments } from './platform/environments';
-import { askWith, KeyConsent } from './common/keyConsent';
+import { askWith, KeyConsent } from './domain/keyConsent';
 import { RedactingLog } from './platform/log';
 import { createUi, type Ui } from './platform/ui';
-import type { ModelDocuments } from './explorer/inspect';
-import type { CardPreviews } from './explorer/cardPreview';
-import type { ModelDetailsPanels } from './explorer/details';
-import type { ModelsView } from './explorer/modelsView';
-import type { RequestsApi } from './requests';
-import type { ChecksApi } from './checks';
-import type { ModelsStatusBar } from './setup/statusBar';
-import type { EnvironmentStatusBar } from './setup/environments';
 
 /**
  * The shared, vscode-bound services every feature receives: built once in `activate()`, handed to each
@@ -42,37 +34,24 @@ export interface Services {
   /** Prompts, messages, clipboard and browser; replaceable by tests. */
   readonly ui: Ui;
   /** What integration tests observe: features add their parts; `activate()` returns it only under a test runner. */
-  readonly testApi: Partial<ModelAccessApi>;
+  readonly testApi: PlatformTestApi & Record<string, unknown>;
 }
 
 /**
- * The objects integration tests observe and drive. `activate()` returns it only when the extension runs
- * under a test runner (`ExtensionMode.Test`): it holds the key store and replaceable prompts, and any
- * installed extension can call `getExtension(…).activate()`, so an installed copy exports nothing.
+ * The platform's part of what integration tests observe (see `ModelAccessApi` in src/testApi.ts): features add
+ * theirs under their own names, so this layer names no feature.
  */
-export interface ModelAccessApi {
+export interface PlatformTestApi {
   catalog: ModelCatalog;
   /** The saved model lists (tests find and damage the files). */
   modelCache: ModelListCache;
   catalogs: EnvironmentCatalogs;
-  view: ModelsView;
   keys: ApiKeyStore;
   environments: Environments;
   connection: ServiceConnection;
-  documents: ModelDocuments;
-  /** Model Details tabs, one per model. */
-  details: ModelDetailsPanels;
-  /** Model Cards previewed in the editor. */
-  cards: CardPreviews;
   log: RedactingLog;
-  statusBar: ModelsStatusBar;
-  environmentBar: EnvironmentStatusBar;
   /** Prompts, messages, clipboard and browser: replace members to answer prompts or observe. */
   ui: Ui;
-  /** Scratch requests: scratch files, response documents, history, the sender. */
-  requests: RequestsApi;
-  /** Payload checks in Test Explorer: the test controller, refresh, run, the last results tables. */
-  checks: ChecksApi;
   /** Replaces how Model Cards are opened (default `vscode.env.openExternal`); returns a restore function. */
   setOpener(opener: (url: string) => Thenable<boolean>): () => void;
 }
@@ -133,7 +112,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     }),
     { dispose: () => void modelCache.flush() },
   );
-  const testApi: Partial<ModelAccessApi> = {
+  const testApi: PlatformTestApi & Record<string, unknown> = {
     catalog,
     catalogs,
     modelCache,

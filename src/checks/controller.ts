@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { describeFailure } from '../common/failure';
+import { describeFailure } from '../domain/failure';
 import { displayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { Services } from '../services';

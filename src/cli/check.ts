@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { ServiceClient } from '../api/client';
 import { Redactor } from '../api/redact';
 import type { ModelService } from '../api/types';
-import { findEnvironment, readEnvironments, type Environment } from '../common/environments';
+import { findEnvironment, readEnvironments, type Environment } from '../domain/environments';
 import { describeExpectation, formatMs } from '../checks/core/expectations';
 import { firstFailure, runCheckFile, type Target } from '../checks/core/fileRun';
 import { hasChecks, readCheckLines } from '../checks/core/checkFile';

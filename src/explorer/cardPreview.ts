@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { NetworkSettings } from '../api/dispatcher';
 import type { ModelEntry } from '../api/types';
-import { FAILURE_ACTIONS } from '../common/failure';
+import { FAILURE_ACTIONS } from '../domain/failure';
 import { displayText, clean } from '../common/text';
 import { BuiltinCommands } from '../ids';
 import type { RedactingLog } from '../platform/log';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
 import { Commands } from '../ids';
-import { environmentFromArg, modelFromArg } from './core/args';
+import { environmentFromArg, modelFromArg } from '../domain/commandArgs';
 import { checkCardLink } from './core/linkSafety';
 import type { CardOutcome } from './modelCard';
 import type { InspectOutcome } from './inspect';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
-import { chatModelId, chatSelection } from '../chat/core/modelInfo';
-import { describeFailure } from '../common/failure';
+import { chatModelId, chatSelection } from '../domain/chatModels';
+import { describeFailure } from '../domain/failure';
 import { newNonce } from '../common/html';
 import { displayText } from '../common/text';
 import { ChatVendor, Commands, Settings } from '../ids';

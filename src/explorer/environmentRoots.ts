@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Environment } from '../common/environments';
-import { FAILURE_ACTIONS } from '../common/failure';
+import type { Environment } from '../domain/environments';
+import { FAILURE_ACTIONS } from '../domain/failure';
 import { displayText, type DisplayText } from '../common/text';
 import { Commands } from '../ids';
 import type { ModelCatalog } from '../platform/catalog';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
-import { describeFailure } from '../common/failure';
+import { describeFailure } from '../domain/failure';
 import type { RedactingLog } from '../platform/log';
 import { prettyJson } from '../common/prettyJson';
 import { clean, displayText } from '../common/text';

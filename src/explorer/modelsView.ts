@@ -6,11 +6,11 @@ import { l10n } from '../platform/l10n';
 import type { ModelCatalog } from '../platform/catalog';
 import type { ModelsTreeNode } from './nodes';
 import { ModelsTreeProvider, ViewOptions } from './treeProvider';
-import { filterModels } from './core/sorting';
+import { filterModels } from '../domain/modelSorting';
 import { Lifecycle } from '../platform/lifecycle';
 import type { EnvironmentCatalogs } from '../platform/environmentCatalogs';
 import { EnvironmentRootsProvider, type EnvironmentNode } from './environmentRoots';
-import { updatedAgo } from '../common/modelCache';
+import { updatedAgo } from '../domain/savedModelList';
 
 /** How often "updated N min ago" is brought up to date while a saved list is shown. */
 const AGE_TICK_MS = 30_000;

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
-import { FAILURE_ACTIONS } from '../common/failure';
+import { FAILURE_ACTIONS } from '../domain/failure';
 import { Commands } from '../ids';
 import { LARGE_LIST, type ModelCatalog } from '../platform/catalog';
 import { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from './nodes';
-import { FamilyGroup, familyOf, filterModels, groupByFamily, sortFamily, sortModels } from './core/sorting';
+import { FamilyGroup, familyOf, filterModels, groupByFamily, sortFamily, sortModels } from '../domain/modelSorting';
 import { treeItemId } from './core/treeItemId';
 import { Lifecycle } from '../platform/lifecycle';
 import { clean } from '../common/text';

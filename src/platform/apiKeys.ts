@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { BaseUrlSource } from './config';
 import type { Redactor } from '../api/redact';
 import { originOf } from '../api/baseUrl';
-import { candidateScopes, scopeOf } from '../common/keyScope';
+import { candidateScopes, scopeOf } from '../domain/keyScope';
 import { clean, type DisplayText } from '../common/text';
 import { l10n } from './l10n';
 import { Lifecycle } from './lifecycle';

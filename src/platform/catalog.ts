@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
-import { describeFailure, Failure } from '../common/failure';
+import { describeFailure, Failure } from '../domain/failure';
 import type { ServiceConnection, ServiceState } from './connection';
 import type { ModelListCache } from './modelCache';
-import type { SavedList } from '../common/modelCache';
-import type { Environment } from '../common/environments';
+import type { SavedList } from '../domain/savedModelList';
+import type { Environment } from '../domain/environments';
 
 export type CatalogStatus =
   | { kind: 'needsUrl' }

@@ -13,7 +13,7 @@ function expandHome(file: string): string {
   const f = file.trim();
   return f === '~' || f.startsWith('~/') || f.startsWith('~\\') ? path.join(homedir(), f.slice(1)) : f;
 }
-import { readEnvironments, type ReadEnvironments } from '../common/environments';
+import { readEnvironments, type ReadEnvironments } from '../domain/environments';
 
 /** Where the base URL in use came from. Workspace-provided URLs are treated with more caution. */
 export type BaseUrlSource = 'user' | 'workspace' | 'environment';

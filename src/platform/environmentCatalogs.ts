@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Environment } from '../common/environments';
+import type { Environment } from '../domain/environments';
 import { ModelCatalog, type ProgressRunner } from './catalog';
 import type { ServiceConnection } from './connection';
 import type { Environments } from './environments';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { environmentFromArg } from '../explorer/core/args';
-import { activeEnvironment, findEnvironment, type Environment, type EnvironmentProblem } from '../common/environments';
+import { environmentFromArg } from '../domain/commandArgs';
+import { activeEnvironment, findEnvironment, type Environment, type EnvironmentProblem } from '../domain/environments';
 import type { Config } from './config';
 import { Lifecycle } from './lifecycle';
 import { l10n } from './l10n';

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Redactor } from '../api/redact';
-import { candidateScopes, scopeOf } from '../common/keyScope';
+import { candidateScopes, scopeOf } from '../domain/keyScope';
 import { l10n } from './l10n';
 import { PrefixedSecrets } from './secretChanges';
 

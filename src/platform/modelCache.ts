@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { scopeOf } from '../common/keyScope';
+import { scopeOf } from '../domain/keyScope';
 import {
   cacheFileName,
   fingerprint,
@@ -10,7 +10,7 @@ import {
   serializeCache,
   type CacheBinding,
   type SavedList,
-} from '../common/modelCache';
+} from '../domain/savedModelList';
 import type { ServiceState } from './connection';
 
 /** The per-install salt of the fingerprints, in SecretStorage (not next to the files it protects). */
@@ -25,7 +25,7 @@ interface Target {
 
 /**
  * The last good model list of each environment and service, in the extension's global storage. Thin glue
- * over common/modelCache.ts: finds the file, reads and writes it, keeps the salt. Failures are never the
+ * over domain/savedModelList.ts: finds the file, reads and writes it, keeps the salt. Failures are never the
  * user's problem: a cache that cannot be read is a cache miss, one that cannot be written is skipped.
  */
 export class ModelListCache {

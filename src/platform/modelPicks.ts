@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
 import { displayText, type DisplayText } from '../common/text';
-import { familyOf, sortModels } from '../explorer/core/sorting';
+import { familyOf, sortModels } from '../domain/modelSorting';
 import type { SafePickItem } from './ui';
 
 export type ModelPickItem = SafePickItem & { model?: ModelEntry };

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { describeFailure, FAILURE_ACTIONS } from '../common/failure';
+import { describeFailure, FAILURE_ACTIONS } from '../domain/failure';
 import { displayText, type DisplayText } from '../common/text';
 
 /** A quick-pick item whose visible text went through the display function (labels render `$(icon)`). */

@@ -1,22 +1,22 @@
 import * as vscode from 'vscode';
 import type { ModelEntry, PostEndpoint } from '../api/types';
 import { parseBaseUrl } from '../api/baseUrl';
-import { modelFromArg } from '../explorer/core/args';
+import { modelFromArg } from '../domain/commandArgs';
 import { clean, displayText, type DisplayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { Services } from '../services';
-import { ENDPOINTS, readEndpoint } from './core/endpointHeader';
+import { ENDPOINTS, readEndpoint } from '../domain/payload/endpointHeader';
 import { importCurl } from './core/curlImport';
-import { parsePayload } from './core/payload';
+import { parsePayload } from '../domain/payload/parse';
 import { textToSend } from './core/sendText';
 import { starterPayload } from './core/templates';
 import { SNIPPET_TARGETS, snippetTarget } from './core/codeSnippets/targets';
 import { snippetHeaders, type SnippetHeader } from './core/codeSnippets/request';
 import type { PayloadDocuments } from './payloadDocuments';
 import type { ScratchFiles } from './scratchFiles';
-import type { Environment } from '../common/environments';
+import type { Environment } from '../domain/environments';
 import { commandEnvironment } from '../platform/environments';
-import { resolvePayload } from './core/variables';
+import { resolvePayload } from '../domain/payload/variables';
 import { payloadEnvironment, variableContext } from './variableEditing';
 
 /**

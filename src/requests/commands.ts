@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import type { PostEndpoint } from '../api/types';
 import { Commands, BuiltinCommands } from '../ids';
-import { pinToEnvironment } from './core/variables';
+import { pinToEnvironment } from '../domain/payload/variables';
 import { commandEnvironment } from '../platform/environments';
-import { modelFromArg } from '../explorer/core/args';
+import { modelFromArg } from '../domain/commandArgs';
 import { copyAsCode, importCurlCommand } from './codeCommands';
 import type { Services } from '../services';
-import { ENDPOINTS, readEndpoint } from './core/endpointHeader';
+import { ENDPOINTS, readEndpoint } from '../domain/payload/endpointHeader';
 import { RequestHistory } from './history';
 import { describeEntry, type HistoryEntry } from './core/historyEntries';
 import type { PayloadDocuments } from './payloadDocuments';

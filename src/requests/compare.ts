@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { isServiceError } from '../api/errors';
 import type { ModelService, PostEndpoint } from '../api/types';
-import { environmentFromArg, modelFromArg } from '../explorer/core/args';
-import type { Environment } from '../common/environments';
+import { environmentFromArg, modelFromArg } from '../domain/commandArgs';
+import type { Environment } from '../domain/environments';
 import { commandEnvironment } from '../platform/environments';
 import type { ModelCatalog } from '../platform/catalog';
 import { payloadEnvironment, unresolvedMessage, variableContext } from './variableEditing';
-import { resolvePayload } from './core/variables';
+import { resolvePayload } from '../domain/payload/variables';
 import { newNonce } from '../common/html';
 import { clean, displayText, type DisplayText } from '../common/text';
 import { modelCount } from '../common/counts';
@@ -25,8 +25,8 @@ import {
   type ComparisonRun,
   type ComparisonView,
 } from './core/comparison';
-import { ENDPOINTS, readEndpoint } from './core/endpointHeader';
-import { parsePayload, payloadModel, wantsStream } from './core/payload';
+import { ENDPOINTS, readEndpoint } from '../domain/payload/endpointHeader';
+import { parsePayload, payloadModel, wantsStream } from '../domain/payload/parse';
 import { addEvent, newStreamState } from './core/streamText';
 import { readAnswer } from '../domain/answer';
 import { clientOrReport } from './exchange';

@@ -3,7 +3,7 @@ import { isServiceError } from '../api/errors';
 import type { ModelService, PostResult } from '../api/types';
 import { reportNotReady } from '../platform/ui';
 import type { Services } from '../services';
-import type { Environment } from '../common/environments';
+import type { Environment } from '../domain/environments';
 import type { ResponseRecord } from './core/responseFormat';
 import type { DisplayText } from '../common/text';
 import { l10n } from '../platform/l10n';

@@ -5,7 +5,7 @@ import type { ScratchFiles } from './scratchFiles';
 import { Lifecycle } from '../platform/lifecycle';
 
 /**
- * Which open documents are payloads (see payloadKind.ts), published as the context key
+ * Which open documents are payloads (see domain/payload/kind.ts), published as the context key
  * `modelAccess.payloads`: the `resourcePath` of each, so menus and the Send keybinding can say
  * `resourcePath in modelAccess.payloads`. Opening a payload also loads the model list once (deferred),
  * so completion, hover and diagnostics have it without the Models view.

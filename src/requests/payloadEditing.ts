@@ -3,9 +3,9 @@ import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
 import { Commands } from '../ids';
 import type { ModelCatalog } from '../platform/catalog';
-import { readEndpoint } from './core/endpointHeader';
-import { jsonStringContent } from './core/payload';
-import { isPayloadDocument } from './core/payloadKind';
+import { readEndpoint } from '../domain/payload/endpointHeader';
+import { jsonStringContent } from '../domain/payload/parse';
+import { isPayloadDocument } from '../domain/payload/kind';
 import { clean, displayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { ScratchFiles } from './scratchFiles';
@@ -14,7 +14,7 @@ import { Lifecycle } from '../platform/lifecycle';
 export const PAYLOAD_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
 
 /**
- * A payload is a scratch file or any JSON document whose first line records an endpoint (payloadKind.ts).
+ * A payload is a scratch file or any JSON document whose first line records an endpoint (domain/payload/kind.ts).
  * The selector only narrows to JSON; every provider checks this before doing anything.
  */
 export function isPayload(doc: vscode.TextDocument, scratch: ScratchFiles): boolean {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { PostEndpoint } from '../api/types';
-import { endpointInfo, withEndpoint } from './core/endpointHeader';
+import { endpointInfo, withEndpoint } from '../domain/payload/endpointHeader';
 import { INPUT_PLACEHOLDER } from './core/templates';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import * as vscode from 'vscode';
-import type { Environment } from '../common/environments';
+import type { Environment } from '../domain/environments';
 import { clean, displayText, type DisplayText } from '../common/text';
 import type { Environments } from '../platform/environments';
 import { l10n } from '../platform/l10n';
@@ -15,7 +15,7 @@ import {
   resolveString,
   type VariableContext,
   type VariableProblem,
-} from './core/variables';
+} from '../domain/payload/variables';
 
 /** What `{{…}}` resolves against for `env`: its variables, VS Code's process environment, fresh ids. */
 export function variableContext(env: Environment | undefined): VariableContext {

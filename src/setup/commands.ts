@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import { describeKeySource } from '../platform/apiKeys';
-import { displayUrl, isOriginScope, scopeOf } from '../common/keyScope';
-import { KeyMessages } from '../common/keyMessages';
-import { describeFailure } from '../common/failure';
+import { displayUrl, isOriginScope, scopeOf } from '../domain/keyScope';
+import { KeyMessages } from '../domain/keyMessages';
+import { describeFailure } from '../domain/failure';
 import { Commands } from '../ids';
 import { originOf, validateBaseUrl } from '../api/baseUrl';
 import { clean, displayText, hostOf } from '../common/text';
+import { environmentNameArg } from '../domain/commandArgs';
 import { l10n } from '../platform/l10n';
 import type { Services } from '../services';
 import type { BaseUrl } from '../platform/config';
@@ -17,12 +18,10 @@ export type SetKeyOutcome = 'saved' | 'cancelled' | 'noUrl';
 export function setupCommands(deps: Services): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(Commands.setBaseUrl, () => setBaseUrl(deps)),
-    vscode.commands.registerCommand(Commands.setApiKey, (name?: unknown) =>
-      setApiKey(deps, typeof name === 'string' ? name : undefined),
-    ),
+    vscode.commands.registerCommand(Commands.setApiKey, (name?: unknown) => setApiKey(deps, environmentNameArg(name))),
     vscode.commands.registerCommand(Commands.clearApiKey, () => clearApiKey(deps)),
     vscode.commands.registerCommand(Commands.allowStoredKey, (name?: unknown) =>
-      allowStoredKey(deps, typeof name === 'string' ? name : undefined),
+      allowStoredKey(deps, environmentNameArg(name)),
     ),
     vscode.commands.registerCommand(Commands.showLog, () => deps.log.show()),
   ];

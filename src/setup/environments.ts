@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { ServiceConnection } from '../platform/connection';
-import { shareableEnvironments, type Environment } from '../common/environments';
-import { readinessLine } from '../common/environmentReadiness';
+import { shareableEnvironments, type Environment } from '../domain/environments';
+import { readinessLine } from '../domain/environmentReadiness';
 import { BuiltinCommands, Commands, ContextKeys, Settings } from '../ids';
 import { clean, displayText, hostOf, type DisplayText } from '../common/text';
+import { environmentNameArg } from '../domain/commandArgs';
 import { l10n } from '../platform/l10n';
 import { StatusBarEntry } from '../platform/statusBarEntry';
 import type { Environments } from '../platform/environments';
@@ -22,7 +23,7 @@ export function environmentCommands(deps: Services): vscode.Disposable[] {
   reportProblems();
   return [
     vscode.commands.registerCommand(Commands.switchEnvironment, (name?: unknown) =>
-      switchEnvironment(deps, typeof name === 'string' ? name : undefined),
+      switchEnvironment(deps, environmentNameArg(name)),
     ),
     vscode.commands.registerCommand(Commands.copyEnvironments, () => copyEnvironments(deps)),
     environments.onDidChangeList(reportProblems),

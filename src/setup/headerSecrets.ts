@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { headerProblem, SECRET_HEADER_VALUE, type Environment } from '../common/environments';
-import { displayUrl, scopeOf } from '../common/keyScope';
+import { headerProblem, SECRET_HEADER_VALUE, type Environment } from '../domain/environments';
+import { displayUrl, scopeOf } from '../domain/keyScope';
 import { clean, displayText } from '../common/text';
 import { BuiltinCommands, Commands, Settings } from '../ids';
 import { l10n } from '../platform/l10n';

@@ -4,7 +4,7 @@ import { Commands } from '../ids';
 import type { ModelCatalog } from '../platform/catalog';
 import { StatusBarEntry } from '../platform/statusBarEntry';
 import { modelCount } from '../common/counts';
-import { updatedAgo } from '../common/modelCache';
+import { updatedAgo } from '../domain/savedModelList';
 import { clean, displayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 

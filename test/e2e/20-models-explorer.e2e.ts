@@ -18,7 +18,7 @@ import {
   type TreeRow,
 } from './helpers';
 
-/** Natural order, as the view sorts ids and families: the `en` collation, numeric, base strength, then code units (src/models/sorting.ts). */
+/** Natural order, as the view sorts ids and families: the `en` collation, numeric, base strength, then code units (src/domain/modelSorting.ts). */
 const natural = (a: string, b: string) =>
   a.localeCompare(b, 'en', { numeric: true, sensitivity: 'base' }) || (a < b ? -1 : a > b ? 1 : 0);
 

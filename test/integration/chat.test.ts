@@ -5,7 +5,7 @@
 // registry entries are what VS Code reports, and a model that calls a tool gives a tool-call part.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import { HOSTILE_IDS, loadRegistry, startServer, type RecordedRequest, type RunningServer } from '../server';
 import { generateText, promptText } from '../server/generation';
 import { activateExtension, eventually, sleep, setSetting } from './helpers';

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import { Commands, Settings } from '../../src/ids';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, setSetting, sleep, stubUi, type UiStub } from './helpers';

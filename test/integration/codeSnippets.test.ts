@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import type { SendOutcome } from '../../src/requests/send';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import { Commands, Settings, Views } from '../../src/ids';
 import type { ModelsTreeNode } from '../../src/explorer/nodes';
 import type { SendOutcome } from '../../src/requests/send';

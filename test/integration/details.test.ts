@@ -3,7 +3,7 @@
 // that a card is fetched without the key, and that a comparison shows every model's answer and timings.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import type { FamilyNode, ModelNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import { Commands } from '../../src/ids';
 import { CARD_MARKER, HOSTILE, HOSTILE_IDS, startServer, type RunningServer } from '../server';

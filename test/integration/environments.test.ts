@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import type { SendOutcome } from '../../src/requests/send';
 import { loadRegistry, startServer, type RunningServer } from '../server';
 import {

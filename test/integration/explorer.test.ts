@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { ApiKeyStore } from '../../src/platform/apiKeys';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 // Types only: this suite is bundled apart from the extension, so its classes are not the extension's
 // (no instanceof); nodes are told apart by their contextValue, as menus do.
 import type { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from '../../src/explorer/nodes';

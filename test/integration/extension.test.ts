@@ -1,7 +1,7 @@
 // The extension loads in a real VS Code, activates, and its Models view opens.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import { Views } from '../../src/ids';
 import { EXTENSION_ID, activateExtension, eventually } from './helpers';
 

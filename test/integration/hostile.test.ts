@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 // Types only: the suite is bundled apart from the extension, so nodes are told apart by contextValue.
 import type { FamilyNode, ModelNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import type { SendOutcome } from '../../src/requests/send';

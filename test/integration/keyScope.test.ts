@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiKeyStore } from '../../src/platform/apiKeys';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import type { MessageNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, SECTION, setSetting, sleep, memorySecrets } from './helpers';

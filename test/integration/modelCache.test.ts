@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, setSetting, sleep } from './helpers';
 import { Commands, Settings } from '../../src/ids';

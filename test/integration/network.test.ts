@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { Commands, Settings } from '../../src/ids';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { loadRegistry, startServer, type RunningServer } from '../server';
 import { CARD_MARKER } from '../server/routes';

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import type { SendOutcome } from '../../src/requests/send';
 import { startServer, type RunningServer } from '../server';
 import { INPUT_PLACEHOLDER } from '../../src/requests/core/templates';

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import type { SendOutcome } from '../../src/requests/send';
 import { INPUT_PLACEHOLDER } from '../../src/requests/core/templates';
 import { startServer, type RunningServer } from '../server';

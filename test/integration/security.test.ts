@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import type { SendOutcome } from '../../src/requests/send';
 import { HOSTILE_ECHO_HEADER, startServer, type RunningServer } from '../server';
 import { generateText, promptText } from '../server/generation';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ModelAccessApi } from '../../src/services';
+import type { ModelAccessApi } from '../../src/testApi';
 import { ChatVendor, Commands } from '../../src/ids';
 import type { SendOutcome } from '../../src/requests/send';
 import { startServer, type RegistryModel, type RunningServer } from '../server';

@@ -1,2 +1,358 @@
-// TEMPORARY: main's layer reshape moves requests/core/variables.ts here; the merge replaces this file.
-export * from '../../requests/core/variables';
+/**
+ * Variables in payloads: `{{name}}` inside JSON strings, resolved when the payload is sent.
+ *
+ * - `{{name}}`: the active (or pinned) environment's `variables`; a value may itself hold references.
+ * - `{{model}}`: the payload's own top-level `"model"` (else an environment variable called `model`).
+ * - `{{$env NAME}}`: the process environment. Its value is a secret: the request carries it, but what is
+ *   shown or kept (cURL, messages) keeps the reference as written.
+ * - `{{$uuid}}`, `{{$timestamp}}` (Unix seconds): new for every send.
+ * - `\{{` is a literal `{{` (written `"\\{{"` in JSON); `{{` followed by anything that is not a name or a
+ *   built-in stays text as it is (a prompt about templates keeps its braces).
+ *
+ * Pure; no `vscode` import.
+ */
+import { createScanner } from 'jsonc-parser';
+import { l10n } from '../../common/plainL10n';
+
+/** jsonc-parser's `SyntaxKind` values (a const enum, which isolated modules cannot read). */
+const STRING_LITERAL = 10;
+const EOF = 17;
+
+export type ReferenceKind = 'variable' | 'env' | 'uuid' | 'timestamp' | 'builtin';
+
+export interface Reference {
+  kind: ReferenceKind;
+  /** The variable's name, the environment variable's name (`$env NAME`), or the built-in (`$uuid`). */
+  name: string;
+  /** The reference as written, braces included. */
+  text: string;
+}
+
+/** Literal text, or a reference and where it starts in the split string. */
+export type Piece = { literal: string } | { ref: Reference; at: number };
+
+const NAME = '[A-Za-z_][A-Za-z0-9_.-]*';
+const ENV_NAME = '[A-Za-z_][A-Za-z0-9_]*';
+/** One reference; the inner text is a name, or `$` and a built-in (with an argument for `$env`). */
+const REFERENCE = new RegExp(`\\{\\{[ \\t]*(?:(${NAME})|\\$(${NAME})(?:[ \\t]+(${ENV_NAME}))?)[ \\t]*\\}\\}`, 'y');
+
+/**
+ * Splits a string into literal text and references. Joining the literals with the references' `text`
+ * gives back the string, except that each `\{{` escape becomes `{{`.
+ */
+export function splitTemplate(s: string): Piece[] {
+  const pieces: Piece[] = [];
+  let literal = '';
+  let i = 0;
+  while (i < s.length) {
+    const open = s.indexOf('{{', i);
+    if (open < 0) {
+      literal += s.slice(i);
+      break;
+    }
+    if (open > i && s[open - 1] === '\\') {
+      literal += `${s.slice(i, open - 1)}{{`;
+      i = open + 2;
+      continue;
+    }
+    REFERENCE.lastIndex = open;
+    const m = REFERENCE.exec(s);
+    if (!m) {
+      literal += s.slice(i, open + 1);
+      i = open + 1;
+      continue;
+    }
+    literal += s.slice(i, open);
+    if (literal) {
+      pieces.push({ literal });
+      literal = '';
+    }
+    pieces.push({ ref: referenceOf(m), at: open });
+    i = open + m[0].length;
+  }
+  if (literal) {
+    pieces.push({ literal });
+  }
+  return pieces;
+}
+
+function referenceOf(m: RegExpExecArray): Reference {
+  const text = m[0];
+  if (m[1] !== undefined) {
+    return { kind: 'variable', name: m[1], text };
+  }
+  const builtin = m[2];
+  if (builtin === 'env' && m[3] !== undefined) {
+    return { kind: 'env', name: m[3], text };
+  }
+  if (m[3] === undefined && (builtin === 'uuid' || builtin === 'timestamp')) {
+    return { kind: builtin, name: `$${builtin}`, text };
+  }
+  return { kind: 'builtin', name: `$${builtin}${m[3] ? ` ${m[3]}` : ''}`, text };
+}
+
+/** What resolving may read. */
+export interface VariableContext {
+  /** The environment's variables. */
+  variables: Readonly<Record<string, string>>;
+  /** The environment's name, for messages. */
+  environment?: string;
+  /** The process environment (`{{$env NAME}}`). */
+  env: (name: string) => string | undefined;
+  uuid: () => string;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+}
+
+/** A reference that cannot be resolved, said so a person can fix it. */
+export interface VariableProblem {
+  reference: string;
+  message: string;
+}
+
+export interface Resolved {
+  /** The text with every reference replaced: what is sent. */
+  sent: string;
+  /** The text with the values of non-secret references, and secret ones kept as written: what is shown. */
+  shown: string;
+  /** Every secret value that went into `sent` (for the log's redactor). */
+  secrets: string[];
+  problems: VariableProblem[];
+}
+
+const MAX_DEPTH = 8;
+
+/**
+ * Resolves one string. `model` is the value `{{model}}` takes (the payload's own model), when known.
+ * An unresolvable reference stays as written in both outputs, with a problem.
+ */
+export function resolveString(s: string, context: VariableContext, model?: string): Resolved {
+  const out: Resolved = { sent: '', shown: '', secrets: [], problems: [] };
+  resolveInto(s, context, model, out, [], 0);
+  return out;
+}
+
+function resolveInto(
+  s: string,
+  context: VariableContext,
+  model: string | undefined,
+  out: Resolved,
+  trail: readonly string[],
+  depth: number,
+): void {
+  for (const piece of splitTemplate(s)) {
+    if ('literal' in piece) {
+      out.sent += piece.literal;
+      out.shown += piece.literal;
+      continue;
+    }
+    const ref = piece.ref;
+    const fail = (message: string) => {
+      out.problems.push({ reference: ref.text, message });
+      out.sent += ref.text;
+      out.shown += ref.text;
+    };
+    switch (ref.kind) {
+      case 'uuid': {
+        const v = context.uuid();
+        out.sent += v;
+        out.shown += v;
+        break;
+      }
+      case 'timestamp': {
+        const v = String(Math.floor(context.now() / 1000));
+        out.sent += v;
+        out.shown += v;
+        break;
+      }
+      case 'env': {
+        const v = context.env(ref.name);
+        if (v === undefined) {
+          fail(l10n.t("{0}: the environment variable {1} is not set in VS Code's environment", ref.text, ref.name));
+        } else {
+          out.sent += v;
+          out.shown += ref.text;
+          out.secrets.push(v);
+        }
+        break;
+      }
+      case 'builtin':
+        fail(l10n.t('{0}: there is no built-in {1} (built-ins: $env NAME, $uuid, $timestamp)', ref.text, ref.name));
+        break;
+      case 'variable': {
+        const own = ref.name === 'model' ? model : undefined;
+        const value = own ?? (Object.hasOwn(context.variables, ref.name) ? context.variables[ref.name] : undefined);
+        if (value === undefined) {
+          fail(
+            ref.name === 'model'
+              ? l10n.t('{0}: the payload has no "model" to use', ref.text)
+              : context.environment
+                ? l10n.t('{0} is not defined in environment {1}', ref.text, context.environment)
+                : l10n.t('{0} is not defined', ref.text),
+          );
+        } else if (trail.includes(ref.name) || depth >= MAX_DEPTH) {
+          fail(l10n.t('{0} refers to itself ({1})', ref.text, [...trail, ref.name].join(' → ')));
+        } else {
+          // A value may hold references of its own; a secret inside keeps the whole reference as written.
+          const inner: Resolved = { sent: '', shown: '', secrets: [], problems: [] };
+          resolveInto(value, context, ref.name === 'model' ? undefined : model, inner, [...trail, ref.name], depth + 1);
+          out.sent += inner.sent;
+          out.shown += inner.secrets.length ? ref.text : inner.shown;
+          out.secrets.push(...inner.secrets);
+          out.problems.push(...inner.problems);
+        }
+        break;
+      }
+    }
+  }
+}
+
+export interface ResolvedPayload {
+  /** The JSON sent (compact). */
+  json: string;
+  /** The JSON as it may be shown or kept (compact): secret references as written. */
+  shownJson: string;
+  /** The resolved value (for the model, `stream` and the like). */
+  value: unknown;
+  secrets: string[];
+  problems: VariableProblem[];
+}
+
+/**
+ * Resolves every string of a parsed payload, keys included. `{{model}}` is the payload's top-level
+ * `"model"`, itself resolved first (without `{{model}}`). What is sent and what is shown are two passes
+ * over the same value that see the same `$uuid`s and `$timestamp`.
+ */
+export function resolvePayload(value: unknown, context: VariableContext): ResolvedPayload {
+  const now = context.now();
+  const uuids: string[] = [];
+  const pass = (pick: (r: Resolved) => string) => {
+    let n = 0;
+    const c: VariableContext = {
+      ...context,
+      now: () => now,
+      uuid: () => ((uuids[n] ??= context.uuid()), uuids[n++]),
+    };
+    const secrets: string[] = [];
+    const problems: VariableProblem[] = [];
+    let model: string | undefined;
+    if (isObject(value) && typeof value.model === 'string') {
+      const r = resolveString(value.model, c, undefined);
+      model = r.problems.length ? undefined : r.sent;
+    }
+    const resolve = (s: string) => {
+      const r = resolveString(s, c, model);
+      secrets.push(...r.secrets);
+      problems.push(...r.problems);
+      return pick(r);
+    };
+    const walk = (v: unknown): unknown => {
+      if (typeof v === 'string') {
+        return resolve(v);
+      }
+      if (Array.isArray(v)) {
+        return v.map(walk);
+      }
+      if (isObject(v)) {
+        const out: Record<string, unknown> = {};
+        for (const [k, x] of Object.entries(v)) {
+          out[resolve(k)] = walk(x);
+        }
+        return out;
+      }
+      return v;
+    };
+    return { value: walk(value), secrets, problems };
+  };
+  const sent = pass(sentOf);
+  const shown = pass(shownOf);
+  return {
+    json: JSON.stringify(sent.value),
+    shownJson: JSON.stringify(shown.value),
+    value: sent.value,
+    secrets: [...new Set(sent.secrets)],
+    problems: dedupe(sent.problems),
+  };
+}
+
+const sentOf = (r: Resolved) => r.sent;
+const shownOf = (r: Resolved) => r.shown;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function dedupe(problems: VariableProblem[]): VariableProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => !seen.has(p.message) && (seen.add(p.message), true));
+}
+
+/** A reference where it is written in a document: offsets of the braces, in the raw text. */
+export interface ReferenceAt extends Reference {
+  offset: number;
+  length: number;
+}
+
+/**
+ * Every reference inside the JSON strings of `text` (comments and other tokens are not read), with its
+ * offset. It reads the raw text between the quotes, so a reference written with JSON escapes inside its
+ * braces is not found here (resolution, which reads the decoded strings, still sees it).
+ */
+export function referencesIn(text: string): ReferenceAt[] {
+  const out: ReferenceAt[] = [];
+  const scanner = createScanner(text, false);
+  for (let kind = scanner.scan(); kind !== EOF; kind = scanner.scan()) {
+    if (kind !== STRING_LITERAL) {
+      continue;
+    }
+    const start = scanner.getTokenOffset() + 1;
+    const raw = text.slice(start, scanner.getTokenOffset() + scanner.getTokenLength() - 1);
+    for (const piece of splitTemplate(raw)) {
+      if ('ref' in piece) {
+        out.push({ ...piece.ref, offset: start + piece.at, length: piece.ref.text.length });
+      }
+    }
+  }
+  return out;
+}
+
+/** The `// @env NAME` line that pins a payload to an environment, among its leading comment lines. */
+export function pinnedEnvironment(text: string): { name: string; line: number } | undefined {
+  const lines = text.split('\n');
+  for (let line = 0; line < lines.length; line++) {
+    const l = lines[line].replace(/\r$/, '').replace(/^\uFEFF/, '');
+    if (l.trim() === '') {
+      continue;
+    }
+    if (!/^\s*\/\//.test(l)) {
+      return undefined;
+    }
+    const m = /^\s*\/\/\s*@env\s+(.+?)\s*$/i.exec(l);
+    if (m) {
+      return { name: m[1], line };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `payload` pinned to the environment `name` by a `// @env NAME` line above it, or undefined for a name that
+ * the line cannot hold as it is (a line break, or space at either end).
+ */
+export function pinToEnvironment(payload: string, name: string): string | undefined {
+  if (name === '' || /[\r\n]/.test(name) || name.trim() !== name) {
+    return undefined;
+  }
+  return `// @env ${name}\n${payload}`;
+}
+
+/** Whether the text of a string at `offset` ends inside an open `{{` (completion of variable names). */
+export function openReferenceBefore(lineText: string, character: number): { start: number; typed: string } | undefined {
+  const before = lineText.slice(0, character);
+  const open = before.lastIndexOf('{{');
+  if (open < 0 || before.indexOf('}}', open) >= 0 || (open > 0 && before[open - 1] === '\\')) {
+    return undefined;
+  }
+  const typed = before.slice(open + 2);
+  return /^[ \t]*\$?[A-Za-z0-9_.-]*$/.test(typed) ? { start: open + 2, typed } : undefined;
+}

@@ -4,7 +4,7 @@
  * Pure; no `vscode` import; never throws.
  */
 import type { PostEndpoint } from '../../api/types';
-import { ENDPOINTS, normalizeEndpoint } from './endpointHeader';
+import { ENDPOINTS, normalizeEndpoint } from '../../domain/payload/endpointHeader';
 import { shellWords } from './shellWords';
 import { l10n } from '../../common/plainL10n';
 

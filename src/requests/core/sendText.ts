@@ -5,7 +5,7 @@
  * payloads kept in one file. Anything else that is selected (the prompt placeholder *New Request…* selects,
  * part of a value, a lone string or number) is not a request body: the whole payload is sent instead.
  */
-import { parsePayload } from './payload';
+import { parsePayload } from '../../domain/payload/parse';
 
 export interface TextToSend {
   text: string;

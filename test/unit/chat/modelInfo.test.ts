@@ -3,14 +3,12 @@ import { readManifest } from '../../harness/manifest';
 import * as assert from 'node:assert/strict';
 import type { ModelEntry } from '../../../src/api/types';
 import { ChatVendor } from '../../../src/ids';
+import { canChat, chatModelId, chatSelection } from '../../../src/domain/chatModels';
 import {
-  canChat,
   chatModelInfo,
   chatModels,
-  chatSelection,
   DEFAULT_LIMITS,
   inEnvironment,
-  chatModelId,
   supportsImages,
   supportsTools,
   tokenLimits,

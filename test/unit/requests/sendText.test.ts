@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { isJsonObjectOrArray, textToSend } from '../../../src/requests/core/sendText';
 import { INPUT_PLACEHOLDER, starterPayload } from '../../../src/requests/core/templates';
-import { withEndpoint } from '../../../src/requests/core/endpointHeader';
+import { withEndpoint } from '../../../src/domain/payload/endpointHeader';
 function select(text: string, needle: string): { start: number; end: number } {
   const start = text.indexOf(needle);
   assert.ok(start >= 0, `${needle} is in the text`);

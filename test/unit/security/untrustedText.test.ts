@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { flatJson, prettyJson } from '../../../src/common/prettyJson';
 import { treeItemId } from '../../../src/explorer/core/treeItemId';
-import { jsonStringContent } from '../../../src/requests/core/payload';
+import { jsonStringContent } from '../../../src/domain/payload/parse';
 import { l10n, useBundle } from '../../../src/common/l10n';
 import { clean, displayText } from '../../../src/common/text';
 

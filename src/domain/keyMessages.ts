@@ -3,8 +3,8 @@
  * templates (src/common/l10n.ts) whose values — URLs a workspace may have written among them — are cleaned
  * for display first. Log lines are plain English strings (the log cleans them). Pure; no `vscode` import.
  */
-import { l10n } from './l10n';
-import { clean, type DisplayText } from './text';
+import { l10n } from '../common/l10n';
+import { clean, type DisplayText } from '../common/text';
 
 export const ENV_KEY_NAME = 'MODEL_ACCESS_API_KEY';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ModelEntry } from '../../../src/api/types';
-import { environmentFromArg, modelFromArg } from '../../../src/explorer/core/args';
+import { environmentFromArg, environmentNameArg, modelFromArg } from '../../../src/domain/commandArgs';
 
 const m = (id: string, family?: string, version?: string, cardUrl?: string): ModelEntry => ({
   id,
@@ -38,6 +38,15 @@ describe('the environment of a command argument', () => {
     assert.equal(environmentFromArg({ model: m('a'), environment: 'Staging' }), 'Staging');
     for (const arg of [undefined, null, 'a', m('a'), { model: m('a') }, { environment: '' }, { environment: 3 }]) {
       assert.equal(environmentFromArg(arg), undefined, JSON.stringify(arg));
+    }
+  });
+});
+
+describe('the environment named by an environment command’s argument', () => {
+  it('is the name a caller passes, and nothing for a tree node, a model row or no argument', () => {
+    assert.equal(environmentNameArg('Staging'), 'Staging');
+    for (const arg of [undefined, null, 3, m('a'), { model: m('a'), environment: 'Staging' }, ['Staging']]) {
+      assert.equal(environmentNameArg(arg), undefined, JSON.stringify(arg));
     }
   });
 });

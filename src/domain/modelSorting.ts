@@ -2,7 +2,7 @@
  * Ordering, grouping and filtering of models for the Models view and the pickers.
  * Pure functions, no `vscode` import: the unit layer tests them in plain Node.
  */
-import type { ModelEntry } from '../../api/types';
+import type { ModelEntry } from '../api/types';
 
 /** Label of the group for models that name no family. */
 export const OTHER_FAMILY = 'Other';

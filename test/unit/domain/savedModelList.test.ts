@@ -11,7 +11,7 @@ import {
   serializeCache,
   updatedAgo,
   type CacheBinding,
-} from '../../../src/common/modelCache';
+} from '../../../src/domain/savedModelList';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isInside, isPayloadDocument } from '../../../src/requests/core/payloadKind';
+import { isInside, isPayloadDocument } from '../../../../src/domain/payload/kind';
 
 describe('requests: what a payload is', () => {
   const scratch = {

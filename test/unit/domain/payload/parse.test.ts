@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parsePayload, payloadModel, wantsStream } from '../../../src/requests/core/payload';
+import { parsePayload, payloadModel, wantsStream } from '../../../../src/domain/payload/parse';
 
 describe('requests: payload parsing', () => {
   it('accepts comments (the header) and returns compact JSON to send', () => {

@@ -11,7 +11,7 @@ import {
   groupSorted,
   naturalCompare,
   sortModels,
-} from '../../../src/explorer/core/sorting';
+} from '../../../src/domain/modelSorting';
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 const codeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -5,9 +5,9 @@
 import { KEY_NOT_ALLOWED } from './keyConsent';
 import { isConnectionSetupFailure } from '../api/errors';
 import { Commands } from '../ids';
-import { l10n } from './l10n';
-import { nonBlank } from './records';
-import { clean, displayText, hostOf, oneLine, type DisplayText } from './text';
+import { l10n } from '../common/l10n';
+import { nonBlank } from '../common/records';
+import { clean, displayText, hostOf, oneLine, type DisplayText } from '../common/text';
 
 export type FailureAction =
   'setApiKey' | 'setBaseUrl' | 'setHeaderSecret' | 'retry' | 'showLog' | 'allowKey' | 'diagnose';

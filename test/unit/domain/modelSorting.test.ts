@@ -9,7 +9,7 @@ import {
   naturalCompare,
   OTHER_FAMILY,
   sortModels,
-} from '../../../src/explorer/core/sorting';
+} from '../../../src/domain/modelSorting';
 
 const m = (id: string, family?: string, version?: string, cardUrl?: string): ModelEntry => ({
   id,

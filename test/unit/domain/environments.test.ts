@@ -7,9 +7,9 @@ import {
   headerProblem,
   readEnvironments,
   shareableEnvironments,
-} from '../../../src/common/environments';
+} from '../../../src/domain/environments';
 
-describe('common/environments', () => {
+describe('domain/environments', () => {
   it('reads name, URL (trailing slashes dropped), headers and variables', () => {
     const { environments, problems } = readEnvironments(
       [

@@ -8,7 +8,7 @@ import {
   keyScopeOf,
   scopeCovers,
   scopeOf,
-} from '../../../src/common/keyScope';
+} from '../../../src/domain/keyScope';
 
 /** The scope a key would be found under for `url`, given the scopes that hold a key (as ApiKeyStore looks it up). */
 function served(url: string, stored: readonly string[]): string | undefined {

@@ -5,8 +5,8 @@ import {
   NO_KEY,
   type Failure,
   HEADER_SECRET_MISSING,
-} from '../../../src/common/failure';
-import { KEY_NOT_ALLOWED } from '../../../src/common/keyConsent';
+} from '../../../src/domain/failure';
+import { KEY_NOT_ALLOWED } from '../../../src/domain/keyConsent';
 
 describe('failures as text', () => {
   it('401 asks for a new key', () => {

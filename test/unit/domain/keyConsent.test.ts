@@ -7,8 +7,8 @@ import {
   KeyConsent,
   type ConsentMemento,
   type ConsentQuestion,
-} from '../../../src/common/keyConsent';
-import { describeFailure } from '../../../src/common/failure';
+} from '../../../src/domain/keyConsent';
+import { describeFailure } from '../../../src/domain/failure';
 
 /** An in-memory workspaceState. */
 function memento(): ConsentMemento & { data: Map<string, unknown> } {

@@ -12,9 +12,9 @@
 import { createHash, createHmac } from 'node:crypto';
 import { normalizeInto } from '../api/models';
 import type { ModelEntry } from '../api/types';
-import { isRecord } from './records';
-import { l10n } from './l10n';
-import type { DisplayText } from './text';
+import { isRecord } from '../common/records';
+import { l10n } from '../common/l10n';
+import type { DisplayText } from '../common/text';
 
 /** Bump when the layout changes: files of another format are ignored (and rewritten after the next load). */
 export const CACHE_FORMAT = 1;

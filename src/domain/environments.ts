@@ -4,8 +4,8 @@
  * shorthand. Each has a name, a base URL, non-secret headers sent with every request to it, and the
  * variables its payloads may use. Pure; no `vscode` import.
  */
-import { hostOf } from './text';
-import { isRecord } from './records';
+import { hostOf } from '../common/text';
+import { isRecord } from '../common/records';
 
 /** Where an environment's URL came from: a workspace's settings are treated with more caution. */
 export type EnvironmentSource = 'user' | 'workspace' | 'environment';

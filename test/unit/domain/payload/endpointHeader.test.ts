@@ -5,7 +5,7 @@ import {
   normalizeEndpoint,
   readEndpoint,
   withEndpoint,
-} from '../../../src/requests/core/endpointHeader';
+} from '../../../../src/domain/payload/endpointHeader';
 
 describe('requests: endpoint header', () => {
   it('reads the endpoint from a first-line comment, tolerant of case, spaces and slashes', () => {

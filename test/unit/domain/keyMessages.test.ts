@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { ENV_KEY_NAME, KeyMessages } from '../../../src/common/keyMessages';
+import { ENV_KEY_NAME, KeyMessages } from '../../../src/domain/keyMessages';
 
-describe('common/keyMessages', () => {
+describe('domain/keyMessages', () => {
   const url = 'https://ws.example/api';
   const scope = 'https://ws.example';
 

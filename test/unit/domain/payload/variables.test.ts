@@ -2,7 +2,7 @@
 // resolved and why, and (fast-check) that any placement of braces in any text never throws and never loses text.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { withEndpoint } from '../../../src/requests/core/endpointHeader';
+import { withEndpoint } from '../../../../src/domain/payload/endpointHeader';
 import {
   openReferenceBefore,
   pinnedEnvironment,
@@ -12,7 +12,7 @@ import {
   resolveString,
   splitTemplate,
   type VariableContext,
-} from '../../../src/requests/core/variables';
+} from '../../../../src/domain/payload/variables';
 
 const SECRET = 'sk-canary-0123456789';
 
@@ -27,7 +27,7 @@ function context(variables: Record<string, string> = {}, env: Record<string, str
   };
 }
 
-describe('requests/core/variables', () => {
+describe('domain/payload/variables', () => {
   describe('resolveString', () => {
     it('replaces environment variables, with spaces inside the braces allowed', () => {
       const r = resolveString('Hello {{name}} from {{ region }}!', context({ name: 'Ada', region: 'eu-west' }));
@@ -272,7 +272,7 @@ describe('requests/core/variables', () => {
   });
 });
 
-describe('requests/core/variables: what a person sees at the edges', () => {
+describe('domain/payload/variables: what a person sees at the edges', () => {
   it('splitTemplate: only the pieces there are, no empty text between two references', () => {
     assert.deepEqual(
       splitTemplate('{{a}}{{b}}').map((p) => ('ref' in p ? p.ref.name : p.literal)),

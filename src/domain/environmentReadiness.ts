@@ -3,8 +3,8 @@
  * how many plain headers it sends, and which secret headers still have no value — names and counts only,
  * never a value.
  */
-import { l10n } from './l10n';
-import { clean, type DisplayText } from './text';
+import { l10n } from '../common/l10n';
+import { clean, type DisplayText } from '../common/text';
 
 export interface EnvironmentReadiness {
   /** The scope the key is stored for, `missing` when none is, `unknown` when SecretStorage could not say. */

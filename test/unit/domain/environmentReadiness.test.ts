@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { readinessLine, type EnvironmentReadiness } from '../../../src/common/environmentReadiness';
+import { readinessLine, type EnvironmentReadiness } from '../../../src/domain/environmentReadiness';
 import type { DisplayText } from '../../../src/common/text';
 
 const host = 'gw.example' as DisplayText;
 const base: EnvironmentReadiness = { key: { scope: 'https://gw.example' }, host, headers: 0, secretHeaders: [] };
 
-describe('common/environmentReadiness: the Switch Environment line', () => {
+describe('domain/environmentReadiness: the Switch Environment line', () => {
   it('says whether the key is set, and for which scope', () => {
     assert.equal(readinessLine(base), 'API key set for https://gw.example');
     assert.equal(readinessLine({ ...base, key: 'missing' }), 'No API key for gw.example yet');

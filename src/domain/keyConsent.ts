@@ -3,7 +3,7 @@
  * workspace and URL, remembered in workspace state (never synced). Pure; no `vscode` import — the
  * question itself is asked by the function given to the constructor.
  */
-import type { DisplayText } from './text';
+import type { DisplayText } from '../common/text';
 import { scopeOf } from './keyScope';
 import { KeyMessages } from './keyMessages';
 

@@ -1,8 +1,18 @@
 /**
- * What model a command was invoked for. Tree items pass a node (`{ model }`), pickers and other
- * features pass a `ModelEntry` or an id string. Pure, no `vscode` import, so any feature can use it.
+ * What model and environment a command was invoked for. Tree items pass a node (`{ model }`), pickers and other
+ * features pass a `ModelEntry` or an id string; environment commands take a name. Pure, no `vscode` import, so
+ * any feature can use it.
  */
-import type { ModelEntry } from '../../api/types';
+import type { ModelEntry } from '../api/types';
+
+/**
+ * The environment named by a command's argument, for commands about an environment (Switch Environment, Set API
+ * Key, Allow Stored Key): a name string, as the environment picker and other commands pass it; anything else
+ * (no argument, a tree node) means "ask" or "the active one".
+ */
+export function environmentNameArg(arg: unknown): string | undefined {
+  return typeof arg === 'string' ? arg : undefined;
+}
 
 /**
  * The environment a command's argument belongs to: a row under an environment's root in the Models view, or

@@ -1,0 +1,34 @@
+/**
+ * What integration tests observe and drive: the platform's services and each feature's parts. Only
+ * src/extension.ts (which returns it under a test runner) and tests import this file, so no layer below the
+ * features depends on them.
+ */
+import type { PlatformTestApi } from './services';
+import type { ModelDocuments } from './explorer/inspect';
+import type { CardPreviews } from './explorer/cardPreview';
+import type { ModelDetailsPanels } from './explorer/details';
+import type { ModelsView } from './explorer/modelsView';
+import type { RequestsApi } from './requests';
+import type { ChecksApi } from './checks';
+import type { ModelsStatusBar } from './setup/statusBar';
+import type { EnvironmentStatusBar } from './setup/environments';
+
+/**
+ * The objects integration tests observe and drive. `activate()` returns it only when the extension runs
+ * under a test runner (`ExtensionMode.Test`): it holds the key store and replaceable prompts, and any
+ * installed extension can call `getExtension(…).activate()`, so an installed copy exports nothing.
+ */
+export interface ModelAccessApi extends PlatformTestApi {
+  view: ModelsView;
+  documents: ModelDocuments;
+  /** Model Details tabs, one per model. */
+  details: ModelDetailsPanels;
+  /** Model Cards previewed in the editor. */
+  cards: CardPreviews;
+  statusBar: ModelsStatusBar;
+  environmentBar: EnvironmentStatusBar;
+  /** Scratch requests: scratch files, response documents, history, the sender. */
+  requests: RequestsApi;
+  /** Payload checks in Test Explorer: the test controller, refresh, run, outcomes, the last results tables. */
+  checks: ChecksApi;
+}
