@@ -48,6 +48,7 @@ const LAZY = [
   { name: 'chat', entry: 'src/chat/provider.ts' },
   { name: 'details', entry: 'src/explorer/details.ts' },
   { name: 'client', entry: 'src/api/client.ts' },
+  { name: 'checks', entry: 'src/checks/runner.ts' },
 ];
 
 const real = (file) => fs.realpathSync(path.resolve(file));

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCatalog } from './catalog';
+import { runChecks } from './checks';
 import { describeLoad, machineLoad, type BenchContext } from './context';
 import { writeDocs } from './docs';
 import { runFootprint } from './footprint';
@@ -26,6 +27,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   upload: runUpload,
   streaming: runStreaming,
   footprint: runFootprint,
+  checks: runChecks,
 };
 
 const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS).join(',')}] [--no-profile] [--save-baseline] [--write-docs]

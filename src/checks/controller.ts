@@ -7,8 +7,8 @@ import { l10n } from '../platform/l10n';
 import type { Services } from '../services';
 import { hasChecks, readCheckLines } from './core/checkFile';
 import { readDataset } from './core/dataset';
-import { firstFailure, runCheckFile, type FileResult, type RowResult, type Target } from './core/fileRun';
-import { modelTable, resultsTable, tableAsCsv, tableAsText, type Table } from './core/resultsTable';
+import type { FileResult, RowResult, Target } from './core/fileRun';
+import type { Table } from './core/resultsTable';
 import type { ChecksSettings } from './settings';
 
 /** What integration tests observe and drive. */
@@ -26,6 +26,14 @@ export interface ChecksApi {
 }
 
 const MAX_FILES = 5000;
+
+let runner: typeof import('./runner') | undefined;
+/** The run code (dist/checks.js), loaded on the first run. */
+function load(): typeof import('./runner') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js makes it dist/checks.js
+  runner ??= require('./runner') as typeof import('./runner');
+  return runner;
+}
 
 /** What a run reported for one test item. */
 export interface CheckOutcome {
@@ -372,6 +380,7 @@ export class ChecksController implements vscode.Disposable {
       const line = /:(\d+)$/.exec(label)?.[1];
       return line === undefined ? undefined : item.children.get(`${item.id}#row:${line}`);
     };
+    const { runCheckFile, resultsTable, modelTable, tableAsText } = load();
     const result = await runCheckFile(text, {
       onlyRows,
       target: (pinned) => this.target(pinned),
@@ -429,6 +438,7 @@ export class ChecksController implements vscode.Disposable {
       this.report(run, item, uri, result.rows[0]);
       return;
     }
+    const { firstFailure } = load();
     const failures = result.rows.filter((r) => firstFailure(r) !== undefined);
     if (failures.length === 0) {
       run.passed(item, elapsed);
@@ -514,7 +524,7 @@ export class ChecksController implements vscode.Disposable {
         : undefined,
     });
     if (target) {
-      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(tableAsCsv(table)));
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(load().tableAsCsv(table)));
     }
     return target;
   }
