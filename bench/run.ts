@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only catalog,upload,streaming,footprint] [--no-profile] [--save-baseline] [--write-docs]`
+ * `npm run bench [-- --quick] [--only catalog,upload,streaming,footprint,conversation] [--no-profile] [--save-baseline] [--write-docs]`
  *
  * Starts the local Model Access Service (test/server/) and measures the extension against the raw floor
  * (undici + JSON.parse, no extension logic) on this machine, in this run: every figure is a median over
@@ -13,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCatalog } from './catalog';
 import { runChecks } from './checks';
+import { runConversation } from './conversation';
 import { describeLoad, machineLoad, type BenchContext } from './context';
 import { writeDocs } from './docs';
 import { runFootprint } from './footprint';
@@ -28,6 +29,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   streaming: runStreaming,
   footprint: runFootprint,
   checks: runChecks,
+  conversation: runConversation,
 };
 
 const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS).join(',')}] [--no-profile] [--save-baseline] [--write-docs]

@@ -55,6 +55,14 @@ export const Commands = {
   runChecks: 'modelAccess.runChecks',
   runChecksOnModels: 'modelAccess.runChecksOnModels',
   saveCheckResults: 'modelAccess.saveCheckResults',
+  // Conversations in a payload (src/requests/conversation.ts)
+  reply: 'modelAccess.reply',
+  regenerate: 'modelAccess.regenerate',
+  forkConversation: 'modelAccess.forkConversation',
+  attachFileToConversation: 'modelAccess.attachFileToConversation',
+  showConversation: 'modelAccess.showConversation',
+  /** Writes an uploaded file's id into a new Responses payload (`input_file`). */
+  useFileInNewRequest: 'modelAccess.useFileInNewRequest',
   // Status bar and output
   showModels: 'modelAccess.showModels',
   showLog: 'modelAccess.showLog',
@@ -90,6 +98,9 @@ export const Settings = {
   requestTemplates: 'requestTemplates',
   defaultFilePurpose: 'defaultFilePurpose',
   responseInNewTab: 'responseInNewTab',
+  // Conversations (src/requests/conversation.ts)
+  conversationPreviousResponseId: 'conversation.previousResponseId',
+  maxAttachmentMegabytes: 'conversation.maxAttachmentMegabytes',
   // Limits on what accumulates (streams, lists)
   maxResponseMegabytes: 'limits.maxResponseMegabytes',
   maxModels: 'limits.maxModels',

@@ -56,12 +56,12 @@ export function newNonce(): string {
  * The Content-Security-Policy of every page the extension shows: nothing by default; styles from the page's
  * nonce (and the webview's own resources), scripts only with the nonce, images only over https.
  */
-export function contentSecurityPolicy(nonce: string, cspSource: string): string {
+export function contentSecurityPolicy(nonce: string, cspSource: string, imageSources = ''): string {
   return [
     "default-src 'none'",
     `style-src ${cspSource} 'nonce-${nonce}'`,
     `script-src 'nonce-${nonce}'`,
-    `img-src ${cspSource} https:`,
+    `img-src ${cspSource} https:${imageSources ? ` ${imageSources}` : ''}`,
     `font-src ${cspSource}`,
   ].join('; ');
 }
@@ -103,6 +103,8 @@ export interface PageParts {
   style?: string;
   /** The page's script (our code, no untrusted text), run with the nonce. */
   script?: string;
+  /** More image sources than the webview's own and https (the transcript's `data:` thumbnails). */
+  imageSources?: string;
 }
 
 /** A whole page under {@link contentSecurityPolicy}. */
@@ -110,7 +112,7 @@ export function page(parts: PageParts): string {
   const { nonce } = parts;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(nonce, parts.cspSource))}">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(nonce, parts.cspSource, parts.imageSources))}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(parts.title)}</title>
 <style nonce="${nonce}">${BASE_STYLE}${parts.style ?? ''}</style>

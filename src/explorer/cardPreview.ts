@@ -7,7 +7,7 @@ import { BuiltinCommands } from '../ids';
 import type { RedactingLog } from '../platform/log';
 import type { Ui } from '../platform/ui';
 import { fetchCard } from './core/cardFetch';
-import { plainTextAsMarkdown, sanitizeCardMarkdown } from './core/cardMarkdown';
+import { plainTextAsMarkdown, sanitizeCardMarkdown } from '../domain/cardMarkdown';
 import { checkCardLink, rawCardLink } from './core/linkSafety';
 import { l10n } from '../platform/l10n';
 

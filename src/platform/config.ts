@@ -192,6 +192,16 @@ export class Config implements vscode.Disposable {
     return megabytes(this.section().get<number>(Settings.maxListMegabytes, 256), 256);
   }
 
+  /** Responses conversations: send `previous_response_id` and the new turn only, not the whole conversation. */
+  get conversationPreviousResponseId(): boolean {
+    return this.section().get<boolean>(Settings.conversationPreviousResponseId, false) === true;
+  }
+
+  /** The largest file Attach File to Conversation writes into a payload, in bytes. */
+  get maxAttachmentBytes(): number {
+    return megabytes(this.section().get<number>(Settings.maxAttachmentMegabytes, 4), 4);
+  }
+
   /** Open each answer in a new tab instead of reusing the payload's response document. */
   get responseInNewTab(): boolean {
     return this.section().get<boolean>(Settings.responseInNewTab, false) === true;

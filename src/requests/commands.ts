@@ -17,6 +17,8 @@ import { textToSend } from './core/sendText';
 import { starterPayload } from './core/templates';
 import { uploadFile } from './upload';
 import { ModelComparisons } from './compare';
+import { Conversations } from './conversation';
+import { TranscriptPanels, transcriptTarget } from './transcriptView';
 import { clean, displayText } from '../common/text';
 import type { SafePickItem } from '../platform/ui';
 import { l10n } from '../platform/l10n';
@@ -35,6 +37,8 @@ export interface RequestsApi {
   sender: RequestSender;
   payloads: PayloadDocuments;
   comparisons: ModelComparisons;
+  conversations: Conversations;
+  transcripts: TranscriptPanels;
 }
 
 /** What index.ts builds at activation and hands over. */
@@ -70,14 +74,23 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
     editor && !payloads.isPayload(editor.document)
       ? offerNewPayload(deps, scratch, editor, endpoint)
       : sender.send(editor, endpoint);
+  const conversations = new Conversations(deps, scratch, payloads, responses, sender);
+  const transcripts = new TranscriptPanels(responses, deps.log.redactor.removeSecrets);
   const sendTo =
     (endpoint?: PostEndpoint) =>
-    async (arg?: unknown): Promise<SendOutcome> =>
-      sendPayload(await editorFor(arg), endpoint);
+    async (arg?: unknown): Promise<SendOutcome> => {
+      const editor = await editorFor(arg);
+      // Send from inside an earlier user turn: the person may drop the turns after it first.
+      if (endpoint !== '/v1/embeddings' && !(await conversations.beforeSend(editor))) {
+        return { kind: 'notSent', message: l10n.t('Nothing was sent.') };
+      }
+      return sendPayload(editor, endpoint);
+    };
 
   const comparisons = new ModelComparisons(deps, history, (doc) => payloads.isPayload(doc));
   const disposables: vscode.Disposable[] = [
     comparisons,
+    transcripts,
     responses,
     history,
     sender,
@@ -162,6 +175,20 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
     uploadFile(deps, responses, history, arg, typeof purpose === 'string' ? purpose : undefined),
   );
   command(Commands.compareModels, (arg?: unknown) => comparisons.compare(arg));
+  command(Commands.reply, (arg?: unknown) => conversations.reply(arg));
+  command(Commands.regenerate, (arg?: unknown) => conversations.regenerate(arg));
+  command(Commands.forkConversation, (arg?: unknown) => conversations.fork(arg));
+  command(Commands.attachFileToConversation, (arg?: unknown) => conversations.attachFile(arg));
+  command(Commands.useFileInNewRequest, (arg?: unknown) => conversations.useFileInNewRequest(arg));
+  command(Commands.showConversation, async (arg?: unknown) => {
+    const payload = transcriptTarget(arg);
+    const doc = payload && (await vscode.workspace.openTextDocument(payload));
+    if (!payload || !doc || !payloads.isPayload(doc)) {
+      void deps.ui.info(l10n.t('Open a conversation payload (Chat or Responses), then Show Conversation.'));
+      return undefined;
+    }
+    return transcripts.show(payload);
+  });
   command(Commands.showHistory, async () => showHistory(deps, history, scratch, sendPayload));
   command(Commands.clearHistory, async () => {
     await history.clear();
@@ -212,7 +239,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   });
 
   return {
-    api: { scratch, responses, history, sender, payloads, comparisons },
+    api: { scratch, responses, history, sender, payloads, comparisons, conversations, transcripts },
     handlers,
     dispose: () => disposables.forEach((d) => d.dispose()),
   };

@@ -28,6 +28,12 @@ const ON_DEMAND = [
   Commands.toggleResponseHeaders,
   Commands.showRawEvents,
   Commands.saveResponseBody,
+  Commands.reply,
+  Commands.regenerate,
+  Commands.forkConversation,
+  Commands.attachFileToConversation,
+  Commands.showConversation,
+  Commands.useFileInNewRequest,
 ];
 
 /**
@@ -57,6 +63,8 @@ export function register(deps: Services): vscode.Disposable[] {
     }
     return handler(...args);
   };
+  const answered = new Set<string>();
+  const lens = new PayloadCodeLens(scratch, (uri) => answered.has(uri.toString()));
   // Tests reach the loaded part through the test API; reaching it loads it.
   Object.defineProperty(deps.testApi, 'requests', { get: () => load().api, enumerable: true, configurable: true });
   return [
@@ -68,7 +76,14 @@ export function register(deps: Services): vscode.Disposable[] {
     }),
     new ModelDiagnostics(deps.catalog, scratch),
     ...variableProviders(deps.environments, scratch),
-    vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, new PayloadCodeLens(scratch)),
+    vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, lens),
+    // A payload's first answer adds Reply to its CodeLens.
+    responseChanged.event((uri) => {
+      if (!answered.has(uri.query)) {
+        answered.add(uri.query);
+        lens.refresh();
+      }
+    }),
     vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, new ModelCompletion(deps.catalog, scratch), '"'),
     modelHover(deps.catalog, scratch),
     ...ON_DEMAND.map((id) => vscode.commands.registerCommand(id, (...args: unknown[]) => run(id, args))),

@@ -29,7 +29,15 @@ export class PayloadCodeLens implements vscode.CodeLensProvider {
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this._onDidChange.event;
 
-  constructor(private readonly scratch: ScratchFiles) {}
+  /** @param answered whether a payload has an answer (Reply is offered then). */
+  constructor(
+    private readonly scratch: ScratchFiles,
+    private readonly answered: (uri: vscode.Uri) => boolean = () => false,
+  ) {}
+
+  refresh(): void {
+    this._onDidChange.fire();
+  }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     if (!isPayload(doc, this.scratch)) {
@@ -37,6 +45,7 @@ export class PayloadCodeLens implements vscode.CodeLensProvider {
     }
     const endpoint = readEndpoint(doc.lineAt(0).text);
     const range = new vscode.Range(0, 0, 0, 0);
+    const conversation = endpoint === '/v1/chat' || endpoint === '/v1/responses';
     return [
       new vscode.CodeLens(range, {
         title: endpoint ? l10n.t('$(play) Send to POST {0}', clean(endpoint)) : l10n.t('$(play) Send…'),
@@ -53,6 +62,24 @@ export class PayloadCodeLens implements vscode.CodeLensProvider {
         command: Commands.copyAsCode,
         arguments: [doc.uri],
       }),
+      ...(conversation && this.answered(doc.uri)
+        ? [
+            new vscode.CodeLens(range, {
+              title: l10n.t('$(reply) Reply'),
+              command: Commands.reply,
+              arguments: [doc.uri],
+            }),
+          ]
+        : []),
+      ...(conversation
+        ? [
+            new vscode.CodeLens(range, {
+              title: l10n.t('Show Conversation'),
+              command: Commands.showConversation,
+              arguments: [doc.uri],
+            }),
+          ]
+        : []),
     ];
   }
 }

@@ -18,6 +18,8 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
   readonly onDidChange = this._onDidChange.event;
   private readonly records = new Map<string, ResponseRecord>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** The newest response document of each payload (by the payload's URI): what Reply reads. */
+  private readonly newest = new Map<string, string>();
   private tabCounter = 0;
 
   /**
@@ -48,7 +50,14 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
 
   set(uri: vscode.Uri, record: ResponseRecord): void {
     this.records.set(uri.toString(), record);
+    this.newest.set(uri.query, uri.toString());
     this.redrawNow(uri);
+  }
+
+  /** The newest answer to the payload at `source`, if it has one. */
+  latestFor(source: vscode.Uri): ResponseRecord | undefined {
+    const uri = this.newest.get(source.toString());
+    return uri === undefined ? undefined : this.records.get(uri);
   }
 
   get(uri: vscode.Uri): ResponseRecord | undefined {

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { Commands } from '../ids';
 import type { Services } from '../services';
 import type { RequestHistory } from './history';
 import { formatBytes, type ResponseRecord } from './core/responseFormat';
@@ -82,9 +83,13 @@ export async function uploadFile(
     summary: record.error ?? (fileId ? l10n.t('file id {0}', clean(fileId)) : ''),
   });
   if (fileId) {
-    void deps.ui.info(l10n.t('Uploaded {0}: {1}', clean(filename), clean(fileId)), l10n.t('Copy File ID')).then((a) => {
-      if (a) {
+    const copy = l10n.t('Copy File ID');
+    const use = l10n.t('Use in a New Request');
+    void deps.ui.info(l10n.t('Uploaded {0}: {1}', clean(filename), clean(fileId)), copy, use).then((a) => {
+      if (a === copy) {
         void deps.ui.copy(fileId);
+      } else if (a === use) {
+        void vscode.commands.executeCommand(Commands.useFileInNewRequest, fileId);
       }
     });
   } else if (record.error && !record.cancelled) {

@@ -9,3 +9,4 @@ export { AnswerStream, type AnswerEvent } from './stream';
 export { readUsage, usageOf } from './usage';
 export { decodeBase64Vector } from './vectors';
 export { describeShapes } from './shapes';
+export { toolResultText } from './toolResult';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { BLOCKED_LINK, plainTextAsMarkdown, sanitizeCardMarkdown } from '../../../src/explorer/core/cardMarkdown';
+import { BLOCKED_LINK, plainTextAsMarkdown, sanitizeCardMarkdown } from '../../../src/domain/cardMarkdown';
 import { HOSTILE } from '../../server';
 import { elements } from '../helpers/html';
 

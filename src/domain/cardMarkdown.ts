@@ -6,7 +6,7 @@
  * `file:` or `vscode:` link — also written with entities or escapes — points nowhere instead), images load
  * only over https (plain http links point nowhere too), raw HTML shows as text, and bidi or zero-width characters are shown as visible marks.
  */
-import { revealInvisible } from '../../common/html';
+import { revealInvisible } from '../common/html';
 
 /** Where a link that is not allowed points instead. */
 export const BLOCKED_LINK = '#link-removed';

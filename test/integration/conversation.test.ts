@@ -1,0 +1,488 @@
+// Conversations inside a real VS Code against the local Model Access Service: Reply appends the answer and
+// a new user turn (one undo step, the cursor in it, the rest of the file as written), the next Send carries
+// the whole conversation; Regenerate, Fork, Send from an earlier turn, tool calls, Responses (whole
+// conversation, or previous_response_id with the setting), attachments, a cancelled answer, Show
+// Conversation live while an answer streams, and Use Uploaded File in a New Request.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { parse } from 'jsonc-parser';
+import type { ModelAccessApi } from '../../src/testApi';
+import type { SendOutcome } from '../../src/requests/send';
+import type { ConversationOutcome } from '../../src/requests/conversation';
+import { Commands } from '../../src/ids';
+import { TRANSCRIPT_REDRAW_MS } from '../../src/requests/transcriptView';
+import { startServer, type RunningServer } from '../server';
+import { generateText, promptText } from '../server/generation';
+import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
+
+type Message = { role: string; content: unknown; tool_calls?: unknown; tool_call_id?: string };
+
+/** The payload's JSON (the `// POST` line and comments allowed). */
+function payloadOf(editor: vscode.TextEditor): Record<string, unknown> {
+  return parse(editor.document.getText()) as Record<string, unknown>;
+}
+
+/** The text around the cursor, `|` at the cursor. */
+function aroundCursor(editor: vscode.TextEditor, chars = 12): string {
+  const doc = editor.document;
+  const at = doc.offsetAt(editor.selection.active);
+  const text = doc.getText();
+  return `${text.slice(Math.max(0, at - chars), at)}|${text.slice(at, at + 4)}`;
+}
+
+async function type(editor: vscode.TextEditor, text: string): Promise<void> {
+  await editor.edit((b) => b.insert(editor.selection.active, text));
+}
+
+async function send(): Promise<Extract<SendOutcome, { kind: 'sent' }>> {
+  const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+  assert.equal(outcome.kind, 'sent', outcome.kind === 'sent' ? '' : outcome.message);
+  assert.ok(outcome.kind === 'sent');
+  assert.equal(outcome.record.status, 200, outcome.record.error);
+  return outcome;
+}
+
+describe('Conversations', function () {
+  this.timeout(60_000);
+  let api: ModelAccessApi;
+  let server: RunningServer;
+  let ui: UiStub;
+  let tmp: string;
+  let model: string;
+  const asked: string[] = [];
+  let answerAsk: string | undefined;
+
+  before(async () => {
+    api = await activateExtension<ModelAccessApi>();
+    server = await startServer({ streamDelayMs: 20 });
+    tmp = mkdtempSync(path.join(tmpdir(), 'model-access-conversation-'));
+    ui = stubUi(api.ui, {
+      ask: async (message, _detail, ...actions) => {
+        asked.push(message);
+        return actions.find((a) => a === answerAsk);
+      },
+    });
+    await setSetting('baseUrl', server.url);
+    await api.keys.store(server.url, server.keys.acme);
+    await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url), 5000, 'the base URL');
+    await sleep(150);
+    await api.catalog.refresh();
+    model = api.catalog.models[0].id;
+  });
+
+  after(async () => {
+    ui?.restore();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await setSetting('conversation.previousResponseId', undefined);
+    await setSetting('conversation.maxAttachmentMegabytes', undefined);
+    await api.keys.delete(server.url).catch(() => undefined);
+    await setSetting('baseUrl', undefined);
+    await server?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  beforeEach(() => {
+    ui.messages.length = 0;
+    asked.length = 0;
+    answerAsk = undefined;
+  });
+
+  it('Chat, streamed: Reply appends the whole answer and an empty user turn; the next Send carries all four turns', async () => {
+    const editor = await newPayload('/v1/chat', model, (p) => {
+      p.stream = true;
+      (p.messages as Message[])[1].content = 'Hi team';
+    });
+    // A comment and a variable the edits must leave alone.
+    await editor.edit((b) => b.insert(new vscode.Position(1, 0), '// @env \n// keep me {{x}}\n'));
+    const before = editor.document.getText();
+    const first = await send();
+    const expected = generateText(model, promptText((payloadOf(editor).messages as Message[]).slice()));
+    assert.equal(first.record.finalText, expected);
+
+    const reply = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
+    assert.equal(reply.kind, 'done', reply.kind === 'unchanged' ? reply.message : '');
+    const after = editor.document.getText();
+    assert.ok(
+      after.startsWith(before.slice(0, before.lastIndexOf('}', before.lastIndexOf(']')) + 1)),
+      'the start unchanged',
+    );
+    assert.ok(after.includes('// keep me {{x}}'));
+    const messages = payloadOf(editor).messages as Message[];
+    assert.deepEqual(
+      messages.map((m) => m.role),
+      ['system', 'user', 'assistant', 'user'],
+    );
+    assert.equal(messages[2].content, expected, 'the whole streamed text');
+    assert.equal(messages[3].content, '');
+    assert.equal(aroundCursor(editor), '"content": "|"\n  ', 'the cursor is in the new user content');
+    assert.equal(vscode.window.activeTextEditor?.document, editor.document);
+
+    // One undo step removes it.
+    await vscode.commands.executeCommand('undo');
+    assert.equal(editor.document.getText(), before);
+    await vscode.commands.executeCommand('redo');
+    assert.equal(editor.document.getText(), after);
+
+    editor.selection = new vscode.Selection(
+      editor.document.positionAt(after.lastIndexOf('""') + 1),
+      editor.document.positionAt(after.lastIndexOf('""') + 1),
+    );
+    await type(editor, 'Tell me more');
+    await send();
+    const sent = server.lastReceived('/v1/chat').json?.messages as Message[];
+    assert.deepEqual(
+      sent.map((m) => [m.role, m.content]),
+      [
+        ['system', 'You are a helpful assistant.'],
+        ['user', 'Hi team'],
+        ['assistant', expected],
+        ['user', 'Tell me more'],
+      ],
+    );
+    // Everything else follows the conversation: the history keeps each turn's request, Copy as Code sends all of it.
+    assert.ok(api.requests.history.entries[0].payload.includes('Tell me more'));
+    assert.ok(!api.requests.history.entries[1].payload.includes('Tell me more'));
+    const code = (await vscode.commands.executeCommand(
+      Commands.copyAsCode,
+      editor.document.uri,
+      'curl-bash',
+    )) as string;
+    assert.ok(
+      code.includes('Tell me more') &&
+        code.includes('"assistant"') &&
+        code.includes(expected.split(' ').slice(-3).join(' ')),
+      `the snippet sends the whole conversation:\n${code}`,
+    );
+  });
+
+  it('Reply from the answer document, and a second Reply only puts the cursor back', async () => {
+    const editor = await newPayload('/v1/chat', model);
+    const outcome = await send();
+    await vscode.window.showTextDocument(outcome.responseUri, { preview: false });
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), outcome.responseUri.toString());
+    const reply = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
+    assert.equal(reply.kind, 'done');
+    assert.equal(vscode.window.activeTextEditor?.document, editor.document, 'the payload is brought to the front');
+    const once = editor.document.getText();
+    const again = (await vscode.commands.executeCommand(Commands.reply, outcome.responseUri)) as ConversationOutcome;
+    assert.equal(again.kind, 'done');
+    assert.match(again.message ?? '', /already in the conversation/);
+    assert.equal(editor.document.getText(), once);
+  });
+
+  it('Regenerate sends the conversation without the last answer and puts the new one in its place', async () => {
+    const editor = await newPayload('/v1/chat', model);
+    await send();
+    await vscode.commands.executeCommand(Commands.reply);
+    await type(editor, 'And then?');
+    await send();
+    await vscode.commands.executeCommand(Commands.reply);
+    const count = server.received('/v1/chat').length;
+    const outcome = (await vscode.commands.executeCommand(Commands.regenerate)) as ConversationOutcome;
+    assert.equal(outcome.kind, 'done', outcome.kind === 'unchanged' ? outcome.message : '');
+    assert.equal(server.received('/v1/chat').length, count + 1);
+    const sent = server.lastReceived('/v1/chat').json?.messages as Message[];
+    assert.deepEqual(
+      sent.map((m) => m.role),
+      ['system', 'user', 'assistant', 'user'],
+      'sent without the last answer',
+    );
+    const messages = payloadOf(editor).messages as Message[];
+    assert.deepEqual(
+      messages.map((m) => m.role),
+      ['system', 'user', 'assistant', 'user', 'assistant', 'user'],
+      'the new answer replaced the old one',
+    );
+    assert.equal(messages[4].content, generateText(model, promptText(sent)));
+    // A question typed after the answer: it is sent as it is, and the new answer follows it.
+    await type(editor, 'A third question');
+    const again = (await vscode.commands.executeCommand(Commands.regenerate)) as ConversationOutcome;
+    assert.equal(again.kind, 'done');
+    assert.equal((server.lastReceived('/v1/chat').json?.messages as Message[]).at(-1)?.content, 'A third question');
+    assert.deepEqual(
+      (payloadOf(editor).messages as Message[]).slice(5).map((m) => [m.role, m.content === '']),
+      [
+        ['user', false],
+        ['assistant', false],
+        ['user', true],
+      ],
+    );
+  });
+
+  it('Fork Conversation opens a new payload with the turns up to the cursor', async () => {
+    const editor = await newPayload('/v1/chat', model);
+    await send();
+    await vscode.commands.executeCommand(Commands.reply);
+    const original = editor.document.getText();
+    const at = original.indexOf('"role": "assistant"');
+    editor.selection = new vscode.Selection(editor.document.positionAt(at), editor.document.positionAt(at));
+    const outcome = (await vscode.commands.executeCommand(Commands.forkConversation)) as ConversationOutcome;
+    assert.equal(outcome.kind, 'done');
+    assert.ok(outcome.kind === 'done' && outcome.editor);
+    const forked = outcome.editor;
+    assert.notEqual(forked.document.uri.toString(), editor.document.uri.toString());
+    assert.ok(api.requests.scratch.contains(forked.document.uri));
+    assert.equal(forked.document.lineAt(0).text, '// POST /v1/chat');
+    assert.deepEqual(
+      (payloadOf(forked).messages as Message[]).map((m) => m.role),
+      ['system', 'user', 'assistant'],
+    );
+    assert.equal(editor.document.getText(), original, 'the conversation itself is unchanged');
+  });
+
+  it('Send from inside an earlier user turn offers to drop the turns after it', async () => {
+    const editor = await newPayload('/v1/chat', model);
+    await send();
+    await vscode.commands.executeCommand(Commands.reply);
+    await type(editor, 'second question');
+    const full = editor.document.getText();
+    const at = full.indexOf(INPUT_TEXT);
+    const inFirst = editor.document.positionAt(at + 2);
+    const count = server.received('/v1/chat').length;
+
+    editor.selection = new vscode.Selection(inFirst, inFirst);
+    const dismissed = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+    assert.equal(dismissed.kind, 'notSent');
+    assert.match(asked[0], /The cursor is in turn 2; 2 turns follow it/);
+    assert.equal(server.received('/v1/chat').length, count, 'nothing was sent');
+    assert.equal(editor.document.getText(), full);
+
+    answerAsk = 'Send Everything';
+    editor.selection = new vscode.Selection(inFirst, inFirst);
+    await send();
+    assert.equal((server.lastReceived('/v1/chat').json?.messages as Message[]).length, 4);
+
+    answerAsk = 'Drop Later Turns and Send';
+    editor.selection = new vscode.Selection(inFirst, inFirst);
+    await send();
+    assert.deepEqual(
+      (server.lastReceived('/v1/chat').json?.messages as Message[]).map((m) => m.role),
+      ['system', 'user'],
+    );
+    assert.equal((payloadOf(editor).messages as Message[]).length, 2);
+  });
+
+  it('tools: Reply appends the call and a tool turn per call; the filled result reaches the service with its call id', async () => {
+    const editor = await newPayload('/v1/chat', model, (p) => {
+      p.stream = true;
+      p.tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }];
+    });
+    const first = await send();
+    assert.ok(first.record.stream);
+    const reply = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
+    assert.equal(reply.kind, 'done', reply.kind === 'unchanged' ? reply.message : '');
+    const messages = payloadOf(editor).messages as Message[];
+    const calls = messages[2].tool_calls as { id: string; function: { name: string; arguments: string } }[];
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0].function.name, 'lookup');
+    assert.deepEqual(JSON.parse(calls[0].function.arguments), { input: INPUT_TEXT });
+    assert.deepEqual(messages[3], { role: 'tool', tool_call_id: calls[0].id, content: '' });
+    assert.match(aroundCursor(editor), /"content": "\|"/);
+    await type(editor, '42 results');
+    const second = await send();
+    const sent = server.lastReceived('/v1/chat').json?.messages as Message[];
+    assert.deepEqual(sent.at(-1), { role: 'tool', tool_call_id: calls[0].id, content: '42 results' });
+    assert.ok(second.record.finalText && second.record.finalText.length > 0, 'answered with text');
+  });
+
+  it('Responses: the input string becomes the whole conversation, sent each time', async () => {
+    const editor = await newPayload('/v1/responses', model, (p) => (p.input = 'First question'));
+    const first = await send();
+    const expected = generateText(model, 'First question');
+    assert.ok(JSON.stringify(first.record.bodyJson).includes(JSON.stringify(expected)));
+    await vscode.commands.executeCommand(Commands.reply);
+    await type(editor, 'Follow-up');
+    await send();
+    const sent = server.lastReceived('/v1/responses').json;
+    assert.deepEqual(sent?.input, [
+      { role: 'user', content: 'First question' },
+      { role: 'assistant', content: expected },
+      { role: 'user', content: 'Follow-up' },
+    ]);
+    assert.equal(sent?.previous_response_id, undefined);
+  });
+
+  it('Responses with modelAccess.conversation.previousResponseId: the new turn and the response id', async () => {
+    await setSetting('conversation.previousResponseId', true);
+    try {
+      const editor = await newPayload('/v1/responses', model, (p) => {
+        p.input = 'First question';
+        p.stream = true;
+      });
+      await send();
+      const record = api.requests.responses.latestFor(editor.document.uri);
+      const id = record?.rawEvents?.join('\n').match(/"id":"(resp_[0-9a-f]+)"/)?.[1];
+      assert.ok(id, 'the stream carried a response id');
+      await vscode.commands.executeCommand(Commands.reply);
+      await type(editor, 'Follow-up');
+      await send();
+      const sent = server.lastReceived('/v1/responses').json;
+      assert.equal(sent?.previous_response_id, id);
+      assert.equal(sent?.input, 'Follow-up');
+    } finally {
+      await setSetting('conversation.previousResponseId', undefined);
+    }
+  });
+
+  it('an attached image reaches the service as a data URL of the file’s bytes; bad files change nothing', async () => {
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const file = path.join(tmp, 'pixel.png');
+    writeFileSync(file, png);
+    const editor = await newPayload('/v1/chat', model);
+    const attached = (await vscode.commands.executeCommand(
+      Commands.attachFileToConversation,
+      vscode.Uri.file(file),
+    )) as ConversationOutcome;
+    assert.equal(attached.kind, 'done', attached.kind === 'unchanged' ? attached.message : '');
+    await send();
+    const user = (server.lastReceived('/v1/chat').json?.messages as Message[])[1];
+    const parts = user.content as { type: string; text?: string; image_url?: { url: string } }[];
+    assert.equal(parts[0].text, INPUT_TEXT);
+    const url = parts[1].image_url?.url ?? '';
+    assert.match(url, /^data:image\/png;base64,/);
+    assert.deepEqual(Buffer.from(url.split(',')[1], 'base64'), png);
+
+    const before = editor.document.getText();
+    const fake = path.join(tmp, 'fake.png');
+    writeFileSync(fake, 'not an image');
+    const notImage = (await vscode.commands.executeCommand(
+      Commands.attachFileToConversation,
+      vscode.Uri.file(fake),
+    )) as ConversationOutcome;
+    assert.equal(notImage.kind, 'unchanged');
+    assert.match(ui.messages.at(-1) ?? '', /fake\.png is named as an image but is not/);
+    const gone = (await vscode.commands.executeCommand(
+      Commands.attachFileToConversation,
+      vscode.Uri.file(path.join(tmp, 'gone.png')),
+    )) as ConversationOutcome;
+    assert.equal(gone.kind, 'unchanged');
+    assert.match(ui.messages.at(-1) ?? '', /gone\.png cannot be read/);
+    await setSetting('conversation.maxAttachmentMegabytes', 0.00001);
+    try {
+      const big = (await vscode.commands.executeCommand(
+        Commands.attachFileToConversation,
+        vscode.Uri.file(file),
+      )) as ConversationOutcome;
+      assert.equal(big.kind, 'unchanged');
+      assert.match(ui.messages.at(-1) ?? '', /over the limit .*modelAccess\.conversation\.maxAttachmentMegabytes/);
+    } finally {
+      await setSetting('conversation.maxAttachmentMegabytes', undefined);
+    }
+    assert.equal(editor.document.getText(), before, 'the payload is exactly as it was');
+  });
+
+  it('a cancelled answer: Reply says so and appends what arrived only when the person agrees', async () => {
+    const slow = await startServer({ streamDelayMs: 400 });
+    await setSetting('baseUrl', slow.url);
+    await api.keys.store(slow.url, slow.keys.acme);
+    try {
+      await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === slow.url), 5000, 'the slow service');
+      const editor = await newPayload('/v1/chat', model, (p) => (p.stream = true));
+      const pending = vscode.commands.executeCommand(Commands.sendRequest) as Thenable<SendOutcome>;
+      const uri = api.requests.responses.uriFor(editor.document.uri, 'text', false);
+      await eventually(() => (api.requests.responses.get(uri)?.stream?.text.length ?? 0) > 0, 10_000, 'some text');
+      api.requests.sender.cancel(editor.document.uri);
+      const outcome = await pending;
+      assert.ok(outcome.kind === 'sent' && outcome.record.cancelled);
+      const before = editor.document.getText();
+      const declined = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
+      assert.equal(declined.kind, 'unchanged');
+      assert.match(asked[0], /cancelled before it was complete/);
+      assert.equal(editor.document.getText(), before);
+      answerAsk = 'Append What Arrived';
+      const accepted = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
+      assert.equal(accepted.kind, 'done');
+      const messages = payloadOf(editor).messages as Message[];
+      assert.equal(messages[2].content, outcome.record.stream?.text);
+    } finally {
+      await setSetting('baseUrl', server.url);
+      await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url), 5000, 'back');
+      await api.keys.delete(slow.url).catch(() => undefined);
+      await slow.close();
+    }
+  });
+
+  it('bad input: an answer of another endpoint, a payload whose messages is not a list, no answer yet', async () => {
+    const none = await newPayload('/v1/chat', model);
+    const noAnswer = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
+    assert.equal(noAnswer.kind, 'unchanged');
+    assert.match(ui.messages.at(-1) ?? '', /no answer yet/);
+
+    await send();
+    const text = none.document.getText().replace(/"messages": \[[^]*?\n {2}\]/, '"messages": "oops"');
+    await none.edit((b) => b.replace(new vscode.Range(0, 0, none.document.lineCount, 0), text));
+    const bad = none.document.getText();
+    const notList = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
+    assert.equal(notList.kind, 'unchanged');
+    assert.match(ui.messages.at(-1) ?? '', /"messages" is not a list of turns/);
+    assert.equal(none.document.getText(), bad);
+
+    const embeddings = await newPayload('/v1/embeddings', model);
+    await send();
+    const other = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
+    assert.equal(other.kind, 'unchanged');
+    assert.match(ui.messages.at(-1) ?? '', /came from \/v1\/embeddings/);
+    assert.ok(embeddings.document.getText().includes('"input"'));
+  });
+
+  it('Show Conversation renders the turns beside the payload and follows a streaming answer at most every 100 ms', async () => {
+    const editor = await newPayload('/v1/chat', model, (p) => (p.stream = true));
+    await send();
+    await vscode.commands.executeCommand(Commands.reply);
+    await type(editor, 'Stream the next one');
+    const panel = (await vscode.commands.executeCommand(Commands.showConversation)) as vscode.WebviewPanel;
+    assert.ok(panel, 'a panel opened');
+    assert.match(panel.title, /^Conversation · chat-/);
+    const shown = () => api.requests.transcripts.shown(editor.document.uri);
+    assert.ok(shown()?.html.includes('Turn 3: Assistant'));
+    assert.ok(shown()?.html.includes('Stream the next one'));
+
+    const drawsBefore = shown()?.draws ?? 0;
+    const started = Date.now();
+    const pending = vscode.commands.executeCommand(Commands.sendRequest) as Thenable<SendOutcome>;
+    await eventually(() => shown()?.html.includes('aria-busy="true"'), 10_000, 'the answer arriving in the transcript');
+    const outcome = await pending;
+    assert.ok(outcome.kind === 'sent');
+    const elapsed = Date.now() - started;
+    await sleep(TRANSCRIPT_REDRAW_MS * 2);
+    const draws = (shown()?.draws ?? 0) - drawsBefore;
+    assert.ok(draws <= elapsed / TRANSCRIPT_REDRAW_MS + 3, `${draws} redraws in ${elapsed} ms`);
+    assert.ok((outcome.record.stream?.events ?? 0) > draws, 'fewer redraws than events');
+    assert.ok(shown()?.html.includes('answer not yet in the payload'));
+    await vscode.commands.executeCommand(Commands.reply);
+    await eventually(
+      () => !shown()?.html.includes('answer not yet in the payload'),
+      5000,
+      'the reply in the transcript',
+    );
+    panel.dispose();
+  });
+
+  it('Use Uploaded File in a New Request writes the file id into a Responses payload', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const file = path.join(tmp, 'notes.txt');
+    writeFileSync(file, 'some notes');
+    await vscode.commands.executeCommand(Commands.uploadFile, vscode.Uri.file(file), 'user_data');
+    const uploaded = server.uploads.at(-1);
+    assert.ok(uploaded);
+    const outcome = (await vscode.commands.executeCommand(Commands.useFileInNewRequest)) as ConversationOutcome;
+    assert.ok(outcome.kind === 'done' && outcome.editor);
+    const editor = outcome.editor;
+    assert.equal(editor.document.lineAt(0).text, '// POST /v1/responses');
+    const input = payloadOf(editor).input as { content: { type: string; file_id?: string }[] }[];
+    assert.deepEqual(input[0].content[1], { type: 'input_file', file_id: uploaded.id });
+    await send();
+    assert.deepEqual((server.lastReceived('/v1/responses').json?.input as typeof input)[0].content[1], {
+      type: 'input_file',
+      file_id: uploaded.id,
+    });
+  });
+});
+
+const INPUT_TEXT = 'Write your prompt here.';
