@@ -95,7 +95,14 @@ const serviceInfo = await new Promise((resolve, reject) => {
   const group = startGroup(
     'local service',
     process.execPath,
-    [require.resolve('tsx/cli'), path.join(ROOT, 'test', 'server', 'cli.ts'), '--port', String(servicePort)],
+    [
+      require.resolve('tsx/cli'),
+      path.join(ROOT, 'test', 'server', 'cli.ts'),
+      '--port',
+      String(servicePort),
+      // The registry's cards point at a host that does not exist here: the service serves them itself.
+      '--local-cards',
+    ],
     {
       cwd: ROOT,
       env: childEnv(),

@@ -39,6 +39,7 @@ export const Commands = {
   sendToChat: 'modelAccess.sendToChat',
   sendToEmbeddings: 'modelAccess.sendToEmbeddings',
   changeEndpoint: 'modelAccess.changeEndpoint',
+  payloadActions: 'modelAccess.payloadActions',
   /** A payload or a model as curl, Python or JavaScript code (src/requests/codeCommands.ts). */
   copyAsCode: 'modelAccess.copyAsCode',
   importCurl: 'modelAccess.importCurl',

@@ -1,3 +1,4 @@
+import { ModelSelection } from './platform/modelSelection';
 import * as vscode from 'vscode';
 import { Views } from './ids';
 import { ApiKeyStore } from './platform/apiKeys';
@@ -33,6 +34,8 @@ export interface Services {
   readonly log: RedactingLog;
   /** Prompts, messages, clipboard and browser; replaceable by tests. */
   readonly ui: Ui;
+  /** The model row selected in the Models view (the explorer writes it). */
+  readonly selection: ModelSelection;
   /** What integration tests observe: features add their parts; `activate()` returns it only under a test runner. */
   readonly testApi: PlatformTestApi & Record<string, unknown>;
 }
@@ -50,6 +53,8 @@ export interface PlatformTestApi {
   environments: Environments;
   connection: ServiceConnection;
   log: RedactingLog;
+  /** The model row selected in the Models view, as New Request reads it. */
+  selection: ModelSelection;
   /** Prompts, messages, clipboard and browser: replace members to answer prompts or observe. */
   ui: Ui;
   /** Replaces how Model Cards are opened (default `vscode.env.openExternal`); returns a restore function. */
@@ -112,8 +117,10 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     }),
     { dispose: () => void modelCache.flush() },
   );
+  const selection = new ModelSelection();
   const testApi: PlatformTestApi & Record<string, unknown> = {
     catalog,
+    selection,
     catalogs,
     modelCache,
     keys,
@@ -129,5 +136,5 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
       };
     },
   };
-  return { context, config, keys, environments, connection, catalog, catalogs, log, ui, testApi };
+  return { context, config, keys, environments, connection, catalog, catalogs, log, ui, selection, testApi };
 }

@@ -47,6 +47,14 @@ export function escapeHtml(value: unknown): string {
   return revealInvisible(text).replace(/[&<>"'`=]/g, (c) => SPECIAL[c]);
 }
 
+/**
+ * A polite live region: screen readers read what the page's script writes into it ("Copied …", "Finished.")
+ * without moving the focus. `text` is already-escaped HTML; `visible: false` keeps it for screen readers only.
+ */
+export function liveRegion(id: string, text = '', visible = true): string {
+  return `<p id="${id}" role="status" aria-live="polite"${visible ? ' class="muted"' : ' class="visually-hidden"'}>${text}</p>`;
+}
+
 /** A random nonce for a page's Content-Security-Policy (`script-src 'nonce-…'`). */
 export function newNonce(): string {
   return randomBytes(18).toString('base64').replace(/[+/=]/g, '');
@@ -73,15 +81,23 @@ body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size
 h1 { font-size: 1.5em; font-weight: 600; margin: 16px 0 4px; word-break: break-all; }
 h2 { font-size: 1.05em; font-weight: 600; margin: 20px 0 6px; border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent)); padding-bottom: 2px; }
 .muted { color: var(--vscode-descriptionForeground); }
-.error { color: var(--vscode-errorForeground); border-left: 3px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground));
-  padding: 4px 10px; margin: 10px 0; background: var(--vscode-inputValidation-errorBackground, transparent); white-space: pre-wrap; }
+/* Error text in the foreground color (the theme's red is below 4.5:1 on a light background); the red border says error. */
+.error { color: var(--vscode-foreground); border-left: 3px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground));
+  padding: 4px 10px; margin: 10px 0; background: var(--vscode-inputValidation-errorBackground, transparent); white-space: pre-wrap;
+  overflow-wrap: anywhere; }
 .actions { display: flex; flex-wrap: wrap; gap: 6px; margin: 12px 0; }
 button { font-family: inherit; font-size: inherit; color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground);
   border: 1px solid var(--vscode-button-border, transparent); border-radius: 2px; padding: 4px 10px; cursor: pointer; }
-button:hover { background: var(--vscode-button-secondaryHoverBackground); }
+button:not(:disabled):hover { background: var(--vscode-button-secondaryHoverBackground); }
 button.primary { color: var(--vscode-button-foreground); background: var(--vscode-button-background); }
-button.primary:hover { background: var(--vscode-button-hoverBackground); }
-button:focus-visible, a:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+button.primary:not(:disabled):hover { background: var(--vscode-button-hoverBackground); }
+button:disabled { opacity: 0.5; cursor: not-allowed; }
+body.vscode-high-contrast button:disabled, body.vscode-high-contrast-light button:disabled { opacity: 0.6; border-style: dashed;
+  border-color: var(--vscode-disabledForeground, var(--vscode-contrastBorder)); }
+button:focus-visible, a:focus-visible, summary:focus-visible, [tabindex]:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+body.vscode-high-contrast :focus-visible, body.vscode-high-contrast-light :focus-visible {
+  outline: 2px solid var(--vscode-contrastActiveBorder, var(--vscode-focusBorder)); outline-offset: 2px; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 a { color: var(--vscode-textLink-foreground); cursor: pointer; }
 a:hover { color: var(--vscode-textLink-activeForeground); }
 table { border-collapse: collapse; width: 100%; }

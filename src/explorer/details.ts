@@ -3,7 +3,7 @@ import type { ModelEntry } from '../api/types';
 import { chatModelId, chatSelection } from '../domain/chatModels';
 import { describeFailure } from '../domain/failure';
 import { newNonce } from '../common/html';
-import { displayText } from '../common/text';
+import { displayText, type DisplayText } from '../common/text';
 import { ChatVendor, Commands, Settings } from '../ids';
 import type { Services } from '../services';
 import { flash } from '../platform/ui';
@@ -26,6 +26,8 @@ export interface DetailsTab {
   id: string;
   /** The environment the tab reads from, when it was opened from that environment's root; else the active one. */
   environment?: string;
+  /** What the page's live region was last given to read out ("Copied …"). */
+  lastAnnounced?: string;
 }
 
 /** `environment`: the tab's (see `DetailsTab.environment`). */
@@ -167,6 +169,16 @@ export class ModelDetailsPanels implements vscode.Disposable {
     tab.panel.webview.html = detailsHtml(tab.state, newNonce(), tab.panel.webview.cspSource);
   }
 
+  /**
+   * Says what a button did in the status bar and in the page's live region, which screen readers read out
+   * (a status bar message alone is not announced).
+   */
+  private announce(tab: DetailsTab, text: DisplayText): void {
+    flash('copy', text);
+    tab.lastAnnounced = text;
+    void tab.panel.webview.postMessage({ announce: text });
+  }
+
   private async handle(key: string, id: string, message: DetailsMessage): Promise<void> {
     const tab = this.tabs.get(key);
     if (!tab) {
@@ -189,12 +201,12 @@ export class ModelDetailsPanels implements vscode.Disposable {
         return;
       case 'copyId':
         await this.services.ui.copy(id);
-        flash('copy', l10n.t('Copied {0}', displayText(id, 60)));
+        this.announce(tab, l10n.t('Copied {0}', displayText(id, 60)));
         return;
       case 'copyChatId':
         if (tab.state.chat) {
           await this.services.ui.copy(tab.state.chat.id);
-          flash('copy', l10n.t('Copied the chat model id {0}', displayText(id, 60)));
+          this.announce(tab, l10n.t('Copied the chat model id {0}', displayText(id, 60)));
         }
         return;
       case 'compare':

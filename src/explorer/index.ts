@@ -3,6 +3,7 @@ import type { Services } from '../services';
 import { explorerCommands } from './commands';
 import { inspectIn, ModelDocuments } from './inspect';
 import { ModelsView } from './modelsView';
+import { ModelNode } from './nodes';
 import { CardPreviews } from './cardPreview';
 import type { ModelDetailsPanels } from './details';
 import { openModelCard } from './modelCard';
@@ -48,6 +49,12 @@ export function register(services: Services): vscode.Disposable[] {
   }, 0);
   return [
     view,
+    // Palette commands (New Request) use the model row selected here; a family or an environment clears it.
+    view.treeView.onDidChangeSelection((e) => {
+      const row = e.selection.length === 1 ? e.selection[0] : undefined;
+      services.selection.current =
+        row instanceof ModelNode ? { model: row.model, environment: row.environment } : undefined;
+    }),
     documents,
     cards,
     { dispose: () => panels?.dispose() },

@@ -66,13 +66,15 @@ export class ModelNode extends vscode.TreeItem {
 
   constructor(
     readonly model: ModelEntry,
-    options: { words?: readonly string[]; clickable: boolean; id?: string },
+    options: { words?: readonly string[]; clickable: boolean; id?: string; showFamily?: boolean },
   ) {
     const text = displayText(model.id) || l10n.t('(no id)');
     super(label(text, options.words ?? []), vscode.TreeItemCollapsibleState.None);
     this.id = options.id;
     const version = displayText(model.version, 60);
-    this.description = version;
+    // The flat list is sorted by family but has no family rows: each row names its family after the version.
+    const family = options.showFamily ? displayText(model.family, 60) : '';
+    this.description = family ? (version ? `${version} · ${family}` : family) : version;
     const card = checkCardLink(model.cardUrl);
     this.contextValue = card.ok ? ItemContext.modelWithCard : ItemContext.model;
     this.iconPath = new vscode.ThemeIcon(card.ok ? 'sparkle' : 'circle-outline');
@@ -132,6 +134,11 @@ export class MessageNode extends vscode.TreeItem {
     this.command = command;
     if (tooltip) {
       this.tooltip = tooltip;
+      // A string tooltip becomes the row's accessible name, which must still say the visible label
+      // ("Set API Key…", "Retry") before the reason.
+      this.accessibilityInformation = {
+        label: l10n.t('{0}: {1}', displayText(text, 300), displayText(tooltip.replace(/\s+/g, ' '), 500)),
+      };
     }
   }
 }

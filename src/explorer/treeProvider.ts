@@ -171,6 +171,7 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
       return new ModelNode(model, {
         words,
         clickable: options.clickable,
+        showFamily: !options.grouped,
         id: treeItemId([...idPrefix, familyOf(model), model.id, n]),
       });
     });

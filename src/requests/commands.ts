@@ -20,6 +20,8 @@ import { ModelComparisons } from './compare';
 import { Conversations } from './conversation';
 import { TranscriptPanels, transcriptTarget } from './transcriptView';
 import { clean, displayText } from '../common/text';
+import { suitsEndpoint } from '../domain/modelKind';
+import { modelPickItems } from '../platform/modelPicks';
 import type { SafePickItem } from '../platform/ui';
 import { l10n } from '../platform/l10n';
 
@@ -100,26 +102,63 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   command(Commands.newRequest, async (arg?: unknown, endpointArg?: unknown) => {
     // A newcomer may get here before anything loaded the list: load it once, so the template names a model.
     await deps.catalog.ensureLoaded();
-    const target = commandEnvironment(deps.environments, deps.ui, arg);
+    // A model given by a row's menu, the details page or another command is the one used. From the palette,
+    // the row selected in the Models view is, when it suits the endpoint; otherwise the person picks.
+    const given = modelFromArg(arg, deps.catalog.models);
+    const row = given ? undefined : deps.selection.current;
+    const target = commandEnvironment(deps.environments, deps.ui, row ?? arg);
     if (!target) {
       return undefined;
     }
+    const catalog =
+      target.env && target.env.name !== deps.environments.active?.name
+        ? deps.catalogs.catalogFor(target.env)
+        : deps.catalog;
+    // A row selected before a switch to another environment (whose list does not hold it) is not used.
+    const selected = row && catalog.models.some((m) => m.id === row.model.id) ? row : undefined;
     // A row under another environment's root: the payload is pinned there, so Send goes where the model is.
     const pin = target.name !== undefined && target.name !== deps.environments.active?.name ? target.name : undefined;
-    const model = modelFromArg(arg, deps.catalog.models) ?? deps.catalog.models[0];
+    const preferred = given ?? selected?.model;
+    // The endpoints the model suits come first.
+    const endpoints = preferred
+      ? [...ENDPOINTS].sort(
+          (a, b) => Number(suitsEndpoint(preferred, b.path)) - Number(suitsEndpoint(preferred, a.path)),
+        )
+      : ENDPOINTS;
     const endpoint =
       ENDPOINTS.find((e) => e.path === endpointArg)?.path ??
       (
         await deps.ui.pick(
-          ENDPOINTS.map((e) => ({ label: e.label, description: clean(`POST ${e.path}`), path: e.path })),
+          endpoints.map((e) => ({ label: e.label, description: clean(`POST ${e.path}`), path: e.path })),
           {
-            title: model ? l10n.t('New request for {0}', clean(model.id)) : l10n.t('New request'),
+            title: preferred ? l10n.t('New request for {0}', clean(preferred.id)) : l10n.t('New request'),
             placeHolder: l10n.t('Which endpoint?'),
           },
         )
       )?.path;
     if (!endpoint) {
       return undefined;
+    }
+    let model = given ?? (selected && suitsEndpoint(selected.model, endpoint) ? selected.model : undefined);
+    if (!model && catalog.models.length > 0) {
+      const picked = await deps.ui.pick(modelPickItems(catalog.models, undefined, endpoint), {
+        title: l10n.t('New request: which model for POST {0}?', clean(endpoint)),
+        placeHolder: selected
+          ? l10n.t(
+              '{0} (selected in the Models view) may not answer POST {1}; the models that suit it come first',
+              clean(selected.model.id),
+              clean(endpoint),
+            )
+          : l10n.t(
+              'The models that suit POST {0} come first; type to search by id, version or family',
+              clean(endpoint),
+            ),
+        matchOnDescription: true,
+      });
+      if (!picked?.model) {
+        return undefined;
+      }
+      model = picked.model;
     }
     const payload = starterPayload(endpoint, model?.id ?? '', deps.config.requestTemplates);
     return scratch.create(endpoint, (pin !== undefined && pinToEnvironment(payload, pin)) || payload);
@@ -149,6 +188,34 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
     if (pick) {
       await recordEndpoint(editor, pick.path);
     }
+  });
+  // The CodeLens actions sit on line 1; this quick pick (Ctrl+Shift+Alt+Enter) offers them wherever the cursor is.
+  command(Commands.payloadActions, async (arg?: unknown) => {
+    const editor = await editorFor(arg);
+    if (!editor || !payloads.isPayload(editor.document)) {
+      void deps.ui.info(l10n.t('Open a payload first (Model Access: New Request… makes one).'));
+      return undefined;
+    }
+    const uri = editor.document.uri;
+    const endpoint = readEndpoint(editor.document.lineAt(0).text);
+    const actions: (SafePickItem & { run: string })[] = [
+      {
+        label: endpoint ? l10n.t('$(play) Send to POST {0}', clean(endpoint)) : l10n.t('$(play) Send…'),
+        description: l10n.t('Ctrl+Alt+Enter (Cmd+Alt+Enter on macOS)'),
+        run: Commands.sendRequest,
+      },
+      { label: l10n.t('$(arrow-swap) Change endpoint…'), run: Commands.changeEndpoint },
+      { label: l10n.t('$(code) Copy as Code…'), run: Commands.copyAsCode },
+      { label: l10n.t('$(split-horizontal) Compare Models…'), run: Commands.compareModels },
+    ];
+    const pick = await deps.ui.pick(actions, {
+      title: l10n.t('Payload actions · {0}', clean(uri.path.split('/').pop())),
+    });
+    if (!pick) {
+      return undefined;
+    }
+    // Compare reads the active payload; the others take the document.
+    return vscode.commands.executeCommand(pick.run, pick.run === Commands.compareModels ? undefined : uri);
   });
   command(Commands.copyAsCode, (arg?: unknown, target?: unknown, endpoint?: unknown) =>
     copyAsCode(deps, payloads, arg, target, endpoint),

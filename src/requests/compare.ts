@@ -122,7 +122,7 @@ export class ModelComparisons implements vscode.Disposable {
     if (!endpoint) {
       return { kind: 'notRun', message: l10n.t('No endpoint was chosen; nothing was sent.') };
     }
-    const models = await this.pickModels(arg, payloadModel(parsed.value), this.catalogOf(env));
+    const models = await this.pickModels(arg, payloadModel(parsed.value), this.catalogOf(env), endpoint);
     if (typeof models === 'string') {
       return { kind: 'notRun', message: models };
     }
@@ -176,6 +176,7 @@ export class ModelComparisons implements vscode.Disposable {
     arg: unknown,
     current: string | undefined,
     catalog: ModelCatalog,
+    endpoint: PostEndpoint,
   ): Promise<string[] | DisplayText> {
     const given = (arg as { models?: unknown } | undefined)?.models;
     let models: string[];
@@ -184,7 +185,8 @@ export class ModelComparisons implements vscode.Disposable {
     } else {
       await catalog.ensureLoaded();
       const preselected = new Set([modelFromArg(arg, catalog.models)?.id, current].filter((id): id is string => !!id));
-      const items = modelPickItems(catalog.models, preselected);
+      // The models that suit the endpoint first (chat models for a chat payload); the others after them.
+      const items = modelPickItems(catalog.models, preselected, endpoint);
       if (items.length === 0) {
         const message = l10n.t('No models to compare: the model list is empty or could not be loaded.');
         void this.deps.ui.info(message);

@@ -18,6 +18,7 @@ const ON_DEMAND = [
   Commands.sendToChat,
   Commands.sendToEmbeddings,
   Commands.changeEndpoint,
+  Commands.payloadActions,
   Commands.copyAsCode,
   Commands.importCurl,
   Commands.openScratchFolder,

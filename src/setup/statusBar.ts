@@ -7,6 +7,7 @@ import { modelCount } from '../common/counts';
 import { updatedAgo } from '../domain/savedModelList';
 import { clean, displayText } from '../common/text';
 import { l10n } from '../platform/l10n';
+import { statusSpoken } from './core/statusSpoken';
 
 /** Service host and model count (or what is wrong) in the status bar; a click opens the models picker. */
 export class ModelsStatusBar extends StatusBarEntry {
@@ -82,6 +83,6 @@ export class ModelsStatusBar extends StatusBarEntry {
       md.appendText(l10n.t('API key: {0}.', describeKeySource(state.keySource)));
     }
     this.item.tooltip = md;
-    this.item.accessibilityInformation = { label: `Model Access: ${this.item.text.replace(/\$\([^)]*\)\s*/g, '')}` };
+    this.item.accessibilityInformation = { label: statusSpoken(status.kind, clean(host), count) };
   }
 }

@@ -2,7 +2,14 @@
 // payload, and reads the answer in the response document that opens beside it.
 import * as assert from 'node:assert/strict';
 import { e2e } from './session';
-import { moveMouseAway, openPalette, pickQuickItem, readActiveEditorText, screenshot } from './helpers';
+import {
+  answerModelPick,
+  moveMouseAway,
+  openPalette,
+  pickQuickItem,
+  readActiveEditorText,
+  screenshot,
+} from './helpers';
 
 describe('Scratch requests', () => {
   it('creates a Chat request, sends it from the CodeLens, and shows the answer beside it', async () => {
@@ -11,6 +18,7 @@ describe('Scratch requests', () => {
     await openPalette(page, 'View: Hide Panel');
     await openPalette(page, 'Model Access: New Request…');
     await pickQuickItem(page, 'Chat');
+    await answerModelPick(page); // The first model that suits Chat, unless a selected one does.
     const payload = await readActiveEditorText(page, { contains: '// POST /v1/chat' });
     assert.match(payload, /"model": "[^"]+"/, 'the model is filled in');
     // The prompt placeholder is selected: typing replaces it.

@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../server';
 import { generateText, promptText } from '../server/generation';
 import { e2e } from './session';
 import {
+  answerModelPick,
   connectService,
   openPalette,
   openViewContainer,
@@ -46,6 +47,7 @@ describe('Cancelling a request', () => {
 
     await openPalette(page, 'Model Access: New Request…');
     await pickQuickItem(page, 'Chat');
+    await answerModelPick(page); // The first model that suits Chat, unless a selected one does.
     await readActiveEditorText(page, { contains: '// POST /v1/chat' });
     await page.keyboard.type('Tell me a long story');
     // Ask for a streamed answer: go to the "stream" line and replace its value, as a person would.

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { e2e } from './session';
 import {
+  answerModelPick,
   openFileByName,
   openPalette,
   pickQuickItem,
@@ -71,6 +72,7 @@ describe('First run, as a newcomer', () => {
     // Extension commands are listed once the extension host has started (slow on a busy machine).
     await openPalette(page, 'Model Access: New Request…', { timeoutMs: 60_000 });
     await pickQuickItem(page, 'Chat');
+    await answerModelPick(page); // The first model that suits Chat, unless a selected one does.
     const payload = await readActiveEditorText(page, { contains: '// POST /v1/chat' });
     payloadModel = /"model": "([^"]+)"/.exec(payload)?.[1] ?? '';
     assert.ok(payloadModel, 'a model is filled in, though the Models view never loaded');

@@ -7,6 +7,7 @@ import type { Frame } from 'playwright-core';
 import { generateText, promptText } from '../server/generation';
 import { e2e } from './session';
 import {
+  answerModelPick,
   connectService,
   measureLegibility,
   moveMouseAway,
@@ -25,6 +26,8 @@ import {
 
 interface Column {
   model: string;
+  /** The column's heading: "1 of 2" and the model. */
+  heading: string;
   status: string;
   time: string;
   firstToken: string;
@@ -47,7 +50,8 @@ async function readComparison(frame: Frame): Promise<{ summary: string; columns:
         ]),
       ) as Record<'status' | 'time' | 'firstToken' | 'usage' | 'text' | 'error', string>;
       return {
-        model: section.querySelector('h2')?.textContent ?? '',
+        model: section.querySelector('h2 .model')?.textContent ?? '',
+        heading: section.querySelector('h2')?.textContent ?? '',
         ...cells,
         box: { left: r.left, right: r.right, top: r.top },
       };
@@ -85,6 +89,7 @@ describe('Compare Models', () => {
 
     await openPalette(page, 'Model Access: New Request…');
     await pickQuickItem(page, 'Chat');
+    await answerModelPick(page); // The first model that suits Chat, unless a selected one does.
     const payload = await readActiveEditorText(page, { contains: '// POST /v1/chat' });
     const first = /"model": "([^"]+)"/.exec(payload)?.[1] ?? '';
     assert.ok(first, 'the payload names a model');
@@ -116,6 +121,10 @@ describe('Compare Models', () => {
       view.columns.map((c) => c.model),
       [first, second],
     );
+    assert.deepEqual(
+      view.columns.map((c) => c.heading),
+      [`1 of 2${first}`, `2 of 2${second}`],
+    );
     const sent = e2e.service.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/v1/chat');
     assert.deepEqual(sent.map((r) => r.json?.model).sort(), [first, second].sort(), 'one request per model');
     for (const c of view.columns) {
@@ -144,7 +153,17 @@ describe('Compare Models', () => {
   it('follows the color theme: in Default Dark Modern the view is dark and its text legible', async function () {
     this.timeout(120_000);
     const page = e2e.page;
-    const selectors = ['h1', '#summary', 'h2', 'th', '#c0-status', '#c0-time', '#c0-text', 'button.primary'];
+    const selectors = [
+      'h1',
+      '#summary',
+      'h2 .model',
+      'h2 .ordinal',
+      'th',
+      '#c0-status',
+      '#c0-time',
+      '#c0-text',
+      'button.primary',
+    ];
     legible(await measureLegibility(await webviewFrame(page, '#c1-status'), selectors), 'light theme');
     const light = await measureLegibility(await webviewFrame(page, '#c1-status'), ['body']);
     await setColorTheme(page, 'Default Dark Modern');

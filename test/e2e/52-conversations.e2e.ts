@@ -8,6 +8,7 @@ import type { Frame, Page } from 'playwright-core';
 import { generateText, promptText } from '../server/generation';
 import { e2e } from './session';
 import {
+  answerModelPick,
   activeEditorTitle,
   connectService,
   moveMouseAway,
@@ -77,6 +78,7 @@ describe('Conversations', () => {
 
     await openPalette(page, 'Model Access: New Request…');
     await pickQuickItem(page, 'Chat');
+    await answerModelPick(page); // The first model that suits Chat, unless a selected one does.
     const template = await readActiveEditorText(page, { contains: '// POST /v1/chat' });
     const model = /"model": "([^"]+)"/.exec(template)?.[1] ?? '';
     assert.ok(model, 'the payload names a model');
@@ -176,6 +178,7 @@ describe('Conversations', () => {
     await openPalette(page, 'View: Close All Editors');
     await openPalette(page, 'Model Access: New Request…');
     await pickQuickItem(page, 'Responses');
+    await answerModelPick(page);
     const template = await readActiveEditorText(page, { contains: '// POST /v1/responses' });
     const model = /"model": "([^"]+)"/.exec(template)?.[1] ?? '';
     await page.keyboard.type('First question');

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../server';
 import { e2e } from './session';
 import {
+  answerModelPick,
   clearNotifications,
   moveMouseAway,
   openPalette,
@@ -129,6 +130,7 @@ describe('Environments, as a person', () => {
     // A payload with {{model}} and the environment's {{team}}: sent with both filled in.
     await openPalette(page, 'Model Access: New Request…');
     await pickQuickItem(page, 'Chat');
+    await answerModelPick(page); // The first model that suits Chat.
     const template = await readActiveEditorText(page, { contains: '// POST /v1/chat' });
     const model = /"model": "([^"]+)"/.exec(template)?.[1] ?? '';
     assert.ok(globex.includes(model), `the new payload names a model of the second organization (${model})`);

@@ -580,11 +580,48 @@ export async function setColorTheme(page: Page, theme: string): Promise<void> {
     .first();
   await row.waitFor({ state: 'visible', timeout: 15_000 });
   await row.click();
+  // The workbench's class for the theme's kind: vs, vs-dark, hc-black (High Contrast), hc-light.
+  const kind = /high contrast light/i.test(theme)
+    ? 'hc-light'
+    : /high contrast/i.test(theme)
+      ? 'hc-black'
+      : /dark/i.test(theme)
+        ? 'vs-dark'
+        : 'vs';
   await page.waitForFunction(
-    (dark) => document.querySelector('.monaco-workbench')?.classList.contains(dark ? 'vs-dark' : 'vs') ?? false,
-    /dark/i.test(theme),
+    (cls) => document.querySelector('.monaco-workbench')?.classList.contains(cls) ?? false,
+    kind,
     { timeout: 15_000 },
   );
+}
+
+/**
+ * After New Request's endpoint pick: the model picker New Request shows when no model selected in the
+ * Models view suits the endpoint. Chooses `model` (or the first listed, which suits the endpoint) and returns
+ * true; returns false when no picker came (a selected model was used) and the payload opened.
+ */
+export async function answerModelPick(page: Page, model?: string): Promise<boolean> {
+  const picker = quickInput(page).filter({ hasText: /which model for POST/ });
+  const payload = page.locator('.editor-group-container.active .tab.active', { hasText: /\.jsonc/ });
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (await picker.isVisible().catch(() => false)) {
+      if (model) {
+        await typeInQuickInput(page, model, { submit: false });
+        await pickQuickItem(page, model);
+      } else {
+        await page.keyboard.press('Enter');
+      }
+      return true;
+    }
+    if (await payload.isVisible().catch(() => false)) {
+      return false;
+    }
+    if (Date.now() > deadline) {
+      throw new Error('New Request neither asked for a model nor opened a payload');
+    }
+    await page.waitForTimeout(150);
+  }
 }
 
 export interface Legibility {

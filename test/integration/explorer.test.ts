@@ -163,6 +163,11 @@ describe('Models explorer', function () {
     try {
       await eventually(() => roots().every(isModel), 5000, 'a flat list');
       assert.equal(roots().length, orgModels(server, 'acme').length);
+      // Sorted by family without family rows: each row names its family after the version.
+      for (const node of roots()) {
+        const model = orgModels(server, 'acme').find((m) => m.id === labelOf(node));
+        assert.equal(node.description, `${model?.version} · ${model?.family}`);
+      }
       api.view.setFilter('aurora 2');
       const shown = roots().map(labelOf);
       assert.ok(shown.length > 0 && shown.every((id) => id.includes('aurora') && id.includes('2')), shown.join(', '));
@@ -375,6 +380,9 @@ describe('Models explorer', function () {
     assert.equal(labelOf(first), 'Set API Key…');
     assert.equal(first.command?.command, Commands.setApiKey);
     assert.match(String(first.tooltip), /The API key was rejected/);
+    // A screen reader hears the row's visible label first, then why.
+    assert.match(String(first.accessibilityInformation?.label), /^Set API Key…: The API key was rejected/);
+    assert.match(String(api.statusBar.item.accessibilityInformation?.label), /^Model Access warning: /);
     assert.match(String(api.view.treeView.message), /The API key was rejected/);
     assert.deepEqual(modelNodes().map(labelOf), shown, 'the previous tree is kept');
   });
@@ -393,6 +401,7 @@ describe('Models explorer', function () {
       const first = roots()[0];
       assert.ok(isMessage(first));
       assert.equal(labelOf(first), 'Retry');
+      assert.match(String(first.accessibilityInformation?.label), /^Retry: .*127\.0\.0\.1/);
       assert.equal(first.command?.command, Commands.refreshModels);
       assert.match(String(api.view.treeView.message), new RegExp(`127\\.0\\.0\\.1:${port}.*(refused|connect)`));
       assert.deepEqual(modelNodes().map(labelOf), shown, 'the previous tree is kept');

@@ -23,6 +23,8 @@ export const USAGE = `Usage: npm run serve -- [options]
   --stream-delay MS        delay between streamed events (default 0)
   --max-upload-bytes N     upload size cap; larger uploads get 413 (default 2 GiB)
   --upload-dir DIR         where uploads are stored (default a temp dir removed on exit)
+  --local-cards            registry cards at https://cards.example/… are served by this service
+                           (/cards/<id>.md), so Preview Model Card works offline (the demo uses it)
   --hostile                hostile mode: organization "hostile" gets a registry, errors and answers
                            full of command links, $(icons), forged log lines, bidi and HTML, echoing
                            its key escaped; model "endless" streams forever; organization "endless"
@@ -66,6 +68,7 @@ export function parseServeArgs(argv: string[]): ServerOptions & { quiet: boolean
       'max-upload-bytes': { type: 'string' },
       'upload-dir': { type: 'string' },
       hostile: { type: 'boolean' },
+      'local-cards': { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       latency: { type: 'string' },
@@ -116,6 +119,7 @@ export function parseServeArgs(argv: string[]): ServerOptions & { quiet: boolean
     maxUploadBytes: int('max-upload-bytes', values['max-upload-bytes'], 0),
     uploadDir: values['upload-dir'],
     hostile: values.hostile,
+    localCards: values['local-cards'],
     faults: {
       latencyMs: int('latency', values.latency, 0),
       rateLimit: rateLimit && { ...rateLimit, retryAfterSeconds: int('retry-after', values['retry-after'], 0) },

@@ -23,7 +23,14 @@ import {
 } from './hostile';
 import { encodeJson, withHostileModels } from './hostileData';
 import { ApiError, errorBody, plainWriter } from './http';
-import { indexByOrganization, keysFor, loadRegistry, withGeneratedModels, type Registry } from './registry';
+import {
+  indexByOrganization,
+  keysFor,
+  loadRegistry,
+  withGeneratedModels,
+  type Registry,
+  type RegistryModel,
+} from './registry';
 import { dispatch, type ServerContext } from './routes';
 export { CARD_MARKER } from './routes';
 import { sleepUnlessClosed } from './streaming';
@@ -106,6 +113,11 @@ export interface ServerOptions {
   hostile?: boolean | HostileOptions;
   /** One line per finished request (method, path, status, time). Never includes keys or bodies. */
   log?: (line: string) => void;
+  /**
+   * Point every `https://cards.example/…` card of the registry at this service's own `/cards/<id>.md`, so
+   * Preview Model Card works offline (the demo). Default false: tests route cards.example themselves.
+   */
+  localCards?: boolean;
 }
 
 export interface RecordedRequest {
@@ -352,6 +364,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   ctx.linkOrigin = options.linkOrigin ?? origin;
+  if (options.localCards) {
+    // The listed models and the registry tests read get the same card addresses.
+    const base = `${origin}${pathPrefix}`;
+    const local = new Map(registry.models.map((m) => [m, withLocalCard(m, base)] as const));
+    registry = { ...registry, models: registry.models.map((m) => local.get(m) ?? m) };
+    for (const catalog of ctx.catalogs.values()) {
+      catalog.models = catalog.models.map((m) => local.get(m) ?? m);
+    }
+  }
 
   const waitFor = (check: () => boolean, timeoutMs: number, what: string): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -454,4 +475,11 @@ function safeDecode(p: string): string {
 function internalError(e: unknown, log: ((line: string) => void) | undefined): ApiError {
   log?.(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   return new ApiError(500, 'server_error', 'server_error', 'The server had an error while processing your request.');
+}
+
+/** The model with its `https://cards.example/…` card moved to `<base>/cards/<id>.md` (other cards are kept). */
+export function withLocalCard(model: RegistryModel, base: string): RegistryModel {
+  return /^https:\/\/cards\.example\//.test(model.model_card_url)
+    ? { ...model, model_card_url: `${base}/cards/${encodeURIComponent(model.id)}.md` }
+    : model;
 }

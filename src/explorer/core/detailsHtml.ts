@@ -6,7 +6,7 @@
  */
 import { l10n } from '../../common/l10n';
 import { characterCount } from '../../common/counts';
-import { escapeHtml, page } from '../../common/html';
+import { escapeHtml, liveRegion, page } from '../../common/html';
 import type { ModelDetails, SectionTitle } from './modelDetails';
 import { clean, type DisplayText } from '../../common/text';
 
@@ -60,12 +60,18 @@ export interface DetailsPageState {
 
 const STYLE = `
 .facts th { width: 9em; }
-.card-refused { color: var(--vscode-errorForeground); }
+.card-refused { font-weight: 600; border-left: 3px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); padding-left: 6px; }
 .field-name { font-family: var(--vscode-editor-font-family); }
 `;
 
 const SCRIPT = `
 const vscode = acquireVsCodeApi();
+// What the extension did after a press ("Copied …"), read out by screen readers from the live region.
+window.addEventListener('message', (event) => {
+  const said = event.data && typeof event.data.announce === 'string' ? event.data.announce : undefined;
+  const region = document.getElementById('announce');
+  if (said !== undefined && region) { region.textContent = ''; setTimeout(() => { region.textContent = said; }, 50); }
+});
 document.addEventListener('click', (event) => {
   const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
   if (!target) { return; }
@@ -110,12 +116,12 @@ function sectionLabel(title: SectionTitle): DisplayText {
 function cardRow(details: ModelDetails): string {
   const card = details.card;
   if (!card) {
-    return `<tr><th>${escapeHtml(l10n.t('Model Card'))}</th><td class="muted">${escapeHtml(l10n.t('none in the registry entry'))}</td></tr>`;
+    return `<tr><th scope="row">${escapeHtml(l10n.t('Model Card'))}</th><td class="muted">${escapeHtml(l10n.t('none in the registry entry'))}</td></tr>`;
   }
   if ('url' in card) {
-    return `<tr><th>${escapeHtml(l10n.t('Model Card'))}</th><td><a href="#" data-action="openCard" id="card-link">${escapeHtml(card.url)}</a></td></tr>`;
+    return `<tr><th scope="row">${escapeHtml(l10n.t('Model Card'))}</th><td><a href="#" data-action="openCard" id="card-link">${escapeHtml(card.url)}</a></td></tr>`;
   }
-  return `<tr><th>${escapeHtml(l10n.t('Model Card'))}</th><td><span class="card-refused">${escapeHtml(l10n.t('Not opened: {0}', clean(card.refused)))}</span><br><code>${escapeHtml(
+  return `<tr><th scope="row">${escapeHtml(l10n.t('Model Card'))}</th><td><span class="card-refused">${escapeHtml(l10n.t('Not opened: {0}', clean(card.refused)))}</span><br><code>${escapeHtml(
     card.link.slice(0, 300),
   )}</code></td></tr>`;
 }
@@ -125,14 +131,14 @@ export function detailsHtml(state: DetailsPageState, nonce: string, cspSource: s
   const d = state.details;
   const none = `<span class="muted">${escapeHtml(l10n.t('none'))}</span>`;
   const facts = [
-    `<tr><th>${escapeHtml(l10n.t('Identifier'))}</th><td><code id="model-id">${escapeHtml(d.id)}</code></td></tr>`,
-    `<tr><th>${escapeHtml(l10n.t('Family'))}</th><td id="model-family">${d.family ? escapeHtml(d.family) : none}</td></tr>`,
-    `<tr><th>${escapeHtml(l10n.t('Version'))}</th><td id="model-version">${d.version ? escapeHtml(d.version) : none}</td></tr>`,
+    `<tr><th scope="row">${escapeHtml(l10n.t('Identifier'))}</th><td><code id="model-id">${escapeHtml(d.id)}</code></td></tr>`,
+    `<tr><th scope="row">${escapeHtml(l10n.t('Family'))}</th><td id="model-family">${d.family ? escapeHtml(d.family) : none}</td></tr>`,
+    `<tr><th scope="row">${escapeHtml(l10n.t('Version'))}</th><td id="model-version">${d.version ? escapeHtml(d.version) : none}</td></tr>`,
     cardRow(d),
   ];
   if (state.chat) {
     facts.push(
-      `<tr><th>${escapeHtml(l10n.t('In VS Code chat'))}</th><td>${escapeHtml(l10n.t('“{0}” from Model Access', clean(state.chat.name)))} — <code>vscode.lm.selectChatModels({ vendor: '${escapeHtml(
+      `<tr><th scope="row">${escapeHtml(l10n.t('In VS Code chat'))}</th><td>${escapeHtml(l10n.t('“{0}” from Model Access', clean(state.chat.name)))} — <code>vscode.lm.selectChatModels({ vendor: '${escapeHtml(
         state.chat.vendor,
       )}', id: ${escapeHtml(JSON.stringify(state.chat.id))} })</code></td></tr>`,
     );
@@ -148,27 +154,31 @@ export function detailsHtml(state: DetailsPageState, nonce: string, cspSource: s
     state.chat ? button('copyChatId', l10n.t('Copy Chat Model ID')) : '',
     button('refresh', state.loading ? l10n.t('Refreshing…') : l10n.t('Refresh')),
   ].filter(Boolean);
+  // Each section is a region named by its heading, so a screen reader's landmark list reaches it.
   const sections = d.sections.map(
-    (s) =>
-      `<h2>${escapeHtml(sectionLabel(s.title))}</h2><table>${s.fields
-        .map((f) => `<tr><th class="field-name">${escapeHtml(f.name)}</th><td>${value(f)}</td></tr>`)
-        .join('')}</table>`,
+    (s, i) =>
+      `<section aria-labelledby="section-${i}"><h2 id="section-${i}">${escapeHtml(sectionLabel(s.title))}</h2><table>${s.fields
+        .map((f) => `<tr><th class="field-name" scope="row">${escapeHtml(f.name)}</th><td>${value(f)}</td></tr>`)
+        .join('')}</table></section>`,
   );
   const status = state.loading
-    ? `<p class="muted" id="status">${escapeHtml(l10n.t('Reading the entry from the service…'))}</p>`
+    ? escapeHtml(l10n.t('Reading the entry from the service…'))
     : state.fetchedAt
-      ? `<p class="muted" id="status">${escapeHtml(l10n.t('From the service at {0}', clean(state.fetchedAt)))}</p>`
+      ? escapeHtml(l10n.t('From the service at {0}', clean(state.fetchedAt)))
       : '';
   const body = [
-    `<h1>${escapeHtml(d.id)}</h1>`,
-    status,
+    '<main aria-labelledby="model-title">',
+    `<h1 id="model-title">${escapeHtml(d.id)}</h1>`,
+    status ? `<p class="muted" id="status">${status}</p>` : '',
     state.error ? `<div class="error" id="error" role="alert">${escapeHtml(state.error)}</div>` : '',
-    `<div class="actions">${actions.join('')}</div>`,
-    `<table class="facts">${facts.join('')}</table>`,
+    `<section aria-labelledby="actions-heading"><h2 id="actions-heading" class="visually-hidden">${escapeHtml(l10n.t('Actions'))}</h2><div class="actions">${actions.join('')}</div></section>`,
+    liveRegion('announce', '', false),
+    `<section aria-labelledby="overview-heading"><h2 id="overview-heading">${escapeHtml(l10n.t('Overview'))}</h2><table class="facts">${facts.join('')}</table></section>`,
     ...sections,
     d.hiddenFields > 0
       ? `<p class="muted">${escapeHtml(d.hiddenFields === 1 ? l10n.t('1 more field not shown; Inspect Model shows the whole entry.') : l10n.t('{0} more fields not shown; Inspect Model shows the whole entry.', d.hiddenFields))}</p>`
       : '',
+    '</main>',
   ].join('\n');
   return page({ title: d.id, nonce, cspSource, body, style: STYLE, script: SCRIPT });
 }

@@ -145,16 +145,21 @@ export function parseComparisonMessage(message: unknown): ComparisonAction | und
   return action === 'cancel' || action === 'again' ? action : undefined;
 }
 
+/**
+ * Columns reflow to the tab's width: as many side by side as fit at a readable width (13em: about 20
+ * characters of answer per line), the rest wrap to the next row, so 2–6 models read at half a 900 px window too.
+ * Each column's heading (the model) stays in view while its answer scrolls past.
+ */
 const STYLE = `
-.grid { display: grid; gap: 12px; }
-${[1, 2, 3, 4, 5, 6].map((n) => `.cols-${n} { grid-template-columns: repeat(${n}, minmax(220px, 1fr)); }`).join('\n')}
-.column { border: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, #8884)); border-radius: 4px; padding: 8px 10px; min-width: 0; }
-.column h2 { margin: 0 0 6px; border: none; word-break: break-all; }
-.facts th { width: 8em; }
-.answer { margin-top: 8px; border-top: 1px solid var(--vscode-panel-border, #8884); padding-top: 6px; }
+.grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fill, minmax(min(100%, 13em), 1fr)); }
+.column { border: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, #8884)); border-radius: 4px; padding: 0 10px 8px; min-width: 0; }
+.column h2 { position: sticky; top: 0; margin: 0 -10px 6px; padding: 6px 10px 4px; background: var(--vscode-editor-background);
+  border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, #8884)); overflow-wrap: anywhere; }
+.column h2 .ordinal { font-weight: normal; color: var(--vscode-descriptionForeground); margin-right: 0.4em; }
+.facts th { width: auto; padding-right: 8px; }
+.answer { margin-top: 8px; border-top: 1px solid var(--vscode-panel-border, #8884); padding-top: 6px; overflow-wrap: anywhere; }
 .error:empty { display: none; }
-.state-failed h2 { color: var(--vscode-errorForeground); }
-.state-done .status { color: var(--vscode-testing-iconPassed, inherit); }
+.state-failed { border-color: var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); border-width: 2px; }
 `;
 
 /**
@@ -169,41 +174,56 @@ window.addEventListener('message', (event) => {
   view.columns.forEach((c, i) => {
     for (const key of ['status', 'time', 'firstToken', 'usage', 'text', 'error']) { set('c' + i + '-' + key, String(c[key])); }
     const col = document.getElementById('c' + i);
-    if (col) { col.className = 'column state-' + c.state; }
+    if (col) { col.className = 'column state-' + c.state; col.setAttribute('aria-busy', String(c.state === 'waiting' || c.state === 'receiving')); }
   });
-  document.getElementById('cancel').disabled = !view.running;
-  document.getElementById('again').disabled = view.running;
+  const cancel = document.getElementById('cancel');
+  const again = document.getElementById('again');
+  // Focus on a button about to be disabled moves to the other one, so the keyboard is never left nowhere.
+  const focused = document.activeElement;
+  cancel.disabled = !view.running;
+  again.disabled = view.running;
+  if (focused === cancel && cancel.disabled) { again.focus(); } else if (focused === again && again.disabled) { cancel.focus(); }
   const summary = document.getElementById('summary');
   set('summary', view.running ? summary.dataset.running : summary.dataset.finished);
 });
 document.addEventListener('click', (event) => {
   const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
-  if (target) { vscode.postMessage({ action: target.getAttribute('data-action') }); }
+  if (target && !target.disabled) { vscode.postMessage({ action: target.getAttribute('data-action') }); }
 });
 `;
 
-/** The page: a column per model, filled in place by the script as the view model changes. */
+/**
+ * The page: a `main` landmark headed by the endpoint, the state (a live region: "Running…", "Finished."), the
+ * buttons, and one region per model named by its heading ("1 of 3 · model-id"), filled in place by the script
+ * as the view model changes.
+ */
 export function comparisonHtml(view: ComparisonView, nonce: string, cspSource: string): string {
+  const total = view.columns.length;
   const columns = view.columns
     .map((c, i) => {
       const row = (label: DisplayText, key: keyof ComparisonColumn) =>
-        `<tr><th>${escapeHtml(label)}</th><td id="c${i}-${key}">${escapeHtml(c[key])}</td></tr>`;
-      return `<section class="column state-${c.state}" id="c${i}"><h2>${escapeHtml(c.model)}</h2><table class="facts">${[
+        `<tr><th scope="row">${escapeHtml(label)}</th><td id="c${i}-${key}">${escapeHtml(c[key])}</td></tr>`;
+      const busy = c.state === 'waiting' || c.state === 'receiving';
+      return `<section class="column state-${c.state}" id="c${i}" aria-labelledby="c${i}-heading" aria-busy="${busy}"><h2 id="c${i}-heading"><span class="ordinal">${escapeHtml(
+        l10n.t('{0} of {1}', i + 1, total),
+      )}</span><span class="model" id="c${i}-model">${escapeHtml(c.model)}</span></h2><table class="facts">${[
         row(l10n.t('Status'), 'status'),
         row(l10n.t('Total time'), 'time'),
         row(l10n.t('First token'), 'firstToken'),
         row(l10n.t('Tokens'), 'usage'),
       ].join(
         '',
-      )}</table><div class="error" id="c${i}-error" role="alert">${escapeHtml(c.error)}</div><pre class="answer" id="c${i}-text">${escapeHtml(
-        c.text,
-      )}</pre></section>`;
+      )}</table><div class="error" id="c${i}-error" role="alert">${escapeHtml(c.error)}</div><pre class="answer" id="c${i}-text">${escapeHtml(c.text)}</pre></section>`;
     })
     .join('');
-  const body = `<h1>${escapeHtml(l10n.t('Compare models · POST {0}', clean(view.endpoint)))}</h1>
-<p class="muted" id="summary" data-running="${escapeHtml(l10n.t('Running…'))}" data-finished="${escapeHtml(l10n.t('Finished.'))}">${escapeHtml(view.running ? l10n.t('Running…') : l10n.t('Finished.'))}</p>
+  const running = l10n.t('Running…');
+  const finished = l10n.t('Finished.');
+  const body = `<main aria-labelledby="title">
+<h1 id="title">${escapeHtml(l10n.t('Compare models · POST {0}', clean(view.endpoint)))}</h1>
+<p class="muted" id="summary" role="status" aria-live="polite" data-running="${escapeHtml(running)}" data-finished="${escapeHtml(finished)}">${escapeHtml(view.running ? running : finished)}</p>
 <div class="actions"><button type="button" id="cancel" data-action="cancel"${view.running ? '' : ' disabled'}>${escapeHtml(l10n.t('Cancel'))}</button>
 <button type="button" id="again" class="primary" data-action="again"${view.running ? ' disabled' : ''}>${escapeHtml(l10n.t('Compare again'))}</button></div>
-<div class="grid cols-${Math.min(MAX_COMPARE, view.columns.length)}">${columns}</div>`;
+<div class="grid" data-columns="${total}">${columns}</div>
+</main>`;
   return page({ title: l10n.t('Compare models'), nonce, cspSource, body, style: STYLE, script: SCRIPT });
 }

@@ -98,6 +98,29 @@ describe('Model Details page', () => {
     assert.equal(refused[3], `Model Card: Not opened: it uses the "command:" scheme${link.slice(0, 300)}`);
   });
 
+  it('is one main landmark named by its heading; the buttons, the facts and each section are regions named by theirs', () => {
+    const els = render(
+      {},
+      details({ sections: [{ title: 'Owner', fields: [{ name: 'owned_by', value: 'acme', long: false }] }] }),
+    );
+    const main = els.filter((e) => e.tag === 'main');
+    assert.equal(main.length, 1);
+    const named = (e: ParsedElement) => els.find((h) => h.attrs.id === e.attrs['aria-labelledby']);
+    assert.equal(named(main[0])?.tag, 'h1');
+    assert.deepEqual(
+      els.filter((e) => e.tag === 'section').map((e) => `${named(e)?.tag} ${named(e)?.text}`),
+      ['h2 Actions', 'h2 Overview', 'h2 Owner'],
+    );
+    // The Actions heading is for screen readers only; the live region reads out what a button did.
+    assert.equal(els.find((e) => e.text === 'Actions' && e.tag === 'h2')?.attrs.class, 'visually-hidden');
+    const live = els.find((e) => e.attrs.id === 'announce');
+    assert.equal(live?.attrs.role, 'status');
+    assert.equal(live?.attrs['aria-live'], 'polite');
+    const script = els.find((e) => e.tag === 'script')?.text ?? '';
+    assert.match(script, /region\.textContent = said/);
+    assert.doesNotMatch(script, /innerHTML/);
+  });
+
   it('says where the entry is being read from, or when it was read', () => {
     const status = (state: Partial<DetailsPageState>) => render(state).find((e) => e.attrs.id === 'status')?.text;
     assert.equal(status({ loading: true }), 'Reading the entry from the service…');
@@ -127,7 +150,7 @@ describe('Model Details page', () => {
     const els = render({}, d);
     assert.deepEqual(
       els.filter((e) => e.tag === 'h2').map((e) => e.text),
-      ['Owner', 'Dates', 'Limits', 'Capabilities', 'Other fields'],
+      ['Actions', 'Overview', 'Owner', 'Dates', 'Limits', 'Capabilities', 'Other fields'],
     );
     const link = els.find((e) => e.attrs['data-action'] === 'openLink');
     assert.deepEqual(
@@ -169,8 +192,8 @@ describe('Model Details page', () => {
         'aurora-2',
         'From the service at 10:42',
         'It broke.',
-        'Open Model CardPreview Model CardNew Request with this ModelCopy IDCompare with…Refresh',
-        'Identifieraurora-2FamilyauroraVersion2Model Cardhttps://cards.example/aurora-2',
+        'ActionsOpen Model CardPreview Model CardNew Request with this ModelCopy IDCompare with…Refresh',
+        'OverviewIdentifieraurora-2FamilyauroraVersion2Model Cardhttps://cards.example/aurora-2',
         'Ownerowned_byacme',
         '2 more fields not shown; Inspect Model shows the whole entry.',
       ].join(' '),
@@ -178,7 +201,7 @@ describe('Model Details page', () => {
     const noCard = detailsHtml({ details: details({ card: undefined }), loading: false }, 'n', 'c');
     assert.match(
       bodyText(noCard).replace(/\s+/g, ' '),
-      / aurora-2 New Request with this ModelCopy IDCompare with…Refresh Identifier/,
+      / aurora-2 ActionsNew Request with this ModelCopy IDCompare with…Refresh OverviewIdentifier/,
     );
     for (const b of elements(html).filter((e) => e.tag === 'button')) {
       assert.deepEqual(
@@ -193,8 +216,8 @@ describe('Model Details page', () => {
     const plain = detailsHtml({ details: details(), loading: false }, 'n', 'c');
     assert.equal(
       bodyText(plain).replace(/\s+/g, ' ').trim(),
-      'aurora-2 Open Model CardPreview Model CardNew Request with this ModelCopy IDCompare with…Refresh ' +
-        'Identifieraurora-2FamilyauroraVersion2Model Cardhttps://cards.example/aurora-2',
+      'aurora-2 ActionsOpen Model CardPreview Model CardNew Request with this ModelCopy IDCompare with…Refresh ' +
+        'OverviewIdentifieraurora-2FamilyauroraVersion2Model Cardhttps://cards.example/aurora-2',
     );
     const two = details({
       sections: [

@@ -152,8 +152,8 @@ describe('Compare models: a long answer is cut after the key is removed', () => 
     assert.equal(
       bodyText(html).replace(/\s+/g, ' ').trim(),
       'Compare models · POST /v1/chat Finished. Cancel Compare again ' +
-        'aStatus200 · doneTotal time500 msFirst token100 msTokens2 outHi' +
-        'bStatusfailedTotal time1.00 sFirst tokenno textTokensnot reportedboom',
+        '1 of 2aStatus200 · doneTotal time500 msFirst token100 msTokens2 outHi' +
+        '2 of 2bStatusfailedTotal time1.00 sFirst tokenno textTokensnot reportedboom',
     );
     const els = elements(html);
     assert.equal(els.find((e) => e.tag === 'title')?.text, 'Compare models');
@@ -162,7 +162,24 @@ describe('Compare models: a long answer is cut after the key is removed', () => 
     assert.equal(els.find((e) => e.attrs.id === 'summary')?.attrs['data-running'], 'Running…');
     assert.equal(els.find((e) => e.attrs.id === 'c1-error')?.text, 'boom');
     assert.equal(els.find((e) => e.attrs.id === 'c0-usage')?.text, '2 out');
-    assert.match(els.find((e) => e.attrs.class?.startsWith('grid'))?.attrs.class ?? '', /^grid cols-2$/);
+    assert.equal(els.find((e) => e.attrs.class === 'grid')?.attrs['data-columns'], '2');
+    // Landmarks for screen readers: one main named by the title, one region per model named by its heading.
+    const main = els.filter((e) => e.tag === 'main');
+    assert.equal(main.length, 1);
+    assert.equal(els.find((e) => e.attrs.id === main[0].attrs['aria-labelledby'])?.tag, 'h1');
+    const regions = els.filter((e) => e.tag === 'section');
+    assert.deepEqual(
+      regions.map((r) => els.find((e) => e.attrs.id === r.attrs['aria-labelledby'])?.text),
+      ['1 of 2a', '2 of 2b'],
+    );
+    assert.deepEqual(
+      regions.map((r) => r.attrs['aria-busy']),
+      ['false', 'false'],
+    );
+    // The state is a polite live region: "Running…" and "Finished." are read out when they change.
+    const summary = els.find((e) => e.attrs.id === 'summary');
+    assert.equal(summary?.attrs.role, 'status');
+    assert.equal(summary?.attrs['aria-live'], 'polite');
     const running = elements(comparisonHtml(comparisonView('/v1/chat', [run({})], 5000), 'n', 'c'));
     assert.equal(running.find((e) => e.attrs.id === 'summary')?.text, 'Running…');
     assert.equal(running.find((e) => e.attrs.id === 'cancel')?.attrs.disabled, undefined);

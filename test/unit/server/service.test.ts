@@ -10,7 +10,15 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { parseServeArgs } from '../../server/args';
-import { DEMO_KEYS, DIALECTS, loadRegistry, startServer, type Dialect, type RunningServer } from '../../server/index';
+import {
+  CARD_MARKER,
+  DEMO_KEYS,
+  DIALECTS,
+  loadRegistry,
+  startServer,
+  type Dialect,
+  type RunningServer,
+} from '../../server/index';
 import { parseSse, withServer } from '../helpers/api';
 
 const registry = loadRegistry();
@@ -141,6 +149,34 @@ describe('local Model Access Service', () => {
       }
       assert.ok(registry.models.some((m) => m.id.includes('/')));
       assert.ok(registry.models.some((m) => m.id.includes(':')));
+    });
+
+    it("with localCards, serves the registry's cards itself: the demo previews cards offline", async () => {
+      const local = await startServer({ localCards: true, pathPrefix: '/api' });
+      try {
+        const res = await fetch(`${local.url}/v1/models?limit=100`, { headers: auth(local.keys.acme) });
+        const listed = ((await res.json()) as { data: { id: string; model_card_url: string }[] }).data;
+        assert.ok(listed.length > 10);
+        for (const m of listed) {
+          assert.equal(m.model_card_url, `${local.url}/cards/${encodeURIComponent(m.id)}.md`);
+        }
+        assert.deepEqual(
+          local.registry.models.filter((m) => m.organization === 'acme').map((m) => m.model_card_url),
+          listed.map((m) => m.model_card_url),
+        );
+        // A card is a public page: no key needed; an id with a slash is one path segment.
+        const slashed = listed.find((m) => m.id.includes('/'));
+        assert.ok(slashed);
+        const card = await fetch(slashed.model_card_url);
+        assert.equal(card.status, 200);
+        assert.match(card.headers.get('content-type') ?? '', /^text\/markdown/);
+        const text = await card.text();
+        assert.ok(text.startsWith(`# ${slashed.id}`) && text.includes(CARD_MARKER), text);
+      } finally {
+        await local.close();
+      }
+      // Without the option the registry's own addresses are served.
+      assert.ok(s.registry.models.every((m) => m.model_card_url.startsWith('https://cards.example/')));
     });
 
     it('answers unknown paths with 404 and wrong methods with 405', async () => {
@@ -1068,7 +1104,10 @@ describe('local Model Access Service', () => {
         '--key',
         'acme=k1',
         '--echo-key',
+        '--local-cards',
       ]);
+      assert.equal(o.localCards, true);
+      assert.equal(parseServeArgs([]).localCards, undefined);
       assert.equal(o.port, 8123);
       assert.equal(o.dialect, 'models');
       assert.equal(o.models, 500);
