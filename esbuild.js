@@ -51,6 +51,7 @@ const LAZY = [
   { name: 'details', entry: 'src/explorer/details.ts' },
   { name: 'client', entry: 'src/api/client.ts' },
   { name: 'diagnose', entry: 'src/api/diagnose.ts' },
+  { name: 'checks', entry: 'src/checks/runner.ts' },
 ];
 
 const real = (file) => fs.realpathSync(path.resolve(file));
@@ -211,6 +212,22 @@ async function buildExtension() {
     twice.forEach((rel) => hoisted.add(rel));
   }
   await esbuild.build({ ...common, entryPoints: ['scripts/undici-entry.js'], outfile: 'dist/undici.js' });
+  await buildCli();
+}
+
+/**
+ * The command line (`model-access check`, package.json `bin`): one file with everything it needs, undici
+ * included, made only of the pure code (api, common, domain, checks/core); not in the VSIX.
+ */
+async function buildCli() {
+  await esbuild.build({
+    ...common,
+    entryPoints: ['src/cli/check.ts'],
+    outfile: 'dist/cli.js',
+    banner: { js: '#!/usr/bin/env node' },
+    external: [],
+  });
+  fs.chmodSync('dist/cli.js', 0o755);
 }
 
 /** `./a.test.ts`, `./sub/b.test.ts`, … relative to test/integration, sorted. */
@@ -235,6 +252,10 @@ function printErrors(e) {
 }
 
 async function main() {
+  if (process.argv.includes('--cli')) {
+    await buildCli();
+    return;
+  }
   const tests = process.argv.includes('--tests')
     ? {
         // The integration suite runs inside the extension host; it is bundled apart from the extension

@@ -7,10 +7,15 @@ import prettier from 'eslint-config-prettier';
  * draws them). The features — every other folder of src/ — stand on `services` and never import each other.
  */
 const LAYERS = ['ids', 'common', 'api', 'domain', 'platform', 'services'];
-/** Above the features: the test API's types and the composition root, which may import anything. */
-const TOP = ['testApi', 'extension'];
+/**
+ * Above the features, and imported by none of them: the test API's types, the composition root (which may import
+ * anything) and the command line (which imports pure code only: cliZone).
+ */
+const TOP = ['testApi', 'extension', 'cli'];
+/** The command line (`model-access check`): a second entry point, standing on pure code only (cliZone). */
+const CLI = TOP[2];
 const FEATURES = readdirSync(new URL('./src/', import.meta.url), { withFileTypes: true })
-  .filter((e) => e.isDirectory() && !LAYERS.includes(e.name))
+  .filter((e) => e.isDirectory() && !LAYERS.includes(e.name) && e.name !== CLI)
   .map((e) => e.name)
   .sort();
 /** The folders of src/ whose modules never import `vscode`: the bottom three floors and every feature's core/. */
@@ -72,6 +77,32 @@ function zone(top, depth, { pure = false, core = false } = {}) {
   };
 }
 
+/**
+ * src/cli/: the command line, built into dist/cli.js apart from the extension. Like extension.ts it stands above
+ * everything, but it runs without VS Code: it may import the pure floors (ids, common, api, domain) and the
+ * features' core/ folders, never `vscode`, platform/, services, a feature's vscode-bound modules or the top.
+ */
+function cliZone() {
+  return {
+    files: [`src/${CLI}/**/*.ts`],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [VSCODE_PATH],
+          patterns: [
+            {
+              regex: `^\\.\\./(platform|services|${TOP.filter((t) => t !== CLI).join('|')})(/|$)|^\\.\\./(${FEATURES.join('|')})/(?!core/)`,
+              message:
+                "The command line runs without VS Code: it imports only ids, common, api, domain and the features' core/. See docs/ARCHITECTURE.md.",
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
 /** The lint zones: every floor and feature at every depth of src/ (folders nest at most a few levels). */
 function layerZones() {
   const depths = [1, 2, 3, 4, 5];
@@ -83,6 +114,7 @@ function layerZones() {
     ...FEATURES.flatMap((top) => depths.map((d) => zone(top, d))),
     // A feature's core/ is pure, with its feature's rules besides.
     ...FEATURES.flatMap((top) => depths.slice(1).map((d) => zone(top, d, { pure: true, core: true }))),
+    cliZone(),
   ];
 }
 

@@ -18,7 +18,9 @@ export async function buildWorker(outDir: string, benchDir = __dirname): Promise
     target: 'node20',
     sourcemap: 'linked',
     sourcesContent: false,
-    alias: { vscode: path.join(benchDir, 'vscodeShim.ts') },
+    // jsonc-parser's `main` is a UMD build whose internal requires esbuild cannot follow (esbuild.js reads its
+    // ESM build the same way); payload reading (the checks scenario) uses it.
+    alias: { vscode: path.join(benchDir, 'vscodeShim.ts'), 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     logLevel: 'silent',
   });
   return outfile;

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCatalog } from './catalog';
+import { runChecks } from './checks';
 import { runConversation } from './conversation';
 import { describeLoad, machineLoad, type BenchContext } from './context';
 import { writeDocs } from './docs';
@@ -27,6 +28,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   upload: runUpload,
   streaming: runStreaming,
   footprint: runFootprint,
+  checks: runChecks,
   conversation: runConversation,
 };
 

@@ -11,6 +11,7 @@ const MODULES: Record<string, () => Promise<Record<string, Task>>> = {
   catalogMemory: async () => (await import('./catalog.js')).memoryTasks,
   upload: async () => (await import('./upload.js')).workerTasks,
   streaming: async () => (await import('./streaming.js')).workerTasks,
+  checks: async () => (await import('./checks.js')).workerTasks,
 };
 
 async function main(): Promise<void> {

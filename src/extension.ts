@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import * as chat from './chat';
+import * as checks from './checks';
 import { useBundle } from './common/l10n';
 import { clean } from './common/text';
 import * as explorer from './explorer';
@@ -12,7 +13,7 @@ import type { ModelAccessApi } from './testApi';
 import * as setup from './setup';
 
 /** The features, each wired the same way: `register(services)` returns what to dispose. */
-const FEATURES = [setup, explorer, requests, chat];
+const FEATURES = [setup, explorer, requests, chat, checks];
 
 export function activate(context: vscode.ExtensionContext): ModelAccessApi | undefined {
   let log: RedactingLog | undefined;

@@ -50,8 +50,13 @@ export const Commands = {
   toggleResponseHeaders: 'modelAccess.toggleResponseHeaders',
   showRawEvents: 'modelAccess.showRawEvents',
   saveResponseBody: 'modelAccess.saveResponseBody',
+  previewResponse: 'modelAccess.previewResponse',
   /** Sends the active payload to several models at once, side by side (src/requests/compare.ts). */
   compareModels: 'modelAccess.compareModels',
+  // Checks (src/checks/): payloads with `// @expect` lines as tests
+  runChecks: 'modelAccess.runChecks',
+  runChecksOnModels: 'modelAccess.runChecksOnModels',
+  saveCheckResults: 'modelAccess.saveCheckResults',
   // Conversations in a payload (src/requests/conversation.ts)
   reply: 'modelAccess.reply',
   regenerate: 'modelAccess.regenerate',
@@ -110,6 +115,9 @@ export const Settings = {
   chatModels: 'chat.models',
   chatDefaultMaxInputTokens: 'chat.defaultMaxInputTokens',
   chatDefaultMaxOutputTokens: 'chat.defaultMaxOutputTokens',
+  // Checks (src/checks/)
+  checksConcurrency: 'checks.concurrency',
+  checksMaxRows: 'checks.maxRows',
 } as const;
 
 /** The `vendor` of the chat models this extension contributes (`languageModelChatProviders` in package.json). */

@@ -9,6 +9,7 @@ import type { CardPreviews } from './explorer/cardPreview';
 import type { ModelDetailsPanels } from './explorer/details';
 import type { ModelsView } from './explorer/modelsView';
 import type { RequestsApi } from './requests';
+import type { ChecksApi } from './checks';
 import type { ModelsStatusBar } from './setup/statusBar';
 import type { EnvironmentStatusBar } from './setup/environments';
 
@@ -28,4 +29,6 @@ export interface ModelAccessApi extends PlatformTestApi {
   environmentBar: EnvironmentStatusBar;
   /** Scratch requests: scratch files, response documents, history, the sender. */
   requests: RequestsApi;
+  /** Payload checks in Test Explorer: the test controller, refresh, run, outcomes, the last results tables. */
+  checks: ChecksApi;
 }

@@ -38,6 +38,8 @@ export const LARGE_LIST = 300;
 export class ModelCatalog implements vscode.Disposable {
   private _models: readonly ModelEntry[] = [];
   private _status: CatalogStatus = { kind: 'idle' };
+  /** The status a request's failure replaced (requestFailed), restored when a request succeeds. */
+  private statusBeforeRequestFailure: CatalogStatus | undefined;
   private _state: ServiceState = { setup: 'needsUrl' };
   private _setupKnown = false;
   private _warnings: string[] = [];
@@ -225,7 +227,30 @@ export class ModelCatalog implements vscode.Disposable {
     }
   }
 
+  /**
+   * A request of another feature (Send, Upload, Compare) found the service unreachable or the key rejected:
+   * the status (the status bar, the view's message) says so until the next load, or until a request succeeds.
+   * Ignored while a load runs or the setup is incomplete (those states say more).
+   */
+  requestFailed(failure: Failure): void {
+    if (this._status.kind === 'idle' || this._status.kind === 'ready' || this._status.kind === 'error') {
+      // A failure of the list's own load stays the list's: a later request's success does not clear it.
+      const before = this._status.kind === 'error' ? this.statusBeforeRequestFailure : this._status;
+      this.setStatus({ kind: 'error', failure });
+      this.statusBeforeRequestFailure = before;
+    }
+  }
+
+  /** A request of another feature got an answer: a failure only such a request reported is over. */
+  requestSucceeded(): void {
+    const before = this.statusBeforeRequestFailure;
+    if (before && this._status.kind === 'error') {
+      this.setStatus(before);
+    }
+  }
+
   private setStatus(status: CatalogStatus): void {
+    this.statusBeforeRequestFailure = undefined;
     this._status = status;
     this._onDidChangeStatus.fire(status);
   }

@@ -17,6 +17,8 @@ import { textToSend } from './core/sendText';
 import { starterPayload } from './core/templates';
 import { uploadFile } from './upload';
 import { ModelComparisons } from './compare';
+import { answerColumn } from './answerPlacement';
+import { RESPONSE_SCHEME } from './responseScheme';
 import type { EnvAccess } from './envAccess';
 import { Conversations } from './conversation';
 import { TranscriptPanels, transcriptTarget } from './transcriptView';
@@ -291,7 +293,22 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
       language: 'plaintext',
       content: deps.log.redactor.removeSecrets(raw.join('\n\n')),
     });
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    // With the answers (where the response is, when it is the active editor): never a third column.
+    const fromAnswer = vscode.window.activeTextEditor?.document.uri.scheme === RESPONSE_SCHEME;
+    await vscode.window.showTextDocument(doc, {
+      viewColumn: fromAnswer ? vscode.ViewColumn.Active : answerColumn(),
+      preview: true,
+    });
+  });
+  command(Commands.previewResponse, async () => {
+    const active = responses.active();
+    if (!active) {
+      void deps.ui.info(l10n.t('Open a response first.'));
+      return;
+    }
+    // The Markdown preview opens in the answer's own column (focused there first): never a third column.
+    await responses.show(active.uri, { focus: true });
+    await vscode.commands.executeCommand(BuiltinCommands.showMarkdownPreview, active.uri);
   });
   command(Commands.saveResponseBody, async () => {
     const active = responses.active();

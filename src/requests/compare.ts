@@ -30,11 +30,14 @@ import { ENDPOINTS, readEndpoint } from '../domain/payload/endpointHeader';
 import { parsePayload, payloadModel, wantsStream } from '../domain/payload/parse';
 import { addEvent, newStreamState } from './core/streamText';
 import { readAnswer } from '../domain/answer';
-import { clientOrReport } from './exchange';
+import { clientOrReport, followOutcome, isServiceFailure, offerWayOut } from './exchange';
+import { answerColumn, COMPARE_VIEW_TYPE } from './answerPlacement';
+import { describeFailure, type Failure } from '../domain/failure';
+import { clip } from './core/responseFormat';
 import type { RequestHistory } from './history';
 import { l10n } from '../platform/l10n';
 
-export const COMPARE_VIEW_TYPE = 'modelAccess.compareModels';
+export { COMPARE_VIEW_TYPE };
 
 /** What was compared, enough to run it again. */
 export interface ComparisonRequest {
@@ -60,6 +63,8 @@ export class ModelComparisons implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private controllers: AbortController[] = [];
   private lastRequest: ComparisonRequest | undefined;
+  /** What made each run fail, for the way out the notification offers (kept beside the runs the page draws). */
+  private readonly failures = new WeakMap<ComparisonRun, Failure>();
   /** The view as last drawn (tests read it). */
   view: ComparisonView | undefined;
 
@@ -313,13 +318,10 @@ export class ModelComparisons implements vscode.Disposable {
         at: new Date(r.startedAt).toISOString(),
         elapsedMs: (r.endedAt ?? Date.now()) - r.startedAt,
         payload: JSON.stringify(payloadFor(request.payload, r.model), null, 2),
-        summary: this.deps.log.redactor
-          .removeSecrets(r.error ?? r.text)
-          .replace(/\s+/g, ' ')
-          .trim()
-          .slice(0, 200),
+        summary: clip(this.deps.log.redactor.removeSecrets(r.error ?? r.text)),
       });
     }
+    this.reportFailures(runs, target.env);
     return { kind: 'compared', view: this.view, runs };
   }
 
@@ -341,6 +343,7 @@ export class ModelComparisons implements vscode.Disposable {
       run.status = result.status;
       if (result.error) {
         run.error = result.error.message;
+        this.failures.set(run, describeFailure(result.error));
       }
       if (result.body) {
         run.text = columnText(result.body.json) ?? result.body.text;
@@ -371,6 +374,7 @@ export class ModelComparisons implements vscode.Disposable {
         run.error ??= l10n.t('Cancelled.');
       } else {
         run.error = isServiceError(e) ? e.message : l10n.t('The request failed unexpectedly.');
+        this.failures.set(run, describeFailure(e));
       }
     }
     if (controller.signal.aborted && run.error === undefined) {
@@ -378,6 +382,26 @@ export class ModelComparisons implements vscode.Disposable {
       run.error = l10n.t('Cancelled.');
     }
     run.endedAt = Date.now();
+  }
+
+  /**
+   * A failure about the service or the key (the same for every model) is said once, with the way out the
+   * Models view offers — Set API Key…, Retry (the comparison again), Diagnose Connection — and the status bar
+   * follows it; one model's own failure stays in its column. Every run answered: a failure is over.
+   */
+  private reportFailures(runs: readonly ComparisonRun[], env: Environment | undefined): void {
+    const failed = runs.find((r) => {
+      const f = this.failures.get(r);
+      return f !== undefined && isServiceFailure(f);
+    });
+    const failure = failed && this.failures.get(failed);
+    if (failed && failure) {
+      followOutcome(this.deps, env, failure);
+      const message = l10n.t('Compare Models: {0}', clean(this.deps.log.redactor.removeSecrets(failed.error ?? '')));
+      offerWayOut(this.deps, message, failure, () => this.again());
+    } else if (runs.some((r) => r.status !== undefined && r.status < 400)) {
+      followOutcome(this.deps, env, undefined);
+    }
   }
 
   /** The view with the key removed from every answer and error (the tail of a long answer, with a margin). */
@@ -397,7 +421,8 @@ export class ModelComparisons implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(
       COMPARE_VIEW_TYPE,
       'Compare Models',
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      // With the answers, beside the payload — never a third column.
+      { viewColumn: answerColumn(), preserveFocus: true },
       { enableScripts: true, enableCommandUris: false, localResourceRoots: [], retainContextWhenHidden: true },
     );
     panel.onDidDispose(() => {

@@ -207,7 +207,8 @@ export class Conversations {
   async useFileInNewRequest(arg?: unknown): Promise<ConversationOutcome> {
     let fileId = typeof arg === 'string' && arg.trim() !== '' ? arg.trim() : undefined;
     if (!fileId) {
-      const record = this.responses.active()?.record;
+      // The answer in view, else the last one received (an upload's answer is a notification, not a tab).
+      const record = this.responses.active()?.record ?? this.responses.latestRecord();
       const id = record?.endpoint === '/v1/files' ? (record.bodyJson as { id?: unknown } | undefined)?.id : undefined;
       fileId =
         typeof id === 'string'

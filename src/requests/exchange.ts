@@ -5,7 +5,11 @@ import { reportNotReady } from '../platform/ui';
 import type { Services } from '../services';
 import type { Environment } from '../domain/environments';
 import type { ResponseRecord } from './core/responseFormat';
-import type { DisplayText } from '../common/text';
+import { clean, type DisplayText } from '../common/text';
+import { describeFailure, FAILURE_ACTIONS, type Failure } from '../domain/failure';
+import { isServiceFailure, wayOut } from './core/wayOut';
+
+export { isServiceFailure };
 import { l10n } from '../platform/l10n';
 
 /**
@@ -62,6 +66,7 @@ export async function runExchange(
       record.error = l10n.t('The request was cancelled.');
     } else {
       record.error = isServiceError(e) ? e.message : l10n.t('The request failed unexpectedly.');
+      record.failure = describeFailure(e);
       failure = record.error;
     }
   }
@@ -78,6 +83,7 @@ export function recordAnswer(record: ResponseRecord, result: PostResult): void {
   record.contentType = result.contentType;
   if (result.error) {
     record.error = result.error.message;
+    record.failure = describeFailure(result.error);
   }
   if (result.body) {
     record.bodyText = result.body.text;
@@ -90,4 +96,49 @@ export function recordAnswer(record: ResponseRecord, result: PostResult): void {
 /** A history id unique enough for one person's history: the start time and a random suffix. */
 export function historyId(record: ResponseRecord): string {
   return `${record.startedAt}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/**
+ * The status bar follows what a request found on the active environment: a failure about the service or the
+ * key (unreachable, key rejected) shows there as a list refresh's would; an answer ends one.
+ */
+export function followOutcome(services: Services, env: Environment | undefined, failure: Failure | undefined): void {
+  if (env !== undefined && env.name !== services.environments.active?.name) {
+    return;
+  }
+  if (!failure) {
+    services.catalog.requestSucceeded();
+  } else if (isServiceFailure(failure)) {
+    services.catalog.requestFailed(failure);
+  }
+}
+
+/**
+ * Says a request failed, with the way out as buttons: the failure's own action (Set API Key…, Diagnose
+ * Connection…), Retry (runs `retry`) when it can help, and `extra` (Show Response…).
+ */
+export function offerWayOut(
+  services: Services,
+  message: DisplayText,
+  failure: Failure,
+  retry: () => unknown,
+  extra?: { title: DisplayText; run: () => unknown },
+): void {
+  const actions = wayOut(failure);
+  const titles = actions.map((a) => (a === 'retry' ? l10n.t('Retry') : FAILURE_ACTIONS[a].title));
+  void Promise.resolve(services.ui.error(message, ...titles, ...(extra ? [extra.title] : []))).then((chosen) => {
+    if (extra && chosen === extra.title) {
+      return extra.run();
+    }
+    const action = actions[chosen === undefined ? -1 : titles.indexOf(chosen as DisplayText)];
+    if (action === 'retry') {
+      return retry();
+    }
+    return action ? vscode.commands.executeCommand(FAILURE_ACTIONS[action].command) : undefined;
+  });
+}
+
+/** `POST /v1/chat: the key was rejected…` — what failed and why, for the notification. */
+export function failedMessage(what: string, error: string | undefined): DisplayText {
+  return l10n.t('{0}: {1}', clean(what), clean(error));
 }

@@ -24,6 +24,7 @@ export const ON_DEMAND = [
   Commands.toggleResponseHeaders,
   Commands.showRawEvents,
   Commands.saveResponseBody,
+  Commands.previewResponse,
   Commands.reply,
   Commands.regenerate,
   Commands.forkConversation,

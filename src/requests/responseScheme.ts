@@ -5,4 +5,10 @@
 export const RESPONSE_SCHEME = 'model-access-response';
 
 /** What a response document shows when its answer is gone (a restored tab after a reload). */
-export const RESPONSE_GONE = '// This response is no longer available; send the request again.\n';
+export const RESPONSE_GONE = '_This response is no longer available; send the request again._\n';
+
+/**
+ * The language of response documents: Markdown (its grammar) with word wrap on by default
+ * (`configurationDefaults` in package.json), so an answer reads without scrolling sideways.
+ */
+export const ANSWER_LANGUAGE = 'model-access-answer';

@@ -16,7 +16,16 @@ import { finishStream, formatBytes, summarize } from './core/responseFormat';
 import { clean, type DisplayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { SafePickItem } from '../platform/ui';
-import { clientOrReport, historyId, recordAnswer, runExchange } from './exchange';
+import {
+  clientOrReport,
+  failedMessage,
+  historyId,
+  recordAnswer,
+  followOutcome,
+  offerWayOut,
+  runExchange,
+} from './exchange';
+import { embeddingInputs } from './core/embeddingsView';
 
 export type SendOutcome =
   | { kind: 'sent'; responseUri: vscode.Uri; record: ResponseRecord }
@@ -116,8 +125,13 @@ export class RequestSender implements vscode.Disposable {
     const stream = wantsStream(resolved.value);
     const uri = this.responses.uriFor(doc.uri, stream ? 'text' : 'json', this.deps.config.responseInNewTab);
     const record: ResponseRecord = { method: 'POST', endpoint, startedAt: Date.now() };
+    if (endpoint === '/v1/embeddings') {
+      record.inputs = embeddingInputs(resolved.value);
+    }
     this.responses.set(uri, record);
-    await this.responses.show(uri, true);
+    // Shown (in the answer language) before the request goes out: a language change made while a stream
+    // redraws the document races with the redraws.
+    await this.responses.show(uri);
 
     const title = l10n.t('Model Access: POST {0}', clean(endpoint));
     const failure = await runExchange(title, record, controller, async (progress) => {
@@ -168,8 +182,14 @@ export class RequestSender implements vscode.Disposable {
               )
             : undefined,
         );
-    } else if (record.error && !record.cancelled) {
-      void this.deps.ui.error(l10n.t('POST {0}: {1}', clean(endpoint), clean(record.error)));
+    } else if (record.failure && !record.cancelled) {
+      // Retry sends the payload as it is now, from its editor, to the same endpoint.
+      offerWayOut(this.deps, failedMessage(`POST ${endpoint}`, record.error), record.failure, async () =>
+        this.send(await vscode.window.showTextDocument(doc, { preview: false }), endpoint),
+      );
+    }
+    if (!record.cancelled && (record.failure || (record.status !== undefined && record.status < 400))) {
+      followOutcome(this.deps, env, record.failure);
     }
     return { kind: 'sent', responseUri: uri, record };
   }

@@ -5,7 +5,7 @@ import type { Services } from '../services';
 import type { RequestHistory } from './history';
 import { formatBytes, type ResponseRecord } from './core/responseFormat';
 import type { ResponseDocuments } from './responseView';
-import { clientOrReport, historyId, recordAnswer, runExchange } from './exchange';
+import { clientOrReport, historyId, recordAnswer, followOutcome, offerWayOut, runExchange } from './exchange';
 import { clean, displayText, type DisplayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 
@@ -66,7 +66,6 @@ export async function uploadFile(
     recordAnswer(record, result);
   });
   responses.redrawNow(responseUri);
-  await responses.show(responseUri, true);
   const fileId =
     typeof (record.bodyJson as { id?: unknown } | undefined)?.id === 'string'
       ? (record.bodyJson as { id: string }).id
@@ -82,18 +81,38 @@ export async function uploadFile(
     source: uri.toString(),
     summary: record.error ?? (fileId ? l10n.t('file id {0}', clean(fileId)) : ''),
   });
+  // Answered in a notification: the editor keeps its width; the whole answer is one button away.
+  const showResponse = { title: l10n.t('Show Response'), run: () => responses.show(responseUri) };
   if (fileId) {
+    followOutcome(deps, undefined, undefined);
     const copy = l10n.t('Copy File ID');
     const use = l10n.t('Use in a New Request');
-    void deps.ui.info(l10n.t('Uploaded {0}: {1}', clean(filename), clean(fileId)), copy, use).then((a) => {
-      if (a === copy) {
-        void deps.ui.copy(fileId);
-      } else if (a === use) {
-        void vscode.commands.executeCommand(Commands.useFileInNewRequest, fileId);
+    void deps.ui
+      .info(l10n.t('Uploaded {0}: {1}', clean(filename), clean(fileId)), copy, use, showResponse.title)
+      .then((a) => {
+        if (a === copy) {
+          void deps.ui.copy(fileId);
+        } else if (a === use) {
+          void vscode.commands.executeCommand(Commands.useFileInNewRequest, fileId);
+        } else if (a === showResponse.title) {
+          void showResponse.run();
+        }
+      });
+  } else if (record.failure && !record.cancelled) {
+    followOutcome(deps, undefined, record.failure);
+    offerWayOut(
+      deps,
+      l10n.t('Upload of {0} failed: {1}', clean(filename), clean(record.error)),
+      record.failure,
+      () => uploadFile(deps, responses, history, uri, purpose),
+      showResponse,
+    );
+  } else if (!record.cancelled) {
+    void deps.ui.info(l10n.t('Uploaded {0}.', clean(filename)), showResponse.title).then((a) => {
+      if (a) {
+        void showResponse.run();
       }
     });
-  } else if (record.error && !record.cancelled) {
-    void deps.ui.error(l10n.t('Upload of {0} failed: {1}', clean(filename), clean(record.error)));
   }
   return { kind: 'uploaded', responseUri, record, fileId };
 }

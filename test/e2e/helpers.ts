@@ -70,7 +70,23 @@ export function readExtensionLog(userDataDir: string, channel = 'Model Access'):
   return { files, text: files.map((f) => fs.readFileSync(f, 'utf8')).join('\n') };
 }
 
-/** Saves a 1280×800 PNG of the page as test-results/<name>.png and returns its path. */
+/**
+ * Resizes the page (the session starts at 1280×800) and waits for the workbench to lay itself out anew:
+ * steps that check a layout at a width call it, and put 1280×800 back when they end.
+ */
+export async function setViewport(page: Page, width: number, height: number): Promise<void> {
+  await page.setViewportSize({ width, height });
+  await page.waitForFunction(
+    ([w, h]) => {
+      const box = document.querySelector('.monaco-workbench')?.getBoundingClientRect();
+      return !!box && Math.round(box.width) === w && Math.round(box.height) === h;
+    },
+    [width, height] as const,
+    { timeout: 15_000 },
+  );
+}
+
+/** Saves a PNG of the page (its viewport: 1280×800 unless a step set another) as test-results/<name>.png. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
   const file = path.join(RESULTS_DIR, `${name}.png`);
@@ -470,9 +486,13 @@ export async function readActiveEditorText(
         .join('\n'),
     );
     const normalized = text.replace(/\u00a0/g, ' ');
+    // A wrapped line is shown as several rows: `contains` may also match the rows read as one paragraph.
+    const paragraph = normalized.replace(/\s+/g, ' ');
     const ok =
       contains === undefined ||
-      (typeof contains === 'string' ? normalized.includes(contains) : contains.test(normalized));
+      (typeof contains === 'string'
+        ? normalized.includes(contains) || paragraph.includes(contains)
+        : contains.test(normalized) || contains.test(paragraph));
     if (ok) {
       return normalized;
     }

@@ -49,7 +49,7 @@ describe('Commands from the palette', function () {
     assert.ok(outcome.kind === 'sent');
     // The document is redrawn after the command returns: wait for the status line.
     await eventually(
-      () => /^\/\/ POST \S+ · \d{3} /.test(documentText(outcome.responseUri) ?? ''),
+      () => /^POST \S+ · \d{3} /m.test(documentText(outcome.responseUri) ?? ''),
       10_000,
       'the status in the response document',
     );
@@ -211,13 +211,14 @@ describe('Commands from the palette', function () {
     const chat = await send(() => vscode.commands.executeCommand(Commands.sendToChat), '/v1/chat');
     assert.equal(server.requests.at(-1)?.url, '/v1/chat');
     const chatText = await eventually(() => documentText(chat.responseUri), 5000, 'the chat response document');
-    assert.match(chatText.split('\n')[0], /^\/\/ POST \/v1\/chat · 200 OK/);
+    assert.match(chatText, /^POST \/v1\/chat · 200 OK/m);
 
     const embeddings = await send(() => vscode.commands.executeCommand(Commands.sendToEmbeddings), '/v1/embeddings');
     assert.equal(server.requests.at(-1)?.url, '/v1/embeddings');
     const text = await eventually(() => documentText(embeddings.responseUri), 5000, 'the embeddings response document');
-    assert.match(text.split('\n')[0], /^\/\/ POST \/v1\/embeddings · 200 OK/);
-    assert.match(text, /"embedding"/);
+    assert.match(text, /^POST \/v1\/embeddings · 200 OK/m);
+    assert.match(text, /^## 1 vector × \d+ dimensions$/m, 'the answer says what came back');
+    assert.match(text, /"embedding": "\[\d+ numbers: /, 'the vector is folded in the JSON');
   });
 
   it("Change Request Endpoint rewrites the payload's first line to the endpoint picked", async () => {
@@ -287,7 +288,7 @@ describe('Commands from the palette', function () {
   it('Show/Hide Response Headers adds the headers to the response document and takes them away', async () => {
     const outcome = await send(() => vscode.commands.executeCommand(Commands.sendRequest), '/v1/chat');
     await vscode.window.showTextDocument(outcome.responseUri, { preview: false });
-    const marker = '// ── response headers ──';
+    const marker = '### Response headers';
     assert.ok(!documentText(outcome.responseUri)?.includes(marker));
     await vscode.commands.executeCommand(Commands.toggleResponseHeaders);
     const shown = await eventually(
@@ -295,7 +296,7 @@ describe('Commands from the palette', function () {
       5000,
       'the headers',
     );
-    assert.match(shown, /^\/\/ +content-type: application\/json/im);
+    assert.match(shown, /^- content-type: application\/json/im);
     await vscode.commands.executeCommand(Commands.toggleResponseHeaders);
     await eventually(() => !documentText(outcome.responseUri)?.includes(marker), 5000, 'the headers hidden again');
   });
@@ -306,11 +307,7 @@ describe('Commands from the palette', function () {
       '/v1/responses',
       (p) => (p.stream = true),
     );
-    await eventually(
-      () => documentText(streamed.responseUri)?.includes('── final event ──'),
-      10_000,
-      'the final event',
-    );
+    await eventually(() => documentText(streamed.responseUri)?.includes('### Final event'), 10_000, 'the final event');
     await vscode.window.showTextDocument(streamed.responseUri, { preview: false });
     await vscode.commands.executeCommand(Commands.showRawEvents);
     const raw = await eventually(

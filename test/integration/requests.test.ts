@@ -28,6 +28,8 @@ describe('Scratch requests', function () {
   let tmp: string;
   const shown: string[] = [];
   const copied: string[] = [];
+  /** The buttons each error notification offered. */
+  const offered: string[][] = [];
   let restoreUi: () => void;
 
   before(async () => {
@@ -36,7 +38,7 @@ describe('Scratch requests', function () {
     tmp = mkdtempSync(path.join(tmpdir(), 'model-access-requests-'));
     const { info, error, copy } = api.ui;
     api.ui.info = async (m) => (shown.push(m), undefined);
-    api.ui.error = async (m) => (shown.push(m), undefined);
+    api.ui.error = async (m, ...actions) => (shown.push(m), offered.push(actions), undefined);
     api.ui.copy = async (t) => void copied.push(t);
     restoreUi = () => Object.assign(api.ui, { info, error, copy });
     await setSetting('baseUrl', server.url);
@@ -59,6 +61,7 @@ describe('Scratch requests', function () {
   beforeEach(() => {
     shown.length = 0;
     copied.length = 0;
+    offered.length = 0;
   });
 
   it('a new Chat request is a scratch file recording its endpoint, with the chosen model', async () => {
@@ -70,7 +73,7 @@ describe('Scratch requests', function () {
     assert.ok(api.requests.scratch.contains(editor.document.uri), 'it lives in the scratch folder');
   });
 
-  it('sending shows status 200 and the server’s text in the response document', async () => {
+  it('sending shows the answer’s text first, wrapped, then status 200, usage and the JSON', async () => {
     const model = api.catalog.models[0].id;
     const editor = await newPayload('/v1/chat', model);
     const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
@@ -85,8 +88,20 @@ describe('Scratch requests', function () {
       5000,
       'the answer in the document',
     );
-    assert.match(text.split('\n')[0], /^\/\/ POST \/v1\/chat · 200 OK · \d+ ms · [\d.]+ (B|KB) · request id req_/);
+    const [answer, after] = text.split('\n\n---\n\n');
+    assert.equal(answer, expected, 'the document opens with the answer text itself');
+    assert.match(after.split('\n')[0], /^POST \/v1\/chat · 200 OK · \d+ ms · [\d.]+ (B|KB) · request id req_/);
+    assert.match(after, /\d+ input tokens · \d+ output tokens/);
+    assert.match(after, /### JSON\n\n```json\n\{/);
     assert.equal(outcome.record.status, 200);
+    // Readable without scrolling sideways: the answer language wraps its lines.
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === outcome.responseUri.toString());
+    assert.equal(doc?.languageId, 'model-access-answer');
+    assert.equal(vscode.workspace.getConfiguration('editor', doc).get('wordWrap'), 'on');
+    // The history says what the answer said, cut after a word.
+    const summary = api.requests.history.entries[0].summary;
+    assert.ok(summary.length > 10, summary);
+    assert.ok(expected.replace(/\s+/g, ' ').trim().startsWith(summary.replace(/…$/, '')), summary);
   });
 
   it('a streamed request shows partial text before the final event', async () => {
@@ -100,8 +115,8 @@ describe('Scratch requests', function () {
     const partial = await eventually(
       () => {
         const t = documentText(responseUri);
-        const body = t?.split('growing as it arrives) ──\n')[1];
-        return body && body.trim().length > 0 && !t?.includes('── final event ──') ? body.trim() : undefined;
+        const body = t?.split('\n\n---\n\n')[0];
+        return body && !body.startsWith('_') && !t?.includes('### Final event') ? body.trim() : undefined;
       },
       10_000,
       'partial streamed text',
@@ -111,11 +126,11 @@ describe('Scratch requests', function () {
     const outcome = await pending;
     assert.ok(outcome.kind === 'sent');
     const final = await eventually(
-      () => documentText(responseUri)?.includes('── final event ──') && documentText(responseUri),
+      () => documentText(responseUri)?.includes('### Final event') && documentText(responseUri),
       5000,
       'the final event',
     );
-    assert.ok(final.includes(`── output text ──\n${expected}\n`), 'the full text, then the final event');
+    assert.ok(final.startsWith(`${expected}\n\n---\n\n`), 'the full text first, then the rest');
     assert.match(final, /"type": "response.completed"/);
   });
 
@@ -235,6 +250,135 @@ describe('Scratch requests', function () {
       shown.some((m) => m.includes(upload.id)),
       'the file id is reported',
     );
+    // Answered in the notification: no response document squeezes the editor.
+    const responseTabs = vscode.window.tabGroups.all.flatMap((g) =>
+      g.tabs.filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'model-access-response'),
+    );
+    const uploadAnswer = api.requests.responses.uriFor(vscode.Uri.file(file), 'json', false).toString();
+    assert.ok(!responseTabs.some((t) => (t.input as vscode.TabInputText).uri.toString() === uploadAnswer));
+  });
+
+  it('answers reuse the answer column: after Send, Send again, a stream, an upload and with new tabs, two columns', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const model = api.catalog.models[0].id;
+    const editor = await newPayload('/v1/chat', model);
+    const first = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+    const second = (await vscode.commands.executeCommand(Commands.sendRequest, editor.document.uri)) as SendOutcome;
+    assert.ok(first.kind === 'sent' && second.kind === 'sent');
+    assert.equal(first.responseUri.toString(), second.responseUri.toString(), 'one answer tab per payload');
+    await newPayload('/v1/responses', model, (p) => (p.stream = true));
+    await vscode.commands.executeCommand(Commands.sendRequest);
+    const file = path.join(tmp, 'notes.txt');
+    writeFileSync(file, 'notes');
+    await vscode.commands.executeCommand(Commands.uploadFile, vscode.Uri.file(file), 'user_data');
+    assert.equal(vscode.window.tabGroups.all.length, 2, 'the payloads and their answers, side by side');
+    await setSetting('responseInNewTab', true);
+    try {
+      await vscode.window.showTextDocument(editor.document, { preview: false });
+      const third = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+      assert.ok(third.kind === 'sent');
+      assert.notEqual(third.responseUri.toString(), first.responseUri.toString(), 'a new tab when asked');
+      assert.equal(vscode.window.tabGroups.all.length, 2, 'still two columns');
+      const answers = vscode.window.tabGroups.all.find((g) =>
+        g.tabs.some(
+          (t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === third.responseUri.toString(),
+        ),
+      );
+      assert.ok(
+        answers?.tabs.some(
+          (t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === first.responseUri.toString(),
+        ),
+        'beside the earlier answer',
+      );
+    } finally {
+      await setSetting('responseInNewTab', undefined);
+    }
+  });
+
+  it('embeddings of two inputs: the answer says the count, the dimensions and their similarity', async () => {
+    await newPayload(
+      '/v1/embeddings',
+      api.catalog.models[0].id,
+      (p) => (p.input = ['A cat sat on the mat.', 'A dog lay on the rug.']),
+    );
+    const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+    assert.ok(outcome.kind === 'sent' && outcome.record.status === 200);
+    const text = await eventually(
+      () =>
+        /^POST \/v1\/embeddings · 200/m.test(documentText(outcome.responseUri) ?? '') &&
+        documentText(outcome.responseUri),
+      5000,
+      'the embeddings answer',
+    );
+    assert.match(text, /^## 2 vectors × \d+ dimensions$/m);
+    assert.match(text, /^\| 1 \| A cat sat on the mat\. \| \d\.\d{3} \|$/m, 'each input with its norm');
+    assert.match(text, /Input 1 and input 2 have a cosine similarity of -?\d\.\d{3}\./);
+    assert.match(text, /data:image\/svg\+xml;base64,/, 'the heat map');
+    assert.match(
+      api.requests.history.entries[0].summary,
+      /^2 vectors × \d+ dimensions · cosine similarity -?\d\.\d{3}$/,
+    );
+    const saved = JSON.parse(api.requests.responses.fullBody(outcome.responseUri) ?? '');
+    assert.ok(Array.isArray(saved.data[0].embedding), 'Save Response Body keeps the raw vectors');
+    // Open Answer Preview: the Markdown preview (where the heat map is drawn), in the answer's own column.
+    const column = () =>
+      vscode.window.tabGroups.all.find((g) =>
+        g.tabs.some(
+          (t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === outcome.responseUri.toString(),
+        ),
+      );
+    const answerGroup = column();
+    assert.ok(answerGroup, 'the answer is open');
+    await vscode.commands.executeCommand(Commands.previewResponse);
+    await eventually(
+      () =>
+        answerGroup.tabs.some(
+          (t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType),
+        ),
+      10_000,
+      'the preview beside the answer, in its column',
+    );
+    assert.ok(vscode.window.tabGroups.all.length <= 2, 'no third column');
+  });
+
+  it('a rejected key on Send offers Set API Key… and Retry', async () => {
+    await newPayload('/v1/chat', api.catalog.models[0].id);
+    await api.keys.store(server.url, 'sk-not-the-right-key-0000000000');
+    try {
+      const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+      assert.ok(outcome.kind === 'sent');
+      assert.equal(outcome.record.status, 401);
+      const actions = await eventually(() => offered.find((a) => a.length > 0), 5000, 'the error notification');
+      assert.deepEqual(actions, ['Set API Key…', 'Retry']);
+    } finally {
+      await api.keys.store(server.url, server.keys.acme);
+      await api.catalog.refresh();
+    }
+  });
+
+  it('a stopped service offers Retry and Diagnose Connection, and the status bar follows the failure', async () => {
+    const other = await startServer();
+    try {
+      await setSetting('baseUrl', other.url);
+      await api.keys.store(other.url, other.keys.acme);
+      await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === other.url), 5000, 'the base URL');
+      await api.catalog.refresh();
+      await eventually(() => api.catalog.status.kind === 'ready', 5000, 'the list of the second service');
+      assert.doesNotMatch(api.statusBar.item.text, /warning/);
+      await newPayload('/v1/chat', api.catalog.models[0].id);
+      await other.close();
+      const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+      assert.ok(outcome.kind === 'sent');
+      assert.equal(outcome.record.status, undefined);
+      const actions = await eventually(() => offered.find((a) => a.length > 0), 5000, 'the error notification');
+      assert.deepEqual(actions, ['Retry', 'Diagnose Connection']);
+      await eventually(() => /warning/.test(api.statusBar.item.text), 5000, 'the status bar showing the failure');
+    } finally {
+      await api.keys.delete(other.url).catch(() => undefined);
+      await setSetting('baseUrl', server.url);
+      await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url), 5000, 'the base URL');
+      await api.catalog.refresh();
+    }
   });
 
   it('Cancel stops an in-flight request and the server sees the abort', async () => {
@@ -254,12 +398,11 @@ describe('Scratch requests', function () {
     await server.waitForAborts(abortsBefore + 1, 5000);
     // What the person sees: the document says the answer stopped because of the cancel, not that it ended.
     const text = await eventually(
-      () => / · \d+ ms · /.test(documentText(responseUri)?.split('\n')[0] ?? '') && documentText(responseUri),
+      () => /^POST .* · \d+ ms · /m.test(documentText(responseUri) ?? '') && documentText(responseUri),
       5000,
       'the final redraw',
     );
-    assert.match(text.split('\n')[0], /^\/\/ POST \/v1\/chat · 200 OK · cancelled · /);
-    assert.equal(text.split('\n')[1], '// The request was cancelled.');
+    assert.match(text, /^POST \/v1\/chat · 200 OK · cancelled · .*\n\nThe request was cancelled\.$/m);
     assert.equal(api.requests.history.entries[0].ended, 'cancelled');
   });
 

@@ -122,7 +122,7 @@ describe('Security: keys and concurrency', function () {
               vscode.workspace.textDocuments
                 .find((d) => d.uri.toString() === outcome.responseUri.toString())
                 ?.getText()
-                .match(stream ? /^\/\/ ── output text ──$/m : /^\/\/ POST \S+ · 200 /),
+                .match(stream ? /^POST \S+ · 200 OK · \d+ ms/m : /^POST \S+ · 200 /m),
             10_000,
             'the finished response document',
           );
@@ -133,7 +133,7 @@ describe('Security: keys and concurrency', function () {
               vscode.workspace.textDocuments
                 .find((d) => d.uri.toString() === outcome.responseUri.toString())
                 ?.getText()
-                .includes(`// ${HOSTILE_ECHO_HEADER}: API key: [redacted]`),
+                .includes(`- ${HOSTILE_ECHO_HEADER}: API key: [redacted]`),
             5000,
             'the echo header, redacted, among the headers shown',
           );
@@ -318,9 +318,7 @@ describe('Security: keys and concurrency', function () {
     const docB = await eventually(
       async () => {
         const text = await shownText(b.responseUri);
-        return /^\/\/ POST \/v1\/chat · 200 OK/.test(text) && text.includes('// ── output text ──\n')
-          ? text
-          : undefined;
+        return /^POST \/v1\/chat · 200 OK · \d+ ms/m.test(text) ? text : undefined;
       },
       10_000,
       "B's answer in its document",
@@ -328,7 +326,7 @@ describe('Security: keys and concurrency', function () {
     const docA = await eventually(
       async () => {
         const text = await shownText(resultA.responseUri);
-        return text.includes('// ── output text ──\n') ? text : undefined;
+        return /^POST \/v1\/chat · 200 OK · \d+ ms/m.test(text) ? text : undefined;
       },
       20_000,
       'the end of the A stream in its document',
@@ -356,8 +354,8 @@ describe('Security: keys and concurrency', function () {
       [docB, recordB],
     ] as const) {
       const whole = generateText(model, promptText(record?.json?.messages));
-      assert.match(doc.split('\n')[0], /^\/\/ POST \/v1\/chat · 200 OK · \d+ ms/, doc.split('\n')[0]);
-      assert.ok(doc.includes(`// ── output text ──\n${whole}\n`), `the whole answer: ${doc.slice(0, 600)}`);
+      assert.match(doc, /^POST \/v1\/chat · 200 OK · \d+ ms/m, doc.slice(0, 600));
+      assert.ok(doc.startsWith(`${whole}\n\n---\n\n`), `the whole answer first: ${doc.slice(0, 600)}`);
     }
   }
 });

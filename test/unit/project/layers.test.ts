@@ -82,6 +82,44 @@ describe('layers: lint refuses imports that point up or across', function () {
     );
   });
 
+  it('the command line (src/cli) uses pure code only: the floors and the features’ core/, never vscode-bound code', async () => {
+    for (const code of [
+      "import * as vscode from 'vscode';",
+      "import { ChecksSettings } from '../checks/settings';",
+      "import type { Config } from '../platform/config';",
+      "import type { Services } from '../services';",
+    ]) {
+      const messages = await lint('src/cli/zzLayerProbe.ts', `${code}\nexport const probe = 1;\n`);
+      assert.ok(
+        messages.some((m) => m.startsWith(LAYER_RULE)),
+        `${code}: ${messages.join('; ') || 'nothing reported'}`,
+      );
+    }
+    const allowed = await lint(
+      'src/cli/zzLayerProbe.ts',
+      [
+        "import { ServiceClient } from '../api/client';",
+        "import { readEnvironments } from '../domain/environments';",
+        "import { runCheckFile } from '../checks/core/fileRun';",
+        'export const probe = [ServiceClient, readEnvironments, runCheckFile] as const;',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      allowed.filter((m) => m.startsWith(LAYER_RULE)),
+      [],
+    );
+    // And nothing imports the command line.
+    const up = await lint(
+      'src/checks/core/zzLayerProbe.ts',
+      "import { main } from '../../cli/check';\nexport const p = main;\n",
+    );
+    assert.ok(
+      up.some((m) => m.startsWith(LAYER_RULE)),
+      up.join('; '),
+    );
+  });
+
   it('the domain stays free of vscode', async () => {
     const messages = await lint(
       'src/domain/zzLayerProbe.ts',

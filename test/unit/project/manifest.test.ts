@@ -212,6 +212,9 @@ describe('Restricted Mode and virtual workspaces (package.json)', () => {
     'modelAccess.requestTimeoutSeconds': 'how long to wait; not where requests go or what they carry',
     'modelAccess.responseInNewTab': 'where answers are shown',
     'modelAccess.rememberModelList': 'whether the last list is kept on this machine; not where requests go',
+    'modelAccess.checks.concurrency':
+      'how many check requests run at once, only when the person runs checks; not where they go or what they carry',
+    'modelAccess.checks.maxRows': 'how many dataset rows a check run takes; not where requests go',
     'modelAccess.conversation.previousResponseId':
       'whether Reply writes the earlier turns or a response id into the payload; the payload goes where it went',
     'modelAccess.conversation.maxAttachmentMegabytes': 'how large a file Attach File may write into a payload',

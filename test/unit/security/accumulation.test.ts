@@ -101,7 +101,7 @@ describe('security: the key is removed after decoding', () => {
       bodyText: `bad key ${KEY}`,
     };
     const doc = renderResponse(record, redact);
-    assert.match(doc, /^\/\/ x-echo: API key: \[redacted\]$/m, doc);
+    assert.match(doc, /^- x-echo: API key: \[redacted\]$/m, doc);
     assertNoKey(doc, 'the headers view');
     assertNoKey(fullBody(record, redact), 'Save Response Body');
     assertNoKey(summarize(record, redact), 'the history summary');

@@ -1,0 +1,541 @@
+import { onFirstUse } from '../common/onFirstUse';
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { describeFailure } from '../domain/failure';
+import { displayText } from '../common/text';
+import { l10n } from '../platform/l10n';
+import type { Services } from '../services';
+import { hasChecks, readCheckLines } from './core/checkFile';
+import { readDataset } from './core/dataset';
+import type { FileResult, RowResult, Target } from './core/fileRun';
+import type { Table } from './core/resultsTable';
+import type { ChecksSettings } from './settings';
+
+/** What integration tests observe and drive. */
+export interface ChecksApi {
+  controller: vscode.TestController;
+  /** Finds every payload with checks again (the workspace and the scratch folder). */
+  refresh(): Promise<void>;
+  /** Runs the checks of these items (every one when omitted); resolves when the run ended. */
+  run(items?: readonly vscode.TestItem[], models?: readonly string[], token?: vscode.CancellationToken): Promise<void>;
+  /** What the last runs reported per test item id (Test Explorer's results are not readable through the API). */
+  outcomes(): ReadonlyMap<string, CheckOutcome>;
+  /** The table of the last run (a row per request), and the per-model table of a several-models run. */
+  lastTable(): Table | undefined;
+  lastModelTable(): Table | undefined;
+}
+
+const MAX_FILES = 5000;
+
+/** The run code (dist/checks.js), loaded on the first run. */
+const load = onFirstUse(() => require('./runner') as typeof import('./runner'));
+
+/** What a run reported for one test item. */
+export interface CheckOutcome {
+  state: 'passed' | 'failed' | 'errored' | 'skipped';
+  duration?: number;
+  messages: { message: string; line?: number; expected?: string; actual?: string }[];
+}
+
+const DATA_ROW = /^row:(\d+)$/;
+
+/** The run, with every result it is given also kept in `outcomes`. */
+function recording(run: vscode.TestRun, outcomes: Map<string, CheckOutcome>): vscode.TestRun {
+  const put = (
+    item: vscode.TestItem,
+    state: CheckOutcome['state'],
+    messages?: vscode.TestMessage | readonly vscode.TestMessage[],
+    duration?: number,
+  ) => {
+    const list = messages === undefined ? [] : Array.isArray(messages) ? messages : [messages as vscode.TestMessage];
+    outcomes.set(item.id, {
+      state,
+      duration,
+      messages: list.map((m) => ({
+        message: typeof m.message === 'string' ? m.message : m.message.value,
+        line: m.location?.range.start.line,
+        expected: m.expectedOutput,
+        actual: m.actualOutput,
+      })),
+    });
+  };
+  return Object.assign(Object.create(run) as vscode.TestRun, {
+    passed: (item: vscode.TestItem, duration?: number) => (
+      put(item, 'passed', undefined, duration),
+      run.passed(item, duration)
+    ),
+    failed: (item: vscode.TestItem, m: vscode.TestMessage | readonly vscode.TestMessage[], duration?: number) => (
+      put(item, 'failed', m, duration),
+      run.failed(item, m, duration)
+    ),
+    errored: (item: vscode.TestItem, m: vscode.TestMessage | readonly vscode.TestMessage[], duration?: number) => (
+      put(item, 'errored', m, duration),
+      run.errored(item, m, duration)
+    ),
+    skipped: (item: vscode.TestItem) => (put(item, 'skipped'), run.skipped(item)),
+    started: (item: vscode.TestItem) => run.started(item),
+    enqueued: (item: vscode.TestItem) => run.enqueued(item),
+    appendOutput: (output: string, location?: vscode.Location, item?: vscode.TestItem) =>
+      run.appendOutput(output, location, item),
+    end: () => run.end(),
+  });
+}
+
+/**
+ * Test Explorer for payload checks: every payload with `// @expect` lines in the workspace and the scratch
+ * folder is a test labelled with its file name, under its folder; a payload over a dataset has a child per
+ * row. A run sends each request through the environment's client (the payload's `// @env` or the active
+ * one), and a failure is a message at its expectation's line with expected and actual.
+ */
+export class ChecksController implements vscode.Disposable {
+  readonly controller = vscode.tests.createTestController('modelAccess.checks', l10n.t('Model Access Checks'));
+  private readonly disposables: vscode.Disposable[] = [];
+  private table: Table | undefined;
+  private models: Table | undefined;
+  private readonly outcomes = new Map<string, CheckOutcome>();
+  private readonly scratch: vscode.Uri;
+
+  constructor(
+    private readonly deps: Services,
+    private readonly settings: ChecksSettings,
+  ) {
+    this.scratch = vscode.Uri.joinPath(deps.context.globalStorageUri, 'scratch');
+    this.controller.resolveHandler = async (item) => {
+      if (!item) {
+        await this.refresh();
+      }
+    };
+    this.controller.refreshHandler = () => this.refresh();
+    this.controller.createRunProfile(
+      l10n.t('Run Checks'),
+      vscode.TestRunProfileKind.Run,
+      (request, token) => this.runRequest(request, token),
+      true,
+    );
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*.{json,jsonc,jsonl,ndjson,csv}');
+    const changed = (uri: vscode.Uri) => void this.fileChanged(uri);
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate(changed),
+      watcher.onDidChange(changed),
+      watcher.onDidDelete((uri) => this.remove(uri)),
+      vscode.workspace.onDidSaveTextDocument((doc) => changed(doc.uri)),
+      vscode.workspace.onDidOpenTextDocument((doc) => {
+        if (doc.uri.scheme === 'file' && /\.jsonc?$/i.test(doc.fileName)) {
+          this.update(doc.uri, doc.getText());
+        }
+      }),
+    );
+  }
+
+  get api(): ChecksApi {
+    return {
+      controller: this.controller,
+      refresh: () => this.refresh(),
+      run: (items, models, token) => this.runItems(items, models, token),
+      outcomes: () => this.outcomes,
+      lastTable: () => this.table,
+      lastModelTable: () => this.models,
+    };
+  }
+
+  /** Every `.json`/`.jsonc` file of the workspace and the scratch folder, as tests when they hold checks. */
+  async refresh(): Promise<void> {
+    const found = await vscode.workspace.findFiles('**/*.{json,jsonc}', '**/{node_modules,.git}/**', MAX_FILES);
+    let scratch: vscode.Uri[] = [];
+    try {
+      scratch = (await vscode.workspace.fs.readDirectory(this.scratch))
+        .filter(([name, type]) => type === vscode.FileType.File && /\.jsonc?$/i.test(name))
+        .map(([name]) => vscode.Uri.joinPath(this.scratch, name));
+    } catch {
+      // No scratch folder yet.
+    }
+    const seen = new Set<string>();
+    for (const uri of [...found, ...scratch]) {
+      const text = await this.read(uri);
+      if (text !== undefined && this.update(uri, text)) {
+        seen.add(uri.toString());
+      }
+    }
+    // Payloads that lost their checks or their file since the last look.
+    this.controller.items.forEach((folder) => {
+      folder.children.forEach((file) => {
+        if (!seen.has(file.id)) {
+          folder.children.delete(file.id);
+        }
+      });
+      if (folder.children.size === 0) {
+        this.controller.items.delete(folder.id);
+      }
+    });
+  }
+
+  private async read(uri: vscode.Uri): Promise<string | undefined> {
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open) {
+      return open.getText();
+    }
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async fileChanged(uri: vscode.Uri): Promise<void> {
+    if (/\.(jsonl|ndjson|csv)$/i.test(uri.path)) {
+      // A dataset changed: the payloads reading it get their rows again.
+      this.controller.items.forEach((folder) =>
+        folder.children.forEach((file) => {
+          if (file.uri && file.children.size > 0) {
+            void this.read(file.uri).then((t) => t !== undefined && this.update(file.uri as vscode.Uri, t));
+          }
+        }),
+      );
+      return;
+    }
+    const text = await this.read(uri);
+    if (text !== undefined) {
+      this.update(uri, text);
+    }
+  }
+
+  private folderOf(uri: vscode.Uri): { id: string; label: string } {
+    if (uri.toString().startsWith(this.scratch.toString())) {
+      return { id: `folder:${this.scratch.toString()}`, label: l10n.t('Scratch payloads') };
+    }
+    const dir = vscode.Uri.joinPath(uri, '..');
+    // With several workspace folders, the relative path starts with the folder's name.
+    const relative = vscode.workspace.asRelativePath(dir);
+    return { id: `folder:${dir.toString()}`, label: relative === dir.fsPath ? path.basename(dir.fsPath) : relative };
+  }
+
+  /** Adds, updates or removes the test of one payload; true when it is (now) a test. */
+  private update(uri: vscode.Uri, text: string): boolean {
+    const folder = this.folderOf(uri);
+    let group = this.controller.items.get(folder.id);
+    if (!hasChecks(text)) {
+      group?.children.delete(uri.toString());
+      if (group && group.children.size === 0) {
+        this.controller.items.delete(folder.id);
+      }
+      return false;
+    }
+    if (!group) {
+      group = this.controller.createTestItem(folder.id, folder.label);
+      group.sortText = folder.label;
+      this.controller.items.add(group);
+    }
+    let item = group.children.get(uri.toString());
+    if (!item) {
+      item = this.controller.createTestItem(uri.toString(), path.basename(uri.path), uri);
+      group.children.add(item);
+    }
+    const lines = readCheckLines(text);
+    const first = lines.expectations[0]?.line ?? 0;
+    item.range = new vscode.Range(first, 0, first, 0);
+    item.error = undefined;
+    const each = lines.each;
+    if (!each || each.problem) {
+      item.children.replace([]);
+      return true;
+    }
+    void this.read(vscode.Uri.joinPath(uri, '..', each.file)).then((data) => {
+      const rows = data === undefined ? undefined : readDataset(data, each.file);
+      const fileItem = item as vscode.TestItem;
+      if (!rows) {
+        fileItem.children.replace([]);
+        fileItem.error = l10n.t('The dataset {0} cannot be read', displayText(each.file));
+        return;
+      }
+      const lines = [...rows.rows.map((r) => r.line), ...rows.problems.map((p) => p.line)].sort((a, b) => a - b);
+      fileItem.children.replace(
+        lines.slice(0, this.settings.maxRows).map((line) => {
+          const child = this.controller.createTestItem(`${fileItem.id}#row:${line}`, `${each.file}:${line}`, uri);
+          child.range = new vscode.Range(each.line, 0, each.line, 0);
+          child.sortText = String(line).padStart(8, '0');
+          return child;
+        }),
+      );
+    });
+    return true;
+  }
+
+  private remove(uri: vscode.Uri): void {
+    const folder = this.controller.items.get(this.folderOf(uri).id);
+    folder?.children.delete(uri.toString());
+    if (folder && folder.children.size === 0) {
+      this.controller.items.delete(folder.id);
+    }
+  }
+
+  private async runItems(
+    items?: readonly vscode.TestItem[],
+    models?: readonly string[],
+    token?: vscode.CancellationToken,
+  ): Promise<void> {
+    const source = new vscode.CancellationTokenSource();
+    try {
+      await this.runRequest(new vscode.TestRunRequest(items), token ?? source.token, models);
+    } finally {
+      source.dispose();
+    }
+  }
+
+  /** The payload items a request names (a folder is all of its payloads), with the rows asked for. */
+  private collect(request: vscode.TestRunRequest): Map<vscode.TestItem, Set<number> | undefined> {
+    const out = new Map<vscode.TestItem, Set<number> | undefined>();
+    const excluded = new Set((request.exclude ?? []).map((i) => i.id));
+    const add = (item: vscode.TestItem) => {
+      if (excluded.has(item.id)) {
+        return;
+      }
+      if (item.id.startsWith('folder:')) {
+        item.children.forEach(add);
+        return;
+      }
+      const row = DATA_ROW.exec(item.id.slice(item.id.lastIndexOf('#') + 1));
+      if (row && item.parent) {
+        if (out.has(item.parent) && out.get(item.parent) === undefined) {
+          return;
+        }
+        const rows = out.get(item.parent) ?? new Set<number>();
+        rows.add(Number(row[1]));
+        out.set(item.parent, rows);
+        return;
+      }
+      out.set(item, undefined);
+    };
+    if (request.include) {
+      request.include.forEach(add);
+    } else {
+      this.controller.items.forEach(add);
+    }
+    return out;
+  }
+
+  async runRequest(
+    request: vscode.TestRunRequest,
+    token: vscode.CancellationToken,
+    models?: readonly string[],
+  ): Promise<void> {
+    if (!request.include) {
+      await this.refresh();
+    }
+    const items = this.collect(request);
+    const run = recording(this.controller.createTestRun(request), this.outcomes);
+    const abort = new AbortController();
+    const cancel = token.onCancellationRequested(() => abort.abort());
+    const tables: Table[] = [];
+    try {
+      for (const item of items.keys()) {
+        run.enqueued(item);
+      }
+      for (const [item, rows] of items) {
+        if (abort.signal.aborted) {
+          run.skipped(item);
+          item.children.forEach((c) => run.skipped(c));
+          continue;
+        }
+        tables.push(await this.runFile(run, item, rows, abort.signal, models));
+      }
+    } finally {
+      cancel.dispose();
+      const rows = tables.flatMap((t) => t.rows);
+      if (tables.length > 0) {
+        this.table = { columns: tables[0].columns, rows };
+      }
+      run.end();
+    }
+  }
+
+  private async runFile(
+    run: vscode.TestRun,
+    item: vscode.TestItem,
+    onlyRows: Set<number> | undefined,
+    signal: AbortSignal,
+    models: readonly string[] | undefined,
+  ): Promise<Table> {
+    const uri = item.uri as vscode.Uri;
+    run.started(item);
+    const text = (await this.read(uri)) ?? '';
+    const started = Date.now();
+    const dir = vscode.Uri.joinPath(uri, '..');
+    const files = new Map<string, string | undefined>();
+    // Datasets and schemas next to the payload, read before the run (the core reads them synchronously).
+    const lines = readCheckLines(text);
+    const wanted = [
+      ...(lines.each ? [lines.each.file] : []),
+      ...lines.expectations.flatMap((l) => (l.expectation?.kind === 'schema' ? [l.expectation.file] : [])),
+    ];
+    for (const f of wanted) {
+      files.set(f, await this.read(vscode.Uri.joinPath(dir, f)));
+    }
+    const childOf = (label: string): vscode.TestItem | undefined => {
+      const line = /:(\d+)$/.exec(label)?.[1];
+      return line === undefined ? undefined : item.children.get(`${item.id}#row:${line}`);
+    };
+    const { runCheckFile, resultsTable, modelTable, tableAsText } = load();
+    const result = await runCheckFile(text, {
+      onlyRows,
+      target: (pinned) => this.target(pinned),
+      readText: (f) => files.get(f) ?? undefined,
+      concurrency: this.settings.concurrency,
+      maxRows: this.settings.maxRows,
+      models,
+      signal,
+      onSecrets: (secrets) => secrets.forEach((s) => this.deps.log.redactor.add(s)),
+      onStart: (_run, label) => {
+        const child = childOf(label);
+        if (child) {
+          run.started(child);
+        }
+      },
+      onResult: (row) => {
+        const child = childOf(row.label);
+        if (child && !models?.length) {
+          this.report(run, child, uri, row);
+        }
+      },
+    });
+    this.finishFile(run, item, uri, result, Date.now() - started, models);
+    const table = resultsTable(result.rows);
+    if (table.rows.length > 1 || result.dataset) {
+      run.appendOutput(`${tableAsText(table).replace(/\n/g, '\r\n')}\r\n`, undefined, item);
+    }
+    if (models && models.length > 0) {
+      this.models = modelTable(result.rows);
+      run.appendOutput(`${tableAsText(this.models).replace(/\n/g, '\r\n')}\r\n`, undefined, item);
+    }
+    return table;
+  }
+
+  private finishFile(
+    run: vscode.TestRun,
+    item: vscode.TestItem,
+    uri: vscode.Uri,
+    result: FileResult,
+    elapsed: number,
+    models: readonly string[] | undefined,
+  ): void {
+    if (result.notRunnable) {
+      const message = new vscode.TestMessage(displayText(result.notRunnable.message, 2000));
+      message.location = new vscode.Location(uri, new vscode.Position(result.notRunnable.line, 0));
+      run.failed(item, message, elapsed);
+      item.children.forEach((c) => run.skipped(c));
+      return;
+    }
+    if (result.rows.length === 0) {
+      run.skipped(item);
+      return;
+    }
+    if (result.rows.length === 1 && !result.dataset && !models?.length) {
+      this.report(run, item, uri, result.rows[0]);
+      return;
+    }
+    const { firstFailure } = load();
+    const failures = result.rows.filter((r) => firstFailure(r) !== undefined);
+    if (failures.length === 0) {
+      run.passed(item, elapsed);
+      return;
+    }
+    const messages = failures.slice(0, 20).flatMap((r) => this.messages(uri, r, `${r.label}: `));
+    run.failed(item, messages, elapsed);
+  }
+
+  /** One request's outcome on its test item: passed, or a message at each failed expectation's line. */
+  private report(run: vscode.TestRun, item: vscode.TestItem, uri: vscode.Uri, row: RowResult): void {
+    const duration = row.kind === 'run' ? row.result.observed.elapsedMs : undefined;
+    const messages = this.messages(uri, row, '');
+    if (messages.length === 0) {
+      run.passed(item, duration);
+    } else if (row.kind === 'run' && row.result.observed.status === undefined) {
+      run.errored(item, messages, duration);
+    } else {
+      run.failed(item, messages, duration);
+    }
+  }
+
+  private messages(uri: vscode.Uri, row: RowResult, prefix: string): vscode.TestMessage[] {
+    const at = (line: number, column = 0) => new vscode.Location(uri, new vscode.Position(line, column));
+    if (row.kind === 'problem') {
+      const m = new vscode.TestMessage(displayText(`${prefix}${row.message}`, 2000));
+      m.location = at(row.line);
+      return [m];
+    }
+    return row.result.results
+      .filter((r) => !r.outcome.passed)
+      .map((r) => {
+        const text = displayText(`${prefix}${r.outcome.message ?? ''}`, 2000);
+        const m =
+          r.outcome.expected !== undefined && r.outcome.actual !== undefined
+            ? vscode.TestMessage.diff(text, r.outcome.expected, r.outcome.actual)
+            : new vscode.TestMessage(text);
+        m.location = at(r.line);
+        return m;
+      });
+  }
+
+  /** The client and variables of the payload's environment (its `// @env`, else the active one). */
+  private async target(pinned: string | undefined): Promise<Target> {
+    const env = pinned === undefined ? this.deps.environments.active : this.deps.environments.find(pinned);
+    if (pinned !== undefined && !env) {
+      return {
+        problem: l10n.t(
+          'This payload is pinned to environment {0} (// @env), and no environment has that name in modelAccess.environments.',
+          displayText(pinned),
+        ),
+      };
+    }
+    try {
+      const client = await this.deps.connection.getClient(env);
+      return {
+        client,
+        variables: {
+          variables: env?.variables ?? {},
+          environment: env?.name,
+          env: (name) => process.env[name],
+          uuid: () => randomUUID(),
+          now: () => Date.now(),
+        },
+      };
+    } catch (e) {
+      return { problem: describeFailure(e).message };
+    }
+  }
+
+  /** Saves the last run's table as CSV where the person chooses. */
+  async saveTable(): Promise<vscode.Uri | undefined> {
+    const table = this.models ?? this.table;
+    if (!table) {
+      void this.deps.ui.info(l10n.t('Run some checks first: there is no results table yet.'));
+      return undefined;
+    }
+    const target = await this.deps.ui.saveDialog({
+      filters: { CSV: ['csv'] },
+      saveLabel: l10n.t('Save Results'),
+      defaultUri: vscode.workspace.workspaceFolders?.[0]
+        ? vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'check-results.csv')
+        : undefined,
+    });
+    if (target) {
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(load().tableAsCsv(table)));
+    }
+    return target;
+  }
+
+  /** Items of the payloads open in the editor, for Run Checks from the palette (all when none is open). */
+  itemFor(uri: vscode.Uri): vscode.TestItem | undefined {
+    let found: vscode.TestItem | undefined;
+    this.controller.items.forEach((folder) => {
+      found ??= folder.children.get(uri.toString());
+    });
+    return found;
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+    this.controller.dispose();
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * A whole payload file as a check run, the same for Test Explorer and the command line: prepare it, read its
+ * dataset, plan rows × models under the row cap, run them at the concurrency asked for, and report each
+ * request (or each dataset row that cannot be read) as it ends. Pure; no `vscode` import.
+ */
+import type { ModelService } from '../../api/types';
+import { l10n } from '../../common/plainL10n';
+import { pinnedEnvironment, type VariableContext } from '../../domain/payload/variables';
+import type { SchemaSource } from './evaluate';
+import { planRuns, runLimited, type PlannedRun } from './planner';
+import { isNotRunnable, loadDataset, prepareCheck, runPlanned, type NotRunnable, type RunResult } from './runCheck';
+
+/** The client and variables of the environment a payload goes to, or why there is none. */
+export type Target = { client: ModelService; variables: VariableContext } | { problem: string };
+
+export interface FileRunDeps {
+  /** `pinned` is the payload's `// @env` name, undefined for the active / default environment. */
+  target: (pinned: string | undefined) => Promise<Target>;
+  /** A file next to the payload (a dataset, a schema), by the path written in it; undefined when unreadable. */
+  readText: (relative: string) => string | undefined;
+  /** Only these dataset rows (their 1-based lines): Test Explorer ran some children of a payload. */
+  onlyRows?: ReadonlySet<number>;
+  concurrency: number;
+  maxRows: number;
+  /** Several-models runs: each planned request once per model. */
+  models?: readonly string[];
+  signal: AbortSignal;
+  onSecrets?: (secrets: readonly string[]) => void;
+  onStart?: (run: PlannedRun, label: string) => void;
+  onResult?: (row: RowResult) => void;
+}
+
+export type RowResult =
+  { kind: 'run'; label: string; result: RunResult } | { kind: 'problem'; label: string; line: number; message: string };
+
+export interface FileResult {
+  /** Why nothing could run (the file's test fails with it, at its line). */
+  notRunnable?: NotRunnable;
+  rows: RowResult[];
+  /** Whether the payload runs over a dataset (its rows are child tests). */
+  dataset?: string;
+  skippedRows: number;
+}
+
+/** How a planned request is named: its dataset row (`cases.jsonl:3`) and/or its model. */
+export function runLabel(run: PlannedRun, dataset: string | undefined): string {
+  const row = run.row && dataset ? `${dataset}:${run.row.line}` : undefined;
+  return [run.model, row].filter((p): p is string => p !== undefined).join(' · ') || l10n.t('the payload');
+}
+
+/** Schema files read once per run, relative to the payload. */
+export function schemaSource(readText: (relative: string) => string | undefined): SchemaSource {
+  const cache = new Map<string, ReturnType<SchemaSource>>();
+  return (file) => {
+    let found = cache.get(file);
+    if (!found) {
+      const text = readText(file);
+      if (text === undefined) {
+        found = {
+          ok: false,
+          message: l10n.t('The schema file {0} cannot be read (the path is relative to the payload)', file),
+        };
+      } else {
+        try {
+          found = { ok: true, schema: JSON.parse(text) as unknown };
+        } catch (e) {
+          found = { ok: false, message: l10n.t('The schema file {0} is not JSON: {1}', file, (e as Error).message) };
+        }
+      }
+      cache.set(file, found);
+    }
+    return found;
+  };
+}
+
+export async function runCheckFile(text: string, deps: FileRunDeps): Promise<FileResult> {
+  const check = prepareCheck(text);
+  if (isNotRunnable(check)) {
+    return { notRunnable: check, rows: [], skippedRows: 0 };
+  }
+  const { dataset, problem } = loadDataset(check, deps.readText);
+  if (problem) {
+    return { notRunnable: problem, rows: [], skippedRows: 0 };
+  }
+  const pinned = pinnedEnvironment(text);
+  const target = await deps.target(pinned?.name);
+  if ('problem' in target) {
+    return { notRunnable: { message: target.problem, line: pinned?.line ?? 0 }, rows: [], skippedRows: 0 };
+  }
+  const datasetName = check.lines.each?.file;
+  const rows: RowResult[] = [];
+  const report = (row: RowResult) => {
+    rows.push(row);
+    deps.onResult?.(row);
+  };
+  const wanted = (line: number) => deps.onlyRows === undefined || deps.onlyRows.has(line);
+  for (const p of (dataset?.problems ?? []).filter((x) => wanted(x.line))) {
+    report({
+      kind: 'problem',
+      label: `${datasetName}:${p.line}`,
+      line: check.lines.each?.line ?? 0,
+      message: p.message,
+    });
+  }
+  const plan = planRuns(
+    dataset?.rows.filter((r) => wanted(r.line)),
+    deps.models ?? [],
+    deps.maxRows,
+  );
+  const schemas = schemaSource(deps.readText);
+  await runLimited(plan.runs, deps.concurrency, deps.signal, async (run) => {
+    const label = runLabel(run, datasetName);
+    deps.onStart?.(run, label);
+    const result = await runPlanned(check, run, {
+      client: target.client,
+      variables: target.variables,
+      schemas,
+      signal: deps.signal,
+      onSecrets: deps.onSecrets,
+    });
+    report({ kind: 'run', label, result });
+  });
+  return { rows, dataset: datasetName, skippedRows: plan.skippedRows };
+}
+
+/** The first failed expectation of a request, for tables and one-line summaries. */
+export function firstFailure(
+  row: RowResult,
+): { line: number; message: string; expected?: string; actual?: string } | undefined {
+  if (row.kind === 'problem') {
+    return { line: row.line, message: row.message };
+  }
+  const failed = row.result.results.find((r) => !r.outcome.passed);
+  return failed
+    ? {
+        line: failed.line,
+        message: failed.outcome.message ?? '',
+        expected: failed.outcome.expected,
+        actual: failed.outcome.actual,
+      }
+    : undefined;
+}

@@ -1,0 +1,97 @@
+/**
+ * The tables of a check run: one row per request (row, status, time, tokens, the first failed expectation),
+ * and for a several-models run one row per model (pass rate, median time). As aligned text for the test
+ * output and as CSV to save. Pure; no `vscode` import.
+ */
+import { l10n } from '../../common/plainL10n';
+import { formatMs } from './expectations';
+import { firstFailure, type RowResult } from './fileRun';
+import { median } from './planner';
+
+export interface Table {
+  columns: string[];
+  rows: string[][];
+}
+
+function statusOf(row: RowResult): string {
+  if (row.kind === 'problem') {
+    return l10n.t('not run');
+  }
+  return row.result.observed.status === undefined ? l10n.t('no answer') : String(row.result.observed.status);
+}
+
+export function resultsTable(rows: readonly RowResult[]): Table {
+  return {
+    columns: [
+      l10n.t('row'),
+      l10n.t('result'),
+      l10n.t('status'),
+      l10n.t('time'),
+      l10n.t('tokens'),
+      l10n.t('first failed expectation'),
+    ],
+    rows: [...rows]
+      .sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }))
+      .map((row) => {
+        const failure = firstFailure(row);
+        return [
+          row.label,
+          failure ? l10n.t('failed') : l10n.t('passed'),
+          statusOf(row),
+          row.kind === 'run' ? formatMs(row.result.observed.elapsedMs) : '',
+          row.kind === 'run' && row.result.tokens !== undefined ? String(row.result.tokens) : '',
+          failure ? `${l10n.t('line {0}', failure.line + 1)}: ${failure.message}` : '',
+        ];
+      }),
+  };
+}
+
+/** Pass rate and median time per model, in the order the models were asked for. */
+export function modelTable(rows: readonly RowResult[]): Table {
+  const byModel = new Map<string, RowResult[]>();
+  for (const row of rows) {
+    const model = row.kind === 'run' ? (row.result.run.model ?? '') : '';
+    if (row.kind === 'run') {
+      byModel.set(model, [...(byModel.get(model) ?? []), row]);
+    }
+  }
+  return {
+    columns: [l10n.t('model'), l10n.t('passed'), l10n.t('pass rate'), l10n.t('median time')],
+    rows: [...byModel].map(([model, list]) => {
+      const passed = list.filter((r) => firstFailure(r) === undefined).length;
+      const times = list.flatMap((r) =>
+        r.kind === 'run' && r.result.observed.status !== undefined ? [r.result.observed.elapsedMs] : [],
+      );
+      const m = median(times);
+      return [
+        model,
+        `${passed}/${list.length}`,
+        `${Math.round((passed / list.length) * 100)}%`,
+        m === undefined ? '' : formatMs(m),
+      ];
+    }),
+  };
+}
+
+/** Columns padded to their widest cell; a cell's line breaks shown as ⏎ so each row stays one line. */
+export function tableAsText(table: Table): string {
+  const flat = (cell: string) => cell.replace(/\r?\n/g, '⏎');
+  const all = [table.columns, ...table.rows].map((r) => r.map(flat));
+  const widths = table.columns.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? '')].length)));
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - [...c].length)))
+      .join('  ')
+      .trimEnd();
+  return [line(all[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...all.slice(1).map(line)].join('\n');
+}
+
+/** RFC 4180: fields with a comma, quote or line break in quotes, quotes doubled; CRLF between records. */
+export function tableAsCsv(table: Table): string {
+  const field = (c: string) => {
+    // A leading =, +, - or @ would be a formula in a spreadsheet: the answer's text is not trusted.
+    const safe = /^[=+\-@\t\r]/.test(c) ? `'${c}` : c;
+    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  };
+  return `${[table.columns, ...table.rows].map((r) => r.map(field).join(',')).join('\r\n')}\r\n`;
+}

@@ -1,0 +1,236 @@
+/**
+ * One check, start to end, the same for Test Explorer and the command line: read the payload (endpoint
+ * header, JSON with comments, expectations, dataset), send each planned request through the client, read
+ * the answer with the shared answer reader (every shape, streamed or not), and evaluate each expectation.
+ * Pure; no `vscode` import: what differs (the client, the files, the variables) is passed in.
+ */
+import { isServiceError } from '../../api/errors';
+import type { ModelService, PostEndpoint } from '../../api/types';
+import { l10n } from '../../common/plainL10n';
+import { AnswerStream, describeShapes, readAnswer, type TokenUsage } from '../../domain/answer';
+import { readEndpoint } from '../../domain/payload/endpointHeader';
+import { parsePayload, wantsStream } from '../../domain/payload/parse';
+import { resolvePayload, resolveString, type VariableContext } from '../../domain/payload/variables';
+import { readCheckLines, type CheckLines } from './checkFile';
+import { readDataset, type Dataset } from './dataset';
+import { evaluate, type Observed, type Outcome, type SchemaSource } from './evaluate';
+import type { Expectation } from './expectations';
+import type { PlannedRun } from './planner';
+
+export interface PreparedCheck {
+  endpoint: PostEndpoint;
+  /** The payload as parsed (variables not yet resolved). */
+  value: unknown;
+  lines: CheckLines;
+}
+
+/** Why a payload cannot run at all (its test fails with this, at `line`). */
+export interface NotRunnable {
+  message: string;
+  /** 0-based. */
+  line: number;
+}
+
+export function prepareCheck(text: string): PreparedCheck | NotRunnable {
+  const lines = readCheckLines(text);
+  const endpoint = readEndpoint(text);
+  if (!endpoint) {
+    return {
+      message: l10n.t(
+        'The first line must name the endpoint, as in: // POST /v1/chat (or /v1/responses, /v1/embeddings)',
+      ),
+      line: 0,
+    };
+  }
+  const parsed = parsePayload(text);
+  if (!parsed.ok) {
+    return {
+      message: l10n.t(
+        'The payload is not valid JSON at line {0}, column {1}: {2}',
+        parsed.problem.line,
+        parsed.problem.column,
+        parsed.problem.message,
+      ),
+      line: parsed.problem.line - 1,
+    };
+  }
+  return { endpoint, value: parsed.value, lines };
+}
+
+export function isNotRunnable(p: PreparedCheck | NotRunnable): p is NotRunnable {
+  return 'message' in p;
+}
+
+/** The dataset of a check, read through `readText` (relative to the payload); undefined without `@each`. */
+export function loadDataset(
+  check: PreparedCheck,
+  readText: (file: string) => string | undefined,
+): { dataset?: Dataset; problem?: NotRunnable } {
+  const each = check.lines.each;
+  if (!each) {
+    return {};
+  }
+  if (each.problem) {
+    return { problem: { message: each.problem, line: each.line } };
+  }
+  const text = readText(each.file);
+  if (text === undefined) {
+    return {
+      problem: {
+        message: l10n.t('The dataset {0} cannot be read (the path is relative to the payload)', each.file),
+        line: each.line,
+      },
+    };
+  }
+  return { dataset: readDataset(text, each.file) };
+}
+
+export interface ExpectationResult {
+  /** 0-based line of the expectation. */
+  line: number;
+  source: string;
+  outcome: Outcome;
+}
+
+export interface RunResult {
+  run: PlannedRun;
+  observed: Observed;
+  results: ExpectationResult[];
+  passed: boolean;
+  /** Total tokens when the answer reported them. */
+  tokens?: number;
+}
+
+export interface RunDeps {
+  client: ModelService;
+  variables: VariableContext;
+  schemas: SchemaSource;
+  signal: AbortSignal;
+  /** Every secret value a request carries (`{{$env …}}`) is handed here before sending, for redaction. */
+  onSecrets?: (secrets: readonly string[]) => void;
+  /** Milliseconds, monotonic. */
+  clock?: () => number;
+}
+
+/** Sends one planned request and evaluates every expectation of the check against its answer. */
+export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: RunDeps): Promise<RunResult> {
+  const context = contextFor(run, deps.variables);
+  const observed = await send(check, run, deps, context);
+  const results: ExpectationResult[] = check.lines.expectations.map((l) => ({
+    line: l.line,
+    source: l.source,
+    outcome: l.expectation
+      ? evaluate(bindExpectation(l.expectation, context), observed, deps.schemas)
+      : { passed: false, message: l10n.t('This expectation cannot be read: {0}', l.problem ?? '') },
+  }));
+  const usage = observed.answer?.usage;
+  return {
+    run,
+    observed,
+    results,
+    passed: results.every((r) => r.outcome.passed),
+    tokens: usage ? totalTokens(usage) : undefined,
+  };
+}
+
+/** The total an answer reports, else the sum of its input and output counts when it reports both. */
+export function totalTokens(usage: TokenUsage): number | undefined {
+  if (usage.total !== undefined) {
+    return usage.total;
+  }
+  const counts = Object.values(usage).filter((n): n is number => typeof n === 'number');
+  return counts.length === 2 ? counts[0] + counts[1] : undefined;
+}
+
+/** The payload with another model, for several-models runs. */
+export function withModel(value: unknown, model: string | undefined): unknown {
+  if (model === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return value;
+  }
+  return { ...(value as Record<string, unknown>), model };
+}
+
+/** The variables of one request: the environment's, with the dataset row's fields over them. */
+function contextFor(run: PlannedRun, variables: VariableContext): VariableContext {
+  return run.row ? { ...variables, variables: { ...variables.variables, ...run.row.values } } : variables;
+}
+
+/**
+ * The expectation with `{{…}}` in its strings filled in from the request's variables (a dataset row's
+ * `text contains "{{city}}"`). A reference that cannot be resolved stays as written, and the check then
+ * fails showing it. `{{$env …}}` is left as written: a secret must not become an expected value in a report.
+ */
+export function bindExpectation(e: Expectation, context: VariableContext): Expectation {
+  const fill = (s: string) => {
+    if (!s.includes('{{')) {
+      return s;
+    }
+    const r = resolveString(s, context);
+    return r.secrets.length > 0 ? s : r.sent;
+  };
+  const fillValue = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? fill(v)
+      : Array.isArray(v)
+        ? v.map(fillValue)
+        : typeof v === 'object' && v !== null
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fillValue(x)]))
+          : v;
+  if (e.kind === 'text' && e.op !== 'matches') {
+    return { ...e, value: fill(e.value) };
+  }
+  if (e.kind === 'json' && (e.op === '==' || e.op === '!=' || e.op === 'contains')) {
+    return { ...e, value: fillValue(e.value) };
+  }
+  return e;
+}
+
+async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, context: VariableContext): Promise<Observed> {
+  const clock = deps.clock ?? (() => performance.now());
+  const resolved = resolvePayload(withModel(check.value, run.model), context);
+  if (resolved.problems.length > 0) {
+    return {
+      elapsedMs: 0,
+      streamed: false,
+      failure: l10n.t('nothing was sent: {0}', resolved.problems.map((p) => p.message).join('; ')),
+    };
+  }
+  deps.onSecrets?.(resolved.secrets);
+  const streamed = wantsStream(resolved.value);
+  const started = clock();
+  try {
+    const result = await deps.client.post(check.endpoint, resolved.json, { stream: streamed, signal: deps.signal });
+    const base = { status: result.status, errorMessage: result.error?.message, shapes: describeShapes() };
+    if (result.events) {
+      const reader = new AnswerStream();
+      let firstTokenMs: number | undefined;
+      for await (const batch of result.events.batches()) {
+        for (const event of batch) {
+          const pieces = reader.push(event);
+          if (firstTokenMs === undefined && pieces.some((p) => p.kind === 'text' && p.text !== '')) {
+            firstTokenMs = clock() - started;
+          }
+        }
+      }
+      reader.end();
+      if (deps.signal.aborted) {
+        return { elapsedMs: clock() - started, streamed: true, failure: l10n.t('the run was cancelled') };
+      }
+      return { ...base, elapsedMs: clock() - started, firstTokenMs, streamed: true, answer: reader.answer() };
+    }
+    const body = result.body;
+    const answer = body ? readAnswer(body.json ?? body.text) : undefined;
+    return { ...base, elapsedMs: clock() - started, streamed: false, body: body?.json, answer };
+  } catch (e) {
+    const cancelled = deps.signal.aborted || (isServiceError(e) && e.kind === 'aborted');
+    return {
+      elapsedMs: clock() - started,
+      streamed,
+      failure: cancelled
+        ? l10n.t('the run was cancelled')
+        : isServiceError(e)
+          ? e.message
+          : l10n.t('the request failed unexpectedly'),
+    };
+  }
+}

@@ -1,0 +1,84 @@
+import * as vscode from 'vscode';
+import { clean } from '../common/text';
+import { Commands } from '../ids';
+import { modelPickItems } from '../platform/modelPicks';
+import { l10n } from '../platform/l10n';
+import type { Services } from '../services';
+import { ChecksController } from './controller';
+import { CHECK_SELECTOR, ExpectationCompletion, ExpectationDiagnostics, ExpectationHover } from './editing';
+import { ChecksSettings } from './settings';
+
+export type { ChecksApi } from './controller';
+
+const MIN_MODELS = 2;
+const MAX_MODELS = 6;
+
+/**
+ * Checks: payloads with `// @expect` lines are tests in Test Explorer (run, cancel, failures at their lines),
+ * over a dataset (`// @each`), on several models; the editor helps write the lines (completion, hover,
+ * diagnostics). The same core runs them from a terminal (src/cli/check.ts).
+ */
+export function register(deps: Services): vscode.Disposable[] {
+  const checks = new ChecksController(deps, new ChecksSettings());
+  deps.testApi.checks = checks.api;
+
+  const activePayloadItem = async (): Promise<vscode.TestItem | undefined> => {
+    const doc = vscode.window.activeTextEditor?.document;
+    if (!doc) {
+      return undefined;
+    }
+    if (!checks.itemFor(doc.uri)) {
+      await checks.refresh();
+    }
+    return checks.itemFor(doc.uri);
+  };
+
+  return [
+    checks,
+    new ExpectationDiagnostics(),
+    vscode.languages.registerCompletionItemProvider(CHECK_SELECTOR, new ExpectationCompletion(), ' '),
+    vscode.languages.registerHoverProvider(CHECK_SELECTOR, new ExpectationHover()),
+    vscode.commands.registerCommand(Commands.runChecks, async (arg?: unknown) => {
+      // From a payload's editor (title bar, palette): its checks; elsewhere every check.
+      const item = arg instanceof vscode.Uri ? checks.itemFor(arg) : await activePayloadItem();
+      await checks.api.run(item ? [item] : undefined);
+    }),
+    vscode.commands.registerCommand(Commands.runChecksOnModels, async (arg?: unknown) => {
+      const item = arg instanceof vscode.Uri ? checks.itemFor(arg) : await activePayloadItem();
+      if (!item) {
+        void deps.ui.info(l10n.t('Open a payload with // @expect lines to run its checks on several models.'));
+        return;
+      }
+      await deps.catalog.ensureLoaded();
+      const picked = await deps.ui.pickMany(modelPickItems(deps.catalog.models), {
+        title: l10n.t('Run checks on models: pick {0} to {1}', MIN_MODELS, MAX_MODELS),
+      });
+      const models = (picked ?? []).map((p) => p.model?.id).filter((id): id is string => id !== undefined);
+      if (!picked) {
+        return;
+      }
+      if (models.length < MIN_MODELS || models.length > MAX_MODELS) {
+        void deps.ui.warn(
+          l10n.t(
+            'Pick between {0} and {1} models ({2} picked); nothing was run.',
+            MIN_MODELS,
+            MAX_MODELS,
+            models.length,
+          ),
+        );
+        return;
+      }
+      await checks.api.run([item], models);
+      const table = checks.api.lastModelTable();
+      if (table) {
+        const summary = table.rows.map((r) => `${r[0]} ${r[2]} (${r[3]})`).join(' · ');
+        const save = l10n.t('Save as CSV');
+        const answer = await deps.ui.info(l10n.t('Pass rate and median time per model: {0}', clean(summary)), save);
+        if (answer === save) {
+          await checks.saveTable();
+        }
+      }
+    }),
+    vscode.commands.registerCommand(Commands.saveCheckResults, () => checks.saveTable()),
+  ];
+}

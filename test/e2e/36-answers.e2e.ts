@@ -1,0 +1,298 @@
+// A person reads answers, at 1400×900 and at half a laptop's width (900×700): the chat answer's document opens
+// with the answer's text, wrapped (nothing runs past the right edge), then the status line; a streamed answer
+// grows in view; embeddings of two inputs say how many vectors of how many dimensions and how alike they are;
+// Send, Upload and Compare never make a third editor column. A rejected key on Send offers Set API Key…, a
+// stopped service offers Retry.
+import * as assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { startServer, type RunningServer } from '../server';
+import { e2e } from './session';
+import {
+  clearNotifications,
+  connectService,
+  moveMouseAway,
+  openFileByName,
+  openPalette,
+  openViewContainer,
+  pickQuickItem,
+  quickInput,
+  readActiveEditorText,
+  screenshot,
+  setViewport,
+  typeInQuickInput,
+  waitForNotification,
+  webviewFrame,
+} from './helpers';
+
+const SIZES = [
+  { width: 1400, height: 900, name: 'full' },
+  { width: 900, height: 700, name: 'half' },
+] as const;
+
+/** How far the widest rendered line of the active editor reaches past its right edge (≤ 0: no sideways scrolling). */
+async function overflow(page: Page): Promise<{ past: number; slider: boolean; lines: number }> {
+  return page
+    .locator('.editor-group-container.active .monaco-editor')
+    .first()
+    .evaluate((el) => {
+      const right = el.getBoundingClientRect().right;
+      const spans = Array.from(el.querySelectorAll('.view-lines .view-line > span'));
+      const widest = Math.max(0, ...spans.map((s) => s.getBoundingClientRect().right));
+      const track = el.querySelector('.scrollbar.horizontal') as HTMLElement | null;
+      const slider = track?.querySelector('.slider') as HTMLElement | null;
+      const hasSlider = !!track && !!slider && slider.offsetWidth > 0 && slider.offsetWidth < track.offsetWidth - 1;
+      return { past: widest - right, slider: hasSlider, lines: spans.length };
+    });
+}
+
+/** Editor columns (groups) on screen. */
+async function columns(page: Page): Promise<number> {
+  return page.locator('.part.editor .editor-group-container').count();
+}
+
+/**
+ * The active editor's text on screen, its lines joined and runs of spaces made one: a wrapped line is shown as
+ * several rows, and the tests read it as a person reads the paragraph. Waits until it matches `re`.
+ */
+async function readWrapped(page: Page, re: RegExp, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = (await readActiveEditorText(page).catch(() => '')).replace(/\s+/g, ' ');
+    if (re.test(text)) {
+      return text;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`the active editor did not show ${String(re)} within ${timeoutMs} ms; it shows:\n${text}`);
+    }
+    await page.waitForTimeout(100);
+  }
+}
+
+/** Clicks the answer's tab (the second group's active tab) so the answer is the active editor. */
+async function focusAnswer(page: Page): Promise<void> {
+  const group = page.locator('.editor-group-container').nth(1);
+  await group.waitFor({ state: 'visible', timeout: 15_000 });
+  await group.locator('.tab.active').first().click();
+}
+
+/** A new Chat payload; with `prompt`, typed over the selected placeholder prompt. */
+async function newChatPayload(page: Page, prompt?: string): Promise<void> {
+  await openPalette(page, 'Model Access: New Request…');
+  await pickQuickItem(page, 'Chat');
+  await readActiveEditorText(page, { contains: '// POST /v1/chat' });
+  if (prompt) {
+    await page.keyboard.insertText(prompt);
+    await readActiveEditorText(page, { contains: `"content": "${prompt.slice(0, 30)}` });
+  }
+}
+
+async function send(page: Page): Promise<void> {
+  await openPalette(page, 'Model Access: Send Request');
+}
+
+/** Sets `"stream": true` in the active payload as a person would (Go to Line, replace the value). */
+async function streamIt(page: Page): Promise<void> {
+  const lines = (await readActiveEditorText(page, { contains: '"stream": false' })).split('\n');
+  const streamLine = lines.findIndex((l) => l.includes('"stream": false')) + 1;
+  await page.keyboard.press('Control+G');
+  await typeInQuickInput(page, `:${streamLine}`);
+  await page.keyboard.press('End');
+  await page.keyboard.press('Control+Shift+ArrowLeft');
+  await page.keyboard.type('true');
+  await readActiveEditorText(page, { contains: '"stream": true' });
+}
+
+const LONG_PROMPT =
+  'Please explain, in a few friendly sentences, why the sky looks blue on a clear afternoon and red at sunset, and what that has to do with the way light scatters in the air';
+
+describe('Answers people read', () => {
+  let slow: RunningServer | undefined;
+
+  before(async () => {
+    // A 15–25 word answer streams over 20 s or more: long enough to read it mid-way at each size.
+    slow = await startServer({ streamDelayMs: 1000 });
+  });
+
+  after(async () => {
+    await setViewport(e2e.page, 1280, 800).catch(() => undefined);
+    await connectService(e2e.page, e2e.service.url).catch(() => undefined);
+    await openPalette(e2e.page, 'View: Close All Editors').catch(() => undefined);
+    await slow?.close().catch(() => undefined);
+  });
+
+  for (const size of SIZES) {
+    it(`${size.width}×${size.height}: the chat answer opens with its text, wrapped, then the status line`, async function () {
+      this.timeout(180_000);
+      const page = e2e.page;
+      await setViewport(page, size.width, size.height);
+      await openViewContainer(page);
+      await openPalette(page, 'View: Close All Editors');
+      if (await page.locator('.part.panel').isVisible()) {
+        await openPalette(page, 'View: Hide Panel');
+      }
+      await connectService(page, e2e.service.url, e2e.demoKey);
+      await newChatPayload(page, LONG_PROMPT);
+      await send(page);
+      await focusAnswer(page);
+      const text = await readWrapped(page, /POST \/v1\/chat · 200 OK/);
+      assert.match(text, /^You wrote \d+ characters/, `the answer's text comes first:\n${text}`);
+      assert.ok(text.indexOf('You wrote') < text.indexOf('POST /v1/chat · 200 OK'), 'then the status line');
+      const o = await overflow(page);
+      assert.ok(o.lines > 2, 'the answer wraps onto several lines');
+      assert.ok(o.past <= 1 && !o.slider, `no sideways scrolling (${JSON.stringify(o)})`);
+      assert.ok((await columns(page)) <= 2, 'the payload and its answer: two columns');
+      await moveMouseAway(page);
+      await screenshot(page, `answer-chat-${size.name}`);
+    });
+  }
+
+  it('a streamed answer grows as wrapped text that stays in view, at both sizes', async function () {
+    this.timeout(240_000);
+    const page = e2e.page;
+    assert.ok(slow);
+    await connectService(page, slow.url, slow.keys.acme);
+    for (const size of SIZES) {
+      await setViewport(page, size.width, size.height);
+      await openPalette(page, 'View: Close All Editors');
+      // The template's own prompt: the answer streams word by word whatever it says.
+      await newChatPayload(page);
+      await streamIt(page);
+      await send(page);
+      await focusAnswer(page);
+      // Mid-stream: some words are there, the status line says the answer is still arriving.
+      const growing = await readWrapped(page, /^You wrote .* POST \/v1\/chat · 200 OK · receiving…/);
+      assert.match(growing, /^You wrote/, `the growing text is on screen:\n${growing}`);
+      const o = await overflow(page);
+      assert.ok(o.past <= 1 && !o.slider, `the growing text wraps (${JSON.stringify(o)})`);
+      await moveMouseAway(page);
+      await screenshot(page, `answer-streaming-${size.name}`);
+      await page.waitForTimeout(2000);
+      const grown = await readWrapped(page, /^You wrote/);
+      assert.ok(grown.split(' --- ')[0].length > growing.split(' --- ')[0].length, 'it grows, in view');
+      await readWrapped(page, /POST \/v1\/chat · 200 OK · \d+ ms/, 90_000);
+      assert.ok((await columns(page)) <= 2);
+    }
+  });
+
+  it('embeddings of two inputs say the count, the dimensions and their similarity', async function () {
+    this.timeout(180_000);
+    const page = e2e.page;
+    await setViewport(page, 1400, 900);
+    await connectService(page, e2e.service.url, e2e.demoKey);
+    await openPalette(page, 'View: Close All Editors');
+    await openPalette(page, 'Model Access: New Request…');
+    await pickQuickItem(page, 'Embeddings');
+    await readActiveEditorText(page, { contains: '// POST /v1/embeddings' });
+    // The placeholder inside the input list is selected: two inputs replace it.
+    await page.keyboard.insertText('A cat sat on the mat.", "A dog lay on the rug.');
+    await readActiveEditorText(page, { contains: 'A dog lay on the rug.' });
+    await send(page);
+    await focusAnswer(page);
+    const text = await readWrapped(page, /POST \/v1\/embeddings · 200 OK/);
+    assert.match(text, /^## 2 vectors × \d+ dimensions /, text);
+    assert.match(text, /\| 1 \| A cat sat on the mat\. \| \d\.\d{3} \|/, 'each input with its norm');
+    assert.match(text, /Input 1 and input 2 have a cosine similarity of -?\d\.\d{3}\./);
+    assert.ok((await columns(page)) <= 2);
+    await moveMouseAway(page);
+    await screenshot(page, 'answer-embeddings');
+    // The heat map, in the Markdown preview of the answer, in the answer's column.
+    await openPalette(page, 'Model Access: Open Answer Preview');
+    const preview = await webviewFrame(page, 'img[alt="Cosine similarity heat map"]', 60_000);
+    const image = await preview.evaluate(() => {
+      const img = document.querySelector('img[alt="Cosine similarity heat map"]') as HTMLImageElement | null;
+      return { loaded: !!img && img.complete && img.naturalWidth > 0, heading: document.body.innerText.slice(0, 80) };
+    });
+    assert.ok(image.loaded, 'the heat map is drawn');
+    await preview.evaluate(() =>
+      document.querySelector('img[alt="Cosine similarity heat map"]')?.scrollIntoView({ block: 'center' }),
+    );
+    assert.match(image.heading, /2 vectors × \d+ dimensions/);
+    assert.ok((await columns(page)) <= 2, 'the preview opens with the answer');
+    await moveMouseAway(page);
+    await screenshot(page, 'answer-embeddings-preview');
+  });
+
+  it('after Send, Upload and Compare there are at most two editor columns', async function () {
+    this.timeout(240_000);
+    const page = e2e.page;
+    await setViewport(page, 1400, 900);
+    await openPalette(page, 'View: Close All Editors');
+    await newChatPayload(page, 'Hello there');
+    await send(page);
+    await focusAnswer(page);
+    await readWrapped(page, /POST \/v1\/chat · 200 OK/);
+    // Back to the payload (the first column), then Upload a workspace file and Compare.
+    await page.locator('.editor-group-container').nth(0).locator('.tab.active').first().click();
+    fs.writeFileSync(path.join(e2e.dirs.workspace, 'notes.txt'), 'notes for the upload\n');
+    await openFileByName(page, 'notes.txt');
+    await clearNotifications(page);
+    await openPalette(page, 'Model Access: Upload File to /v1/files');
+    await pickQuickItem(page, 'user_data'); // The default purpose.
+    await waitForNotification(page, /Uploaded notes\.txt: file-/);
+    assert.ok((await columns(page)) <= 2, 'the upload is answered in a notification');
+    await page.locator('.editor-group-container').nth(0).locator('.tab', { hasText: 'chat-' }).first().click();
+    await openPalette(page, 'Model Access: Compare Models…');
+    const org = Object.keys(e2e.service.keys)[0];
+    const second = e2e.service.registry.models.find((m) => m.organization === org && m.id.startsWith('basalt'))?.id;
+    assert.ok(second);
+    await typeInQuickInput(page, second, { submit: false });
+    await pickQuickItem(page, second);
+    await quickInput(page)
+      .locator('.monaco-list-row[aria-checked="true"]', { hasText: second })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    await webviewFrame(page, '#c1-status', 60_000);
+    assert.ok((await columns(page)) <= 2, 'the comparison opens with the answers');
+    await moveMouseAway(page);
+    await screenshot(page, 'answers-two-columns');
+  });
+
+  it('a rejected key on Send offers Set API Key…; a stopped service offers Retry', async function () {
+    this.timeout(240_000);
+    const page = e2e.page;
+    assert.ok(slow);
+    await setViewport(page, 1400, 900);
+    await openPalette(page, 'View: Close All Editors');
+    await connectService(page, slow.url);
+    // A key the service does not know, saved anyway, as a person who mistyped it would.
+    await openPalette(page, 'Model Access: Set API Key');
+    await typeInQuickInput(page, 'sk-this-key-is-not-known-00000000');
+    const question = page.locator('.notification-toast', { hasText: 'rejected this API key' }).first();
+    await question.waitFor({ state: 'visible', timeout: 30_000 });
+    await question.hover().catch(() => undefined);
+    await question.locator('.monaco-button', { hasText: 'Save Anyway' }).first().click();
+    await clearNotifications(page);
+    await newChatPayload(page, 'Hello');
+    await send(page);
+    const rejected = page.locator('.notification-toast', { hasText: 'POST /v1/chat:' }).first();
+    await rejected.waitFor({ state: 'visible', timeout: 30_000 });
+    await rejected
+      .locator('.monaco-button', { hasText: 'Set API Key…' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
+    await screenshot(page, 'answer-key-rejected');
+    await clearNotifications(page);
+
+    await connectService(page, slow.url, slow.keys.acme);
+    await slow.close();
+    await page.locator('.editor-group-container').nth(0).locator('.tab.active').first().click();
+    await send(page);
+    const stopped = page.locator('.notification-toast', { hasText: 'POST /v1/chat:' }).first();
+    await stopped.waitFor({ state: 'visible', timeout: 30_000 });
+    await stopped
+      .locator('.monaco-button', { hasText: 'Retry' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
+    await stopped
+      .locator('.monaco-button', { hasText: 'Diagnose Connection' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 10_000 });
+    // The status bar follows the failure.
+    await page.locator('.statusbar-item .codicon-warning').first().waitFor({ state: 'visible', timeout: 15_000 });
+    await screenshot(page, 'answer-service-stopped');
+    await clearNotifications(page);
+  });
+});

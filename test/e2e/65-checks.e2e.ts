@@ -1,0 +1,119 @@
+// A person keeps payloads that check their answers in the workspace: three with // @expect lines (one made to
+// fail: it expects "London" where the service answers about France) and one over a five-row dataset. Test
+// Explorer lists them under their folders; Run All Tests passes the right ones, shows the failure at its
+// expectation line with expected and actual, and runs the dataset's five rows as children.
+import * as assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from '../harness/codeServer';
+import { e2e } from './session';
+import {
+  connectService,
+  openFileByName,
+  openPalette,
+  openViewContainer,
+  screenshot,
+  waitForValue,
+  type TreeRow,
+} from './helpers';
+
+const TESTING = 'workbench.view.extension.test';
+
+/** The rows of Test Explorer (alone in its container, its pane has no header to find it by; few rows: no scrolling). */
+async function testRows(): Promise<TreeRow[]> {
+  const list = e2e.page.locator(`[id="${TESTING}"] .monaco-list`).first();
+  await list.waitFor({ state: 'attached', timeout: 15_000 });
+  return list.locator('.monaco-list-row').evaluateAll((els) =>
+    els.map((el) => ({
+      index: Number(el.getAttribute('data-index') ?? '-1'),
+      level: Number(el.getAttribute('aria-level') ?? '1'),
+      // "paris.jsonc (Passed), in 20ms": the label, the state and the duration.
+      label: (el.getAttribute('aria-label') ?? '').replace(/ \(.*$/, ''),
+      description: '',
+      expanded: el.hasAttribute('aria-expanded') ? el.getAttribute('aria-expanded') === 'true' : undefined,
+      ariaLabel: el.getAttribute('aria-label') ?? '',
+    })),
+  );
+}
+
+/** Expands every collapsed row of Test Explorer (folders, payloads), one click at a time. */
+async function expandAll(): Promise<TreeRow[]> {
+  for (let round = 0; round < 6; round++) {
+    const rows = await testRows();
+    const closed = rows.find((r) => r.expanded === false);
+    if (!closed) {
+      return rows;
+    }
+    const row = e2e.page
+      .locator(`[id="${TESTING}"] .monaco-list-row[aria-label="${closed.ariaLabel.replace(/"/g, '\\"')}"]`)
+      .first();
+    await row.locator('.monaco-tl-twistie').click();
+    await e2e.page.waitForTimeout(300);
+  }
+  return testRows();
+}
+
+describe('Checks in Test Explorer', () => {
+  before(() => {
+    fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', 'checks'), path.join(e2e.dirs.workspace, 'checks'), {
+      recursive: true,
+    });
+  });
+
+  after(async () => {
+    await openPalette(e2e.page, 'View: Close All Editor Groups').catch(() => undefined);
+  });
+
+  it('lists the payloads, Run All passes the right ones, the failure is at its line, the dataset has five children', async function () {
+    this.timeout(240_000);
+    const page = e2e.page;
+    await openViewContainer(page);
+    await openPalette(page, 'View: Close All Editor Groups');
+    await connectService(page, e2e.service.url, e2e.demoKey);
+
+    // The failing payload is open, so the failure's message shows in the editor at its line.
+    await openFileByName(page, 'london.jsonc');
+    await openViewContainer(page, 'Testing', TESTING);
+    const listed = await waitForValue(
+      async () => (await expandAll()).map((r) => r.label),
+      (labels) =>
+        ['paris.jsonc', 'london.jsonc', 'cities.jsonc', 'vectors.jsonc', 'cities.jsonl:5'].every((l) =>
+          labels.includes(l),
+        ),
+      'the payloads in Test Explorer',
+    );
+    assert.ok(listed.includes('checks/capitals') && listed.includes('checks/embeddings'), listed.join(', '));
+
+    await openPalette(page, 'Test: Run All Tests');
+    const rows = await waitForValue(
+      async () => expandAll(),
+      (all) => all.filter((r) => /\((Passed|Failed)\), in \d/.test(r.ariaLabel)).length >= 11,
+      'every test run',
+    );
+    const state = (label: string) => rows.find((r) => r.label === label)?.ariaLabel ?? '';
+    for (const passed of ['paris.jsonc', 'vectors.jsonc', 'cities.jsonc']) {
+      assert.match(state(passed), /^\S+ \(Passed\), in \d+(\.\d+)?m?s$/, passed);
+    }
+    assert.match(state('london.jsonc'), /^london\.jsonc \(Failed\), in \d/);
+    const children = rows.filter((r) => /^cities\.jsonl:\d$/.test(r.label));
+    assert.equal(children.length, 5);
+    assert.ok(
+      children.every((r) => /\(Passed\), in \d/.test(r.ariaLabel)),
+      children.map((r) => r.ariaLabel).join(' | '),
+    );
+
+    // The failure in the editor, on the line of its expectation: the actual answer != the expected "London".
+    const line = page.locator('.monaco-editor .view-line', { hasText: '// @expect text contains "London"' });
+    // VS Code's inline test message: `actual != expected` after the line.
+    const message = page.locator('.monaco-editor .inner > span.content', { hasText: '!= London' });
+    await message.first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await message.count(), 1);
+    assert.match(await message.innerText(), /^You wrote 30 c.*!= London$/);
+    const [lineBox, messageBox] = [await line.boundingBox(), await message.boundingBox()];
+    assert.ok(
+      lineBox && messageBox && Math.abs(lineBox.y + lineBox.height / 2 - (messageBox.y + messageBox.height / 2)) < 6,
+    );
+    assert.ok(messageBox && lineBox && messageBox.x > lineBox.x, 'after the expectation, on its line');
+    await screenshot(page, 'checks-test-explorer');
+  });
+});

@@ -1,0 +1,215 @@
+// Payload checks in Test Explorer, inside a real VS Code against the local service: payloads with // @expect
+// in the workspace are listed by folder (a dataset's rows as children), Run Checks runs them, a failure is
+// reported at its expectation's line with expected and actual, the settings bound concurrency and rows,
+// Cancel stops a run, several models give a table per model, the results table saves as CSV, and an
+// expectation that cannot be read is an error in the editor.
+import * as assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ModelAccessApi } from '../../src/testApi';
+import { Commands, Settings } from '../../src/ids';
+import { startServer, type RunningServer } from '../server';
+import { activateExtension, eventually, setSetting, sleep, stubUi, type UiStub } from './helpers';
+
+const FIXTURES = path.resolve(__dirname, '../../test/fixtures/checks');
+
+function children(item: vscode.TestItem): vscode.TestItem[] {
+  const out: vscode.TestItem[] = [];
+  item.children.forEach((c) => void out.push(c));
+  return out.sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));
+}
+
+describe('Checks in Test Explorer', function () {
+  this.timeout(90_000);
+  let api: ModelAccessApi;
+  let server: RunningServer;
+  let root: string;
+  let ui: UiStub;
+  let tmp: string;
+
+  const folders = () => {
+    const out: vscode.TestItem[] = [];
+    api.checks.controller.items.forEach((i) => void out.push(i));
+    return out.filter((f) => f.label.startsWith('checks-it'));
+  };
+  const item = (name: string) =>
+    folders()
+      .flatMap(children)
+      .find((i) => i.label === name);
+
+  before(async () => {
+    api = await activateExtension<ModelAccessApi>();
+    server = await startServer();
+    tmp = mkdtempSync(path.join(tmpdir(), 'model-access-checks-'));
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'the suite runs with a folder open');
+    root = path.join(workspace, 'checks-it');
+    cpSync(FIXTURES, root, { recursive: true });
+    ui = stubUi(api.ui);
+    await setSetting('baseUrl', server.url);
+    await api.keys.store(server.url, server.keys.acme);
+    await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url), 5000, 'the base URL');
+  });
+
+  after(async () => {
+    ui?.restore();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await setSetting(Settings.checksConcurrency, undefined);
+    await setSetting(Settings.checksMaxRows, undefined);
+    await api.keys.delete(server.url).catch(() => undefined);
+    await setSetting('baseUrl', undefined);
+    await server?.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('lists each payload with checks by file name under its folder, a dataset row per child', async () => {
+    await api.checks.refresh();
+    assert.deepEqual(
+      folders()
+        .map((f) => f.label)
+        .sort(),
+      ['checks-it/capitals', 'checks-it/embeddings'],
+    );
+    const capitals = folders().find((f) => f.label === 'checks-it/capitals') as vscode.TestItem;
+    assert.deepEqual(
+      children(capitals).map((c) => c.label),
+      ['cities.jsonc', 'london.jsonc', 'paris.jsonc'],
+    );
+    const cities = await eventually(
+      () => (item('cities.jsonc')?.children.size === 5 ? item('cities.jsonc') : undefined),
+      5000,
+      'the rows',
+    );
+    assert.deepEqual(
+      children(cities).map((c) => c.label),
+      ['cities.jsonl:1', 'cities.jsonl:2', 'cities.jsonl:3', 'cities.jsonl:4', 'cities.jsonl:5'],
+    );
+    // The gutter: the payload's test sits at its first expectation.
+    assert.equal(item('paris.jsonc')?.range?.start.line, 1);
+  });
+
+  it('Run Checks runs them all: the passing pass, the failure is at its line with expected and actual, rows are children', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand(Commands.runChecks);
+    const outcomes = api.checks.outcomes();
+    const of = (i: vscode.TestItem | undefined) => outcomes.get((i as vscode.TestItem).id);
+    assert.equal(of(item('paris.jsonc'))?.state, 'passed');
+    assert.equal(of(item('vectors.jsonc'))?.state, 'passed');
+    assert.ok((of(item('paris.jsonc'))?.duration ?? -1) >= 0, 'a duration is shown');
+    const london = of(item('london.jsonc'));
+    assert.equal(london?.state, 'failed');
+    assert.equal(london?.messages.length, 1);
+    assert.deepEqual(
+      { ...london?.messages[0], actual: london?.messages[0].actual?.slice(0, 9) },
+      { message: 'The answer\'s text does not contain "London"', line: 3, expected: 'London', actual: 'You wrote' },
+    );
+    const cities = item('cities.jsonc') as vscode.TestItem;
+    assert.equal(of(cities)?.state, 'passed');
+    for (const row of children(cities)) {
+      assert.equal(of(row)?.state, 'passed', row.label);
+    }
+    assert.equal(api.checks.lastTable()?.rows.length, 8);
+  });
+
+  it('runs one dataset row alone, and the settings bound concurrency and rows', async () => {
+    const cities = item('cities.jsonc') as vscode.TestItem;
+    server.clearRecords();
+    await api.checks.run([children(cities)[2]]);
+    assert.deepEqual(
+      server.received('/v1/responses').map((r) => (r.json as { input: string }).input),
+      ['Tell me one thing about Oslo.'],
+    );
+
+    await setSetting(Settings.checksMaxRows, 2);
+    await setSetting(Settings.checksConcurrency, 1);
+    server.clearRecords();
+    await api.checks.run([cities]);
+    assert.equal(server.received('/v1/responses').length, 2);
+    assert.deepEqual(
+      api.checks.lastTable()?.rows.map((r) => r[0]),
+      ['cities.jsonl:1', 'cities.jsonl:2'],
+    );
+    await setSetting(Settings.checksMaxRows, undefined);
+    await setSetting(Settings.checksConcurrency, undefined);
+  });
+
+  it('Cancel stops the requests in flight', async () => {
+    const cities = item('cities.jsonc') as vscode.TestItem;
+    server.setFaults({ latencyMs: 3000 });
+    const source = new vscode.CancellationTokenSource();
+    try {
+      const started = Date.now();
+      const running = api.checks.run([cities], undefined, source.token);
+      await sleep(300);
+      source.cancel();
+      await running;
+      assert.ok(Date.now() - started < 2500, 'the run ended at the cancel');
+      const outcome = api.checks.outcomes().get(cities.id);
+      assert.equal(outcome?.state, 'failed');
+      assert.match(outcome?.messages[0]?.message ?? '', /cancelled/);
+    } finally {
+      server.setFaults(undefined);
+      source.dispose();
+    }
+  });
+
+  it('several models: a pass rate and median time per model; the table saves as CSV', async () => {
+    const doc = await vscode.workspace.openTextDocument(path.join(root, 'capitals', 'paris.jsonc'));
+    await vscode.window.showTextDocument(doc);
+    await api.catalog.refresh();
+    api.ui.pickMany = async (items) => items.filter((i) => ['aurora-1', 'aurora-2'].includes(String(i.label))) as never;
+    await vscode.commands.executeCommand(Commands.runChecksOnModels);
+    const table = api.checks.lastModelTable();
+    assert.deepEqual(
+      table?.rows.map((r) => [r[0], r[1], r[2]]),
+      [
+        ['aurora-1', '1/1', '100%'],
+        ['aurora-2', '1/1', '100%'],
+      ],
+    );
+    assert.ok(
+      ui.messages.some((m) => /^Pass rate and median time per model: aurora-1 100% \(/.test(m)),
+      ui.messages.join('\n'),
+    );
+    const target = vscode.Uri.file(path.join(tmp, 'results.csv'));
+    api.ui.saveDialog = async () => target;
+    await vscode.commands.executeCommand(Commands.saveCheckResults);
+    const csv = readFileSync(target.fsPath, 'utf8');
+    assert.match(csv, /^model,passed,pass rate,median time\r\naurora-1,1\/1,100%,/);
+  });
+
+  it('an expectation that cannot be read is an error at its line, and fails its test with the reason', async () => {
+    const file = path.join(root, 'capitals', 'broken.jsonc');
+    writeFileSync(file, '// POST /v1/chat\n// @expect answer is nice\n{ "model": "aurora-1", "messages": [] }\n');
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    const diagnostics = await eventually(
+      () => {
+        const d = vscode.languages.getDiagnostics(doc.uri).filter((x) => x.source === 'Model Access');
+        return d.length > 0 ? d : undefined;
+      },
+      5000,
+      'the diagnostic',
+    );
+    assert.equal(diagnostics[0].range.start.line, 1);
+    assert.match(
+      diagnostics[0].message,
+      /^"answer is nice" is not an expectation this extension knows; write one of: status 200/,
+    );
+    await vscode.commands.executeCommand(Commands.runChecks);
+    const outcome = await eventually(() => api.checks.outcomes().get(doc.uri.toString()), 5000, 'the run');
+    assert.equal(outcome.state, 'failed');
+    assert.deepEqual([outcome.messages[0].line, /cannot be read/.test(outcome.messages[0].message)], [1, true]);
+    // Completion after // @expect offers the forms.
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      doc.uri,
+      new vscode.Position(1, '// @expect '.length),
+    );
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+    assert.ok(labels.includes('status 200') && labels.includes('first token < 800ms'), labels.join(', '));
+  });
+});
