@@ -201,7 +201,7 @@ const ALLOWED = [
   /^extension\/package\.nls\.json$/,
   /^extension\/l10n\/bundle\.l10n\.json$/,
   // The main bundle, and the ones loaded on first use (esbuild.js).
-  /^extension\/dist\/(extension|undici|client|requests|chat|details)\.js$/,
+  /^extension\/dist\/(extension|undici|client|requests|chat|details|diagnose|checks)\.js$/,
   /^extension\/media\/.+/,
   /^extension\/readme\.md$/i,
   /^extension\/changelog\.md$/i,
@@ -217,6 +217,8 @@ const REQUIRED = [
   'extension/dist/requests.js',
   'extension/dist/chat.js',
   'extension/dist/details.js',
+  'extension/dist/diagnose.js',
+  'extension/dist/checks.js',
 ];
 
 async function packageLayer() {

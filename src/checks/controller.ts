@@ -1,4 +1,5 @@
 import { onFirstUse } from '../common/onFirstUse';
+import { EnvAccess } from '../platform/envAccess';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -95,12 +96,14 @@ export class ChecksController implements vscode.Disposable {
   private models: Table | undefined;
   private readonly outcomes = new Map<string, CheckOutcome>();
   private readonly scratch: vscode.Uri;
+  private readonly envAccess: EnvAccess;
 
   constructor(
     private readonly deps: Services,
     private readonly settings: ChecksSettings,
   ) {
     this.scratch = vscode.Uri.joinPath(deps.context.globalStorageUri, 'scratch');
+    this.envAccess = new EnvAccess(deps.context.workspaceState, (uri) => uri.path.startsWith(`${this.scratch.path}/`));
     this.controller.resolveHandler = async (item) => {
       if (!item) {
         await this.refresh();
@@ -379,7 +382,7 @@ export class ChecksController implements vscode.Disposable {
     const { runCheckFile, resultsTable, modelTable, tableAsText } = load();
     const result = await runCheckFile(text, {
       onlyRows,
-      target: (pinned) => this.target(pinned),
+      target: (pinned) => this.target(pinned, uri),
       readText: (f) => files.get(f) ?? undefined,
       concurrency: this.settings.concurrency,
       maxRows: this.settings.maxRows,
@@ -478,7 +481,7 @@ export class ChecksController implements vscode.Disposable {
   }
 
   /** The client and variables of the payload's environment (its `// @env`, else the active one). */
-  private async target(pinned: string | undefined): Promise<Target> {
+  private async target(pinned: string | undefined, uri: vscode.Uri): Promise<Target> {
     const env = pinned === undefined ? this.deps.environments.active : this.deps.environments.find(pinned);
     if (pinned !== undefined && !env) {
       return {
@@ -496,6 +499,8 @@ export class ChecksController implements vscode.Disposable {
           variables: env?.variables ?? {},
           environment: env?.name,
           env: (name) => process.env[name],
+          // A check file from a repository reads only the `{{$env}}` names Send would let it read.
+          envPolicy: this.envAccess.policyFor(uri),
           uuid: () => randomUUID(),
           now: () => Date.now(),
         },

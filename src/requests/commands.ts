@@ -19,7 +19,7 @@ import { uploadFile } from './upload';
 import { ModelComparisons } from './compare';
 import { answerColumn } from './answerPlacement';
 import { RESPONSE_SCHEME } from './responseScheme';
-import type { EnvAccess } from './envAccess';
+import type { EnvAccess } from '../platform/envAccess';
 import { Conversations } from './conversation';
 import { TranscriptPanels, transcriptTarget } from './transcriptView';
 import { clean, displayText } from '../common/text';

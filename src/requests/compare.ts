@@ -7,7 +7,7 @@ import { commandEnvironment } from '../platform/environments';
 import type { ModelCatalog } from '../platform/catalog';
 import { payloadEnvironment, unresolvedMessage, variableContext } from './variableEditing';
 import { resolvePayload } from '../domain/payload/variables';
-import type { EnvAccess } from './envAccess';
+import type { EnvAccess } from '../platform/envAccess';
 import { newNonce } from '../common/html';
 import { clean, displayText, type DisplayText } from '../common/text';
 import { modelCount } from '../common/counts';

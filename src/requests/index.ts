@@ -5,7 +5,7 @@ import { PayloadDocuments } from './payloadDocuments';
 import { ModelCompletion, ModelDiagnostics, modelHover, PAYLOAD_SELECTOR, PayloadCodeLens } from './payloadEditing';
 import { RESPONSE_GONE, RESPONSE_SCHEME } from './responseScheme';
 import { ScratchFiles } from './scratchFiles';
-import { EnvAccess } from './envAccess';
+import { EnvAccess } from '../platform/envAccess';
 import { variableProviders } from './variableEditing';
 import { ON_DEMAND, type Handler } from './onDemand';
 
@@ -20,7 +20,7 @@ export type { RequestsApi } from './commands';
 export function register(deps: Services): vscode.Disposable[] {
   const scratch = new ScratchFiles(deps.context.globalStorageUri);
   // Which {{$env NAME}} a payload may read: remembered per workspace.
-  const envAccess = new EnvAccess(deps.context.workspaceState, scratch);
+  const envAccess = new EnvAccess(deps.context.workspaceState, (uri) => scratch.contains(uri));
   const payloads = new PayloadDocuments(scratch, () => void deps.catalog.ensureLoaded());
   const responseChanged = new vscode.EventEmitter<vscode.Uri>();
   const load = onFirstUse(() => {

@@ -6,7 +6,7 @@ import { ENDPOINTS, readEndpoint, withEndpoint } from '../domain/payload/endpoin
 import type { RequestHistory } from './history';
 import { parsePayload, payloadModel, wantsStream } from '../domain/payload/parse';
 import { resolvePayload } from '../domain/payload/variables';
-import type { EnvAccess } from './envAccess';
+import type { EnvAccess } from '../platform/envAccess';
 import { payloadEnvironment, unresolvedMessage, variableContext } from './variableEditing';
 import type { ResponseRecord } from './core/responseFormat';
 import type { ResponseDocuments } from './responseView';

@@ -8,7 +8,7 @@ import { l10n } from '../platform/l10n';
 import { Lifecycle } from '../platform/lifecycle';
 import { isPayload, PAYLOAD_SELECTOR, registerPayloadHover } from './payloadEditing';
 import type { ScratchFiles } from './scratchFiles';
-import type { EnvAccess } from './envAccess';
+import type { EnvAccess } from '../platform/envAccess';
 import {
   envAccess,
   type EnvPolicy,

@@ -212,4 +212,30 @@ describe('Checks in Test Explorer', function () {
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
     assert.ok(labels.includes('status 200') && labels.includes('first token < 800ms'), labels.join(', '));
   });
+
+  it('a check file in the workspace reads only MODEL_ACCESS_* environment variables, as Send does', async () => {
+    const file = path.join(root, 'capitals', 'env-reader.jsonc');
+    const received = server.requests.length;
+    writeFileSync(
+      file,
+      '// POST /v1/chat\n// @expect status 200\n{ "model": "aurora-1", "messages": [{ "role": "user", "content": "{{$env HOME}}" }] }\n',
+    );
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    await eventually(() => item('env-reader.jsonc'), 10_000, 'the new check file listed');
+    await vscode.commands.executeCommand(Commands.runChecks);
+    const outcome = await eventually(() => api.checks.outcomes().get(doc.uri.toString()), 10_000, 'the run');
+    assert.equal(outcome.state, 'errored', 'the check cannot run: nothing is sent');
+    assert.match(
+      outcome.messages[0].message,
+      /outside the scratch folder reads only MODEL_ACCESS_\* environment variables unless you allow HOME/,
+    );
+    assert.ok(
+      server.requests
+        .slice(received)
+        .every((r) => !JSON.stringify(r.json ?? '').includes(process.env.HOME ?? '\u0000')),
+      'HOME was sent to no one',
+    );
+    rmSync(file, { force: true });
+  });
 });

@@ -1,21 +1,22 @@
 import * as vscode from 'vscode';
 import { clean, type DisplayText } from '../common/text';
-import { l10n } from '../platform/l10n';
-import type { Ui } from '../platform/ui';
+import { l10n } from './l10n';
+import type { Ui } from './ui';
 import type { EnvPolicy, VariableProblem } from '../domain/payload/variables';
-import type { ScratchFiles } from './scratchFiles';
 
 const KEY = 'modelAccess.envAllowed';
 
 /**
- * Which `{{$env NAME}}` a payload may read (core/variables.ts `EnvPolicy`): every name for the person's own
+ * Which `{{$env NAME}}` a payload may read (domain/payload/variables.ts `EnvPolicy`), for Send, Compare and
+ * checks alike: every name for the person's own
  * scratch payloads in a trusted window; elsewhere only `MODEL_ACCESS_*` and the names allowed here, kept per
  * workspace in workspace state (never synced, never settings a repository could carry).
  */
 export class EnvAccess {
   constructor(
     private readonly state: vscode.Memento,
-    private readonly scratch: ScratchFiles,
+    /** Whether a file is one of the person's own scratch payloads (the requests feature knows the folder). */
+    private readonly isScratch: (uri: vscode.Uri) => boolean,
   ) {}
 
   private get allowed(): ReadonlySet<string> {
@@ -27,7 +28,7 @@ export class EnvAccess {
   policyFor(uri: vscode.Uri | undefined): EnvPolicy {
     const limited = !vscode.workspace.isTrusted
       ? 'untrusted'
-      : uri && this.scratch.contains(uri)
+      : uri && this.isScratch(uri)
         ? undefined
         : 'outsideScratch';
     return { limited, allowed: this.allowed };
