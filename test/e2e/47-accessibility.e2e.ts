@@ -192,7 +192,7 @@ describe('Keyboard, screen readers and axe-core', () => {
     await setColorTheme(page, 'Default Light Modern');
   });
 
-  it('Send from the keyboard: Payload Actions… (Ctrl+Shift+Alt+Enter) with the cursor at the end of the payload', async function () {
+  it('Send and Reply from the keyboard: Payload Actions… (Ctrl+Shift+Alt+Enter) with the cursor at the end of the payload', async function () {
     this.timeout(180_000);
     const page = e2e.page;
     await openPalette(page, 'View: Close All Editors');
@@ -233,6 +233,18 @@ describe('Keyboard, screen readers and axe-core', () => {
       .locator('.tab', { hasText: 'response' })
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
+    // Reply from the keyboard too: back to the payload (Ctrl+1), the same actions, "Reply".
+    await page.keyboard.press('Control+1');
+    await page.keyboard.press('Control+Shift+Alt+Enter');
+    await actions.locator('.monaco-list-row', { hasText: 'Reply' }).first().waitFor({ timeout: 15_000 });
+    await page.keyboard.type('Reply');
+    await page.keyboard.press('Enter');
+    const replied = await readActiveEditorText(page, { contains: '"role": "assistant"' });
+    assert.match(
+      replied,
+      /"role": "assistant"[\s\S]*"role": "user",\s*"content": ""/,
+      'the answer and a new user turn',
+    );
   });
 
   it('Compare: three models fit at 1400 and 900 px; axe finds nothing running, finished or failed, in every theme', async function () {

@@ -90,6 +90,43 @@ describe('Conversations', function () {
     answerAsk = undefined;
   });
 
+  it('Payload Actions… (the keyboard, anywhere in the payload) offers Reply, Regenerate and Show Conversation once there is an answer', async () => {
+    const editor = await newPayload('/v1/chat', model);
+    const offered: string[][] = [];
+    const pick = api.ui.pick;
+    try {
+      api.ui.pick = (async (items: readonly { label: string }[]) => {
+        offered.push(items.map((i) => i.label));
+        return items.find((i) => /Reply/.test(i.label));
+      }) as typeof api.ui.pick;
+      await vscode.commands.executeCommand(Commands.payloadActions);
+      assert.ok(!offered[0].some((l) => /Reply/.test(l)), 'no Reply before an answer: ' + offered[0].join(' | '));
+      await send();
+      editor.selection = new vscode.Selection(editor.document.lineCount - 1, 0, editor.document.lineCount - 1, 0);
+      await vscode.window.showTextDocument(editor.document);
+      await vscode.commands.executeCommand(Commands.payloadActions);
+      assert.deepEqual(offered[1].slice(1, 4), [
+        '$(reply) Reply',
+        '$(refresh) Regenerate',
+        '$(comment-discussion) Show Conversation',
+      ]);
+      const messages = await eventually(
+        () => {
+          const m = payloadOf(editor).messages as Message[];
+          return m.length === 4 ? m : undefined;
+        },
+        5000,
+        'Reply from Payload Actions',
+      );
+      assert.deepEqual(
+        messages.map((m) => m.role),
+        ['system', 'user', 'assistant', 'user'],
+      );
+    } finally {
+      api.ui.pick = pick;
+    }
+  });
+
   it('Chat, streamed: Reply appends the whole answer and an empty user turn; the next Send carries all four turns', async () => {
     const editor = await newPayload('/v1/chat', model, (p) => {
       p.stream = true;
