@@ -24,6 +24,7 @@ import {
   typeInQuickInput,
   waitForNotification,
   webviewFrame,
+  answerModelPick,
 } from './helpers';
 
 const SIZES = [
@@ -81,6 +82,7 @@ async function focusAnswer(page: Page): Promise<void> {
 async function newChatPayload(page: Page, prompt?: string): Promise<void> {
   await openPalette(page, 'Model Access: New Request…');
   await pickQuickItem(page, 'Chat');
+  await answerModelPick(page); // The first model that suits Chat, unless a selected one does.
   await readActiveEditorText(page, { contains: '// POST /v1/chat' });
   if (prompt) {
     await page.keyboard.insertText(prompt);
@@ -184,6 +186,7 @@ describe('Answers people read', () => {
     await openPalette(page, 'View: Close All Editors');
     await openPalette(page, 'Model Access: New Request…');
     await pickQuickItem(page, 'Embeddings');
+    await answerModelPick(page); // An embedding model: those come first for Embeddings.
     await readActiveEditorText(page, { contains: '// POST /v1/embeddings' });
     // The placeholder inside the input list is selected: two inputs replace it.
     await page.keyboard.insertText('A cat sat on the mat.", "A dog lay on the rug.');
