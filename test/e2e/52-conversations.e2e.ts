@@ -60,6 +60,28 @@ async function transcriptTurns(frame: Frame): Promise<string[]> {
   );
 }
 
+/**
+ * After Reply: the answer is in the payload and the cursor stands in the new empty user turn (the status bar's
+ * "Ln N" is the line of the last `"content": ""` or `"content": []`), so what is typed next goes there. Reply
+ * places the cursor just after its edit lands; keys pressed in between would go to the old cursor.
+ */
+async function cursorInNewTurn(page: Page): Promise<void> {
+  const text = await readActiveEditorText(page, { contains: '"role": "assistant"' });
+  const lines = text.split('\n');
+  let line = -1;
+  lines.forEach((l, i) => {
+    if (/"content": (""|\[\])/.test(l)) {
+      line = i + 1;
+    }
+  });
+  assert.ok(line > 0, 'the payload has a new empty user turn');
+  await waitForValue(
+    () => page.locator('.statusbar-item[id="status.editor.selection"]').innerText(),
+    (t) => t.startsWith(`Ln ${line},`),
+    `the cursor on line ${line}, in the new user turn`,
+  );
+}
+
 describe('Conversations', () => {
   after(async () => {
     await openPalette(e2e.page, 'View: Close All Editors').catch(() => undefined);
@@ -101,7 +123,7 @@ describe('Conversations', () => {
       .first()
       .click({ position: { x: 300, y: 200 } });
     await clickLens(page, 'Reply');
-    await readActiveEditorText(page, { contains: '"role": "assistant"' });
+    await cursorInNewTurn(page);
     await page.keyboard.type('Tell me more');
     await readActiveEditorText(page, { contains: '"content": "Tell me more"' });
     await page.keyboard.press('Control+Alt+Enter');
@@ -191,7 +213,7 @@ describe('Conversations', () => {
       .first()
       .click({ position: { x: 300, y: 200 } });
     await clickLens(page, 'Reply');
-    await readActiveEditorText(page, { contains: '"role": "assistant"' });
+    await cursorInNewTurn(page);
     await page.keyboard.type('Follow-up');
     await readActiveEditorText(page, { contains: '"content": "Follow-up"' });
     await page.keyboard.press('Control+Alt+Enter');

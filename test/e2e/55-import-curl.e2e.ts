@@ -64,6 +64,9 @@ describe('Import cURL', () => {
     await openPalette(page, 'Go to Line/Column');
     await quickInput(page).locator('input').fill(`:${first}`);
     await page.keyboard.press('Enter');
+    // The keys go to the editor once the line picker has closed; a picker still showing when the palette
+    // opens is closed with Escape, which would drop the selection.
+    await quickInput(page).waitFor({ state: 'hidden', timeout: 15_000 });
     await page.keyboard.press('Home');
     for (let i = 1; i < lines; i++) {
       await page.keyboard.press('Shift+ArrowDown');
