@@ -87,20 +87,14 @@ function escapedOccurrences(text: string, secret: string, table: Int32Array): [n
   return found;
 }
 
-/** `text` with each of `ranges` (possibly overlapping) replaced by one mark. */
+/**
+ * `text` with each of `ranges` replaced by one mark. The ranges are those of one {@link escapedOccurrences}
+ * scan: in order and apart (the matcher starts afresh after each occurrence), so they need no sorting or merging.
+ */
 function replaceRanges(text: string, ranges: [number, number][]): string {
-  const merged: [number, number][] = [];
-  for (const [s, e] of [...ranges].sort((a, b) => a[0] - b[0])) {
-    const last = merged.at(-1);
-    if (last && s < last[1]) {
-      last[1] = Math.max(last[1], e);
-    } else {
-      merged.push([s, e]);
-    }
-  }
   let out = '';
   let at = 0;
-  for (const [s, e] of merged) {
+  for (const [s, e] of ranges) {
     out += text.slice(at, s) + REDACTED;
     at = e;
   }

@@ -129,9 +129,12 @@ function safeHref(raw: string): string {
   return isHttpsAddress(value) ? value : BLOCKED_LINK;
 }
 
-/** The attributes of a kept element, checked and written again; undefined for an image that may not load. */
+/**
+ * The attributes of a kept element (a tag of {@link ELEMENTS}), checked and written again; undefined for an
+ * image that may not load.
+ */
 function attributesOf(tag: string, source: string): string | undefined {
-  const allowed = new Set([...(ELEMENTS[tag] ?? []), ...GLOBAL_ATTRIBUTES]);
+  const allowed = new Set([...ELEMENTS[tag], ...GLOBAL_ATTRIBUTES]);
   const out: string[] = [];
   const seen = new Set<string>();
   let style: string | undefined;

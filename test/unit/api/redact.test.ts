@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { REDACTED, redact, redactor, Redactor } from '../../../src/api/redact';
+import fc from 'fast-check';
 
 describe('api/redact', () => {
   it('removes a key verbatim, URL-encoded and JSON-escaped, leaving the rest', () => {
@@ -160,5 +161,62 @@ describe('Redactor: credential-looking text in logs and messages, and mixed esca
     const long = `sk-${'x'.repeat(600)}`;
     assert.equal(redact(`undefined \\ ${long}`, long), `undefined \\ ${REDACTED}`);
     assert.equal(redact(`undefined \\ \\u0073k-${'x'.repeat(600)}`, long), `undefined \\ ${REDACTED}`);
+  });
+});
+
+describe('redact: escaped echoes a simple search would miss', () => {
+  it('finds a key whose beginning repeats inside it, right after a near miss', () => {
+    // "sk-sk-sk/x" holds "sk-sk/x" from its fourth character: after "sk-sk" the search must not start over.
+    assert.equal(redact('sk-sk\\/x and sk-sk-sk\\/x', 'sk-sk/x'), `${REDACTED} and sk-${REDACTED}`);
+    assert.equal(redact('aabaab\\u0061ab\\/', 'aabaab/'), `aab${REDACTED}`);
+    assert.equal(redact('\\u0061aaab\\/', 'aab/'), `\\u0061a${REDACTED}`);
+  });
+
+  it('leaves text that only comes close to a key as it is', () => {
+    // "aababc" holds "aab" and "abc" but not "aabc".
+    assert.equal(redact('aab\\u0061bc', 'aabc'), 'aab\\u0061bc');
+  });
+
+  it('finds a key right after a backslash that starts no escape (a Windows path)', () => {
+    assert.equal(redact('C:\\sk-ab\\/cd\\x', 'sk-ab/cd'), `C:\\${REDACTED}\\x`);
+  });
+
+  it('marks two echoes back to back as two', () => {
+    assert.equal(redact('\\u0073k/\\u0073k/', 'sk/'), `${REDACTED}${REDACTED}`);
+  });
+
+  it('property: no key is left in a JSON string however its characters are escaped, and other text is untouched', () => {
+    // Keys over a small alphabet repeat their own beginnings often, the hard case for the matcher.
+    const alphabet = ['a', 'b', 'c', '/'];
+    /** One character as a JSON string may hold it: verbatim or escaped. */
+    const written = (c: string, how: number) =>
+      how === 0 ? c : how === 1 ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c === '/' ? '\\/' : c;
+    // A key starting with `/` would be found verbatim in an echo's `\/` and leave its backslash before the
+    // mark: removed all the same, but the text is then no JSON string to read back.
+    const keyArb = fc
+      .tuple(fc.constantFrom('a', 'b', 'c'), fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 5 }))
+      .map(([first, rest]) => first + rest.join(''));
+    fc.assert(
+      fc.property(
+        keyArb,
+        // The text: pieces of the key (so near misses are frequent) and other characters, each written
+        // verbatim or escaped.
+        fc.array(fc.oneof(fc.tuple(fc.nat(6), fc.nat(6)), fc.constantFrom(...alphabet, ' ', 'x')), { maxLength: 12 }),
+        fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 60, maxLength: 60 }),
+        (key, pieces, hows) => {
+          const plain = pieces.map((p) => (typeof p === 'string' ? p : key.slice(p[0], p[0] + p[1]))).join('');
+          const text = [...plain].map((c, i) => written(c, hows[i % hows.length])).join('');
+          const out = redact(text, key);
+          const decoded = (s: string) => JSON.parse(`"${s}"`) as string;
+          assert.ok(!decoded(out).split(REDACTED).join(' ').includes(key), JSON.stringify({ key, text, out }));
+          if (!decoded(text).includes(key)) {
+            assert.equal(out, text);
+          } else {
+            assert.ok(out.includes(REDACTED));
+          }
+        },
+      ),
+      { seed: 6, numRuns: 2000 },
+    );
   });
 });

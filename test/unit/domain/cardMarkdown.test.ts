@@ -288,3 +288,196 @@ describe('Model Card preview: sanitizing a fetched card', () => {
     assert.ok(!els.some((e) => e.tag === 'a'));
   });
 });
+
+describe('Model Card preview: what the allow-list keeps of a card', () => {
+  /** The one element of a card's first paragraph with this tag, as the preview shows it. */
+  const first = (md: string, tag: string) => shown(md).find((e) => e.tag === tag);
+  const hrefOf = (md: string) => first(md, 'a')?.attrs.href;
+
+  it("shows the card's own stand-in character as the replacement character, and `<` as itself", () => {
+    assert.equal(shown('a\ue000b<c')[1].text, 'a\ufffdb<c');
+  });
+
+  it('keeps `<` in a link address, a link title and an image description', () => {
+    assert.equal(hrefOf('[x](https://a.example/a<b)'), 'https://a.example/a%3Cb');
+    assert.equal(first('[x](https://a.example/ "a<b")', 'a')?.attrs.title, 'a<b');
+    assert.equal(shown('![a<b](http://img.example/i.png)')[1].text, '[a<b]');
+  });
+
+  it('keeps a link title as written, punctuation and all', () => {
+    assert.equal(first('[x](https://a.example/ "Paper, 2024: see §2!")', 'a')?.attrs.title, 'Paper, 2024: see §2!');
+  });
+
+  it('refuses a link that names a user or password (it reads as one site and goes to another)', () => {
+    for (const address of [
+      'https://user:pass@evil.example/',
+      'https://good.example@evil.example/',
+      'https://:pass@evil.example/',
+    ]) {
+      assert.equal(hrefOf(`[x](${address})`), BLOCKED_LINK, address);
+    }
+    assert.equal(hrefOf('[x](https://evil.example/@good.example)'), 'https://evil.example/@good.example');
+  });
+
+  it('refuses a relative link (it would open a file beside the card) and an address no browser can read', () => {
+    assert.equal(hrefOf('[x](other.md#top)'), BLOCKED_LINK);
+    assert.equal(hrefOf('[x](https://a.example:99999/)'), BLOCKED_LINK);
+    assert.equal(hrefOf('[x](#top)'), '#top');
+  });
+
+  it('keeps a table cell alignment in body cells as in header cells', () => {
+    const els = shown('| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |');
+    assert.deepEqual(
+      els.filter((e) => e.tag === 'td').map((e) => e.attrs.align),
+      ['left', 'center', 'right'],
+    );
+  });
+
+  it('keeps an ordered list that starts past 9', () => {
+    assert.equal(first('12. twelve\n13. thirteen', 'ol')?.attrs.start, '12');
+  });
+});
+
+describe('Model Card preview: the allow-list on HTML a renderer plugin could write', () => {
+  /** The sanitized card without its wrapper. */
+  const inner = (html: string) => {
+    const out = sanitizeRenderedCard(html);
+    assert.ok(out.startsWith('<div class="model-card">') && out.endsWith('</div>\n'), out);
+    return out.slice('<div class="model-card">'.length, -'</div>\n'.length);
+  };
+  const hrefOf = (html: string) => elements(inner(html)).find((e) => e.tag === 'a')?.attrs.href;
+  const titleOf = (html: string) => elements(inner(html)).find((e) => e.tag === 'abbr')?.attrs.title;
+
+  it('reads character references in a link address as a browser does', () => {
+    // Decimal, hexadecimal with x or X, with or without the final semicolon.
+    for (const written of [
+      '&#104;ttps://a.example/',
+      '&#x68;ttps://a.example/',
+      '&#X68;ttps://a.example/',
+      '&#104ttps://a.example/',
+      'https&#58;//a.example/',
+    ]) {
+      const link = `<a href="${written}">x</a>`;
+      assert.equal(elements(link).find((e) => e.tag === 'a')?.attrs.href, 'https://a.example/', 'the browser');
+      assert.equal(hrefOf(link), 'https://a.example/', written);
+    }
+  });
+
+  it('refuses javascript: however the scheme is spelt: case, entities, tabs and newlines inside it', () => {
+    for (const tag of [
+      '<A HREF=JavaScript:alert(1)>',
+      '<a href="&#106;avascript:alert(1)">',
+      '<a href="&#x6A;avascript:alert(1)">',
+      '<a href="&#106avascript:alert(1)">',
+      '<a href="java&#x09;script:alert(1)">',
+      '<a href="java&#10;script:alert(1)">',
+      '<a href="java\tscript:alert(1)">',
+      "<a href='java\nscript:alert(1)'>",
+      '<a href="  javascript:alert(1)">',
+    ]) {
+      assert.equal(inner(`${tag}x</a>`), `<a href="${BLOCKED_LINK}">x</a>`, tag);
+    }
+  });
+
+  it('refuses an address with white space, a control or an invisible character in it', () => {
+    for (const address of [
+      ' https://a.example/',
+      'https://a.example/ x',
+      'https://a.exa\tmple/',
+      'https://a.example/\u0001',
+      'https://a.example/&#x202e;gpj.exe',
+    ]) {
+      assert.equal(hrefOf(`<a href="${address}">x</a>`), BLOCKED_LINK, JSON.stringify(address));
+    }
+  });
+
+  it('refuses a link whose address holds a character reference this module cannot read', () => {
+    // A browser would read `&copy;` as ©; the address is not what the check saw, so it goes.
+    assert.equal(hrefOf('<a href="https://a.example/?x=1&copy;">x</a>'), BLOCKED_LINK);
+    assert.equal(hrefOf('<a href="https://a.example/?x=1&amp;y=2">x</a>'), 'https://a.example/?x=1&y=2');
+    // The same in a class list: no attribute rather than a wrong one.
+    assert.equal(inner('<p class="a&foo;">t</p>'), '<p>t</p>');
+  });
+
+  it('reads character references in a title as a browser does, an impossible one as U+FFFD', () => {
+    for (const [written, read] of [
+      ['a&#x10FFFF;b', 'a\u{10ffff}b'],
+      ['a&#x110000;b&#0;c', 'a\ufffdb\ufffdc'],
+    ]) {
+      const abbr = `<abbr title="${written}">x</abbr>`;
+      assert.equal(elements(abbr).find((e) => e.tag === 'abbr')?.attrs.title, read, 'the browser');
+      assert.equal(titleOf(abbr), read, written);
+    }
+  });
+
+  it('keeps class names as names, and each of them', () => {
+    assert.equal(inner('<p class="note  wide x!y !z w! -ok">t</p>'), '<p class="note wide -ok">t</p>');
+  });
+
+  it('keeps dir, align and start only with the values they can have', () => {
+    assert.equal(
+      inner('<p dir="RTL">a</p><p dir="sideways">b</p><p dir="xrtl">c</p><p dir="rtlx">d</p>'),
+      '<p dir="RTL">a</p><p>b</p><p>c</p><p>d</p>',
+    );
+    assert.equal(
+      inner('<td align="center">a</td><td align="justify">b</td><td align="xleft">c</td><td align="leftx">d</td>'),
+      '<td align="center">a</td><td>b</td><td>c</td><td>d</td>',
+    );
+    assert.equal(
+      inner('<ol start="12"></ol><ol start="3x"></ol><ol start="x3"></ol><ol start="1234567890"></ol>'),
+      '<ol start="12"></ol><ol></ol><ol></ol><ol></ol>',
+    );
+  });
+
+  it('writes no attribute that is empty, has no value or was refused', () => {
+    assert.equal(inner('<p class id title="" dir="up">t</p>'), '<p>t</p>');
+    assert.equal(inner('<a title>x</a>'), '<a>x</a>');
+  });
+
+  it("takes a cell's alignment from its style only for table cells, however the style is spaced", () => {
+    assert.equal(inner('<td style=" text-align : right ; ">1</td>'), '<td align="right">1</td>');
+    assert.equal(inner('<th style="TEXT-ALIGN:Center">1</th>'), '<th align="center">1</th>');
+    // A style after other attributes, or an id that reads like a style.
+    assert.equal(inner('<td style="text-align:left" class="n">1</td>'), '<td class="n" align="left">1</td>');
+    assert.equal(inner('<td id="text-align:left">1</td>'), '<td id="text-align:left">1</td>');
+    // The cell's own align wins, and is written once; a paragraph takes no alignment at all.
+    assert.equal(inner('<td align="left" style="text-align:right">1</td>'), '<td align="left">1</td>');
+    assert.equal(inner('<p style="text-align:center">t</p>'), '<p>t</p>');
+  });
+
+  it('shows an image that may not load as its description, or as nothing without one', () => {
+    assert.equal(inner('<p><img alt="diagram"></p>'), '<p>[diagram]</p>');
+    assert.equal(inner('<p>a<img src="http://img.example/t.png">b</p>'), '<p>ab</p>');
+    assert.equal(inner('<p>a<img src="http://img.example/t.png" alt>b</p>'), '<p>ab</p>');
+    assert.equal(inner('<p>a<img src="http://img.example/t.png" alt="x &foo; y">b</p>'), '<p>ab</p>');
+    assert.equal(
+      inner('<p><img src="https://img.example/c.png" alt="chart"></p>'),
+      '<p><img src="https://img.example/c.png" alt="chart"></p>',
+    );
+  });
+
+  it('keeps `>` in text a renderer left unescaped', () => {
+    assert.equal(inner('<p>a > b</p>'), '<p>a &gt; b</p>');
+  });
+
+  it('drops executable and foreign content whole, and nothing after it', () => {
+    // A `<` inside it that forms no tag, a child left open or self-closed, the same element nested.
+    assert.equal(inner('<p>x<script>if (a < b) alert(1)</script>y</p>'), '<p>xy</p>');
+    assert.equal(inner('<p>a<svg><path d="M0"/><g><rect></svg>b</p>'), '<p>ab</p>');
+    assert.equal(inner('<p>a<svg><svg></svg>hidden</svg>b</p>'), '<p>ab</p>');
+    assert.equal(inner('<p>a<SCRIPT>alert(1)</Script>b</p>'), '<p>ab</p>');
+    // An end tag with no start hides nothing.
+    assert.equal(inner('<p>a</script>b</p><p>c</p>'), '<p>ab</p><p>c</p>');
+  });
+
+  it('writes no end tag for an element that has none', () => {
+    assert.equal(inner('<p>a<br>b</br>c<hr></hr></p>'), '<p>a<br>bc<hr></p>');
+  });
+
+  it('keeps what the allow-list names, lowercased, whatever the quoting', () => {
+    assert.equal(
+      inner('<A HREF=\'https://a.example/\' TITLE=plain>x</A><Abbr Title="t">y</Abbr>'),
+      '<a href="https://a.example/" title="plain">x</a><abbr title="t">y</abbr>',
+    );
+  });
+});
