@@ -5,7 +5,13 @@ import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { addressAllowed, guardedLookup } from '../../../src/api/addressGuard';
+import {
+  ADDRESS_REFUSED,
+  addressAllowed,
+  addressRefusal,
+  guardedLookup,
+  refusalMessage,
+} from '../../../src/api/addressGuard';
 import { clientFor } from '../helpers/api';
 
 // The module object itself (an import's namespace is read-only): its lookup is what net.connect calls.
@@ -52,6 +58,30 @@ describe('api/addressGuard', () => {
       lookup('localhost', { all: true }, (e, addresses) => (e ? reject(e) : resolve(addresses))),
     );
     assert.ok(Array.isArray(all) && all.length > 0 && all.every((a) => addressAllowed(a.address, 'loopbackOnly')));
+    // Asked for one address (as net.connect does without autoSelectFamily), it answers one, with its family.
+    const one = await new Promise<unknown[]>((resolve, reject) =>
+      lookup('localhost', {}, (e, address, family) => (e ? reject(e) : resolve([address, family]))),
+    );
+    assert.ok(typeof one[0] === 'string' && addressAllowed(one[0], 'loopbackOnly'), String(one[0]));
+    assert.equal(one[1], one[0].includes(':') ? 6 : 4);
+  });
+
+  it('names every address a refused name resolved to', () => {
+    assert.match(
+      refusalMessage('intranet.example', ['10.0.0.1', 'fd00::1'], 'publicOnly'),
+      /^intranet\.example \(10\.0\.0\.1, fd00::1\) is on this machine, a private network/,
+    );
+  });
+
+  it('finds a refusal among the causes of an error, and ends on causes that loop', () => {
+    const refused = Object.assign(new Error('refused'), { code: ADDRESS_REFUSED });
+    assert.equal(
+      addressRefusal(new Error('fetch failed', { cause: new Error('connect', { cause: refused }) })),
+      refused,
+    );
+    const looping: Error & { cause?: unknown } = new Error('a');
+    looping.cause = new Error('b', { cause: looping });
+    assert.equal(addressRefusal(looping), undefined);
   });
 
   describe('a service named *.localhost that resolves elsewhere', () => {

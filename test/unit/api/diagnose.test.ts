@@ -292,6 +292,35 @@ describe('api/diagnose: the Diagnose Connection report, against real TLS and a r
     }
   });
 
+  it('reports no handshake a request could not make: a server that demands the certificate and fails the checks', async () => {
+    // A server from an unknown CA that refuses a connection without a client certificate: the look at the
+    // chain (no certificate) fails, and a request (checks on) could not connect either.
+    const demanding = createTlsServer(
+      {
+        cert: pki.server.cert,
+        key: pki.server.key,
+        ca: pki.caPem,
+        requestCert: true,
+        rejectUnauthorized: true,
+        maxVersion: 'TLSv1.2',
+      },
+      (socket) => socket.end(),
+    );
+    await new Promise<void>((resolve) => demanding.listen(0, '127.0.0.1', resolve));
+    try {
+      const report = await diagnose({
+        baseUrl: `https://localhost:${(demanding.address() as AddressInfo).port}`,
+        keySource: 'k',
+        tls: { clientCertificate: { pfxFile: pki.client.pfxFile, passphrase: pki.client.passphrase } },
+        probe: ok,
+      });
+      assert.match(report, /- \*\*Handshake failed:\*\* /, report);
+      assert.doesNotMatch(report, /- \*\*Version:\*\* TLS|Not trusted/, report);
+    } finally {
+      demanding.close();
+    }
+  });
+
   it("says the client certificate is not presented to a workspace's URL that is not allowed yet", async () => {
     const report = await diagnose({ baseUrl: service.url, keySource: 'k', certificateWithheld: true, probe: ok });
     assert.ok(

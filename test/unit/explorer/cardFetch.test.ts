@@ -273,6 +273,10 @@ describe('Model Card preview: addresses a card may not reach (issue 27)', () => 
       // The service's own origin is the exception: its cards are read.
       const own = await fetchCard(`${host.url}/card.md`, { network: { serviceOrigin: host.url } });
       assert.equal(own.kind, 'markdown');
+      // Also when the service is named (its name resolves to this machine when connecting).
+      const named = `http://localhost:${port}`;
+      const ownByName = await fetchCard(`${named}/card.md`, { network: { serviceOrigin: named } });
+      assert.equal(ownByName.kind, 'markdown', ownByName.kind === 'failed' ? ownByName.message : '');
     } finally {
       await host.close();
     }

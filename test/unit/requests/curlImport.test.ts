@@ -94,6 +94,14 @@ describe('requests: Import cURL', () => {
       malformed,
       malformed,
     ]);
+    // A colon later in the value (the key may hold one) does not make a piece of the value a header name.
+    const colon = ok(`curl ${ROOT}/v1/chat -H 'Authorization Bearer sk-part:rest' -H 'Note this-word: x' -d '{}'`);
+    assert.ok(!JSON.stringify(colon.notes).includes('sk-part'), JSON.stringify(colon.notes));
+    assert.ok(!JSON.stringify(colon.notes).includes('this-word'), JSON.stringify(colon.notes));
+    assert.deepEqual(colon.notes, [
+      'The Authorization header was dropped: the extension sends your stored API key itself.',
+      malformed,
+    ]);
   });
 
   it('what Copy as Code writes for bash and PowerShell imports back to the same endpoint and body', () => {

@@ -94,6 +94,9 @@ describe('domain/payload/variables', () => {
           ctx,
         );
         assert.ok(!r.json.includes('aws-canary'), 'the refused value is not sent');
+        // A refused reference stays as written, in what would be sent and in what is shown.
+        assert.equal(JSON.parse(r.json).a, '{{$env AWS_SECRET_ACCESS_KEY}}');
+        assert.equal(JSON.parse(r.shownJson).a, '{{$env AWS_SECRET_ACCESS_KEY}}');
         assert.deepEqual(JSON.parse(r.json).b, 'own-canary');
         assert.deepEqual(JSON.parse(r.json).c, 'allowed-canary');
         assert.ok(!JSON.parse(r.json).d.includes('aws-canary'), 'nor through a variable');
@@ -174,6 +177,14 @@ describe('domain/payload/variables', () => {
       assert.equal(JSON.parse(r.shownJson).input, 'key {{$env TOKEN}}');
       assert.ok(!r.shownJson.includes(SECRET));
       assert.deepEqual(r.secrets, [SECRET]);
+    });
+
+    it("keeps an $env reference as written where it is an object's only value, at any depth", () => {
+      const value = { auth: { bearer: '{{$env TOKEN}}' } };
+      const r = resolvePayload(value, context({}, { TOKEN: SECRET }));
+      assert.deepEqual(JSON.parse(r.json), { auth: { bearer: SECRET } });
+      assert.deepEqual(JSON.parse(r.shownJson), value);
+      assert.ok(!r.shownJson.includes(SECRET));
     });
 
     it('keeps $env references as written wherever they are: in arrays, nested objects and keys', () => {

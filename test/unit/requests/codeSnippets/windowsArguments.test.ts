@@ -290,7 +290,10 @@ describe('requests: the PowerShell snippet as curl.exe receives it (5.1 and 7.3+
     // Not a URL the extension accepts (it would be percent-encoded), but the snippet must not depend on that.
     const request: SnippetRequest = { serviceRoot: 'https://h.example/a" b', endpoint: '/v1/chat', body: {} };
     const snippet = curlPowerShell(request);
-    assert.match(snippet, /^# This service URL holds characters PowerShell would not pass to curl\.exe unchanged/m);
+    assert.match(
+      snippet,
+      /^# This service URL holds characters PowerShell would not pass to curl\.exe unchanged: set \$env:MODEL_ACCESS_BASE_URL to it first\.$/m,
+    );
     assertCurlReceives(request, `${ENV.MODEL_ACCESS_BASE_URL}/v1/chat`);
   });
 
