@@ -86,7 +86,16 @@ describe('requests: the embeddings picture page', () => {
     assert.equal(caption?.tag, 'figcaption');
     assert.equal(caption?.text, 'Cosine similarity heat map');
     assert.equal(els.filter((e) => e.tag === 'title')[1]?.text, 'Cosine similarity heat map');
-    assert.match(byId(els, svg[0].attrs['aria-describedby'])?.text ?? '', /darker.*Each value is also in the table/);
+    assert.match(
+      byId(els, svg[0].attrs['aria-describedby'])?.text ?? '',
+      /stronger the color.*−1, opposite.*Each value is also in the table below/,
+    );
+    // It shrinks with the tab only so far, then scrolls in a region the keyboard reaches, named by the caption.
+    const holder = els.find((e) => e.attrs.role === 'region' && e.attrs['aria-labelledby'] === 'heat-caption');
+    assert.equal(holder?.attrs.tabindex, '0');
+    const width = Number(svg[0].attrs.width);
+    const style = els.find((e) => e.tag === 'style')?.text ?? '';
+    assert.ok(style.includes(`svg.heat { width: ${width}px; min-width: ${Math.round(width * 0.8)}px; }`), style);
     // Four cells (and five legend swatches), each pair's value written in it and named in its tooltip.
     const pairs = cells(els).filter((c) => c.text !== '');
     assert.equal(pairs.length, 4);
@@ -179,9 +188,9 @@ describe('requests: the embeddings picture page', () => {
     assert.equal(els.filter((e) => e.tag === 'text' && e.attrs.class === 'value').length, 0);
     assert.equal(rowsOf(fifty, 'matrix').length, MAX_SIMILARITY_INPUTS + 1);
     // The wide table scrolls in a region that the keyboard can reach.
-    const region = els.find((e) => e.attrs.role === 'region');
+    const region = els.find((e) => e.attrs.role === 'region' && e.attrs['aria-labelledby'] === 'matrix-heading');
     assert.equal(region?.attrs.tabindex, '0');
-    assert.equal(byId(els, region?.attrs['aria-labelledby'] ?? '')?.text, 'Similarity of each pair');
+    assert.equal(byId(els, 'matrix-heading')?.text, 'Similarity of each pair');
 
     const more = draw(vectors(MAX_SIMILARITY_INPUTS + 1));
     const moreEls = elements(more);
