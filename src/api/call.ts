@@ -21,8 +21,42 @@ export interface CallSource {
   origin: string | undefined;
 }
 
+/**
+ * What a client reuses from one call to the next. A checks run over a dataset makes thousands of small calls
+ * with one key and one cancel signal: building the key's redactor and combining the caller's signal with the
+ * client's own (`AbortSignal.any`, whose dependents a long-lived signal keeps) once, not per call.
+ */
+export class CallReuse {
+  private secrets: readonly string[] = [];
+  private redact: ((text: string) => string) | undefined;
+  private readonly combined = new WeakMap<AbortSignal, AbortSignal>();
+
+  /** `cut`: the client's own signal, fired when it closes. */
+  constructor(readonly cut: AbortSignal) {}
+
+  redactorFor(secrets: readonly string[]): (text: string) => string {
+    if (!this.redact || secrets.length !== this.secrets.length || secrets.some((s, i) => s !== this.secrets[i])) {
+      this.secrets = secrets;
+      this.redact = redactor(secrets);
+    }
+    return this.redact;
+  }
+
+  signalFor(signal: AbortSignal | undefined): AbortSignal {
+    if (!signal) {
+      return this.cut;
+    }
+    let both = this.combined.get(signal);
+    if (!both) {
+      both = AbortSignal.any([signal, this.cut]);
+      this.combined.set(signal, both);
+    }
+    return both;
+  }
+}
+
 /** Reads the key and secret headers; throws `config` (or `aborted`) ServiceErrors before anything is sent. */
-export async function openCall(source: CallSource, signal: AbortSignal | undefined, cut: AbortSignal): Promise<Call> {
+export async function openCall(source: CallSource, signal: AbortSignal | undefined, reuse: CallReuse): Promise<Call> {
   const host = source.origin;
   let key: string | undefined;
   try {
@@ -61,7 +95,7 @@ export async function openCall(source: CallSource, signal: AbortSignal | undefin
   return {
     key,
     secretHeaders,
-    redact: redactor([key, ...Object.values(secretHeaders ?? {})]),
-    signal: signal ? AbortSignal.any([signal, cut]) : cut,
+    redact: reuse.redactorFor([key, ...Object.values(secretHeaders ?? {})]),
+    signal: reuse.signalFor(signal),
   };
 }

@@ -5,7 +5,7 @@
  * retry.ts's and redirects.ts's, the list paging and its stop rules listPage.ts's.
  */
 import { joinUrl, parseBaseUrl, type ServiceBase } from './baseUrl';
-import { openCall, type Call } from './call';
+import { CallReuse, openCall, type Call } from './call';
 import { createDispatcher } from './dispatcher';
 import { proxyInUse } from './proxy';
 import { httpError, ServiceError, statusText } from './errors';
@@ -55,6 +55,7 @@ export class ServiceClient implements ModelService {
   private disposed = false;
   /** Fired when dispose() gives up waiting: undici's destroy() after close() leaves requests in flight running. */
   private readonly cut = new AbortController();
+  private readonly reuse = new CallReuse(this.cut.signal);
 
   constructor(private readonly options: ServiceClientOptions) {
     this.retry = retryPolicy(options.retries);
@@ -112,7 +113,7 @@ export class ServiceClient implements ModelService {
     const call = await openCall(
       { apiKey: this.options.apiKey, secretHeaders: this.options.secretHeaders, origin: this.base?.origin },
       options?.signal,
-      this.cut.signal,
+      this.reuse,
     );
     return { ...call, transport: this.transport };
   }

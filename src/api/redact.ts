@@ -87,6 +87,22 @@ function escapedOccurrences(text: string, secret: string, table: Int32Array): [n
   return found;
 }
 
+/**
+ * Whether a JSON escape in `text` stands for one of `units`. Without one, every match of the secret in the
+ * decoded text is made of literal characters, a verbatim copy (removed before): an answer's `\n`s and `\"`s
+ * do not make the client decode the whole body for each secret.
+ */
+function escapesInto(text: string, units: ReadonlySet<string>): boolean {
+  for (let i = text.indexOf('\\'); i >= 0;) {
+    const escape = escapeAt(text, i);
+    if (escape && units.has(escape.unit)) {
+      return true;
+    }
+    i = text.indexOf('\\', escape ? escape.end : i + 1);
+  }
+  return false;
+}
+
 /** `text` with each of `ranges` (possibly overlapping) replaced by one mark. */
 function replaceRanges(text: string, ranges: [number, number][]): string {
   const merged: [number, number][] = [];
@@ -116,9 +132,11 @@ export function redactor(secrets: readonly (string | undefined)[]): (text: strin
   if (forms.length === 0) {
     return (text) => text;
   }
-  const escaped = [...new Set(secrets.filter((s): s is string => Boolean(s)))].map(
-    (s) => [s, failureTable(s)] as const,
-  );
+  const escaped = [...new Set(secrets.filter((s): s is string => Boolean(s)))].map((s) => ({
+    secret: s,
+    table: failureTable(s),
+    units: new Set(s.split('')),
+  }));
   return (text) => {
     let out = text;
     for (const form of forms) {
@@ -128,8 +146,10 @@ export function redactor(secrets: readonly (string | undefined)[]): (text: strin
     }
     // Every escaped form has a backslash: text without one is already clean.
     if (out.includes('\\')) {
-      for (const [secret, table] of escaped) {
-        out = replaceRanges(out, escapedOccurrences(out, secret, table));
+      for (const { secret, table, units } of escaped) {
+        if (out.includes(secret) || escapesInto(out, units)) {
+          out = replaceRanges(out, escapedOccurrences(out, secret, table));
+        }
       }
     }
     return out;

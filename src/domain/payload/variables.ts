@@ -275,63 +275,66 @@ export interface ResolvedPayload {
 
 /**
  * Resolves every string of a parsed payload, keys included. `{{model}}` is the payload's top-level
- * `"model"`, itself resolved first (without `{{model}}`). What is sent and what is shown are two passes
- * over the same value that see the same `$uuid`s and `$timestamp`.
+ * `"model"`, itself resolved first (without `{{model}}`). One walk builds what is sent and what is shown
+ * side by side (they see the same `$uuid`s and `$timestamp`); the two differ only where a secret went in,
+ * so without one they are the same value. A checks run resolves a payload per dataset row: strings without
+ * `{{` are kept as they are.
  */
 export function resolvePayload(value: unknown, context: VariableContext): ResolvedPayload {
   const now = context.now();
-  const uuids: string[] = [];
-  const pass = (pick: (r: Resolved) => string) => {
-    let n = 0;
-    const c: VariableContext = {
-      ...context,
-      now: () => now,
-      uuid: () => ((uuids[n] ??= context.uuid()), uuids[n++]),
-    };
-    const secrets: string[] = [];
-    const problems: VariableProblem[] = [];
-    let model: string | undefined;
-    if (isObject(value) && typeof value.model === 'string') {
-      const r = resolveString(value.model, c, undefined);
-      model = r.problems.length ? undefined : r.sent;
+  const c: VariableContext = { ...context, now: () => now };
+  const secrets: string[] = [];
+  const problems: VariableProblem[] = [];
+  let model: string | undefined;
+  if (isObject(value) && typeof value.model === 'string') {
+    const r = resolveString(value.model, c, undefined);
+    model = r.problems.length ? undefined : r.sent;
+  }
+  const resolve = (s: string): Resolved => {
+    if (!s.includes('{{')) {
+      return { sent: s, shown: s, secrets: [], problems: [] };
     }
-    const resolve = (s: string) => {
-      const r = resolveString(s, c, model);
-      secrets.push(...r.secrets);
-      problems.push(...r.problems);
-      return pick(r);
-    };
-    const walk = (v: unknown): unknown => {
-      if (typeof v === 'string') {
-        return resolve(v);
-      }
-      if (Array.isArray(v)) {
-        return v.map(walk);
-      }
-      if (isObject(v)) {
-        const out: Record<string, unknown> = {};
-        for (const [k, x] of Object.entries(v)) {
-          out[resolve(k)] = walk(x);
-        }
-        return out;
-      }
-      return v;
-    };
-    return { value: walk(value), secrets, problems };
+    const r = resolveString(s, c, model);
+    secrets.push(...r.secrets);
+    problems.push(...r.problems);
+    return r;
   };
-  const sent = pass(sentOf);
-  const shown = pass(shownOf);
+  /** [sent, shown]: the same value when nothing secret went into it. */
+  const walk = (v: unknown): [unknown, unknown] => {
+    if (typeof v === 'string') {
+      const r = resolve(v);
+      return [r.sent, r.shown];
+    }
+    if (Array.isArray(v)) {
+      const both = v.map(walk);
+      const sent = both.map((b) => b[0]);
+      return both.every((b) => b[0] === b[1]) ? [sent, sent] : [sent, both.map((b) => b[1])];
+    }
+    if (isObject(v)) {
+      const sent: Record<string, unknown> = {};
+      const shown: Record<string, unknown> = {};
+      let same = true;
+      for (const [k, x] of Object.entries(v)) {
+        const key = resolve(k);
+        const [s, w] = walk(x);
+        sent[key.sent] = s;
+        shown[key.shown] = w;
+        same &&= key.sent === key.shown && s === w;
+      }
+      return [sent, same ? sent : shown];
+    }
+    return [v, v];
+  };
+  const [sent, shown] = walk(value);
+  const json = JSON.stringify(sent);
   return {
-    json: JSON.stringify(sent.value),
-    shownJson: JSON.stringify(shown.value),
-    value: sent.value,
-    secrets: [...new Set(sent.secrets)],
-    problems: dedupe(sent.problems),
+    json,
+    shownJson: shown === sent ? json : JSON.stringify(shown),
+    value: sent,
+    secrets: [...new Set(secrets)],
+    problems: dedupe(problems),
   };
 }
-
-const sentOf = (r: Resolved) => r.sent;
-const shownOf = (r: Resolved) => r.shown;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -304,3 +304,76 @@ describe('client: the key the service echoes in successful answers is redacted (
     }
   });
 });
+
+describe('client: many calls of one client (a checks run over a dataset)', function () {
+  this.timeout(20000);
+  const recorder = useRecorder();
+
+  it('a key or secret header changed between calls is the one removed from the next answer', async () => {
+    // A service that echoes the key and the token it received, in a header and in the body.
+    const service = await recorder((req, res) => {
+      const got = `${String(req.headers.authorization)} ${String(req.headers['x-org-token'])}`;
+      json(res, 200, { echoed: got }, { 'x-echo': got });
+    });
+    const keys = ['sk-first-canary-1a2b3c', 'sk-second-canary-4d5e6f', 'sk-second-canary-4d5e6f'];
+    const tokens = ['tok-one-canary-77', 'tok-one-canary-77', 'tok-two-canary-88'];
+    let call = 0;
+    const { client } = clientFor(service.url, undefined, {
+      apiKey: async () => keys[call],
+      secretHeaders: async () => ({ 'X-Org-Token': tokens[call] }),
+    });
+    try {
+      for (; call < keys.length; call++) {
+        const r = await client.post('/v1/chat', '{}');
+        const shown = JSON.stringify([r.headers, r.body]);
+        assert.equal(service.seen[call].authorization, `Bearer ${keys[call]}`, 'the current key was sent');
+        assert.ok(!shown.includes(keys[call]), `call ${call + 1}: the key in use is removed: ${shown}`);
+        assert.ok(!shown.includes(tokens[call]), `call ${call + 1}: the token in use is removed: ${shown}`);
+        assert.match(r.body?.text ?? '', /"echoed":"Bearer \[redacted\] \[redacted\]"/);
+      }
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('one cancel signal for many calls stops the call in flight, and closing the client cuts every call', async () => {
+    let answered = 0;
+    const service = await recorder((req, res) => {
+      if (req.url === '/v1/slow') {
+        return; // Never answers: the call is cut on the client's side.
+      }
+      answered++;
+      json(res, 200, { ok: true });
+    });
+    const { client } = clientFor(service.url, KEY, { retries: { max: 0 } });
+    const run = new AbortController();
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await client.post('/v1/chat', '{}', { signal: run.signal })).status, 200);
+    }
+    const slow = client.post('/v1/slow', '{}', { signal: run.signal });
+    setTimeout(() => run.abort(), 50);
+    await expectError(slow, 'aborted');
+    await expectError(client.post('/v1/chat', '{}', { signal: run.signal }), 'aborted');
+    assert.equal(answered, 3, 'nothing was sent once the run was cancelled');
+    // Another run's signal on the same client: closing the client cuts its call in flight too.
+    const next = new AbortController();
+    assert.equal((await client.post('/v1/chat', '{}', { signal: next.signal })).status, 200);
+    // Closing the client cuts its calls in flight, whether they carry a signal of their own or none.
+    const cut = [client.post('/v1/slow', '{}', { signal: next.signal }), client.post('/v1/slow', '{}')];
+    await new Promise((r) => setTimeout(r, 50));
+    await client.dispose();
+    const hung = new Promise<string>((r) => setTimeout(() => r('still waiting after 5 s'), 5000).unref());
+    const ended = await Promise.all(
+      cut.map((p) =>
+        Promise.race([
+          p.then(
+            () => 'answered',
+            (e: unknown) => e instanceof ServiceError,
+          ),
+          hung,
+        ]),
+      ),
+    );
+    assert.deepEqual(ended, [true, true], 'both calls ended with an error when the client closed');
+  });
+});

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { REDACTED, redact, redactor, Redactor } from '../../../src/api/redact';
 
 describe('api/redact', () => {
@@ -160,5 +161,36 @@ describe('Redactor: credential-looking text in logs and messages, and mixed esca
     const long = `sk-${'x'.repeat(600)}`;
     assert.equal(redact(`undefined \\ ${long}`, long), `undefined \\ ${REDACTED}`);
     assert.equal(redact(`undefined \\ \\u0073k-${'x'.repeat(600)}`, long), `undefined \\ ${REDACTED}`);
+  });
+
+  it('no echo of a key survives in an answer full of other escapes, however its characters are escaped', () => {
+    // JSON's decoding, as a reader of the answer would apply it (a backslash that starts no escape stays).
+    const decode = (t: string) =>
+      t.replace(/\\(u[0-9a-fA-F]{4}|["\\/bfnrt])/g, (_m, e: string) =>
+        e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : JSON.parse(`"\\${e}"`),
+      );
+    // Upper case, digits and signs: a key cannot be spelled with the mark's own letters.
+    const keyChar = fc.constantFrom(...'ABCKXYZ0129-_./"\\'.split(''));
+    const escapeOf = (c: string) => fc.constantFrom(c, `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    const ordinary = fc.constantFrom('text ', '\\n', '\\"', '\\t', '\\\\', '\\q', 'A', '\\u0041', ' ');
+    fc.assert(
+      fc.property(
+        fc.array(keyChar, { minLength: 6, maxLength: 14 }).map((cs) => cs.join('')),
+        fc.array(fc.constantFrom(0, 1, 2), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+        (key, kinds, seed) => {
+          const pieces = kinds.map((kind, n) =>
+            kind === 0
+              ? fc.sample(ordinary, { numRuns: 3, seed: seed + n }).join('')
+              : kind === 1
+                ? key
+                : [...key].map((c, i) => fc.sample(escapeOf(c), { numRuns: 1, seed: seed + n * 31 + i })[0]).join(''),
+          );
+          const out = redact(pieces.join(''), key);
+          assert.ok(!decode(out).includes(key), `${JSON.stringify(pieces.join(''))} → ${JSON.stringify(out)}`);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

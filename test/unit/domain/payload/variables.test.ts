@@ -176,6 +176,24 @@ describe('domain/payload/variables', () => {
       assert.deepEqual(r.secrets, [SECRET]);
     });
 
+    it('keeps $env references as written wherever they are: in arrays, nested objects and keys', () => {
+      const value = {
+        model: 'a',
+        tags: ['plain', '{{$env TOKEN}}'],
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'with {{$env TOKEN}}' }] }],
+        headers: { '{{$env TOKEN}}': 'v' },
+      };
+      const r = resolvePayload(value, context({}, { TOKEN: SECRET }));
+      assert.deepEqual(JSON.parse(r.json), {
+        model: 'a',
+        tags: ['plain', SECRET],
+        messages: [{ role: 'user', content: [{ type: 'text', text: `with ${SECRET}` }] }],
+        headers: { [SECRET]: 'v' },
+      });
+      assert.deepEqual(JSON.parse(r.shownJson), value);
+      assert.ok(!r.shownJson.includes(SECRET));
+    });
+
     it('reports each unknown variable once', () => {
       const r = resolvePayload({ a: '{{x}}', b: '{{x}} {{y}}' }, context());
       assert.deepEqual(
