@@ -3,15 +3,20 @@ import { RESPONSE_SCHEME } from './responseScheme';
 
 /** The webview type of Compare Models (here, so placement knows its tab without importing compare.ts). */
 export const COMPARE_VIEW_TYPE = 'modelAccess.compareModels';
+/** The webview type of an embeddings answer's picture (Open Answer Preview), which opens with the answers. */
+export const EMBEDDINGS_VIEW_TYPE = 'modelAccess.embeddingsPicture';
 
-/** Whether a tab shows an answer: a response document or the comparison. */
+/** Whether a tab shows an answer: a response document, the comparison or an embeddings picture. */
 export function isAnswerTab(tab: vscode.Tab): boolean {
   const input = tab.input;
   if (input instanceof vscode.TabInputText) {
     return input.uri.scheme === RESPONSE_SCHEME;
   }
   // VS Code prefixes the view type of an extension's webview (`mainThreadWebview-<viewType>`).
-  return input instanceof vscode.TabInputWebview && input.viewType.endsWith(COMPARE_VIEW_TYPE);
+  return (
+    input instanceof vscode.TabInputWebview &&
+    (input.viewType.endsWith(COMPARE_VIEW_TYPE) || input.viewType.endsWith(EMBEDDINGS_VIEW_TYPE))
+  );
 }
 
 /**

@@ -22,6 +22,7 @@ import { RESPONSE_SCHEME } from './responseScheme';
 import type { EnvAccess } from '../platform/envAccess';
 import { Conversations } from './conversation';
 import { TranscriptPanels, transcriptTarget } from './transcriptView';
+import { EmbeddingsPictures } from './embeddingsPanel';
 import { clean, displayText } from '../common/text';
 import { suitsEndpoint } from '../domain/modelKind';
 import { modelPickItems } from '../platform/modelPicks';
@@ -45,6 +46,7 @@ export interface RequestsApi {
   comparisons: ModelComparisons;
   conversations: Conversations;
   transcripts: TranscriptPanels;
+  embeddings: EmbeddingsPictures;
 }
 
 /** What index.ts builds at activation and hands over. */
@@ -84,6 +86,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
       : sender.send(editor, endpoint);
   const conversations = new Conversations(deps, scratch, payloads, responses, sender);
   const transcripts = new TranscriptPanels(responses, deps.log.redactor.removeSecrets);
+  const embeddings = new EmbeddingsPictures(responses, deps.log.redactor.removeSecrets);
   const sendTo =
     (endpoint?: PostEndpoint) =>
     async (arg?: unknown): Promise<SendOutcome> => {
@@ -99,6 +102,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   const disposables: vscode.Disposable[] = [
     comparisons,
     transcripts,
+    embeddings,
     responses,
     history,
     sender,
@@ -316,8 +320,13 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
       void deps.ui.info(l10n.t('Open a response first.'));
       return;
     }
-    // The Markdown preview opens in the answer's own column (focused there first): never a third column.
+    // The preview opens in the answer's own column (focused there first): never a third column. Embeddings
+    // get a page of our own (heat map, norms, similarity table); other answers VS Code's Markdown preview.
     await responses.show(active.uri, { focus: true });
+    if (EmbeddingsPictures.canShow(active.record)) {
+      embeddings.show(active.uri, active.record);
+      return;
+    }
     await vscode.commands.executeCommand(BuiltinCommands.showMarkdownPreview, active.uri);
   });
   command(Commands.saveResponseBody, async () => {
@@ -337,7 +346,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   });
 
   return {
-    api: { scratch, responses, history, sender, payloads, comparisons, conversations, transcripts },
+    api: { scratch, responses, history, sender, payloads, comparisons, conversations, transcripts, embeddings },
     handlers: completeHandlers(handlers),
     dispose: () => disposables.forEach((d) => d.dispose()),
   };

@@ -1,12 +1,14 @@
 // A person reads answers, at 1400×900 and at half a laptop's width (900×700): the chat answer's document opens
 // with the answer's text, wrapped (nothing runs past the right edge), then the status line; a streamed answer
-// grows in view; embeddings of two inputs say how many vectors of how many dimensions and how alike they are;
-// Send, Upload and Compare never make a third editor column. A rejected key on Send offers Set API Key…, a
-// stopped service offers Retry.
+// grows in view; embeddings of two inputs say how many vectors of how many dimensions and how alike they are,
+// and their picture (Open Answer Preview) passes axe-core in a light, a dark and both High Contrast themes
+// (test-results/answer-embeddings-preview-*.png); Send, Upload and Compare never make a third editor column.
+// A rejected key on Send offers Set API Key…, a stopped service offers Retry.
 import * as assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
+import { assertAccessible } from './a11y';
 import { startServer, type RunningServer } from '../server';
 import { e2e } from './session';
 import {
@@ -20,12 +22,21 @@ import {
   quickInput,
   readActiveEditorText,
   screenshot,
+  setColorTheme,
   setViewport,
   typeInQuickInput,
   waitForNotification,
   webviewFrame,
   answerModelPick,
 } from './helpers';
+
+// As the theme picker names them; both High Contrast themes, as the picture draws with their borders.
+const THEMES = ['Default Light Modern', 'Default Dark Modern', 'Dark High Contrast', 'Light High Contrast'] as const;
+const slug = (theme: string) =>
+  theme
+    .replace(/^Default /, '')
+    .replace(/\s+/g, '-')
+    .toLowerCase();
 
 const SIZES = [
   { width: 1400, height: 900, name: 'full' },
@@ -46,6 +57,29 @@ async function overflow(page: Page): Promise<{ past: number; slider: boolean; li
       const hasSlider = !!track && !!slider && slider.offsetWidth > 0 && slider.offsetWidth < track.offsetWidth - 1;
       return { past: widest - right, slider: hasSlider, lines: spans.length };
     });
+}
+
+/** What the embeddings picture shows: its heading, the heat map's name and cells, its text, how far it overflows. */
+async function readPicture(frame: Frame): Promise<{
+  heading: string;
+  name: string;
+  pairs: number;
+  width: number;
+  text: string;
+  overflow: number;
+}> {
+  return frame.evaluate(`(() => {
+    const svg = document.querySelector('svg.heat');
+    const caption = document.getElementById(svg.getAttribute('aria-labelledby'));
+    return {
+      heading: document.querySelector('main h1').textContent,
+      name: caption ? caption.textContent : '',
+      pairs: svg.querySelectorAll('rect.cell > title').length,
+      width: Math.round(svg.getBoundingClientRect().width),
+      text: document.body.innerText,
+      overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    };
+  })()`) as ReturnType<typeof readPicture>;
 }
 
 /** Editor columns (groups) on screen. */
@@ -200,19 +234,36 @@ describe('Answers people read', () => {
     assert.ok((await columns(page)) <= 2);
     await moveMouseAway(page);
     await screenshot(page, 'answer-embeddings');
-    // The heat map, in the Markdown preview of the answer, in the answer's column.
+    // The picture, from the palette: our own page in the answer's column, checked by axe-core in a light, a dark
+    // and a High Contrast theme (light and dark), at 1400×900 and 900×700.
     await openPalette(page, 'Model Access: Open Answer Preview');
-    const preview = await webviewFrame(page, 'img[alt="Cosine similarity heat map"]', 60_000);
-    const image = await preview.evaluate(() => {
-      const img = document.querySelector('img[alt="Cosine similarity heat map"]') as HTMLImageElement | null;
-      return { loaded: !!img && img.complete && img.naturalWidth > 0, heading: document.body.innerText.slice(0, 80) };
-    });
-    assert.ok(image.loaded, 'the heat map is drawn');
-    await preview.evaluate(() =>
-      document.querySelector('img[alt="Cosine similarity heat map"]')?.scrollIntoView({ block: 'center' }),
-    );
-    assert.match(image.heading, /2 vectors × \d+ dimensions/);
-    assert.ok((await columns(page)) <= 2, 'the preview opens with the answer');
+    const seen = await readPicture(await webviewFrame(page, 'svg.heat[role="img"]', 60_000));
+    assert.match(seen.heading, /^2 vectors × \d+ dimensions$/);
+    assert.equal(seen.name, 'Cosine similarity heat map', 'the heat map is named by its visible caption');
+    assert.equal(seen.pairs, 4, 'one cell per pair');
+    assert.ok(seen.width >= 200, `the heat map is drawn (${seen.width} px wide)`);
+    assert.match(seen.text, /A cat sat on the mat\.\s+\d\.\d{3}/, 'each input with its norm');
+    assert.match(seen.text, /Input 1 and input 2 have a cosine similarity of -?\d\.\d{3}\./);
+    assert.ok((await columns(page)) <= 2, 'the picture opens with the answer');
+    for (const theme of THEMES) {
+      await setColorTheme(page, theme);
+      const frame = await webviewFrame(page, 'svg.heat[role="img"]');
+      await frame.waitForFunction(
+        (hc) => /vscode-high-contrast/.test(document.body.className) === hc,
+        /High Contrast/.test(theme),
+        { timeout: 15_000 },
+      );
+      await assertAccessible(frame, `Embeddings picture · ${theme}`);
+      for (const size of SIZES) {
+        await setViewport(page, size.width, size.height);
+        const fit = await readPicture(await webviewFrame(page, 'svg.heat[role="img"]'));
+        assert.ok(fit.overflow <= 0, `${theme} at ${size.width} px: no sideways scrolling (${fit.overflow} px over)`);
+        await moveMouseAway(page);
+        await screenshot(page, `answer-embeddings-preview-${slug(theme)}-${size.width}`);
+      }
+    }
+    await setColorTheme(page, 'Default Light Modern');
+    await setViewport(page, 1400, 900);
     await moveMouseAway(page);
     await screenshot(page, 'answer-embeddings-preview');
   });

@@ -3,7 +3,7 @@
  * run there. A check fails on any violation of serious or critical impact and on any landmark rule (a page
  * without `main`, content outside a landmark, duplicated landmarks), whatever its impact. Every webview page
  * of the extension runs through it (Model Details, Compare, and pages added later) in a light, a dark and a
- * High Contrast theme: `47-accessibility.e2e.ts`.
+ * High Contrast theme: `47-accessibility.e2e.ts`; the embeddings picture in `36-answers.e2e.ts`.
  */
 import fs from 'node:fs';
 import type { Frame } from 'playwright-core';
@@ -34,11 +34,37 @@ export interface AxeFinding {
   summary: string;
 }
 
+/**
+ * A page whose webview runs no script (the embeddings picture: its frame's sandbox has no `allow-scripts`) runs
+ * no timer and no `queueMicrotask` callback either, and axe waits on both between its steps, so its promise
+ * would never settle. Promise reactions still run there (after an evaluation): zero-delay timers and queued
+ * microtasks run as those; delayed timers (axe's preload and log timeouts, which only fail or log when reached)
+ * are not run. Pages with scripts are left as they are.
+ */
+const SCRIPTLESS_TIMERS = `(() => {
+  const host = window.frameElement;
+  if (!host || !host.sandbox || host.sandbox.contains('allow-scripts')) { return false; }
+  let next = 1;
+  const live = new Set();
+  window.setTimeout = (fn, ms, ...args) => {
+    const id = next++;
+    if (!(ms > 0) && typeof fn === 'function') {
+      live.add(id);
+      void Promise.resolve().then(() => { if (live.delete(id)) { fn(...args); } });
+    }
+    return id;
+  };
+  window.clearTimeout = (id) => { live.delete(id); };
+  window.queueMicrotask = (fn) => { void Promise.resolve().then(fn); };
+  return true;
+})()`;
+
 /** Every violation axe finds in the frame's page (WCAG 2.x A/AA and best practices). */
 export async function runAxe(frame: Frame): Promise<AxeFinding[]> {
   // Evaluated through the DevTools protocol, which the page's Content-Security-Policy does not govern (a
   // <script> tag would be refused: the pages allow only their own nonce).
   if (!(await frame.evaluate('typeof window.axe === "object"'))) {
+    await frame.evaluate(SCRIPTLESS_TIMERS);
     await frame.evaluate(`${AXE_SOURCE}\n;true`);
   }
   const result = (await frame.evaluate(`window.axe.run(document, {

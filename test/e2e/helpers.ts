@@ -601,7 +601,7 @@ export async function setColorTheme(page: Page, theme: string): Promise<void> {
   await row.waitFor({ state: 'visible', timeout: 15_000 });
   await row.click();
   // The workbench's class for the theme's kind: vs, vs-dark, hc-black (High Contrast), hc-light.
-  const kind = /high contrast light/i.test(theme)
+  const kind = /high contrast light|light high contrast/i.test(theme)
     ? 'hc-light'
     : /high contrast/i.test(theme)
       ? 'hc-black'

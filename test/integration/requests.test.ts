@@ -313,14 +313,15 @@ describe('Scratch requests', function () {
     assert.match(text, /^## 2 vectors × \d+ dimensions$/m);
     assert.match(text, /^\| 1 \| A cat sat on the mat\. \| \d\.\d{3} \|$/m, 'each input with its norm');
     assert.match(text, /Input 1 and input 2 have a cosine similarity of -?\d\.\d{3}\./);
-    assert.match(text, /data:image\/svg\+xml;base64,/, 'the heat map');
+    assert.doesNotMatch(text, /data:image/, 'no picture as base64 in the text');
+    assert.match(text, /Open Answer Preview" draws this matrix as a heat map/);
     assert.match(
       api.requests.history.entries[0].summary,
       /^2 vectors × \d+ dimensions · cosine similarity -?\d\.\d{3}$/,
     );
     const saved = JSON.parse(api.requests.responses.fullBody(outcome.responseUri) ?? '');
     assert.ok(Array.isArray(saved.data[0].embedding), 'Save Response Body keeps the raw vectors');
-    // Open Answer Preview: the Markdown preview (where the heat map is drawn), in the answer's own column.
+    // Open Answer Preview: the embeddings picture, our own page, in the answer's own column.
     const column = () =>
       vscode.window.tabGroups.all.find((g) =>
         g.tabs.some(
@@ -333,10 +334,34 @@ describe('Scratch requests', function () {
     await eventually(
       () =>
         answerGroup.tabs.some(
-          (t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType),
+          (t) => t.input instanceof vscode.TabInputWebview && /modelAccess\.embeddingsPicture$/.test(t.input.viewType),
         ),
       10_000,
-      'the preview beside the answer, in its column',
+      'the picture beside the answer, in its column',
+    );
+    assert.ok(vscode.window.tabGroups.all.length <= 2, 'no third column');
+    const html = api.requests.embeddings.html ?? '';
+    assert.match(html, /<h1 id="title">2 vectors × \d+ dimensions<\/h1>/);
+    assert.match(html, /<svg class="heat" role="img" aria-labelledby="heat-caption"/);
+    assert.match(html, /<td class="text">A dog lay on the rug\.<\/td>/);
+    // A chat answer still opens VS Code's Markdown preview.
+    await newPayload('/v1/chat', api.catalog.models[0].id);
+    const chat = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+    assert.ok(chat.kind === 'sent');
+    await eventually(
+      () => /^POST \/v1\/chat · 200/m.test(documentText(chat.responseUri) ?? ''),
+      5000,
+      'the chat answer',
+    );
+    await vscode.window.showTextDocument(chat.responseUri, { preview: false });
+    await vscode.commands.executeCommand(Commands.previewResponse);
+    await eventually(
+      () =>
+        vscode.window.tabGroups.all.some((g) =>
+          g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType)),
+        ),
+      10_000,
+      'the Markdown preview of a chat answer',
     );
     assert.ok(vscode.window.tabGroups.all.length <= 2, 'no third column');
   });

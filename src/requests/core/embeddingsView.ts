@@ -1,10 +1,9 @@
 /**
  * Embeddings a person can see: how many vectors of how many dimensions, the length (norm) of each, and for
- * 2–50 inputs how alike each pair is (cosine similarity) as a table and as a heat map picture (an SVG, shown
- * as a `data:` image so a Markdown preview renders it). The vectors come from the answer reader; the labels
- * are the payload's `input`. Pure; no `vscode` import.
+ * 2–50 inputs how alike each pair is (cosine similarity), as Markdown for the answer document (the heat map
+ * is drawn by embeddingsPage.ts). The vectors come from the answer reader; the labels are the payload's
+ * `input`. Pure; no `vscode` import.
  */
-import { escapeHtml } from '../../common/html';
 import { l10n } from '../../common/plainL10n';
 
 /** The similarity matrix is drawn for this many inputs at most (beyond, a 51×51 picture says nothing). */
@@ -56,80 +55,36 @@ export function shortLabel(text: string): string {
 }
 
 /** A value with three decimals, or `–` when undefined. */
-const fixed = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '–');
+export const fixed = (x: number): string => (Number.isFinite(x) ? x.toFixed(3) : '–');
 
 /** Markdown table cell text: no line breaks, no column separators, nothing that reads as Markdown markup. */
 function cell(text: string): string {
   return text.replace(/[\r\n]+/g, ' ').replace(/([\\|`*_[\]<>#])/g, '\\$1');
 }
 
-/**
- * Light (dissimilar) to dark (alike) blue; fixed colors, as an image does not follow the theme, each with the
- * text color that keeps a 4.5:1 contrast on it.
- */
-function colorOf(x: number): { fill: string; text: string } {
-  if (!Number.isFinite(x)) {
-    return { fill: '#d0d0d0', text: '#000000' };
-  }
-  const t = Math.max(0, Math.min(1, (x + 1) / 2));
-  const light = [239, 246, 255];
-  const dark = [8, 48, 107];
-  const mix = light.map((l, i) => Math.round(l + (dark[i] - l) * t));
-  return { fill: `rgb(${mix.join(',')})`, text: t > 0.55 ? '#ffffff' : '#000000' };
+/** "2 vectors × 1536 dimensions" (dimensions that differ between vectors are listed: "3/4"). */
+export function countTitle(vectors: readonly (readonly number[])[]): string {
+  const n = vectors.length;
+  const dims = [...new Set(vectors.map((v) => v.length))];
+  const dimText = dims.length === 1 ? String(dims[0]) : dims.length === 0 ? '0' : dims.join('/');
+  return n === 1 ? l10n.t('1 vector × {0} dimensions', dimText) : l10n.t('{0} vectors × {1} dimensions', n, dimText);
 }
 
-/** The heat map as SVG text: one labelled row and column per input, the value written in each cell. */
-export function heatMapSvg(labels: readonly string[], matrix: readonly (readonly number[])[]): string {
-  const n = matrix.length;
-  const size = Math.max(14, Math.min(56, Math.floor(560 / Math.max(n, 1))));
-  const labelWidth = 7 * LABEL_CHARS;
-  const top = labelWidth;
-  // The column labels lean right (rotated 60°): room for the last one's length beyond the last column.
-  const width = labelWidth + n * size + Math.ceil(labelWidth / 2) + 8;
-  const height = top + n * size + 8;
-  const font = Math.max(8, Math.min(13, Math.floor(size / 3.6)));
-  const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="${font}">`,
-    `<title>${escapeHtml(l10n.t('Cosine similarity of {0} inputs', n))}</title>`,
-    `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-  ];
-  labels.slice(0, n).forEach((label, i) => {
-    const text = escapeHtml(shortLabel(label));
-    const y = top + i * size + size / 2;
-    const x = labelWidth + i * size + size / 2;
-    parts.push(
-      `<text x="${labelWidth - 6}" y="${y}" text-anchor="end" dominant-baseline="middle" fill="#000000">${text}</text>`,
-    );
-    parts.push(`<text transform="translate(${x} ${top - 6}) rotate(-60)" fill="#000000">${text}</text>`);
-  });
-  matrix.forEach((row, i) =>
-    row.forEach((value, j) => {
-      const { fill, text } = colorOf(value);
-      const x = labelWidth + j * size;
-      const y = top + i * size;
-      parts.push(`<rect x="${x}" y="${y}" width="${size}" height="${size}" fill="${fill}" stroke="#ffffff"/>`);
-      if (size >= 30) {
-        parts.push(
-          `<text x="${x + size / 2}" y="${y + size / 2}" text-anchor="middle" dominant-baseline="middle" fill="${text}">${fixed(value).replace(/^(-?)0\./, '$1.')}</text>`,
-        );
-      }
-    }),
-  );
-  parts.push('</svg>');
-  return parts.join('');
+/** Each vector's label: its input, or "input N" where the payload gave none (or a token array). */
+export function inputLabels(vectors: readonly unknown[], inputs: readonly string[] = []): string[] {
+  return vectors.map((_, i) => inputs[i] ?? l10n.t('input {0}', i + 1));
 }
 
 /**
  * The embeddings answer as Markdown: the count and dimensions, each input's norm, and for 2–50 inputs the
- * similarity table and its picture. `labels` are the inputs (missing ones are numbered).
+ * similarity table. The heat map is not in the document (an image would be a long line of base64 in the
+ * text): Open Answer Preview draws it in a page of its own (embeddingsPage.ts). `inputs` label the vectors.
  */
 export function embeddingsMarkdown(vectors: readonly (readonly number[])[], inputs: readonly string[] = []): string {
   const n = vectors.length;
-  const dims = [...new Set(vectors.map((v) => v.length))];
-  const dimText = dims.length === 1 ? String(dims[0]) : dims.join('/');
-  const labels = vectors.map((_, i) => inputs[i] ?? l10n.t('input {0}', i + 1));
+  const labels = inputLabels(vectors, inputs);
   const lines = [
-    `## ${n === 1 ? l10n.t('1 vector × {0} dimensions', dimText) : l10n.t('{0} vectors × {1} dimensions', n, dimText)}`,
+    `## ${countTitle(vectors)}`,
     '',
     `| # | ${l10n.t('Input')} | ${l10n.t('Norm')} |`,
     '|---:|---|---:|',
@@ -145,27 +100,11 @@ export function embeddingsMarkdown(vectors: readonly (readonly number[])[], inpu
     if (n === 2) {
       lines.push('', l10n.t('Input 1 and input 2 have a cosine similarity of {0}.', fixed(matrix[0][1])));
     }
-    lines.push('', l10n.t('The heat map is drawn at the end: "Model Access: Open Answer Preview" shows it.'));
+    lines.push('', l10n.t('"Model Access: Open Answer Preview" draws this matrix as a heat map.'));
   } else if (n > MAX_SIMILARITY_INPUTS) {
     lines.push('', l10n.t('The similarity matrix is drawn for 2 to {0} inputs.', MAX_SIMILARITY_INPUTS));
   }
   return lines.join('\n');
-}
-
-/**
- * The heat map as a Markdown image (an SVG `data:` URI, which a Markdown preview renders), or undefined outside
- * 2–50 inputs. It goes at the end of the document: in the text it is one long line of base64.
- */
-export function heatMapMarkdown(
-  vectors: readonly (readonly number[])[],
-  inputs: readonly string[] = [],
-): string | undefined {
-  if (vectors.length < 2 || vectors.length > MAX_SIMILARITY_INPUTS) {
-    return undefined;
-  }
-  const labels = vectors.map((_, i) => inputs[i] ?? l10n.t('input {0}', i + 1));
-  const svg = heatMapSvg(labels, similarityMatrix(vectors));
-  return `![${l10n.t('Cosine similarity heat map')}](data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')})`;
 }
 
 /** One line for the history: "2 vectors × 1536 dimensions · similarity 0.832". */

@@ -8,7 +8,7 @@ import type { Failure } from '../../domain/failure';
 import type { StreamState } from './streamText';
 import { l10n } from '../../common/plainL10n';
 import { describeShapes, readAnswer, type Answer, type TokenUsage } from '../../domain/answer';
-import { embeddingsMarkdown, embeddingsSummary, heatMapMarkdown } from './embeddingsView';
+import { embeddingsMarkdown, embeddingsSummary } from './embeddingsView';
 
 /**
  * Beyond this many characters the document shows the start of a body (the end of a growing stream) and
@@ -370,10 +370,6 @@ export function renderResponseParts(r: ResponseRecord, redact: Redact): { text: 
         '',
         l10n.t('The body was larger than modelAccess.limits.maxResponseMegabytes; it was cut at that limit.'),
       );
-    }
-    const picture = answer?.vectors && heatMapMarkdown(answer.vectors, r.inputs);
-    if (picture) {
-      lines.push('', `### ${l10n.t('Cosine similarity heat map')}`, '', picture);
     }
   }
   return { text: redact(`${lines.join('\n')}\n`), answerLines: answerText.split('\n').length };

@@ -4,8 +4,8 @@ import {
   embeddingInputs,
   embeddingsMarkdown,
   embeddingsSummary,
-  heatMapMarkdown,
-  heatMapSvg,
+  countTitle,
+  inputLabels,
   MAX_SIMILARITY_INPUTS,
   norm,
   shortLabel,
@@ -60,23 +60,19 @@ describe('requests: embeddings a person can see', () => {
     assert.doesNotMatch(embeddingsMarkdown(many), /data:image/);
   });
 
-  it('the heat map is an SVG with the inputs as escaped labels and one cell per pair', () => {
-    const svg = heatMapSvg(
-      ['<script>', 'b'],
-      [
-        [1, 0.2],
-        [0.2, 1],
-      ],
+  it('the count says when the dimensions differ, and labels number the inputs the payload did not name', () => {
+    assert.equal(
+      countTitle([
+        [1, 2, 3],
+        [1, 2, 3, 4],
+      ]),
+      '2 vectors × 3/4 dimensions',
     );
-    assert.ok(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"'));
-    assert.ok(!svg.includes('<script>'), 'a label is text, never markup');
-    assert.match(svg, /&lt;script&gt;/);
-    assert.equal(svg.match(/<rect x=/g)?.length, 4);
-    assert.match(svg, /<title>Cosine similarity of 2 inputs<\/title>/);
-    const md = heatMapMarkdown([[1], [1]], ['a', 'b']) ?? '';
-    assert.equal(heatMapMarkdown([[1]]), undefined, 'no picture of one input');
-    const data = /data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)\)/.exec(md)?.[1] ?? '';
-    assert.match(Buffer.from(data, 'base64').toString('utf8'), /^<svg /);
+    assert.equal(countTitle([]), '0 vectors × 0 dimensions');
+    assert.deepEqual(inputLabels([[1], [2], [3]], ['a']), ['a', 'input 2', 'input 3']);
+    const md = embeddingsMarkdown([[1], [1]], ['a', 'b']);
+    assert.match(md, /Open Answer Preview" draws this matrix as a heat map/);
+    assert.doesNotMatch(md, /data:|!\[/, 'no image in the document');
   });
 
   it('the history line: count, dimensions, and the similarity of two', () => {
