@@ -27,19 +27,20 @@ export interface CallSource {
  * client's own (`AbortSignal.any`, whose dependents a long-lived signal keeps) once, not per call.
  */
 export class CallReuse {
-  private secrets: readonly string[] = [];
-  private redact: ((text: string) => string) | undefined;
+  private last: { secrets: readonly string[]; redact: (text: string) => string } | undefined;
   private readonly combined = new WeakMap<AbortSignal, AbortSignal>();
 
   /** `cut`: the client's own signal, fired when it closes. */
   constructor(readonly cut: AbortSignal) {}
 
+  /** The last call's redactor while the secrets are the same ones, else a new one. */
   redactorFor(secrets: readonly string[]): (text: string) => string {
-    if (!this.redact || secrets.length !== this.secrets.length || secrets.some((s, i) => s !== this.secrets[i])) {
-      this.secrets = secrets;
-      this.redact = redactor(secrets);
+    const last = this.last;
+    if (last && last.secrets.length === secrets.length && last.secrets.every((s, i) => s === secrets[i])) {
+      return last.redact;
     }
-    return this.redact;
+    this.last = { secrets, redact: redactor(secrets) };
+    return this.last.redact;
   }
 
   signalFor(signal: AbortSignal | undefined): AbortSignal {
