@@ -6,16 +6,17 @@
 
 export const REDACTED = '[redacted]';
 
-/** The forms a secret takes when a server echoes it: verbatim, URL-encoded, JSON-escaped. */
+/**
+ * The plain forms a secret takes when a server echoes it: verbatim and URL-encoded. Its JSON-escaped echoes
+ * (`\"`, `\/`, `\u0073`) are found by decoding the text (`escapedOccurrences`), whatever was escaped.
+ */
 function formsOf(secret: string): string[] {
-  const forms = new Set<string>([secret]);
   try {
-    forms.add(encodeURIComponent(secret));
+    return [secret, encodeURIComponent(secret)];
   } catch {
     // Lone surrogates cannot be URL-encoded; the verbatim form is still removed.
+    return [secret];
   }
-  forms.add(JSON.stringify(secret).slice(1, -1));
-  return [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
 }
 
 const SHORT_ESCAPES: Record<string, string> = {
@@ -133,17 +134,19 @@ export function redactor(secrets: readonly (string | undefined)[]): (text: strin
   }));
   return (text) => {
     let out = text;
-    for (const form of forms) {
-      if (out.includes(form)) {
-        out = out.split(form).join(REDACTED);
-      }
-    }
-    // Every escaped form has a backslash: text without one is already clean.
+    // Escaped echoes first, each with its escapes (`\/b…` as a whole): removing the verbatim `/b…` inside it
+    // first would leave a backslash before the mark, and the body would no longer be JSON. Every escaped form
+    // has a backslash: text without one has none.
     if (out.includes('\\')) {
       for (const { secret, table, units } of escaped) {
         if (out.includes(secret) || escapesInto(out, units)) {
           out = replaceRanges(out, escapedOccurrences(out, secret, table));
         }
+      }
+    }
+    for (const form of forms) {
+      if (out.includes(form)) {
+        out = out.split(form).join(REDACTED);
       }
     }
     return out;

@@ -250,4 +250,32 @@ describe('redact: escaped echoes a simple search would miss', () => {
       { seed: 6, numRuns: 2000 },
     );
   });
+
+  it('an answer that echoes the key with escapes stays JSON once the key is removed', () => {
+    // A key that starts with or holds a slash, echoed as JSON may write it: `\/`.
+    for (const key of ['/sk-abc123', 'sk-ab/cd-99', 'sk-end/']) {
+      const echoed = JSON.stringify({ error: `bad key ${key}.` }).replaceAll('/', '\\/');
+      const out = redact(echoed, key);
+      assert.deepEqual(JSON.parse(out), { error: `bad key ${REDACTED}.` }, out);
+    }
+    const keyChar = fc.constantFrom(...'ABCKXYZ0129-_./'.split(''));
+    fc.assert(
+      fc.property(
+        fc.array(keyChar, { minLength: 6, maxLength: 14 }).map((cs) => cs.join('')),
+        fc.array(fc.boolean(), { minLength: 14, maxLength: 14 }),
+        (key, escapeAt) => {
+          // The key's characters as a JSON writer may give them: as they are, `\/`, or `\u00XX`.
+          const written = [...key]
+            .map((c, i) =>
+              !escapeAt[i] ? c : c === '/' ? '\\/' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+            )
+            .join('');
+          const out = redact(`{"message":"key ${written} refused\\n","key":"${written}"}`, key);
+          const parsed = JSON.parse(out) as { message: string; key: string };
+          assert.deepEqual(parsed, { message: `key ${REDACTED} refused\n`, key: REDACTED }, out);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
 });
