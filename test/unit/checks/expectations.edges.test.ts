@@ -2,19 +2,8 @@
 // text left after a value, a space missing or doubled. Each either reads as meant or is refused with the
 // message that says what to write — never read as something else.
 import * as assert from 'node:assert/strict';
-import { compare, parseDuration, parseExpectation, type Expectation } from '../../../src/checks/core/expectations';
-
-function ok(source: string): Expectation {
-  const r = parseExpectation(source);
-  assert.ok(r.ok, `${source}: ${r.ok ? '' : r.message}`);
-  return r.expectation;
-}
-
-function bad(source: string): string {
-  const r = parseExpectation(source);
-  assert.ok(!r.ok, `${source} should not parse, read as ${JSON.stringify(r.ok ? r.expectation : '')}`);
-  return r.message;
-}
+import { bad, ok } from '../helpers/checks';
+import { compare, parseDuration } from '../../../src/checks/core/expectations';
 
 describe('checks/core/expectations: slips of the keyboard', () => {
   it('reads an expectation with white space around it, and refuses one that does not start with its word', () => {

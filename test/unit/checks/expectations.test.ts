@@ -1,27 +1,14 @@
 // The expectation lines of a payload: the five forms of the README exactly as written, every other form,
 // and a message that says what to write for every line that cannot be read.
 import * as assert from 'node:assert/strict';
+import { bad, ok } from '../helpers/checks';
 import {
   compare,
   describeExpectation,
   formatMs,
   parseDuration,
-  parseExpectation,
   parseRegExp,
-  type Expectation,
 } from '../../../src/checks/core/expectations';
-
-function ok(source: string): Expectation {
-  const r = parseExpectation(source);
-  assert.ok(r.ok, `${source}: ${r.ok ? '' : r.message}`);
-  return r.expectation;
-}
-
-function bad(source: string): string {
-  const r = parseExpectation(source);
-  assert.ok(!r.ok, `${source} should not parse`);
-  return r.message;
-}
 
 describe('checks/core/expectations', () => {
   it('reads the five forms of the README exactly as written', () => {

@@ -16,14 +16,7 @@ import { bindExpectation } from '../../../src/checks/core/runCheck';
 import { parseExpectation } from '../../../src/checks/core/expectations';
 import { startServer, type RunningServer } from '../../server';
 import { clientFor } from '../helpers/api';
-
-const variables = {
-  variables: { city: 'Paris' },
-  environment: 'test',
-  env: () => undefined,
-  uuid: () => 'u',
-  now: () => 0,
-};
+import { variables } from '../helpers/checks';
 
 function deps(client: ModelService, over: Partial<FileRunDeps> = {}, files: Record<string, string> = {}): FileRunDeps {
   return {

@@ -18,14 +18,7 @@ import {
   type RunDeps,
   type RunResult,
 } from '../../../src/checks/core/runCheck';
-
-const variables = {
-  variables: { city: 'Paris' },
-  environment: 'test',
-  env: () => undefined,
-  uuid: () => 'u',
-  now: () => 0,
-};
+import { variables } from '../helpers/checks';
 
 function check(...lines: string[]): PreparedCheck {
   const p = prepareCheck(['// POST /v1/responses', ...lines].join('\n'));
