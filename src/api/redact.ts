@@ -90,8 +90,8 @@ function escapedOccurrences(text: string, secret: string, table: Int32Array): [n
 
 /**
  * Whether a JSON escape in `text` stands for one of `units`. Without one, every match of the secret in the
- * decoded text is made of literal characters, a verbatim copy (removed before): an answer's `\n`s and `\"`s
- * do not make the client decode the whole body for each secret.
+ * decoded text is made of literal characters, a verbatim copy (which `includes` finds): an answer's `\n`s
+ * and `\"`s do not make the client decode the whole body for each secret.
  */
 function escapesInto(text: string, units: ReadonlySet<string>): boolean {
   for (let i = text.indexOf('\\'); i >= 0;) {
