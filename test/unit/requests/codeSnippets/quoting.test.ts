@@ -13,6 +13,7 @@ import {
   powershellQuote,
 } from '../../../../src/requests/core/codeSnippets/quoting';
 import { curlCmd, curlPowerShell } from '../../../../src/requests/core/codeSnippets/curl';
+import { crtArgv } from '../../helpers/windowsArgv';
 
 export const HOSTILE_STRINGS = [
   '',
@@ -74,50 +75,7 @@ function cmdThenCrt(line: string, allowedVariables: string[] = []): string[] {
     }
   }
   assert.ok(!line.includes('!') || !/!.*!/.test(line), 'no !…! pair');
-  // The C runtime: whitespace separates outside quotes; 2n backslashes + " → n backslashes and a quote toggle;
-  // 2n+1 backslashes + " → n backslashes and a literal quote; other backslashes are literal.
-  const args: string[] = [];
-  let current = '';
-  let started = false;
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (ch === '\\') {
-      let n = 0;
-      while (line[i] === '\\') {
-        n++;
-        i++;
-      }
-      if (line[i] === '"') {
-        current += '\\'.repeat(Math.floor(n / 2));
-        if (n % 2 === 1) {
-          current += '"';
-        } else {
-          quoted = !quoted;
-        }
-      } else {
-        current += '\\'.repeat(n);
-        i--;
-      }
-      started = true;
-    } else if (ch === '"') {
-      quoted = !quoted;
-      started = true;
-    } else if (!quoted && (ch === ' ' || ch === '\t')) {
-      if (started) {
-        args.push(current);
-      }
-      current = '';
-      started = false;
-    } else {
-      current += ch;
-      started = true;
-    }
-  }
-  if (started) {
-    args.push(current);
-  }
-  return args;
+  return crtArgv(line);
 }
 
 const jsonValue = fc.jsonValue({ maxDepth: 4 });

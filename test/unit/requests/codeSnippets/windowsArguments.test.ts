@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { curlPowerShell } from '../../../../src/requests/core/codeSnippets/curl';
 import type { SnippetHeader, SnippetRequest } from '../../../../src/requests/core/codeSnippets/request';
 import { HOSTILE_STRINGS } from './quoting.test';
+import { crtArgv } from '../../helpers/windowsArgv';
 
 const ENV: Record<string, string> = {
   MODEL_ACCESS_API_KEY: 'sk-canary',
@@ -137,58 +138,6 @@ function standardCommandLine(args: string[]): string {
     return `${out}"`;
   };
   return ['curl.exe', ...args].map(paste).join(' ');
-}
-
-/** The Microsoft C runtime's argv parsing (what curl.exe's main receives). */
-function crtArgv(line: string): string[] {
-  const args: string[] = [];
-  let current = '';
-  let started = false;
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (ch === '\\') {
-      let n = 0;
-      while (line[i] === '\\') {
-        n++;
-        i++;
-      }
-      if (line[i] === '"') {
-        current += '\\'.repeat(Math.floor(n / 2));
-        if (n % 2 === 1) {
-          current += '"';
-        } else {
-          quoted = !quoted;
-        }
-      } else {
-        current += '\\'.repeat(n);
-        i--;
-      }
-      started = true;
-    } else if (ch === '"') {
-      // Inside quotes, "" is a literal quote (the runtime since 2008).
-      if (quoted && line[i + 1] === '"') {
-        current += '"';
-        i++;
-      } else {
-        quoted = !quoted;
-      }
-      started = true;
-    } else if (!quoted && (ch === ' ' || ch === '\t')) {
-      if (started) {
-        args.push(current);
-      }
-      current = '';
-      started = false;
-    } else {
-      current += ch;
-      started = true;
-    }
-  }
-  if (started) {
-    args.push(current);
-  }
-  return args;
 }
 
 /** What curl.exe should receive: the service URL once, the key from the environment, each header kept whole. */
