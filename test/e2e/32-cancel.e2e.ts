@@ -13,7 +13,8 @@ import {
   pickQuickItem,
   readActiveEditorText,
   screenshot,
-  typeInQuickInput,
+  hidePanel,
+  streamPayload,
 } from './helpers';
 
 /** Between two streamed events: a 15–25 word answer takes 20 s or more, far longer than the steps below. */
@@ -40,9 +41,7 @@ describe('Cancelling a request', () => {
     await openViewContainer(page); // The extension is active (it may be the first step run).
     await openPalette(page, 'View: Close All Editors');
     // Earlier steps may have left the log open in the panel; the payload needs the room.
-    if (await page.locator('.part.panel').isVisible()) {
-      await openPalette(page, 'View: Hide Panel');
-    }
+    await hidePanel(page);
     await connectService(page, slow.url, slow.keys.acme);
 
     await openPalette(page, 'Model Access: New Request…');
@@ -50,15 +49,7 @@ describe('Cancelling a request', () => {
     await answerModelPick(page); // The first model that suits Chat, unless a selected one does.
     await readActiveEditorText(page, { contains: '// POST /v1/chat' });
     await page.keyboard.type('Tell me a long story');
-    // Ask for a streamed answer: go to the "stream" line and replace its value, as a person would.
-    const lines = (await readActiveEditorText(page, { contains: '"stream": false' })).split('\n');
-    const streamLine = lines.findIndex((l) => l.includes('"stream": false')) + 1;
-    await page.keyboard.press('Control+G');
-    await typeInQuickInput(page, `:${streamLine}`);
-    await page.keyboard.press('End');
-    await page.keyboard.press('Control+Shift+ArrowLeft');
-    await page.keyboard.type('true');
-    await readActiveEditorText(page, { contains: '"stream": true' });
+    await streamPayload(page); // Ask for a streamed answer, as a person would.
     await page.keyboard.press('Control+Home'); // Back to the top, where the CodeLens is.
 
     const lens = page.locator('.codelens-decoration a', { hasText: 'Send to POST /v1/chat' }).first();

@@ -19,6 +19,7 @@ import {
   reloadWorkbench,
   screenshot,
   viewContainer,
+  hidePanel,
 } from './helpers';
 
 const SEND_KEY = 'Control+Alt+Enter';
@@ -36,9 +37,7 @@ async function closeBars(page: Page): Promise<void> {
   if (await page.locator('.part.sidebar').isVisible()) {
     await openPalette(page, 'View: Close Primary Side Bar');
   }
-  if (await page.locator('.part.panel').isVisible()) {
-    await openPalette(page, 'View: Hide Panel');
-  }
+  await hidePanel(page);
 }
 
 /** A new start: no editors, no side bar (so the Models view loads nothing), then a reload. */

@@ -28,6 +28,8 @@ import {
   waitForNotification,
   webviewFrame,
   answerModelPick,
+  hidePanel,
+  streamPayload,
 } from './helpers';
 
 // As the theme picker names them; both High Contrast themes, as the picture draws with their borders.
@@ -128,18 +130,6 @@ async function send(page: Page): Promise<void> {
   await openPalette(page, 'Model Access: Send Request');
 }
 
-/** Sets `"stream": true` in the active payload as a person would (Go to Line, replace the value). */
-async function streamIt(page: Page): Promise<void> {
-  const lines = (await readActiveEditorText(page, { contains: '"stream": false' })).split('\n');
-  const streamLine = lines.findIndex((l) => l.includes('"stream": false')) + 1;
-  await page.keyboard.press('Control+G');
-  await typeInQuickInput(page, `:${streamLine}`);
-  await page.keyboard.press('End');
-  await page.keyboard.press('Control+Shift+ArrowLeft');
-  await page.keyboard.type('true');
-  await readActiveEditorText(page, { contains: '"stream": true' });
-}
-
 const LONG_PROMPT =
   'Please explain, in a few friendly sentences, why the sky looks blue on a clear afternoon and red at sunset, and what that has to do with the way light scatters in the air';
 
@@ -165,9 +155,7 @@ describe('Answers people read', () => {
       await setViewport(page, size.width, size.height);
       await openViewContainer(page);
       await openPalette(page, 'View: Close All Editors');
-      if (await page.locator('.part.panel').isVisible()) {
-        await openPalette(page, 'View: Hide Panel');
-      }
+      await hidePanel(page);
       await connectService(page, e2e.service.url, e2e.demoKey);
       await newChatPayload(page, LONG_PROMPT);
       await send(page);
@@ -194,7 +182,7 @@ describe('Answers people read', () => {
       await openPalette(page, 'View: Close All Editors');
       // The template's own prompt: the answer streams word by word whatever it says.
       await newChatPayload(page);
-      await streamIt(page);
+      await streamPayload(page);
       await send(page);
       await focusAnswer(page);
       // Mid-stream: some words are there, the status line says the answer is still arriving.

@@ -27,6 +27,7 @@ import {
   waitForOpenedUrl,
   waitForValue,
   webviewFrame,
+  hidePanel,
 } from './helpers';
 
 /** A model whose registry entry says more than the demo registry does (what the README picture shows). */
@@ -130,9 +131,7 @@ describe('Model Details', () => {
     const page = e2e.page;
     await openViewContainer(page);
     await openPalette(page, 'View: Close All Editors');
-    if (await page.locator('.part.panel').isVisible()) {
-      await openPalette(page, 'View: Hide Panel');
-    }
+    await hidePanel(page);
     await connectService(page, service.url, service.keys.acme);
 
     const model = service.registry.models.find((m) => m.id === RICH_ID);

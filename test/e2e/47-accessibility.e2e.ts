@@ -22,6 +22,7 @@ import {
   typeInQuickInput,
   waitForValue,
   webviewFrame,
+  hidePanel,
 } from './helpers';
 
 // As the theme picker names them (High Contrast is `Default High Contrast` in settings).
@@ -116,9 +117,7 @@ describe('Keyboard, screen readers and axe-core', () => {
     const page = e2e.page;
     await openViewContainer(page); // The extension is active (it may be the first step run).
     await openPalette(page, 'View: Close All Editors');
-    if (await page.locator('.part.panel').isVisible()) {
-      await openPalette(page, 'View: Hide Panel');
-    }
+    await hidePanel(page);
     await connectService(page, service.url, service.keys.acme);
   });
 

@@ -22,6 +22,7 @@ import {
   typeInQuickInput,
   waitForValue,
   webviewFrame,
+  hidePanel,
 } from './helpers';
 
 interface Column {
@@ -80,9 +81,7 @@ describe('Compare Models', () => {
     const page = e2e.page;
     await openViewContainer(page); // The extension is active (it may be the first step run).
     await openPalette(page, 'View: Close All Editors');
-    if (await page.locator('.part.panel').isVisible()) {
-      await openPalette(page, 'View: Hide Panel');
-    }
+    await hidePanel(page);
     await connectService(page, e2e.service.url, e2e.demoKey);
     // Room for the payload and two columns.
     await openPalette(page, 'View: Close Primary Side Bar');

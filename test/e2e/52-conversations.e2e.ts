@@ -19,6 +19,7 @@ import {
   screenshot,
   waitForValue,
   webviewFrame,
+  hidePanel,
 } from './helpers';
 
 type Message = { role: string; content: unknown };
@@ -92,9 +93,7 @@ describe('Conversations', () => {
     const page = e2e.page;
     await openViewContainer(page); // The extension is active (it may be the first step run).
     await openPalette(page, 'View: Close All Editors');
-    if (await page.locator('.part.panel').isVisible()) {
-      await openPalette(page, 'View: Hide Panel');
-    }
+    await hidePanel(page);
     await connectService(page, e2e.service.url, e2e.demoKey);
     await openPalette(page, 'View: Close Primary Side Bar');
 

@@ -21,6 +21,7 @@ import {
   screenshot,
   typeInQuickInput,
   waitForNotification,
+  hidePanel,
 } from './helpers';
 
 const SEND_KEY = 'Control+Alt+Enter';
@@ -76,9 +77,7 @@ describe('Environments, as a person', () => {
     const page = e2e.page;
     await openViewContainer(page); // The extension is active (it may be the first step run).
     await openPalette(page, 'View: Close All Editors');
-    if (await page.locator('.part.panel').isVisible()) {
-      await openPalette(page, 'View: Hide Panel');
-    }
+    await hidePanel(page);
     await clearNotifications(page);
 
     // The user settings as JSON: the session's service plus a second one, pasted over what was there.

@@ -710,3 +710,22 @@ const LEGIBILITY_SCRIPT = `function (list) {
     };
   });
 }`;
+
+/** Sets `"stream": true` in the active payload as a person would (Go to Line, replace the value). */
+export async function streamPayload(page: Page): Promise<void> {
+  const lines = (await readActiveEditorText(page, { contains: '"stream": false' })).split('\n');
+  const streamLine = lines.findIndex((l) => l.includes('"stream": false')) + 1;
+  await page.keyboard.press('Control+G');
+  await typeInQuickInput(page, `:${streamLine}`);
+  await page.keyboard.press('End');
+  await page.keyboard.press('Control+Shift+ArrowLeft');
+  await page.keyboard.type('true');
+  await readActiveEditorText(page, { contains: '"stream": true' });
+}
+
+/** Hides the panel when an earlier step left it open (the log, the terminal): the editors need the room. */
+export async function hidePanel(page: Page): Promise<void> {
+  if (await page.locator('.part.panel').isVisible()) {
+    await openPalette(page, 'View: Hide Panel');
+  }
+}
