@@ -36,9 +36,21 @@ export async function reloadWorkbench(page: Page): Promise<void> {
 
 /** Opens a file of the workspace by name with *Go to File…* (Ctrl+P), as a person does. */
 export async function openFileByName(page: Page, name: string): Promise<void> {
-  await openPalette(page, 'Go to File');
-  await typeInQuickInput(page, name, { submit: false });
-  await pickQuickItem(page, name, { timeoutMs: 30_000 }); // File search can be slow on a busy machine.
+  // File search can be slow on a busy machine, and a file written since Go to File last listed the workspace
+  // may be missing from the list it keeps while open: as a person would, close it and ask again, once.
+  for (let attempt = 1; ; attempt++) {
+    await openPalette(page, 'Go to File');
+    await typeInQuickInput(page, name, { submit: false });
+    try {
+      await pickQuickItem(page, name, { timeoutMs: 20_000 });
+      break;
+    } catch (e) {
+      if (attempt === 2) {
+        throw e;
+      }
+      await page.keyboard.press('Escape');
+    }
+  }
   await page
     .locator('.editor-group-container.active .tab.active', { hasText: name })
     .first()
