@@ -10,7 +10,7 @@ import { l10n } from '../../common/plainL10n';
 import { AnswerStream, describeShapes, readAnswer, type TokenUsage } from '../../domain/answer';
 import { readEndpoint } from '../../domain/payload/endpointHeader';
 import { parsePayload, wantsStream } from '../../domain/payload/parse';
-import { resolvePayload, resolveString, type VariableContext } from '../../domain/payload/variables';
+import { literalText, resolvePayload, resolveString, type VariableContext } from '../../domain/payload/variables';
 import { readCheckLines, type CheckLines } from './checkFile';
 import { readDataset, type Dataset } from './dataset';
 import { evaluate, type Observed, type Outcome, type SchemaSource } from './evaluate';
@@ -150,9 +150,16 @@ export function withModel(value: unknown, model: string | undefined): unknown {
   return { ...(value as Record<string, unknown>), model };
 }
 
-/** The variables of one request: the environment's, with the dataset row's fields over them. */
+/**
+ * The variables of one request: the environment's, with the dataset row's fields over them. A row's fields
+ * are data (a dataset may be answers saved from an earlier run): their `{{…}}` stay literal text.
+ */
 function contextFor(run: PlannedRun, variables: VariableContext): VariableContext {
-  return run.row ? { ...variables, variables: { ...variables.variables, ...run.row.values } } : variables;
+  if (!run.row) {
+    return variables;
+  }
+  const row = Object.fromEntries(Object.entries(run.row.values).map(([k, v]) => [k, literalText(v)]));
+  return { ...variables, variables: { ...variables.variables, ...row } };
 }
 
 /**

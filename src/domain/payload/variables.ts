@@ -76,6 +76,30 @@ export function splitTemplate(s: string): Piece[] {
   return pieces;
 }
 
+/**
+ * `text` written so that resolving it gives back `text` exactly: every `{{` becomes the `\{{` escape (a
+ * backslash already before a `{{` stays, since resolving takes one away). What an answer, a service or a
+ * dataset row writes into a payload goes through this: it is data, and must never become a reference that
+ * the next Send resolves (`{{$env AWS_SECRET_ACCESS_KEY}}` answered by a model led by a prompt injection).
+ */
+export function literalText(text: string): string {
+  return text.includes('{{') ? text.replace(/\{\{/g, '\\{{') : text;
+}
+
+/** Every string of a JSON value (keys too) as `literalText`. */
+export function literalValue(value: unknown): unknown {
+  if (typeof value === 'string') {
+    return literalText(value);
+  }
+  if (Array.isArray(value)) {
+    return value.map(literalValue);
+  }
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [literalText(k), literalValue(v)]));
+  }
+  return value;
+}
+
 function referenceOf(m: RegExpExecArray): Reference {
   const text = m[0];
   if (m[1] !== undefined) {
