@@ -19,6 +19,7 @@ import { hasChecks, readCheckLines } from '../checks/core/checkFile';
 import { median } from '../checks/core/planner';
 import { expandPatterns } from './glob';
 import { junitXml, type JUnitSuite } from './junit';
+import { keyForEnvironment } from './keys';
 
 export const EXIT_PASSED = 0;
 export const EXIT_FAILED = 1;
@@ -54,7 +55,8 @@ const USAGE = [
   '  --max-rows N          dataset rows per payload (default 1000)',
   "  --model ID            run on this model instead of the payload's (repeat for several models)",
   '',
-  'Environment: MODEL_ACCESS_BASE_URL, MODEL_ACCESS_API_KEY (the key for every environment),',
+  'Environment: MODEL_ACCESS_BASE_URL, MODEL_ACCESS_API_KEY (its key: sent only to that origin and path),',
+  'MODEL_ACCESS_API_KEY_<ENV NAME> for another environment (e.g. MODEL_ACCESS_API_KEY_STAGING),',
   'MODEL_ACCESS_SECRET_<HEADER> for an environment header whose value is "{{secret}}"',
   '(e.g. MODEL_ACCESS_SECRET_X_ORG_TOKEN for X-Org-Token), MODEL_ACCESS_ENVIRONMENTS (the file).',
   '',
@@ -130,6 +132,8 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   const redactor = new Redactor();
   const key = io.env.MODEL_ACCESS_API_KEY?.trim();
   redactor.add(key);
+  // Every environment's own key (MODEL_ACCESS_API_KEY_<NAME>), whichever the run ends up using.
+  Object.entries(io.env).forEach(([name, value]) => name.startsWith('MODEL_ACCESS_API_KEY_') && redactor.add(value));
   // Every secret the run knows (the key, secret header values, `{{$env …}}` values) in each form a server may
   // echo it; not the credential-looking patterns of the log, which would mangle answers ("token budget").
   const out = (line: string) => io.out(redactor.removeSecrets(line));
@@ -198,15 +202,16 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   // One client per environment, checked once before the first request: a refused key or a service that
   // cannot be reached stops the whole run (exit 2), rather than failing every check with the same message.
   const clients = new Map<string, Promise<ModelService | string>>();
-  const clientFor = (env: Environment): Promise<ModelService | string> => {
+  const clientFor = (env: Environment, envKey: string): Promise<ModelService | string> => {
     let c = clients.get(env.name);
     if (!c) {
-      c = openClient(env, key, io.env, redactor);
+      c = openClient(env, envKey, io.env, redactor);
       clients.set(env.name, c);
     }
     return c;
   };
   let cannotRun: string | undefined;
+  let keyProblems = 0;
   const controller = new AbortController();
   const target = async (pinned: string | undefined): Promise<Target> => {
     const env = pinned === undefined ? fallback : findEnvironment(environments, pinned);
@@ -218,7 +223,13 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
             : `the payload is pinned to environment ${pinned} (// @env), and the environments file has none of that name`,
       };
     }
-    const client = await clientFor(env);
+    // The key goes only to its own service; another environment's payloads need that environment's key.
+    const choice = keyForEnvironment(env, io.env, baseUrl ?? fallback?.baseUrl);
+    if ('problem' in choice) {
+      keyProblems++;
+      return { problem: choice.problem };
+    }
+    const client = await clientFor(env, choice.key);
     if (typeof client === 'string') {
       cannotRun ??= client;
       controller.abort();
@@ -330,6 +341,10 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       err(`model-access check: the JUnit report could not be written to ${options.junit}: ${(e as Error).message}`);
       return EXIT_CANNOT_RUN;
     }
+  }
+  if (keyProblems > 0) {
+    err('model-access check: some payloads could not run: their environment has no key of its own (see above).');
+    return EXIT_CANNOT_RUN;
   }
   return failed > 0 ? EXIT_FAILED : EXIT_PASSED;
 }
