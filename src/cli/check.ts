@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ServiceClient } from '../api/client';
 import { Redactor } from '../api/redact';
+import { visibleControls } from '../common/controlChars';
 import type { ModelService } from '../api/types';
 import { findEnvironment, readEnvironments, type Environment } from '../domain/environments';
 import { describeExpectation, formatMs } from '../checks/core/expectations';
@@ -136,8 +137,10 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   Object.entries(io.env).forEach(([name, value]) => name.startsWith('MODEL_ACCESS_API_KEY_') && redactor.add(value));
   // Every secret the run knows (the key, secret header values, `{{$env …}}` values) in each form a server may
   // echo it; not the credential-looking patterns of the log, which would mangle answers ("token budget").
-  const out = (line: string) => io.out(redactor.removeSecrets(line));
-  const err = (line: string) => io.err(redactor.removeSecrets(line));
+  // Then every control character made visible: what a service, a dataset or a file name says cannot drive the
+  // terminal or the CI log (erase a line to forge PASS, hide a link, start a workflow command).
+  const out = (line: string) => io.out(visibleControls(redactor.removeSecrets(line)));
+  const err = (line: string) => io.err(visibleControls(redactor.removeSecrets(line)));
 
   const command = args[0];
   if (command === '--help' || command === '-h' || command === undefined) {
@@ -335,7 +338,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     try {
       const target = path.resolve(io.cwd, options.junit);
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, redactor.removeSecrets(junitXml(suites)));
+      fs.writeFileSync(target, junitXml(suites, redactor.removeSecrets));
       out(`JUnit report: ${options.junit}`);
     } catch (e) {
       err(`model-access check: the JUnit report could not be written to ${options.junit}: ${(e as Error).message}`);
