@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../api/answerLimits';
 import { ServiceClient } from '../api/client';
 import { Redactor } from '../api/redact';
 import { visibleControls } from '../common/controlChars';
@@ -41,6 +42,7 @@ interface Options {
   concurrency: number;
   maxRows: number;
   models: string[];
+  maxResponseBytes: number;
 }
 
 const USAGE = [
@@ -54,6 +56,7 @@ const USAGE = [
   '  --environments FILE   environments: a JSON list, or a settings.json with "modelAccess.environments"',
   '  --concurrency N       requests at once (default 4)',
   '  --max-rows N          dataset rows per payload (default 1000)',
+  '  --max-response-mb N   the most one answer may hold; a longer one fails the check (default 32)',
   "  --model ID            run on this model instead of the payload's (repeat for several models)",
   '',
   'Environment: MODEL_ACCESS_BASE_URL, MODEL_ACCESS_API_KEY (its key: sent only to that origin and path),',
@@ -65,7 +68,13 @@ const USAGE = [
 ];
 
 function parseArgs(args: readonly string[]): Options | string {
-  const o: Options = { patterns: [], concurrency: 4, maxRows: 1000, models: [] };
+  const o: Options = {
+    patterns: [],
+    concurrency: 4,
+    maxRows: 1000,
+    models: [],
+    maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const value = () => {
@@ -84,6 +93,12 @@ function parseArgs(args: readonly string[]): Options | string {
         o.environmentsFile = value();
       } else if (a === '--model') {
         o.models.push(value());
+      } else if (a === '--max-response-mb') {
+        const n = Number(value());
+        if (!Number.isFinite(n) || n <= 0) {
+          return `${a} needs a number of megabytes above 0`;
+        }
+        o.maxResponseBytes = Math.floor(n * 1024 * 1024);
       } else if (a === '--concurrency' || a === '--max-rows') {
         const n = Number(value());
         if (!Number.isInteger(n) || n < 1) {
@@ -208,7 +223,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   const clientFor = (env: Environment, envKey: string): Promise<ModelService | string> => {
     let c = clients.get(env.name);
     if (!c) {
-      c = openClient(env, envKey, io.env, redactor);
+      c = openClient(env, envKey, io.env, redactor, options.maxResponseBytes);
       clients.set(env.name, c);
     }
     return c;
@@ -267,6 +282,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       readText: (p) => safeRead(path.resolve(dir, p)),
       concurrency: options.concurrency,
       maxRows: options.maxRows,
+      maxResponseBytes: options.maxResponseBytes,
       models: options.models,
       signal: controller.signal,
       onSecrets: (secrets) => secrets.forEach((s) => redactor.add(s)),
@@ -370,6 +386,7 @@ async function openClient(
   key: string,
   processEnv: Record<string, string | undefined>,
   redactor: Redactor,
+  maxResponseBytes: number,
 ): Promise<ModelService | string> {
   const secrets: Record<string, string> = {};
   for (const header of env.secretHeaders) {
@@ -388,6 +405,8 @@ async function openClient(
       headers: { ...env.headers },
       secretHeaders: async () => secrets,
       userAgent: 'model-access-cli',
+      // The limit Send has: a body is cut there (and the check fails saying so), a stream stopped there.
+      maxBodyBytes: maxResponseBytes,
     });
   } catch (e) {
     return `${env.baseUrl} is not a usable service URL: ${(e as Error).message}`;

@@ -22,6 +22,8 @@ export interface FileRunDeps {
   onlyRows?: ReadonlySet<number>;
   concurrency: number;
   maxRows: number;
+  /** What one answer may hold (Send's limit); default 32 MB. */
+  maxResponseBytes?: number;
   /** Several-models runs: each planned request once per model. */
   models?: readonly string[];
   signal: AbortSignal;
@@ -117,6 +119,7 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
       schemas,
       signal: deps.signal,
       onSecrets: deps.onSecrets,
+      maxResponseBytes: deps.maxResponseBytes,
     });
     report({ kind: 'run', label, result });
   });

@@ -4,6 +4,7 @@
  * the answer with the shared answer reader (every shape, streamed or not), and evaluate each expectation.
  * Pure; no `vscode` import: what differs (the client, the files, the variables) is passed in.
  */
+import { DEFAULT_MAX_RESPONSE_BYTES, limitText, pastAnswerLimit, rawEventText } from '../../api/answerLimits';
 import { isServiceError } from '../../api/errors';
 import type { ModelService, PostEndpoint } from '../../api/types';
 import { l10n } from '../../common/plainL10n';
@@ -110,6 +111,8 @@ export interface RunDeps {
   onSecrets?: (secrets: readonly string[]) => void;
   /** Milliseconds, monotonic. */
   clock?: () => number;
+  /** What one answer may hold, as Send's limit (`modelAccess.limits.maxResponseMegabytes`); default 32 MB. */
+  maxResponseBytes?: number;
 }
 
 /** Sends one planned request and evaluates every expectation of the check against its answer. */
@@ -131,6 +134,13 @@ export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: Ru
     passed: results.every((r) => r.outcome.passed),
     tokens: usage ? totalTokens(usage) : undefined,
   };
+}
+
+function stoppedAt(limit: number): string {
+  return l10n.t(
+    'the answer was stopped at {0} (the size limit, modelAccess.limits.maxResponseMegabytes)',
+    limitText(limit),
+  );
 }
 
 /** The total an answer reports, else the sum of its input and output counts when it reports both. */
@@ -194,6 +204,7 @@ export function bindExpectation(e: Expectation, context: VariableContext): Expec
 
 async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, context: VariableContext): Promise<Observed> {
   const clock = deps.clock ?? (() => performance.now());
+  const limit = deps.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const resolved = resolvePayload(withModel(check.value, run.model), context);
   if (resolved.problems.length > 0) {
     return {
@@ -211,13 +222,24 @@ async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, contex
     if (result.events) {
       const reader = new AnswerStream();
       let firstTokenMs: number | undefined;
-      for await (const batch of result.events.batches()) {
+      let rawChars = 0;
+      let textChars = 0;
+      stream: for await (const batch of result.events.batches()) {
         for (const event of batch) {
           const pieces = reader.push(event);
           if (firstTokenMs === undefined && pieces.some((p) => p.kind === 'text' && p.text !== '')) {
             firstTokenMs = clock() - started;
           }
+          rawChars += rawEventText(event).length;
+          textChars += pieces.reduce((n, p) => n + (p.kind === 'text' ? p.text.length : 0), 0);
+          if (pastAnswerLimit(rawChars, textChars, limit)) {
+            // Leaving the loop closes the stream: an endless answer stops here, as it does for Send.
+            break stream;
+          }
         }
+      }
+      if (pastAnswerLimit(rawChars, textChars, limit)) {
+        return { elapsedMs: clock() - started, streamed: true, failure: stoppedAt(limit) };
       }
       reader.end();
       if (deps.signal.aborted) {
@@ -226,6 +248,9 @@ async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, contex
       return { ...base, elapsedMs: clock() - started, firstTokenMs, streamed: true, answer: reader.answer() };
     }
     const body = result.body;
+    if (body?.truncated) {
+      return { elapsedMs: clock() - started, streamed: false, failure: stoppedAt(limit) };
+    }
     const answer = body ? readAnswer(body.json ?? body.text) : undefined;
     return { ...base, elapsedMs: clock() - started, streamed: false, body: body?.json, answer };
   } catch (e) {
