@@ -123,7 +123,7 @@ export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: Ru
     line: l.line,
     source: l.source,
     outcome: l.expectation
-      ? evaluate(bindExpectation(l.expectation, context), observed, deps.schemas)
+      ? evaluateSafely(bindExpectation(l.expectation, context), observed, deps.schemas)
       : { passed: false, message: l10n.t('This expectation cannot be read: {0}', l.problem ?? '') },
   }));
   const usage = observed.answer?.usage;
@@ -141,6 +141,25 @@ function stoppedAt(limit: number): string {
     'the answer was stopped at {0} (the size limit, modelAccess.limits.maxResponseMegabytes)',
     limitText(limit),
   );
+}
+
+/**
+ * `evaluate`, with whatever a hostile answer or schema makes it throw (a stack overflow on a 600,000-element
+ * array or a 200,000-deep answer, a malformed `$ref`, a `pattern` invalid in Unicode mode) as this
+ * expectation's failure: the other expectations, rows and files still run, and the report is written.
+ */
+export function evaluateSafely(e: Expectation, o: Observed, schemas: SchemaSource): Outcome {
+  try {
+    return evaluate(e, o, schemas);
+  } catch (err) {
+    const reason =
+      err instanceof RangeError
+        ? l10n.t('the answer or the schema is too deeply nested or too large to evaluate')
+        : err instanceof Error
+          ? err.message
+          : String(err);
+    return { passed: false, message: l10n.t('This expectation could not be evaluated: {0}', reason) };
+  }
 }
 
 /** The total an answer reports, else the sum of its input and output counts when it reports both. */
