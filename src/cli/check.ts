@@ -43,6 +43,9 @@ interface Options {
   maxRows: number;
   models: string[];
   maxResponseBytes: number;
+  /** Seconds. */
+  requestTimeout: number;
+  runTimeout: number;
 }
 
 const USAGE = [
@@ -57,6 +60,8 @@ const USAGE = [
   '  --concurrency N       requests at once (default 4)',
   '  --max-rows N          dataset rows per payload (default 1000)',
   '  --max-response-mb N   the most one answer may hold; a longer one fails the check (default 32)',
+  '  --timeout S           the most one request may take, its answer included (default 120 s)',
+  '  --run-timeout S       the most the whole run may take; then it stops and writes the report (default 1800 s)',
   "  --model ID            run on this model instead of the payload's (repeat for several models)",
   '',
   'Environment: MODEL_ACCESS_BASE_URL, MODEL_ACCESS_API_KEY (its key: sent only to that origin and path),',
@@ -74,6 +79,8 @@ function parseArgs(args: readonly string[]): Options | string {
     maxRows: 1000,
     models: [],
     maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+    requestTimeout: 120,
+    runTimeout: 1800,
   };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -93,6 +100,12 @@ function parseArgs(args: readonly string[]): Options | string {
         o.environmentsFile = value();
       } else if (a === '--model') {
         o.models.push(value());
+      } else if (a === '--timeout' || a === '--run-timeout') {
+        const n = Number(value());
+        if (!Number.isFinite(n) || n <= 0) {
+          return `${a} needs a number of seconds above 0`;
+        }
+        o[a === '--timeout' ? 'requestTimeout' : 'runTimeout'] = n;
       } else if (a === '--max-response-mb') {
         const n = Number(value());
         if (!Number.isFinite(n) || n <= 0) {
@@ -265,6 +278,13 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     };
   };
 
+  // The run's deadline: a service dripping a byte every few seconds must not keep a CI job for hours.
+  let runTimedOut = false;
+  const runTimer = setTimeout(() => {
+    runTimedOut = true;
+    controller.abort();
+  }, options.runTimeout * 1000);
+  runTimer.unref();
   const started = performance.now();
   const suites: JUnitSuite[] = [];
   let passed = 0;
@@ -283,6 +303,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       concurrency: options.concurrency,
       maxRows: options.maxRows,
       maxResponseBytes: options.maxResponseBytes,
+      requestTimeoutMs: options.requestTimeout * 1000,
       models: options.models,
       signal: controller.signal,
       onSecrets: (secrets) => secrets.forEach((s) => redactor.add(s)),
@@ -332,7 +353,16 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       ];
       out(`        ${rows.length > 1 ? `${row.label}: ` : ''}line ${failure.line + 1}${what ? `  ${what}` : ''}`);
       detail.slice(1).forEach((l) => out(`          ${oneLine(l)}`));
-      suite.cases.push({ name, time, failure: { message: failure.message, detail: detail.join('\n') } });
+      // A request stopped by a deadline did not fail its check: it is an error of the run.
+      const stopped =
+        row.kind === 'run' &&
+        row.result.observed.status === undefined &&
+        (row.result.observed.timedOut === true || runTimedOut);
+      suite.cases.push({
+        name,
+        time,
+        [stopped ? 'error' : 'failure']: { message: failure.message, detail: detail.join('\n') },
+      });
     }
     if (result.skippedRows > 0) {
       out(`        ${result.skippedRows} more dataset rows were not run (--max-rows ${options.maxRows})`);
@@ -343,6 +373,16 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       typeof (await c) === 'string' ? undefined : ((await c) as ModelService).dispose(),
     ),
   );
+  clearTimeout(runTimer);
+  if (runTimedOut) {
+    const message = `the run was stopped at its deadline (--run-timeout ${options.runTimeout} s); ${files.length - suites.length} payload files were not run`;
+    suites.push({
+      name: 'model-access check',
+      file: '',
+      cases: [{ name: 'run deadline', time: 0, error: { message, detail: message } }],
+    });
+    err(`model-access check: ${message}`);
+  }
   if (cannotRun) {
     err(`model-access check: the checks could not run: ${cannotRun}`);
     return EXIT_CANNOT_RUN;
@@ -360,6 +400,9 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       err(`model-access check: the JUnit report could not be written to ${options.junit}: ${(e as Error).message}`);
       return EXIT_CANNOT_RUN;
     }
+  }
+  if (runTimedOut) {
+    return EXIT_CANNOT_RUN;
   }
   if (keyProblems > 0) {
     err('model-access check: some payloads could not run: their environment has no key of its own (see above).');

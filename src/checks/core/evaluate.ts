@@ -20,6 +20,8 @@ export interface Observed {
   /** Undefined when no HTTP answer came (`failure` says why: connection refused, timeout, cancelled). */
   status?: number;
   failure?: string;
+  /** No answer because the request's time limit was reached. */
+  timedOut?: boolean;
   /** The service's error message for a non-2xx answer. */
   errorMessage?: string;
   elapsedMs: number;

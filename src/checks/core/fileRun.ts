@@ -24,6 +24,8 @@ export interface FileRunDeps {
   maxRows: number;
   /** What one answer may hold (Send's limit); default 32 MB. */
   maxResponseBytes?: number;
+  /** The most one request may take (the command line's --timeout). */
+  requestTimeoutMs?: number;
   /** Several-models runs: each planned request once per model. */
   models?: readonly string[];
   signal: AbortSignal;
@@ -120,6 +122,7 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
       signal: deps.signal,
       onSecrets: deps.onSecrets,
       maxResponseBytes: deps.maxResponseBytes,
+      requestTimeoutMs: deps.requestTimeoutMs,
     });
     report({ kind: 'run', label, result });
   });

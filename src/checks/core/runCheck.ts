@@ -113,6 +113,8 @@ export interface RunDeps {
   clock?: () => number;
   /** What one answer may hold, as Send's limit (`modelAccess.limits.maxResponseMegabytes`); default 32 MB. */
   maxResponseBytes?: number;
+  /** The most one request may take, answer included (a service dripping a byte every few seconds). */
+  requestTimeoutMs?: number;
 }
 
 /** Sends one planned request and evaluates every expectation of the check against its answer. */
@@ -235,8 +237,19 @@ async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, contex
   deps.onSecrets?.(resolved.secrets);
   const streamed = wantsStream(resolved.value);
   const started = clock();
+  const deadline = deps.requestTimeoutMs === undefined ? undefined : AbortSignal.timeout(deps.requestTimeoutMs);
+  const signal = deadline ? AbortSignal.any([deps.signal, deadline]) : deps.signal;
+  const timedOut = (): Observed | undefined =>
+    deadline?.aborted && !deps.signal.aborted
+      ? {
+          elapsedMs: clock() - started,
+          streamed,
+          timedOut: true,
+          failure: l10n.t('the request was stopped after {0} s (its time limit)', (deps.requestTimeoutMs ?? 0) / 1000),
+        }
+      : undefined;
   try {
-    const result = await deps.client.post(check.endpoint, resolved.json, { stream: streamed, signal: deps.signal });
+    const result = await deps.client.post(check.endpoint, resolved.json, { stream: streamed, signal });
     const base = { status: result.status, errorMessage: result.error?.message, shapes: describeShapes() };
     if (result.events) {
       const reader = new AnswerStream();
@@ -261,6 +274,10 @@ async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, contex
         return { elapsedMs: clock() - started, streamed: true, failure: stoppedAt(limit) };
       }
       reader.end();
+      const late = timedOut();
+      if (late) {
+        return late;
+      }
       if (deps.signal.aborted) {
         return { elapsedMs: clock() - started, streamed: true, failure: l10n.t('the run was cancelled') };
       }
@@ -273,6 +290,10 @@ async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, contex
     const answer = body ? readAnswer(body.json ?? body.text) : undefined;
     return { ...base, elapsedMs: clock() - started, streamed: false, body: body?.json, answer };
   } catch (e) {
+    const late = timedOut();
+    if (late) {
+      return late;
+    }
     const cancelled = deps.signal.aborted || (isServiceError(e) && e.kind === 'aborted');
     return {
       elapsedMs: clock() - started,
