@@ -304,6 +304,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       maxRows: options.maxRows,
       maxResponseBytes: options.maxResponseBytes,
       requestTimeoutMs: options.requestTimeout * 1000,
+      redact: redactor.removeSecrets,
       models: options.models,
       signal: controller.signal,
       onSecrets: (secrets) => secrets.forEach((s) => redactor.add(s)),

@@ -26,6 +26,8 @@ export interface FileRunDeps {
   maxResponseBytes?: number;
   /** The most one request may take (the command line's --timeout). */
   requestTimeoutMs?: number;
+  /** The run's redaction, applied to what each request observed before it is evaluated. */
+  redact?: (text: string) => string;
   /** Several-models runs: each planned request once per model. */
   models?: readonly string[];
   signal: AbortSignal;
@@ -123,6 +125,7 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
       onSecrets: deps.onSecrets,
       maxResponseBytes: deps.maxResponseBytes,
       requestTimeoutMs: deps.requestTimeoutMs,
+      redact: deps.redact,
     });
     report({ kind: 'run', label, result });
   });

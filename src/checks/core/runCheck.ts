@@ -13,6 +13,7 @@ import { readEndpoint } from '../../domain/payload/endpointHeader';
 import { parsePayload, wantsStream } from '../../domain/payload/parse';
 import { literalText, resolvePayload, resolveString, type VariableContext } from '../../domain/payload/variables';
 import { readCheckLines, type CheckLines } from './checkFile';
+import { redactObserved, secretRemover } from './redactObserved';
 import { readDataset, type Dataset } from './dataset';
 import { evaluate, type Observed, type Outcome, type SchemaSource } from './evaluate';
 import type { Expectation } from './expectations';
@@ -115,12 +116,22 @@ export interface RunDeps {
   maxResponseBytes?: number;
   /** The most one request may take, answer included (a service dripping a byte every few seconds). */
   requestTimeoutMs?: number;
+  /** The run's redaction (the key, secret headers, every `{{$env}}` value so far); applied before evaluating. */
+  redact?: (text: string) => string;
 }
 
 /** Sends one planned request and evaluates every expectation of the check against its answer. */
 export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: RunDeps): Promise<RunResult> {
   const context = contextFor(run, deps.variables);
-  const observed = await send(check, run, deps, context);
+  const secrets: string[] = [];
+  const sent = await send(
+    check,
+    run,
+    { ...deps, onSecrets: (s) => (secrets.push(...s), deps.onSecrets?.(s)) },
+    context,
+  );
+  // Secrets out before anything is evaluated, cut or shown (a cut must not keep the first part of one).
+  const observed = redactObserved(sent, secretRemover(secrets, deps.redact));
   const results: ExpectationResult[] = check.lines.expectations.map((l) => ({
     line: l.line,
     source: l.source,
