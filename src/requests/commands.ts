@@ -69,7 +69,9 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   const { scratch, payloads } = eager;
   const responses = new ResponseDocuments(deps.log.redactor.removeSecrets);
   const history = new RequestHistory(deps.context.globalState);
-  const sender = new RequestSender(deps, responses, history, eager.envAccess);
+  // Send shows an embeddings answer as its picture (modelAccess.answers.openAs), so the page comes first.
+  const embeddings = new EmbeddingsPictures(responses, deps.log.redactor.removeSecrets);
+  const sender = new RequestSender(deps, responses, history, eager.envAccess, embeddings);
   const handlers = new Map<OnDemandCommand, Handler>();
   const command = (id: OnDemandCommand, run: Handler) => void handlers.set(id, run);
 
@@ -86,7 +88,6 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
       : sender.send(editor, endpoint);
   const conversations = new Conversations(deps, scratch, payloads, responses, sender);
   const transcripts = new TranscriptPanels(responses, deps.log.redactor.removeSecrets);
-  const embeddings = new EmbeddingsPictures(responses, deps.log.redactor.removeSecrets);
   const sendTo =
     (endpoint?: PostEndpoint) =>
     async (arg?: unknown): Promise<SendOutcome> => {
@@ -328,6 +329,22 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
       return;
     }
     await vscode.commands.executeCommand(BuiltinCommands.showMarkdownPreview, active.uri);
+  });
+  // The answer's Markdown source, for those who read answers as text (or want to copy from it): the answer
+  // of the payload given (by the conversation panel, a CodeLens) or active, else the active answer.
+  command(Commands.openAnswerAsText, async (arg?: unknown) => {
+    const given = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+    // A payload's own answer only: never another payload's.
+    const uri = !given
+      ? responses.active()?.uri
+      : given.scheme === RESPONSE_SCHEME
+        ? responses.get(given) && given
+        : responses.latestUriFor(given);
+    if (!uri) {
+      void deps.ui.info(l10n.t('This payload has no answer yet: send it first (Ctrl+Alt+Enter).'));
+      return undefined;
+    }
+    return responses.show(uri, { focus: true });
   });
   command(Commands.saveResponseBody, async () => {
     const active = responses.active();
