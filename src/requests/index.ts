@@ -8,6 +8,7 @@ import { ScratchFiles } from './scratchFiles';
 import { EnvAccess } from '../platform/envAccess';
 import { variableProviders } from './variableEditing';
 import { ON_DEMAND, type Handler } from './onDemand';
+import { AnswerCodeLens } from './answerLens';
 
 export type { RequestsApi } from './commands';
 
@@ -29,8 +30,6 @@ export function register(deps: Services): vscode.Disposable[] {
     deps.context.subscriptions.push(loaded);
     return loaded;
   });
-  const answered = new Set<string>();
-  const lens = new PayloadCodeLens(scratch, (uri) => answered.has(uri.toString()));
   // Tests reach the loaded part through the test API; reaching it loads it.
   Object.defineProperty(deps.testApi, 'requests', { get: () => load().api, enumerable: true, configurable: true });
   return [
@@ -42,14 +41,11 @@ export function register(deps: Services): vscode.Disposable[] {
     }),
     new ModelDiagnostics(deps.catalog, scratch),
     ...variableProviders(deps.environments, scratch, envAccess),
-    vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, lens),
-    // A payload's first answer adds Reply to its CodeLens.
-    responseChanged.event((uri) => {
-      if (!answered.has(uri.query)) {
-        answered.add(uri.query);
-        lens.refresh();
-      }
-    }),
+    vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, new PayloadCodeLens(scratch)),
+    vscode.languages.registerCodeLensProvider(
+      { scheme: RESPONSE_SCHEME },
+      new AnswerCodeLens((uri) => load.loaded?.api.responses.get(uri)),
+    ),
     vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, new ModelCompletion(deps.catalog, scratch), '"'),
     modelHover(deps.catalog, scratch),
     // completeHandlers (onDemand.ts) has checked that each has its handler.

@@ -80,6 +80,21 @@ describe('Answers: rendered or as text', function () {
     assert.ok(!groupWith(isPicture), 'no picture');
   });
 
+  it('a conversation answer’s document carries Reply as a labelled lens; an embeddings answer’s does not', async () => {
+    const lenses = async (uri: vscode.Uri) =>
+      ((await vscode.commands.executeCommand('vscode.executeCodeLensProvider', uri)) as vscode.CodeLens[]).map((l) => [
+        l.command?.title,
+        l.command?.command,
+      ]);
+    await setSetting(Settings.answersOpenAs, 'text');
+    await newPayload('/v1/chat', api.catalog.models[0].id);
+    const chat = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+    assert.ok(chat.kind === 'sent');
+    assert.deepEqual(await lenses(chat.responseUri), [['$(reply) Reply', Commands.reply]]);
+    const { responseUri } = await sendEmbeddings();
+    assert.deepEqual(await lenses(responseUri), []);
+  });
+
   it('Open Answer as Text on a payload without an answer says so, and opens no other payload’s answer', async () => {
     const { responseUri } = await sendEmbeddings();
     await newPayload('/v1/chat', api.catalog.models[0].id);

@@ -179,6 +179,18 @@ describe('payload features stay on payloads (package.json)', () => {
     }
   });
 
+  it('Reply has a key in payloads and their answers, and no two keybindings share a key', () => {
+    const bindings = manifest.contributes.keybindings ?? [];
+    const reply = bindings.find((k) => k.command === Commands.reply);
+    assert.equal(reply?.key, 'ctrl+alt+r');
+    assert.match(
+      reply?.when ?? '',
+      /^editorTextFocus && \(resourcePath in modelAccess\.payloads \|\| resourceScheme == model-access-response\)$/,
+    );
+    const keys = bindings.map((k) => k.key);
+    assert.equal(new Set(keys).size, keys.length, keys.join(', '));
+  });
+
   it('Copy as Code is in the editor menus of payloads only, and on model rows', () => {
     const menus = manifest.contributes.menus ?? {};
     for (const menu of ['editor/context', 'editor/title/context']) {
