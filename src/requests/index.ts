@@ -12,6 +12,9 @@ import { AnswerCodeLens } from './answerLens';
 
 export type { RequestsApi } from './commands';
 
+/** The built-in extension behind JSON validation, folding and formatting. */
+const JSON_FEATURES = 'vscode.json-language-features';
+
 /**
  * Scratch payloads, sending and uploading, response documents, history, Copy as Code and Import cURL.
  * What must work as soon as a payload is open stays here: its completion, hover, diagnostics, CodeLens and
@@ -22,7 +25,12 @@ export function register(deps: Services): vscode.Disposable[] {
   const scratch = new ScratchFiles(deps.context.globalStorageUri);
   // Which {{$env NAME}} a payload may read: remembered per workspace.
   const envAccess = new EnvAccess(deps.context.workspaceState, (uri) => scratch.contains(uri));
-  const payloads = new PayloadDocuments(scratch, () => void deps.catalog.ensureLoaded());
+  const payloads = new PayloadDocuments(scratch, () => {
+    void deps.catalog.ensureLoaded();
+    // VS Code's JSON features (validation, folding, formatting) serve the payload language too
+    // (jsonLanguageParticipants), but wake only for json/jsonc: a scratch payload may be the first JSON open.
+    void vscode.extensions.getExtension(JSON_FEATURES)?.activate();
+  });
   const responseChanged = new vscode.EventEmitter<vscode.Uri>();
   const load = onFirstUse(() => {
     const { requestCommands } = require('./commands') as typeof import('./commands');

@@ -5,13 +5,13 @@ import { Commands } from '../ids';
 import type { ModelCatalog } from '../platform/catalog';
 import { readEndpoint } from '../domain/payload/endpointHeader';
 import { jsonStringContent } from '../domain/payload/parse';
-import { isPayloadDocument } from '../domain/payload/kind';
+import { isPayloadDocument, PAYLOAD_LANGUAGES } from '../domain/payload/kind';
 import { clean, displayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { ScratchFiles } from './scratchFiles';
 import { Lifecycle } from '../platform/lifecycle';
 
-export const PAYLOAD_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
+export const PAYLOAD_SELECTOR: vscode.DocumentSelector = PAYLOAD_LANGUAGES.map((language) => ({ language }));
 
 /**
  * A payload is a scratch file or any JSON document whose first line records an endpoint (domain/payload/kind.ts).

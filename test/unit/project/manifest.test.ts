@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { Commands, ContextKeys, ItemContext, ModelClickActions, Settings, Views } from '../../../src/ids';
 import { readManifest } from '../../harness/manifest';
+import { PAYLOAD_LANGUAGE } from '../../../src/domain/payload/kind';
 
 interface Setting {
   type?: string | string[];
@@ -40,6 +41,15 @@ function whenClauses(): string[] {
   }
   out.push(...(manifest.contributes.viewsWelcome ?? []).map((w) => w.when ?? ''));
   return out;
+}
+
+/** VS Code's reading of a `filenamePatterns` glob with a `/` (matched against the whole path): `**`/ and `*`. */
+function globMatches(glob: string, path: string): boolean {
+  const source = glob
+    .split('**/')
+    .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'))
+    .join('(?:.*/)?');
+  return new RegExp(`^(?:.*/)?${source}$`).test(path);
 }
 
 describe('ids match package.json', () => {
@@ -199,6 +209,32 @@ describe('payload features stay on payloads (package.json)', () => {
     }
     const row = (menus['view/item/context'] ?? []).find((i) => i.command === Commands.copyAsCode);
     assert.match(row?.when ?? '', /viewItem =~ \/\^model\//);
+  });
+
+  it('scratch payloads open in the payload language: JSON features, word wrap on', () => {
+    const m = manifest as unknown as {
+      contributes: {
+        languages: { id: string; filenamePatterns?: string[] }[];
+        jsonLanguageParticipants: { languageId: string; comments?: boolean }[];
+        configurationDefaults: Record<string, Record<string, unknown>>;
+      };
+    };
+    const language = m.contributes.languages.find((l) => l.id === PAYLOAD_LANGUAGE);
+    // Where VS Code keeps the extension's global storage (desktop; code-server's is ~/.local/share/code-server/User).
+    const scratchFile = '/home/u/.config/Code/User/globalStorage/model-access-team.model-access/scratch/chat-1.jsonc';
+    assert.ok(
+      language?.filenamePatterns?.some((p) => globMatches(p, scratchFile)),
+      `${language?.filenamePatterns?.join(', ')} match ${scratchFile}`,
+    );
+    assert.ok(!language?.filenamePatterns?.some((p) => globMatches(p, '/home/u/project/scratch/a.jsonc')));
+    assert.equal(
+      `${(manifest as unknown as { publisher: string }).publisher}.${(manifest as unknown as { name: string }).name}`,
+      'model-access-team.model-access',
+      'the storage folder',
+    );
+    assert.deepEqual(m.contributes.jsonLanguageParticipants, [{ languageId: PAYLOAD_LANGUAGE, comments: true }]);
+    assert.equal(m.contributes.configurationDefaults[`[${PAYLOAD_LANGUAGE}]`]['editor.wordWrap'], 'on');
+    assert.ok(manifest.activationEvents?.includes(`onLanguage:${PAYLOAD_LANGUAGE}`));
   });
 
   it('a payload opened (or restored) in a JSON editor activates the extension', () => {
