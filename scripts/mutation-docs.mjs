@@ -27,7 +27,7 @@ const TARGET = { 'src/api': 85, 'src/domain': 85, other: 75 };
 
 /** The folder a file is scored under: src/api, src/common, src/domain or src/<feature>/core. */
 export function folderOf(file) {
-  const core = /^(src\/[^/]+\/core)\//.exec(file);
+  const core = /^(src\/(?:[^/]+\/)+?core)\//.exec(file);
   if (core) {
     return core[1];
   }

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/testApi';
-import type { SendOutcome } from '../../src/requests/send';
+import type { SendOutcome } from '../../src/requests/send/send';
 import { startServer, type RunningServer } from '../server';
 import { Commands, Settings } from '../../src/ids';
 import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';

@@ -141,14 +141,31 @@ describe('documents refer only to files inside the repository', () => {
     }
   });
 
+  /** The folders of src/: a path written from src/ (`requests/send/exchange.ts`, as docs/ARCHITECTURE.md writes them). */
+  const SRC_FOLDERS = readdirSync(path.join(ROOT, 'src'), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+
   /**
-   * Repository paths a text names (`src/…`, `test/…`, `scripts/…`, `bench/…`, `docs/…`, `media/…`), with the line
-   * each is on; globs and placeholders in capitals (`test/e2e/NN-name.e2e.ts`) are not paths.
+   * Repository paths a text names (`src/…`, `test/…`, `scripts/…`, `bench/…`, `docs/…`, `media/…`, also written
+   * `./src/…`), and paths written from src/ (`requests/send/send.ts`, `explorer/core/`: a folder of src/ and at
+   * least a file or a sub-folder), with the line each is on; globs and placeholders in capitals
+   * (`test/e2e/NN-name.e2e.ts`) are not paths.
    */
   function namedPaths(text: string): { path: string; line: number }[] {
-    return [...text.matchAll(/(?<![\w./@-])((?:src|test|scripts|bench|docs|media)\/[\w./-]*[\w/])/g)]
-      .filter(([p]) => !/\/[A-Z]{2,}\b/.test(p))
-      .map((m) => ({ path: m[1], line: text.slice(0, m.index).split('\n').length }));
+    const line = (index = 0) => text.slice(0, index).split('\n').length;
+    const fromRoot = [
+      ...text.matchAll(/(?<![\w./@-])(?:\.\/)?((?:src|test|scripts|bench|docs|media)\/[\w./-]*[\w/])/g),
+    ].map((m) => ({ path: m[1], line: line(m.index) }));
+    const fromSrc = [
+      ...text.matchAll(
+        new RegExp(
+          `(?<![\\w./@-])((?:${SRC_FOLDERS.join('|')})\\/(?:[\\w.-]+\\/)*(?:[\\w-]+\\.ts\\b|[\\w-]+\\/))`,
+          'g',
+        ),
+      ),
+    ].map((m) => ({ path: `src/${m[1]}`, line: line(m.index) }));
+    return [...fromRoot, ...fromSrc].filter(({ path: p }) => !/\/[A-Z]{2,}\b/.test(p));
   }
 
   it('every file or folder a document names, and every one the comments of src/ name, exists', () => {
@@ -179,6 +196,16 @@ describe('documents refer only to files inside the repository', () => {
       { path: 'src/gone/away.ts', line: 2 },
       { path: 'test/unit/x.test.ts', line: 2 },
     ]);
+    // Written from src/, or with ./ before it: a moved file is found however the text writes it.
+    assert.deepEqual(
+      namedPaths('`requests/exchange.ts` ─► api/client.ts\nsee ./src/requests/send.ts, explorer/core/'),
+      [
+        { path: 'src/requests/send.ts', line: 2 },
+        { path: 'src/requests/exchange.ts', line: 1 },
+        { path: 'src/api/client.ts', line: 1 },
+        { path: 'src/explorer/core/', line: 2 },
+      ],
+    );
   });
 
   it('no document, source file or test names a path outside the repository', () => {
