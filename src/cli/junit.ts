@@ -9,6 +9,14 @@ export interface JUnitCase {
   /** Seconds. */
   time: number;
   failure?: { message: string; detail: string };
+  /** `attempts` ("4 of 5"), `flaky`, each grader's `grade`: `<properties>` of the test case. */
+  properties?: { name: string; value: string }[];
+}
+
+/** Which run a report belongs to, for `model-access merge`: the payload set's fingerprint and the shard. */
+export interface JUnitRun {
+  run?: string;
+  shard?: string;
 }
 
 export interface JUnitSuite {
@@ -28,14 +36,14 @@ export function xmlEscape(text: string): string {
     .replace(/'/g, '&apos;');
 }
 
-export function junitXml(suites: readonly JUnitSuite[]): string {
+export function junitXml(suites: readonly JUnitSuite[], from: JUnitRun = {}): string {
   const count = (s: JUnitSuite) => s.cases.length;
   const failures = (s: JUnitSuite) => s.cases.filter((c) => c.failure).length;
   const time = (s: JUnitSuite) => s.cases.reduce((t, c) => t + c.time, 0);
   const total = (f: (s: JUnitSuite) => number) => suites.reduce((n, s) => n + f(s), 0);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="model-access check" tests="${total(count)}" failures="${total(failures)}" time="${total(time).toFixed(3)}">`,
+    `<testsuites name="model-access check" tests="${total(count)}" failures="${total(failures)}" time="${total(time).toFixed(3)}"${runAttributes(from)}>`,
   ];
   for (const s of suites) {
     lines.push(
@@ -43,9 +51,19 @@ export function junitXml(suites: readonly JUnitSuite[]): string {
     );
     for (const c of s.cases) {
       const open = `    <testcase classname="${xmlEscape(s.name)}" name="${xmlEscape(c.name)}" file="${xmlEscape(s.file)}" time="${c.time.toFixed(3)}"`;
-      if (c.failure) {
+      const properties = (c.properties ?? []).map(
+        (p) => `        <property name="${xmlEscape(p.name)}" value="${xmlEscape(p.value)}"/>`,
+      );
+      if (c.failure || properties.length > 0) {
         lines.push(`${open}>`);
-        lines.push(`      <failure message="${xmlEscape(c.failure.message)}">${xmlEscape(c.failure.detail)}</failure>`);
+        if (properties.length > 0) {
+          lines.push('      <properties>', ...properties, '      </properties>');
+        }
+        if (c.failure) {
+          lines.push(
+            `      <failure message="${xmlEscape(c.failure.message)}">${xmlEscape(c.failure.detail)}</failure>`,
+          );
+        }
         lines.push('    </testcase>');
       } else {
         lines.push(`${open}/>`);
@@ -55,4 +73,11 @@ export function junitXml(suites: readonly JUnitSuite[]): string {
   }
   lines.push('</testsuites>', '');
   return lines.join('\n');
+}
+
+function runAttributes(from: JUnitRun): string {
+  return [
+    from.run === undefined ? '' : ` model-access-run="${xmlEscape(from.run)}"`,
+    from.shard === undefined ? '' : ` model-access-shard="${xmlEscape(from.shard)}"`,
+  ].join('');
 }

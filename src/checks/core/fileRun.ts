@@ -7,6 +7,7 @@ import type { ModelService } from '../../api/types';
 import { l10n } from '../../common/plainL10n';
 import { pinnedEnvironment, type VariableContext } from '../../domain/payload/variables';
 import type { SchemaSource } from './evaluate';
+import type { GraderModels } from './graders';
 import { planRuns, runLimited, type PlannedRun } from './planner';
 import { isNotRunnable, loadDataset, prepareCheck, runPlanned, type NotRunnable, type RunResult } from './runCheck';
 
@@ -26,6 +27,12 @@ export interface FileRunDeps {
   models?: readonly string[];
   signal: AbortSignal;
   onSecrets?: (secrets: readonly string[]) => void;
+  /** Attempts per request for payloads without `// @repeat` (`--repeat N`); default 1. */
+  repeat?: number;
+  /** Grader models of the setting or flags. */
+  graderModels?: GraderModels;
+  /** A shard's slice: whether this dataset row (its 1-based line; undefined: the payload itself) runs here. */
+  keepRow?: (line: number | undefined) => boolean;
   onStart?: (run: PlannedRun, label: string) => void;
   onResult?: (row: RowResult) => void;
 }
@@ -40,6 +47,9 @@ export interface FileResult {
   /** Whether the payload runs over a dataset (its rows are child tests). */
   dataset?: string;
   skippedRows: number;
+  /** Attempts per request, and the share of them that must pass (`@repeat`, `@pass-rate`). */
+  repeat?: number;
+  passRate?: number;
 }
 
 /** How a planned request is named: its dataset row (`cases.jsonl:3`) and/or its model. */
@@ -93,7 +103,12 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
     rows.push(row);
     deps.onResult?.(row);
   };
-  const wanted = (line: number) => deps.onlyRows === undefined || deps.onlyRows.has(line);
+  const wanted = (line: number) =>
+    (deps.onlyRows === undefined || deps.onlyRows.has(line)) && (deps.keepRow?.(line) ?? true);
+  if (!dataset && deps.keepRow?.(undefined) === false) {
+    return { rows: [], skippedRows: 0 };
+  }
+  const repeat = check.lines.repeat?.count ?? deps.repeat ?? 1;
   for (const p of (dataset?.problems ?? []).filter((x) => wanted(x.line))) {
     report({
       kind: 'problem',
@@ -106,6 +121,7 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
     dataset?.rows.filter((r) => wanted(r.line)),
     deps.models ?? [],
     deps.maxRows,
+    repeat,
   );
   const schemas = schemaSource(deps.readText);
   await runLimited(plan.runs, deps.concurrency, deps.signal, async (run) => {
@@ -117,10 +133,17 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
       schemas,
       signal: deps.signal,
       onSecrets: deps.onSecrets,
+      graderModels: deps.graderModels,
     });
     report({ kind: 'run', label, result });
   });
-  return { rows, dataset: datasetName, skippedRows: plan.skippedRows };
+  return {
+    rows,
+    dataset: datasetName,
+    skippedRows: plan.skippedRows,
+    repeat,
+    passRate: check.lines.passRate?.rate ?? 1,
+  };
 }
 
 /** The first failed expectation of a request, for tables and one-line summaries. */

@@ -15,6 +15,9 @@ import { readCheckLines, type CheckLines } from './checkFile';
 import { readDataset, type Dataset } from './dataset';
 import { evaluate, type Observed, type Outcome, type SchemaSource } from './evaluate';
 import type { Expectation } from './expectations';
+import { grade } from './graderRun';
+import { waitedBefore } from './throttledService';
+import type { GraderExpectation, GraderModels } from './graders';
 import type { PlannedRun } from './planner';
 
 export interface PreparedCheck {
@@ -53,6 +56,10 @@ export function prepareCheck(text: string): PreparedCheck | NotRunnable {
       ),
       line: parsed.problem.line - 1,
     };
+  }
+  const blocking = lines.problems.find((p) => p.blocks);
+  if (blocking) {
+    return { message: blocking.message, line: blocking.line };
   }
   return { endpoint, value: parsed.value, lines };
 }
@@ -110,19 +117,30 @@ export interface RunDeps {
   onSecrets?: (secrets: readonly string[]) => void;
   /** Milliseconds, monotonic. */
   clock?: () => number;
+  /** The grader models the setting or flags name (a payload's `@grader` line goes over them). */
+  graderModels?: GraderModels;
 }
 
 /** Sends one planned request and evaluates every expectation of the check against its answer. */
 export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: RunDeps): Promise<RunResult> {
   const context = contextFor(run, deps.variables);
   const observed = await send(check, run, deps, context);
-  const results: ExpectationResult[] = check.lines.expectations.map((l) => ({
-    line: l.line,
-    source: l.source,
-    outcome: l.expectation
-      ? evaluate(bindExpectation(l.expectation, context), observed, deps.schemas)
-      : { passed: false, message: l10n.t('This expectation cannot be read: {0}', l.problem ?? '') },
-  }));
+  const graders = { ...deps.graderModels, ...check.lines.grader?.models };
+  const runModel = run.model ?? payloadModel(check.value);
+  const results: ExpectationResult[] = await Promise.all(
+    check.lines.expectations.map(async (l) => {
+      const e = l.expectation && bindExpectation(l.expectation, context);
+      return {
+        line: l.line,
+        source: l.source,
+        outcome: !e
+          ? { passed: false, message: l10n.t('This expectation cannot be read: {0}', l.problem ?? '') }
+          : isGrader(e)
+            ? await grade(e, observed, runModel, { client: deps.client, models: graders, signal: deps.signal })
+            : evaluate(e, observed, deps.schemas),
+      };
+    }),
+  );
   const usage = observed.answer?.usage;
   return {
     run,
@@ -140,6 +158,16 @@ export function totalTokens(usage: TokenUsage): number | undefined {
   }
   const counts = Object.values(usage).filter((n): n is number => typeof n === 'number');
   return counts.length === 2 ? counts[0] + counts[1] : undefined;
+}
+
+function isGrader(e: Expectation): e is GraderExpectation {
+  return e.kind === 'similar' || e.kind === 'judge';
+}
+
+/** The `model` a payload names, if a string. */
+export function payloadModel(value: unknown): string | undefined {
+  const model = typeof value === 'object' && value !== null ? (value as { model?: unknown }).model : undefined;
+  return typeof model === 'string' ? model : undefined;
 }
 
 /** The payload with another model, for several-models runs. */
@@ -182,6 +210,12 @@ export function bindExpectation(e: Expectation, context: VariableContext): Expec
   if (e.kind === 'json' && (e.op === '==' || e.op === '!=' || e.op === 'contains')) {
     return { ...e, value: fillValue(e.value) };
   }
+  if (e.kind === 'similar') {
+    return { ...e, reference: fill(e.reference) };
+  }
+  if (e.kind === 'judge') {
+    return { ...e, criterion: fill(e.criterion) };
+  }
   return e;
 }
 
@@ -197,9 +231,11 @@ async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, contex
   }
   deps.onSecrets?.(resolved.secrets);
   const streamed = wantsStream(resolved.value);
-  const started = clock();
+  let started = clock();
   try {
     const result = await deps.client.post(check.endpoint, resolved.json, { stream: streamed, signal: deps.signal });
+    // The time waiting out a 429 is the run's, not the service's answer time.
+    started += waitedBefore(result);
     const base = { status: result.status, errorMessage: result.error?.message, shapes: describeShapes() };
     if (result.events) {
       const reader = new AnswerStream();
