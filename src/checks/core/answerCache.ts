@@ -5,6 +5,7 @@
  * end, and replayed event by event. Pure but for the store it is given; no `vscode` import.
  */
 import { createHash } from 'node:crypto';
+import { wrapPost } from './wrapPost';
 import type { EventStream, ModelService, PostResult, ServerSentEvent } from '../../api/types';
 
 /** Where entries live: a folder (cacheFolder.ts), or memory in tests. */
@@ -91,7 +92,6 @@ export function cachingService(
   store: CacheStore,
   versions: (model: string) => Promise<string>,
   stats: CacheStats,
-  signalAborted: (options?: { signal?: AbortSignal }) => boolean = (o) => o?.signal?.aborted === true,
 ): ModelService {
   const post: ModelService['post'] = async (endpoint, body, options) => {
     const text = bodyText(body);
@@ -132,7 +132,7 @@ export function cachingService(
       return {
         ...result,
         events: recordingEvents(result.events, (events) => {
-          if (!signalAborted(options)) {
+          if (!options?.signal?.aborted) {
             write({ ...base, events });
           }
         }),
@@ -141,15 +141,7 @@ export function cachingService(
     write({ ...base, body: result.body });
     return result;
   };
-  return {
-    endpointUrl: (p) => inner.endpointUrl(p),
-    listModels: (o) => inner.listModels(o),
-    getModel: (id, o) => inner.getModel(id, o),
-    post,
-    uploadFile: (p, o) => inner.uploadFile(p, o),
-    probe: inner.probe ? (o) => inner.probe!(o) : undefined,
-    dispose: () => inner.dispose(),
-  };
+  return wrapPost(inner, post);
 }
 
 function read(text: string | undefined): Entry | undefined {

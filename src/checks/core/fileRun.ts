@@ -7,9 +7,22 @@ import type { ModelService } from '../../api/types';
 import { l10n } from '../../common/plainL10n';
 import { pinnedEnvironment, type VariableContext } from '../../domain/payload/variables';
 import type { SchemaSource } from './evaluate';
+import { defaultEmbeddingsModel } from './graderRun';
 import type { GraderModels } from './graders';
 import { planRuns, runLimited, type PlannedRun } from './planner';
-import { isNotRunnable, loadDataset, prepareCheck, runPlanned, type NotRunnable, type RunResult } from './runCheck';
+import {
+  isNotRunnable,
+  loadDataset,
+  prepareCheck,
+  runPlanned,
+  type NotRunnable,
+  type PreparedCheck,
+  type RunResult,
+} from './runCheck';
+
+function usesSimilar(check: PreparedCheck): boolean {
+  return check.lines.expectations.some((l) => l.expectation?.kind === 'similar');
+}
 
 /** The client and variables of the environment a payload goes to, or why there is none. */
 export type Target = { client: ModelService; variables: VariableContext } | { problem: string };
@@ -31,6 +44,8 @@ export interface FileRunDeps {
   repeat?: number;
   /** Grader models of the setting or flags. */
   graderModels?: GraderModels;
+  /** Told which embeddings model `similar` takes by default, when it had to look one up. */
+  onDefaultEmbeddings?: (model: string | undefined) => void;
   /** A shard's slice: whether this dataset row (its 1-based line; undefined: the payload itself) runs here. */
   keepRow?: (line: number | undefined) => boolean;
   onStart?: (run: PlannedRun, label: string) => void;
@@ -98,6 +113,12 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
     return { notRunnable: { message: target.problem, line: pinned?.line ?? 0 }, rows: [], skippedRows: 0 };
   }
   const datasetName = check.lines.each?.file;
+  const graderModels = { ...deps.graderModels };
+  if (graderModels.embeddings === undefined && !check.lines.grader?.models.embeddings && usesSimilar(check)) {
+    // `similar` with no embeddings model named: the catalog's first (the run states which it took).
+    graderModels.embeddings = await defaultEmbeddingsModel(target.client, deps.signal);
+    deps.onDefaultEmbeddings?.(graderModels.embeddings);
+  }
   const rows: RowResult[] = [];
   const report = (row: RowResult) => {
     rows.push(row);
@@ -133,7 +154,7 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
       schemas,
       signal: deps.signal,
       onSecrets: deps.onSecrets,
-      graderModels: deps.graderModels,
+      graderModels,
     });
     report({ kind: 'run', label, result });
   });

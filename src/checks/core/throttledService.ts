@@ -3,6 +3,7 @@
  * limiter, and a 429 or 503 is waited out and sent again by the retry policy; the run's summary reports how
  * often it waited. GETs and uploads pass through untouched. Pure; no `vscode` import.
  */
+import { wrapPost } from './wrapPost';
 import type { ModelService, PostResult } from '../../api/types';
 import type { AimdLimiter } from './aimd';
 import { retryReason, waitBeforeRetry, type PostRetryPolicy } from './retryPolicy';
@@ -89,13 +90,5 @@ export function throttledService(
       }
     }
   };
-  return {
-    endpointUrl: (p) => inner.endpointUrl(p),
-    listModels: (o) => inner.listModels(o),
-    getModel: (id, o) => inner.getModel(id, o),
-    post,
-    uploadFile: (p, o) => inner.uploadFile(p, o),
-    probe: inner.probe ? (o) => inner.probe!(o) : undefined,
-    dispose: () => inner.dispose(),
-  };
+  return wrapPost(inner, post);
 }

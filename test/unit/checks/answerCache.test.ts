@@ -105,15 +105,68 @@ describe('checks/core/answerCache', () => {
     assert.deepEqual(st, { hits: 1, misses: 4, unwritten: 0 });
   });
 
-  it('keeps no error answer and no truncated body', async () => {
+  it('keeps no error answer and no truncated body; keeps 2xx from 200 to 299', async () => {
     const truncated = json(200, {});
     truncated.body!.truncated = true;
-    const inner = service([json(429, { error: {} }), json(500, {}), truncated]);
+    const inner = service([json(429, { error: {} }), json(500, {}), json(300, {}), json(199, {}), truncated]);
     const store = memory();
     const s = cachingService(inner, store, async () => '', stats());
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 5; i++) {
       await s.post('/v1/chat', { model: 'm' });
     }
+    assert.equal(store.map.size, 0);
+    await cachingService(service([json(299, {})]), store, async () => '', stats()).post('/v1/chat', { model: 'm' });
+    assert.equal(store.map.size, 1);
+  });
+
+  it('a body without a model asks for no version; the version is part of the key', async () => {
+    const asked: string[] = [];
+    const store = memory();
+    const s = cachingService(service([]), store, async (m) => (asked.push(m), 'v9'), stats());
+    await s.post('/v1/chat', '{"x":1}');
+    await s.post('/v1/chat', '{"model":"m"}');
+    assert.deepEqual(asked, ['m']);
+    assert.ok(store.map.has(cacheKey('https://svc.example/v1/chat', 'm', 'v9', '{"model":"m"}')));
+    assert.ok(store.map.has(cacheKey('https://svc.example/v1/chat', '', '', '{"x":1}')));
+  });
+
+  it('an entry of another shape is a miss', async () => {
+    for (const kept of [
+      '{"v":2,"status":200,"contentType":"application/json"}',
+      '{"v":1,"contentType":"application/json"}',
+      '{"v":1,"status":200}',
+      'null',
+    ]) {
+      const inner = service([]);
+      const st = stats();
+      await cachingService(inner, { get: () => kept, put: () => undefined }, async () => '', st).post('/v1/chat', {});
+      assert.deepEqual([st.hits, st.misses, inner.bodies.length], [0, 1, 1], kept);
+    }
+    const good = '{"v":1,"status":201,"statusText":"Created","contentType":"application/json"}';
+    const st = stats();
+    const r = await cachingService(service([]), { get: () => good, put: () => undefined }, async () => '', st).post(
+      '/v1/chat',
+      {},
+    );
+    assert.deepEqual([r.status, r.statusText, st.hits], [201, 'Created', 1]);
+  });
+
+  it('a stream read to its end after the run was cancelled is not kept', async () => {
+    const streamed: PostResult = {
+      ...json(200, {}),
+      body: undefined,
+      contentType: 'text/event-stream',
+      events: replayEvents([{ data: 'a' }]),
+    };
+    const store = memory();
+    const c = new AbortController();
+    const r = await cachingService(service([streamed]), store, async () => '', stats()).post(
+      '/v1/chat',
+      {},
+      { signal: c.signal },
+    );
+    c.abort();
+    await read(r.events);
     assert.equal(store.map.size, 0);
   });
 

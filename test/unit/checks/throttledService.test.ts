@@ -51,8 +51,49 @@ describe('checks/core/throttledService', () => {
     assert.equal(limiter.limit, 3);
     assert.equal(limiter.decreases, 1);
     assert.equal(limiter.inFlight, 0);
-    assert.ok(waitedBefore(r) >= 0);
     assert.equal(waitedBefore(answer(200)), 0);
+  });
+
+  it('says how long an answer waited (for time expectations), and 0 for one that came at once', async () => {
+    const s = throttledService(
+      fake([429, 200]),
+      new AimdLimiter(1),
+      { maxRetries: 5, maxWaitMs: 30, baseWaitMs: 1 },
+      newWaitStats(),
+    );
+    const r = await s.post('/v1/chat', {});
+    assert.equal(r.status, 200);
+    // The fake asks for 2 s; the policy caps it at 30 ms, and the default sleep really waits.
+    assert.ok(waitedBefore(r) >= 20 && waitedBefore(r) < 1000, String(waitedBefore(r)));
+    const direct = await throttledService(
+      fake([200]),
+      new AimdLimiter(1),
+      { maxRetries: 5, maxWaitMs: 30, baseWaitMs: 1 },
+      newWaitStats(),
+    ).post('/v1/chat', {});
+    assert.equal(waitedBefore(direct), 0);
+  });
+
+  it('closes the stream of a refused answer before waiting', async () => {
+    let closed = false;
+    const refused: PostResult = {
+      ...answer(429, { 'retry-after': '0' }),
+      events: {
+        [Symbol.asyncIterator]: () => ({
+          next: async () => ({ done: true, value: undefined }),
+          return: async () => ((closed = true), { done: true, value: undefined }),
+        }),
+        batches: async function* () {},
+      },
+    };
+    const r = await throttledService(
+      fake([refused, 200]),
+      new AimdLimiter(1),
+      { maxRetries: 5, maxWaitMs: 1, baseWaitMs: 1 },
+      newWaitStats(),
+    ).post('/v1/chat', {});
+    assert.equal(r.status, 200);
+    assert.equal(closed, true);
   });
 
   it('gives the last refusal back when the retries are used up', async () => {
@@ -128,7 +169,29 @@ describe('checks/core/throttledService', () => {
     assert.equal((await s.getModel('m')).id, 'm');
     assert.equal((await s.uploadFile('f', { purpose: 'x' } as never)).status, 200);
     assert.equal(s.probe, undefined);
+    let disposed = false;
+    inner.dispose = async () => void (disposed = true);
     await s.dispose();
+    assert.equal(disposed, true);
+    const probed = { ...inner, probe: async () => ({ status: 200, elapsedMs: 3 }) };
+    const p = throttledService(
+      probed,
+      new AimdLimiter(1),
+      { maxRetries: 1, maxWaitMs: 1, baseWaitMs: 1 },
+      newWaitStats(),
+    );
+    assert.deepEqual(await p.probe?.(), { status: 200, elapsedMs: 3 });
+  });
+
+  it('sleep without a signal waits, and one aborted while waiting ends it', async () => {
+    const t = performance.now();
+    await sleep(15);
+    assert.ok(performance.now() - t >= 10);
+    const c = new AbortController();
+    setTimeout(() => c.abort(), 5);
+    const u = performance.now();
+    await sleep(10_000, c.signal);
+    assert.ok(performance.now() - u < 2000);
   });
 
   it('sleep ends at once on an aborted signal', async () => {
