@@ -13,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCatalog } from './catalog';
 import { runChecks } from './checks';
+import { runGraders } from './graders';
 import { runConversation } from './conversation';
 import { describeLoad, machineLoad, type BenchContext } from './context';
 import { writeDocs } from './docs';
@@ -29,6 +30,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   streaming: runStreaming,
   footprint: runFootprint,
   checks: runChecks,
+  graders: runGraders,
   conversation: runConversation,
 };
 

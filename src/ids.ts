@@ -122,6 +122,7 @@ export const Settings = {
   // Checks (src/checks/)
   checksConcurrency: 'checks.concurrency',
   checksMaxRows: 'checks.maxRows',
+  checksGraders: 'checks.graders',
 } as const;
 
 /** The `vendor` of the chat models this extension contributes (`languageModelChatProviders` in package.json). */

@@ -264,6 +264,8 @@ describe('Restricted Mode and virtual workspaces (package.json)', () => {
     'modelAccess.checks.concurrency':
       'how many check requests run at once, only when the person runs checks; not where they go or what they carry',
     'modelAccess.checks.maxRows': 'how many dataset rows a check run takes; not where requests go',
+    'modelAccess.checks.graders':
+      'which models of the same service grade answers, only when the person runs checks; not where requests go',
     'modelAccess.conversation.previousResponseId':
       'whether Reply writes the earlier turns or a response id into the payload; the payload goes where it went',
     'modelAccess.conversation.maxAttachmentMegabytes': 'how large a file Attach File may write into a payload',
