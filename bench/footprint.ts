@@ -19,6 +19,7 @@ import { startServer, type RunningServer } from '../test/server/index';
 import type { BenchContext } from './context';
 import type { ActivationProbe } from './host/probe';
 import { REPO_ROOT } from './proc';
+import { activationProfileSummary } from './profile';
 import { formatSummary, summarize } from './stats';
 import { verdict } from './table';
 
@@ -27,6 +28,8 @@ const ACTIVATE_TARGET_MS = 20;
 const WARM_100K_TARGET_MS = 100;
 const EXTENSION_ID = 'model-access-team.model-access';
 const WINDOWS = 20;
+/** Windows of this tree whose activation is profiled (after the timed ones, which run without a profiler). */
+const PROFILED_WINDOWS = 2;
 const PACKAGED = ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore'];
 
 /**
@@ -148,7 +151,7 @@ async function cycle(
   probeEntry: string,
   outDir: string,
   workspace: string,
-  options: { newPage?: () => Promise<Page>; afterRows?: () => Promise<void> } = {},
+  options: { newPage?: () => Promise<Page>; afterRows?: () => Promise<void>; activationOnly?: boolean } = {},
 ): Promise<Cycle> {
   const activationFile = path.join(outDir, 'activation.json');
   const release = path.join(outDir, 'release');
@@ -178,6 +181,12 @@ async function cycle(
     );
     if (probe.error) {
       throw new Error(`activation failed: ${probe.error}`);
+    }
+    if (options.activationOnly) {
+      const during = server.requests.filter(
+        (r) => r.url.includes('/v1/') && r.startedAt >= probe.startedAt && r.startedAt <= probe.endedAt,
+      );
+      return { probe, viewMs: Number.NaN, requestsDuringActivation: during.length, requestsBeforeView: Number.NaN };
     }
     await waitForWorkbench(page);
     // A string, not a function: the page must not see the TypeScript loader's helpers.
@@ -261,6 +270,12 @@ export async function runFootprint(ctx: BenchContext): Promise<void> {
           value: `${kb(other.distBytes).toFixed(1)} KB`,
           verdict: 'info',
         });
+        ctx.rows.push({
+          scenario,
+          metric: `VSIX of ${ctx.compareWith} (compared)`,
+          value: `${kb(other.vsixBytes).toFixed(1)} KB`,
+          verdict: 'info',
+        });
         variants.push({ label: `${ctx.compareWith} (compared)`, stage: other.stage, key: 'compared' });
       }
       await measureInCodeServer(ctx, scenario, sizes.stage, variants);
@@ -335,6 +350,7 @@ async function measureInCodeServer(
           b.probe,
           outDir,
           path.join(dirs.root, `workspace-${b.key}-${i}`),
+          { activationOnly: !ctx.modelsView },
         );
         if (i >= warmup) {
           b.cycles.push(c);
@@ -342,6 +358,24 @@ async function measureInCodeServer(
       }
     }
     const [self, ...others] = builds;
+    if (ctx.profile) {
+      await profileActivation(
+        ctx,
+        scenario,
+        (i) =>
+          cycle(
+            browser as Browser,
+            cs as CodeServer,
+            server,
+            self.stage,
+            self.probe,
+            outDir,
+            path.join(dirs.root, `workspace-profiled-${i}`),
+            { activationOnly: true },
+          ),
+        outDir,
+      );
+    }
     const cycles = self.cycles;
     ctx.data.footprintVariants = Object.fromEntries(others.map((b) => [b.key, { label: b.label, cycles: b.cycles }]));
     const firstCommand = (cs: Cycle[]) =>
@@ -434,6 +468,32 @@ async function measureInCodeServer(
     await server.close();
     fs.rmSync(dirs.root, { recursive: true, force: true });
   }
+}
+
+/** Where activation's time goes: a CPU profile of `activate()` in a few more windows (the probe's profiler). */
+async function profileActivation(
+  ctx: BenchContext,
+  scenario: string,
+  window: (i: number) => Promise<Cycle>,
+  outDir: string,
+): Promise<void> {
+  const dir = path.join(ctx.outDir, `activation-profile-${Date.now()}`);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'profile'), '');
+  try {
+    for (let i = 0; i < PROFILED_WINDOWS; i++) {
+      ctx.log(`${scenario}: profiled window ${i + 1}/${PROFILED_WINDOWS}…`);
+      await window(i);
+    }
+  } finally {
+    fs.rmSync(path.join(outDir, 'profile'), { force: true });
+  }
+  for (const f of fs.readdirSync(outDir).filter((f) => f.endsWith('.cpuprofile'))) {
+    fs.renameSync(path.join(outDir, f), path.join(dir, f));
+  }
+  const summary = activationProfileSummary(dir, 16);
+  ctx.data.activationProfile = summary;
+  ctx.notes.push(`CPU profile of activate() in the extension host (${summary.file}):\n${summary.text}`);
 }
 
 /**
