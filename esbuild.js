@@ -1,7 +1,7 @@
 // Bundles the extension, the CLI (--cli) and the integration suite (--tests) the way the `yo code` template
 // does: type checking is separate (`tsc --noEmit`), esbuild only transpiles and bundles. The extension is split:
 // activation loads dist/extension.js; the features in LAZY load on first use (what that saves at activation:
-// docs/benchmarks-results.md; `--one-bundle` builds it without the split, to measure).
+// docs/benchmarks.md; `--one-bundle` builds it without the split, to measure).
 const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
