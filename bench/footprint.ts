@@ -382,6 +382,13 @@ async function measureInCodeServer(
     }
     const cycles = self.cycles;
     ctx.data.footprintVariants = Object.fromEntries(others.map((b) => [b.key, { label: b.label, cycles: b.cycles }]));
+    // A window whose extension something else activated first (VS Code asking the chat provider for its models
+    // at startup) has no activation left to time: its ~0 ms is left out, and counted.
+    const timed = (cs: Cycle[]) => {
+      const kept = cs.filter((c) => !c.probe.wasActive);
+      const skipped = cs.length - kept.length;
+      return { s: summarize(kept.map((c) => c.probe.activateMs)), note: skipped ? `; ${skipped} already active` : '' };
+    };
     const firstCommand = (cs: Cycle[]) =>
       summarize(cs.map((c) => c.probe.firstCommandMs ?? Number.NaN).filter(Number.isFinite));
     for (const b of others) {
@@ -389,7 +396,7 @@ async function measureInCodeServer(
         {
           scenario,
           metric: `activate() of ${b.label} (same windows)`,
-          value: formatSummary(summarize(b.cycles.map((c) => c.probe.activateMs)), 'ms', 1),
+          value: `${formatSummary(timed(b.cycles).s, 'ms', 1)}${timed(b.cycles).note}`,
           verdict: 'info',
         },
         {
@@ -400,7 +407,7 @@ async function measureInCodeServer(
         },
       );
     }
-    const activate = summarize(cycles.map((c) => c.probe.activateMs));
+    const { s: activate, note: alreadyActive } = timed(cycles);
     const mainLoad = summarize(
       cycles
         .map((c) => c.probe.loaded.find((l) => l.file === 'extension.js')?.ms ?? Number.NaN)
@@ -417,7 +424,7 @@ async function measureInCodeServer(
       {
         scenario,
         metric: 'activate() in code-server ext host',
-        value: formatSummary(activate, 'ms', 1),
+        value: `${formatSummary(activate, 'ms', 1)}${alreadyActive}`,
         target: `≤ ${ACTIVATE_TARGET_MS} ms, median of ≥ ${WINDOWS} windows`,
         verdict: activate.n < WINDOWS ? 'n/a' : verdict(activate.median <= ACTIVATE_TARGET_MS),
       },
