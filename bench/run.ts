@@ -46,6 +46,7 @@ const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS
                    alternates its windows with this tree's
   --windows N      footprint: N code-server windows per build (default 20, --quick 8)
   --no-saved-list  footprint: skip the 100,000-model saved-list windows
+  --activation-only  footprint: time activation only, not the Models view (shorter windows on a busy machine)
 `;
 
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -60,6 +61,7 @@ function parse(argv: string[]): {
   docsFrom?: string;
   windows?: number;
   savedList: boolean;
+  modelsView: boolean;
 } {
   const out: ReturnType<typeof parse> = {
     quick: false,
@@ -68,6 +70,7 @@ function parse(argv: string[]): {
     saveBaseline: false,
     writeDocs: false,
     savedList: true,
+    modelsView: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -99,6 +102,9 @@ function parse(argv: string[]): {
         throw new Error('--windows needs a number');
       }
     } else if (a === '--no-saved-list') {
+      out.savedList = false;
+    } else if (a === '--activation-only') {
+      out.modelsView = false;
       out.savedList = false;
     } else if (a === '--help' || a === '-h') {
       process.stdout.write(USAGE);
@@ -183,6 +189,7 @@ async function main(): Promise<number> {
     compareWith: options.compareWith,
     windows: options.windows,
     savedList: options.savedList,
+    modelsView: options.modelsView,
     profile: options.profile,
     outDir: RESULTS_DIR,
     rows: [],

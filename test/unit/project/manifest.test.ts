@@ -237,9 +237,16 @@ describe('payload features stay on payloads (package.json)', () => {
     assert.ok(manifest.activationEvents?.includes(`onLanguage:${PAYLOAD_LANGUAGE}`));
   });
 
-  it('a payload opened (or restored) in a JSON editor activates the extension', () => {
+  it('a payload opened (or restored) in a JSON editor activates the extension, and nothing wider does', () => {
     assert.ok(manifest.activationEvents?.includes('onLanguage:jsonc'), 'scratch payloads are .jsonc');
     assert.ok(manifest.activationEvents?.includes('onLanguage:json'), 'a .json file with a // POST line');
+    // The view, the commands, the chat provider and the walkthrough activate it through their contributions;
+    // a workspace that merely holds JSON files (workspaceContains), or startup, must not.
+    assert.deepEqual([...(manifest.activationEvents ?? [])].sort(), [
+      'onLanguage:json',
+      'onLanguage:jsonc',
+      `onLanguage:${PAYLOAD_LANGUAGE}`,
+    ]);
   });
 });
 
