@@ -11,7 +11,7 @@ import {
   resolveString,
   type VariableContext,
 } from '../../../src/domain/payload/variables';
-import { appendReply, forkAt, type ReplyAnswer } from '../../../src/requests/core/conversation/edits';
+import { appendReply, forkAt, type ReplyAnswer } from '../../../src/requests/conversation/core/edits';
 import { runCheckFile } from '../../../src/checks/core/fileRun';
 import type { ModelService } from '../../../src/api/types';
 
