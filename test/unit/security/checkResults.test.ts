@@ -61,6 +61,10 @@ describe('security: check results hold no echoed secret', () => {
     }
     assert.doesNotMatch(shown, /\bk9z\b/);
     assert.match(shown, /k9zebra/, 'a short value inside a word is left');
-    assert.match(row.result.results[0].outcome.actual ?? '', /x\[reda/, 'the cut falls inside the mark, not the secret');
+    assert.match(
+      row.result.results[0].outcome.actual ?? '',
+      /x\[reda/,
+      'the cut falls inside the mark, not the secret',
+    );
   });
 });
