@@ -14,6 +14,7 @@ import { Redactor } from '../api/redact';
 import { visibleControls } from '../common/controlChars';
 import type { ModelService } from '../api/types';
 import { findEnvironment, readEnvironments, type Environment } from '../domain/environments';
+import { displayUrl } from '../domain/keyScope';
 import { variableContext } from '../domain/payload/variableContext';
 import { describeExpectation, formatMs } from '../checks/core/expectations';
 import { firstFailure, runCheckFile, type Target } from '../checks/core/fileRun';
@@ -29,6 +30,7 @@ import { newWaitStats, throttledService } from '../checks/core/throttledService'
 import { foldAttempts } from './attempts';
 import { expandPatterns } from './glob';
 import { junitXml, type JUnitSuite } from './junit';
+import { readInside } from './files';
 import { keyForEnvironment } from './keys';
 import {
   cacheSummary,
@@ -65,6 +67,7 @@ interface Options {
   requestTimeout: number;
   runTimeout: number;
   scale: ScaleOptions;
+  allowOutsideFiles: boolean;
 }
 
 const USAGE = [
@@ -79,6 +82,7 @@ const USAGE = [
   '  --concurrency N       requests at once (default 4)',
   '  --max-rows N          dataset rows per payload (default 1000)',
   '  --max-response-mb N   the most one answer may hold; a longer one fails the check (default 32)',
+  '  --allow-outside-files read datasets and schemas outside the working directory too',
   '  --timeout S           the most one request may take, its answer included (default 120 s)',
   '  --run-timeout S       the most the whole run may take; then it stops and writes the report (default 1800 s)',
   "  --model ID            run on this model instead of the payload's (repeat for several models)",
@@ -102,6 +106,7 @@ function parseArgs(args: readonly string[]): Options | string {
     requestTimeout: 120,
     runTimeout: 1800,
     scale: { graders: {} },
+    allowOutsideFiles: false,
   };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -129,6 +134,8 @@ function parseArgs(args: readonly string[]): Options | string {
         o.environmentsFile = value();
       } else if (a === '--model') {
         o.models.push(value());
+      } else if (a === '--allow-outside-files') {
+        o.allowOutsideFiles = true;
       } else if (a === '--timeout' || a === '--run-timeout') {
         const n = Number(value());
         if (!Number.isFinite(n) || n <= 0) {
@@ -365,7 +372,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     const dir = path.dirname(file);
     const result = await runCheckFile(text, {
       target,
-      readText: (p) => safeRead(path.resolve(dir, p)),
+      readText: (p) => readInside(io.cwd, dir, p, options.allowOutsideFiles),
       maxRows: options.maxRows,
       maxResponseBytes: options.maxResponseBytes,
       requestTimeoutMs: options.requestTimeout * 1000,
@@ -555,16 +562,16 @@ async function openClient(
       maxBodyBytes: maxResponseBytes,
     });
   } catch (e) {
-    return `${env.baseUrl} is not a usable service URL: ${(e as Error).message}`;
+    return `${displayUrl(env.baseUrl)} is not a usable service URL: ${(e as Error).message}`;
   }
   const probe = await client.probe();
   if (probe.status === 401 || probe.status === 403) {
     await client.dispose();
-    return `the service at ${env.baseUrl} refused the API key (HTTP ${probe.status}); check MODEL_ACCESS_API_KEY`;
+    return `the service at ${displayUrl(env.baseUrl)} refused the API key (HTTP ${probe.status}); check MODEL_ACCESS_API_KEY`;
   }
   if (probe.status === undefined) {
     await client.dispose();
-    return `the service at ${env.baseUrl} cannot be reached: ${probe.error ?? 'no answer'}`;
+    return `the service at ${displayUrl(env.baseUrl)} cannot be reached: ${probe.error ?? 'no answer'}`;
   }
   return client;
 }

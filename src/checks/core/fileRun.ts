@@ -94,8 +94,9 @@ export function schemaSource(readText: (relative: string) => string | undefined)
       } else {
         try {
           found = { ok: true, schema: JSON.parse(text) as unknown };
-        } catch (e) {
-          found = { ok: false, message: l10n.t('The schema file {0} is not JSON: {1}', file, (e as Error).message) };
+        } catch {
+          // Never the parser's message: it quotes the file's first bytes, which may be anything (/etc/passwd).
+          found = { ok: false, message: l10n.t('The schema file {0} is not JSON', file) };
         }
       }
       cache.set(file, found);

@@ -95,7 +95,8 @@ export function tableAsCsv(table: Table): string {
   const field = (c: string) => {
     // A leading =, +, - or @ would be a formula in a spreadsheet: the answer's text is not trusted.
     const safe = /^[=+\-@\t\r]/.test(c) ? `'${c}` : c;
-    return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+    // `;` too: spreadsheets set to a list separator of `;` split the cell there.
+    return /[",;\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
   };
   return `${[table.columns, ...table.rows].map((r) => r.map(field).join(',')).join('\r\n')}\r\n`;
 }

@@ -191,7 +191,7 @@ describe('checks/core/fileRun', function () {
     assert.deepEqual(source('ok.json'), { ok: true, schema: { type: 'object' } });
     source('ok.json');
     assert.equal(reads, 1);
-    assert.match((source('bad.json') as { message: string }).message, /^The schema file bad\.json is not JSON: /);
+    assert.match((source('bad.json') as { message: string }).message, /^The schema file bad\.json is not JSON$/);
     assert.deepEqual(source('none.json'), {
       ok: false,
       message: 'The schema file none.json cannot be read (the path is relative to the payload)',
