@@ -386,6 +386,8 @@ export class ChecksController implements vscode.Disposable {
       readText: (f) => files.get(f) ?? undefined,
       concurrency: this.settings.concurrency,
       maxRows: this.settings.maxRows,
+      maxResponseBytes: this.deps.config.maxResponseBytes,
+      redact: this.deps.log.redactor.removeSecrets,
       models,
       signal,
       onSecrets: (secrets) => secrets.forEach((s) => this.deps.log.redactor.add(s)),

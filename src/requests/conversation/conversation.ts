@@ -7,6 +7,7 @@ import { BuiltinCommands, Settings } from '../../ids';
 import { l10n } from '../../platform/l10n';
 import type { Services } from '../../services';
 import { readEndpoint } from '../../domain/payload/endpointHeader';
+import { literalText } from '../../domain/payload/variables';
 import { attach, readAttachment, sizeProblem } from './core/attachments';
 import { appendReply, dropLastAnswer, forkAt, turnsAfterCursor, type TextChange } from './core/edits';
 import { answerOfRecord, withoutSecrets, type AnswerCut } from './core/recordAnswer';
@@ -232,7 +233,7 @@ export class Conversations {
           role: 'user',
           content: [
             { type: 'input_text', text: INPUT_PLACEHOLDER },
-            { type: 'input_file', file_id: fileId },
+            { type: 'input_file', file_id: literalText(fileId) },
           ],
         },
       ],

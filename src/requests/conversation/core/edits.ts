@@ -9,6 +9,7 @@
  */
 import { l10n } from '../../../common/l10n';
 import type { DisplayText } from '../../../common/text';
+import { literalText } from '../../../domain/payload/variables';
 import { isBlank, readConversation, turnAt, type Conversation, type Place, type TurnToolCall } from './turns';
 
 /** How the editor indents (VS Code's `editor.options` and the document's line ending). */
@@ -48,7 +49,8 @@ export interface ReplyOptions extends Formatting {
  * Appends the answer as an assistant turn and a new empty user turn (or, when the answer calls tools, one
  * empty tool-result turn per call), with the cursor inside the first new content.
  */
-export function appendReply(text: string, answer: ReplyAnswer, options: ReplyOptions): EditResult {
+export function appendReply(text: string, given: ReplyAnswer, options: ReplyOptions): EditResult {
+  const answer = literalAnswer(given);
   const read = readConversation(text, options.endpoint);
   if (!read.ok) {
     return read;
@@ -103,6 +105,22 @@ export function appendReply(text: string, answer: ReplyAnswer, options: ReplyOpt
     return withCursor(text, [replaceValue(text, conversation, list, options)], marker);
   }
   return withCursor(text, [appendToList(text, conversation, [...said, ...asked, ...next], options)], marker);
+}
+
+/**
+ * The answer as literal text: its text, tool calls and response id are data, written so that the next Send
+ * sends them as they are; a `{{$env NAME}}` in them never becomes a reference that Send resolves.
+ */
+export function literalAnswer(answer: ReplyAnswer): ReplyAnswer {
+  return {
+    text: answer.text === undefined ? undefined : literalText(answer.text),
+    toolCalls: answer.toolCalls.map((c) => ({
+      id: literalText(c.id),
+      name: literalText(c.name),
+      arguments: literalText(c.arguments),
+    })),
+    ...(answer.id === undefined ? {} : { id: literalText(answer.id) }),
+  };
 }
 
 /** One indentation step as the editor writes it. */

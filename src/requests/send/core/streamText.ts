@@ -3,6 +3,7 @@
  * raw events kept for the document, and a limit on what is kept. What each event says is read by the shared
  * answer reader (src/domain/answer). Pure; no `vscode` import.
  */
+import { pastAnswerLimit, rawEventText } from '../../../api/answerLimits';
 import type { ServerSentEvent } from '../../../api/types';
 import { AnswerStream } from '../../../domain/answer';
 
@@ -73,10 +74,10 @@ export async function readStream(
     for await (const batch of batches) {
       for (const event of batch) {
         addEvent(state, event);
-        const raw = event.event ? `event: ${event.event}\ndata: ${event.data}` : `data: ${event.data}`;
+        const raw = rawEventText(event);
         rawEvents.push(raw);
         rawChars += raw.length;
-        if (rawChars + state.text.length > limitChars) {
+        if (pastAnswerLimit(rawChars, state.text.length, limitChars)) {
           return 'limit';
         }
       }
