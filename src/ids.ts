@@ -137,6 +137,8 @@ export const ContextKeys = {
   filtered: 'modelAccess.filtered',
   /** `resourcePath` of every open payload (src/domain/payload/kind.ts): `resourcePath in modelAccess.payloads`. */
   payloads: 'modelAccess.payloads',
+  /** Prefix of the walkthrough's goal keys (`modelAccess.walkthrough.connected`, …; platform/firstSteps.ts). */
+  walkthroughPrefix: 'modelAccess.walkthrough.',
 } as const;
 
 /** `contextValue`s of tree items; menus match them with `viewItem =~ /^model/` etc. */

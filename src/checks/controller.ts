@@ -8,7 +8,7 @@ import { displayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { Services } from '../services';
 import { hasChecks, readCheckLines } from './core/checkFile';
-import { readDataset } from './core/dataset';
+import { readDataset } from '../domain/payload/dataset';
 import type { FileResult, RowResult, Target } from './core/fileRun';
 import type { Table } from './core/resultsTable';
 import type { ChecksSettings } from './settings';

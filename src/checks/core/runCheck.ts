@@ -12,7 +12,7 @@ import { readEndpoint } from '../../domain/payload/endpointHeader';
 import { parsePayload, wantsStream } from '../../domain/payload/parse';
 import { resolvePayload, resolveString, type VariableContext } from '../../domain/payload/variables';
 import { readCheckLines, type CheckLines } from './checkFile';
-import { readDataset, type Dataset } from './dataset';
+import { readDataset, type Dataset } from '../../domain/payload/dataset';
 import { evaluate, type Observed, type Outcome, type SchemaSource } from './evaluate';
 import type { Expectation } from './expectations';
 import type { PlannedRun } from './planner';
