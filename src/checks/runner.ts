@@ -5,3 +5,4 @@
  */
 export { firstFailure, runCheckFile } from './core/fileRun';
 export { modelTable, resultsTable, tableAsCsv, tableAsText } from './core/resultsTable';
+export { runRecord } from './core/messages';

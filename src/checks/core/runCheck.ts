@@ -94,6 +94,10 @@ export interface ExpectationResult {
 
 export interface RunResult {
   run: PlannedRun;
+  /** Where the request went (always set by runPlanned). */
+  endpoint?: PostEndpoint;
+  /** The model the request was sent to (the run's, else the payload's own, variables resolved). */
+  model?: string;
   observed: Observed;
   results: ExpectationResult[];
   passed: boolean;
@@ -124,8 +128,11 @@ export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: Ru
       : { passed: false, message: l10n.t('This expectation cannot be read: {0}', l.problem ?? '') },
   }));
   const usage = observed.answer?.usage;
+  const own = (check.value as { model?: unknown } | undefined)?.model;
   return {
     run,
+    endpoint: check.endpoint,
+    model: run.model ?? (typeof own === 'string' ? resolveString(own, context).sent : undefined),
     observed,
     results,
     passed: results.every((r) => r.outcome.passed),
