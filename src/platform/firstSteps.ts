@@ -2,9 +2,16 @@ import * as vscode from 'vscode';
 import { BuiltinCommands, ContextKeys } from '../ids';
 
 /** The goals of the "Get Started" walkthrough, each reached by whatever path the person took. */
-export type FirstStep = 'connected' | 'keySet' | 'browsed' | 'cardOpened' | 'requestSent';
+export type FirstStep = 'connected' | 'keySet' | 'browsed' | 'cardOpened';
 
 const STORAGE_KEY = 'modelAccess.firstSteps';
+
+const CONTEXT_KEY: Readonly<Record<FirstStep, string>> = {
+  connected: ContextKeys.walkthroughConnected,
+  keySet: ContextKeys.walkthroughKeySet,
+  browsed: ContextKeys.walkthroughBrowsed,
+  cardOpened: ContextKeys.walkthroughCardOpened,
+};
 
 /**
  * Which walkthrough goals this person has reached, kept in global state so a step stays ticked after a
@@ -44,6 +51,6 @@ export class FirstSteps {
   }
 
   private publish(step: FirstStep): void {
-    void vscode.commands.executeCommand(BuiltinCommands.setContext, `${ContextKeys.walkthroughPrefix}${step}`, true);
+    void vscode.commands.executeCommand(BuiltinCommands.setContext, CONTEXT_KEY[step], true);
   }
 }

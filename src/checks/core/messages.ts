@@ -4,7 +4,14 @@
  * the status, the time, the answer's start). Pure; no `vscode` import.
  */
 import { l10n } from '../../common/plainL10n';
-import type { Observed } from './evaluate';
+/** What a run's record reads of the request's outcome (evaluate.ts `Observed` has these). */
+export interface RecordedOutcome {
+  status?: number;
+  failure?: string;
+  errorMessage?: string;
+  elapsedMs: number;
+  answer?: { text: string | undefined; vectors?: number[][] };
+}
 
 /** How much of an answer a sentence quotes. */
 export const START_LENGTH = 120;
@@ -91,7 +98,7 @@ export function differs(value: string, text: string): string {
 export function runRecord(
   endpoint: string | undefined,
   model: string | undefined,
-  observed: Observed,
+  observed: RecordedOutcome,
   label?: string,
 ): string {
   const request = endpoint === undefined ? l10n.t('The request') : l10n.t('POST {0}', endpoint);

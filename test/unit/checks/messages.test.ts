@@ -130,7 +130,7 @@ describe('checks/core/messages: pieces', () => {
 
   it('a run that got no answer says so: POST /v1/chat to aurora-2: no answer after 30 ms (connection refused)', () => {
     assert.equal(
-      runRecord('/v1/chat', 'aurora-2', { elapsedMs: 30, streamed: false, failure: 'connection refused' }),
+      runRecord('/v1/chat', 'aurora-2', { elapsedMs: 30, failure: 'connection refused' }),
       'POST /v1/chat to aurora-2: no answer after 30 ms (connection refused)',
     );
   });
