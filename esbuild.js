@@ -1,13 +1,13 @@
-// Bundles the extension (and, with --tests, the integration suite) the way the `yo code` template does:
-// type checking is separate (`tsc --noEmit`), esbuild only transpiles and bundles.
+// Bundles the extension, the CLI (--cli) and the integration suite (--tests) the way the `yo code` template
+// does: type checking is separate (`tsc --noEmit`), esbuild only transpiles and bundles. The extension is split:
+// activation loads dist/extension.js; the features in LAZY load on first use (what that saves at activation:
+// docs/benchmarks.md; `--one-bundle` builds it without the split, to measure).
 const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
 
-const production = process.argv.includes('--production');
-/** `--one-bundle`: no feature loaded on first use (all in dist/extension.js; undici still apart), to measure the split. */
-const oneBundle = process.argv.includes('--one-bundle');
-const watch = process.argv.includes('--watch');
+const flag = (name) => process.argv.includes(name);
+const production = flag('--production');
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -16,35 +16,30 @@ const common = {
   platform: 'node',
   target: 'node20',
   minify: production,
-  sourcemap: !production,
+  // Production maps stay beside the bundles (the VSIX leaves them out), so a profile of it names the sources.
+  sourcemap: production ? 'external' : true,
   sourcesContent: false,
   external: ['vscode'],
   // jsonc-parser's `main` is a UMD build whose internal requires esbuild cannot follow; its ESM build bundles.
   mainFields: ['module', 'main'],
-  // @vscode/l10n's browser build: the same t() and config({ contents }) (all src/common/l10n.ts uses), without
-  // the Node build's fs and HTTP readers (this extension hands it the bundle's contents): a smaller bundle.
-  alias: { '@vscode/l10n': '@vscode/l10n/dist/browser.js' },
+  alias: {
+    // The browser build of @vscode/l10n: the same t() without the Node build's file and HTTP readers.
+    '@vscode/l10n': '@vscode/l10n/dist/browser.js',
+    // markdown-it needs entities' decoder only; the package index also brings a 23 KB encoder table.
+    entities: 'entities/lib/decode.js',
+  },
   logLevel: 'silent',
-  plugins: [],
 };
 
-/**
- * undici is most of the extension's code but only needed on the first request: it goes to its own file,
- * `dist/undici.js`, which `src/api/dispatcher.ts` requires lazily, so loading the extension parses only ours.
- */
+/** undici loads on the first request (src/api/dispatcher.ts), from its own file with only the parts we use. */
 const undiciApart = {
   name: 'undici-apart',
-  setup(build) {
-    build.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true }));
-  },
+  setup: (b) => b.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true })),
 };
+const buildUndici = () =>
+  esbuild.build({ ...common, entryPoints: ['scripts/undici-entry.js'], outfile: 'dist/undici.js' });
 
-/**
- * Features loaded on first use, each in a file of its own: activation loads dist/extension.js only (the
- * registrations), and the code behind a command, the chat provider or a details tab is parsed and run when
- * it is first needed. The eager part loads one with `onFirstUse(() => require('<its module>'))`
- * (src/common/onFirstUse.ts); here that require becomes `require('./<name>.js')`.
- */
+/** Loaded on first use through `onFirstUse(() => require('<entry>'))` (src/common/onFirstUse.ts). */
 const LAZY = [
   { name: 'requests', entry: 'src/requests/commands.ts' },
   { name: 'chat', entry: 'src/chat/provider.ts' },
@@ -53,261 +48,180 @@ const LAZY = [
   { name: 'diagnose', entry: 'src/api/diagnose.ts' },
   { name: 'checks', entry: 'src/checks/runner.ts' },
 ];
+/** Code more than one lazy file uses (Send, chat and checks read answers): the eager part holds it once. */
+const SHARED = ['src/domain/answer/index.ts'];
 
 const real = (file) => fs.realpathSync(path.resolve(file));
-
-/** Marks the resolutions the plugins below ask esbuild for themselves, so neither plugin handles them again. */
+const lazyNames = new Map(LAZY.map((l) => [real(l.entry), l.name]));
 const RESOLVING = Symbol('resolving');
-
-/** In the eager bundle, a `require()` of a lazy feature's module stays a require of its own file in dist/. */
-const lazyApart = {
-  name: 'lazy-apart',
-  setup(build) {
-    const entries = new Map(LAZY.map((l) => [real(l.entry), l.name]));
-    build.onResolve({ filter: /^\./ }, async (args) => {
-      if (args.pluginData === RESOLVING || args.kind !== 'require-call') {
-        return undefined;
-      }
-      const resolved = await build.resolve(args.path, {
-        resolveDir: args.resolveDir,
-        kind: args.kind,
-        importer: args.importer,
-        pluginData: RESOLVING,
-      });
-      const name = resolved.path && entries.get(real(resolved.path));
-      return name ? { path: `./${name}.js`, external: true } : undefined;
-    });
-  },
-};
+const resolve = (b, { path: p, resolveDir, kind, importer }) =>
+  b.resolve(p, { resolveDir, kind, importer, pluginData: RESOLVING });
 
 /**
- * In a lazy bundle, every module the eager bundle already holds is taken from it (one instance of each
- * module: the same l10n bundle, the same classes for `instanceof`, the same state), through the table the
- * eager bundle exports as `__modules` (dist/extension.js is loaded by then: it is what requires the lazy file).
- * `used` collects which modules were asked for, to build that table.
+ * `require()` of a lazy entry becomes `require('./<name>.js')`. With `eager` (the modules of dist/extension.js,
+ * real path → key), a lazy bundle takes each of them from the eager bundle's `__modules` table instead of a copy
+ * of its own: one instance of every module (one l10n bundle, one ServiceError for `instanceof`). `used` collects
+ * the keys asked for, which make that table.
  */
-function fromEager(eagerFiles, used) {
+function lazyPlugin(eager, used) {
   return {
-    name: 'from-eager',
-    setup(build) {
-      build.onResolve({ filter: /.*/ }, async (args) => {
-        if (args.pluginData === RESOLVING || args.kind === 'entry-point' || args.namespace === 'eager') {
-          return args.namespace === 'eager' ? { path: args.path, external: true } : undefined;
+    name: 'lazy',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.namespace === 'eager') {
+          return { path: args.path, external: true }; // ./extension.js
         }
-        const resolved = await build.resolve(args.path, {
-          resolveDir: args.resolveDir,
-          kind: args.kind,
-          importer: args.importer,
-          pluginData: RESOLVING,
-        });
-        if (resolved.errors.length > 0 || resolved.external || !resolved.path) {
+        if (args.pluginData === RESOLVING || args.kind === 'entry-point' || args.path === 'vscode') {
           return undefined;
         }
-        const key = eagerFiles.get(real(resolved.path));
-        if (key === undefined) {
-          return undefined;
+        const r = await resolve(b, args);
+        const file = !r.external && r.path && fs.existsSync(r.path) ? real(r.path) : undefined;
+        if (file && lazyNames.has(file) && args.kind === 'require-call') {
+          return { path: `./${lazyNames.get(file)}.js`, external: true };
         }
-        used.add(key);
-        return { path: key, namespace: 'eager' };
+        if (file && eager?.has(file)) {
+          used.add(eager.get(file));
+          return { path: eager.get(file), namespace: 'eager' };
+        }
+        return undefined;
       });
-      build.onLoad({ filter: /.*/, namespace: 'eager' }, (args) => ({
+      b.onLoad({ filter: /.*/, namespace: 'eager' }, (args) => ({
         contents: `module.exports = require('./extension.js').__modules[${JSON.stringify(args.path)}];`,
-        loader: 'js',
       }));
     },
   };
 }
 
-/** The source files (and packages) a build took in, as real paths → their path relative to the project. */
-function inputsOf(metafile) {
-  const files = new Map();
-  for (const input of Object.keys(metafile.inputs)) {
-    // (`stdin` shows as its sourcefile name, no file.)
-    if (!input.includes(':') && fs.existsSync(input)) {
-      files.set(real(input), path.relative(process.cwd(), real(input)).split(path.sep).join('/'));
-    }
-  }
-  return files;
-}
+/** The eager entry: the extension's exports, SHARED, and the `__modules` table of what lazy files take from it. */
+const eagerEntry = (table) => ({
+  contents: [
+    "export * from './src/extension';",
+    ...SHARED.map((f) => `import './${f}';`),
+    ...table.map((f, i) => `import * as m${i} from './${f}';`),
+    `export const __modules = { ${table.map((f, i) => `${JSON.stringify(f)}: m${i}`).join(', ')} };`,
+  ].join('\n'),
+  resolveDir: process.cwd(),
+  sourcefile: 'src/extension.ts (and the module table)',
+  loader: 'ts',
+});
 
-/** The eager entry: the extension's exports, and the table of the modules the lazy bundles take from it. */
-function eagerEntry(shared) {
-  const list = [...shared].sort();
-  return {
-    contents: [
-      "export * from './src/extension';",
-      ...list.map((file, i) => `import * as m${i} from ${JSON.stringify(`./${file}`)};`),
-      `export const __modules = { ${list.map((file, i) => `${JSON.stringify(file)}: m${i}`).join(', ')} };`,
-    ].join('\n'),
-    resolveDir: process.cwd(),
-    sourcefile: 'src/extension.ts (with the shared module table)',
-    loader: 'ts',
-  };
-}
+/** The project files a build read: real path → path relative to the project. */
+const inputsOf = (metafile) =>
+  new Map(
+    Object.keys(metafile.inputs)
+      .filter((f) => !f.includes(':') && fs.existsSync(f))
+      .map((f) => [real(f), path.relative(process.cwd(), real(f)).split(path.sep).join('/')]),
+  );
 
-/** Builds dist/: the eager bundle, one bundle per lazy feature, undici. */
 async function buildExtension() {
-  if (oneBundle) {
-    await esbuild.build({
-      ...common,
-      entryPoints: ['src/extension.ts'],
-      outfile: 'dist/extension.js',
-      plugins: [...common.plugins, undiciApart],
-    });
-    await esbuild.build({ ...common, entryPoints: ['scripts/undici-entry.js'], outfile: 'dist/undici.js' });
-    for (const l of LAZY) {
-      fs.rmSync(`dist/${l.name}.js`, { force: true });
-    }
-    return;
+  const eager = { ...common, outfile: 'dist/extension.js', plugins: [undiciApart, lazyPlugin()] };
+  if (flag('--one-bundle')) {
+    LAZY.forEach((l) => fs.rmSync(`dist/${l.name}.js`, { force: true }));
+    return Promise.all([
+      esbuild.build({ ...eager, entryPoints: ['src/extension.ts'], plugins: [undiciApart] }),
+      buildUndici(),
+    ]);
   }
-  const eagerOptions = {
-    ...common,
-    outfile: 'dist/extension.js',
-    plugins: [...common.plugins, undiciApart, lazyApart],
-  };
-  // Modules two lazy files need (pure shared code such as src/domain/answer/): the eager part holds them, or
-  // they would exist twice (two states, two classes). Found by building, then built again with them eager.
-  const hoisted = new Set();
-  for (;;) {
-    const probe = await esbuild.build({ ...eagerOptions, stdin: eagerEntry(hoisted), write: false, metafile: true });
-    const eagerFiles = inputsOf(probe.metafile);
-    for (const l of LAZY) {
-      if (eagerFiles.has(real(l.entry))) {
+  // Which modules the eager part holds decides what the lazy files take from it, and they decide its table.
+  const probe = inputsOf(
+    (await esbuild.build({ ...eager, stdin: eagerEntry([]), write: false, metafile: true })).metafile,
+  );
+  const used = new Set();
+  const owner = new Map();
+  for (const l of LAZY) {
+    if (probe.has(real(l.entry))) {
+      throw new Error(`${l.entry} is loaded on first use, but the eager part imports it (import it as a type only)`);
+    }
+    const { metafile } = await esbuild.build({
+      ...common,
+      entryPoints: [l.entry],
+      outfile: `dist/${l.name}.js`,
+      metafile: true,
+      plugins: [undiciApart, lazyPlugin(probe, used)],
+    });
+    for (const [file, rel] of inputsOf(metafile)) {
+      if (owner.has(file)) {
         throw new Error(
-          `${l.entry} is loaded on first use, but the eager bundle imports it (import it as a type only)`,
+          `${rel} is in dist/${owner.get(file)}.js and dist/${l.name}.js: add it to SHARED in esbuild.js`,
         );
       }
+      owner.set(file, l.name);
     }
-    const shared = new Set();
-    const lazy = await Promise.all(
-      LAZY.map((l) =>
-        esbuild.build({
-          ...common,
-          entryPoints: [l.entry],
-          outfile: `dist/${l.name}.js`,
-          metafile: true,
-          plugins: [...common.plugins, undiciApart, lazyApart, fromEager(eagerFiles, shared)],
-        }),
-      ),
-    );
-    const owner = new Map();
-    const twice = new Set();
-    lazy.forEach((result, i) => {
-      for (const [file, rel] of inputsOf(result.metafile)) {
-        if (owner.has(file) && owner.get(file) !== LAZY[i].name) {
-          if (LAZY.some((l) => real(l.entry) === file)) {
-            throw new Error(
-              `${rel} is loaded on first use, but another lazy file imports it (import it as a type only)`,
-            );
-          }
-          twice.add(rel);
-        }
-        owner.set(file, LAZY[i].name);
-      }
-    });
-    if (twice.size === 0) {
-      await esbuild.build({ ...eagerOptions, stdin: eagerEntry(new Set([...shared, ...hoisted])) });
-      break;
-    }
-    twice.forEach((rel) => hoisted.add(rel));
   }
-  await esbuild.build({ ...common, entryPoints: ['scripts/undici-entry.js'], outfile: 'dist/undici.js' });
-  await buildCli();
+  await Promise.all([esbuild.build({ ...eager, stdin: eagerEntry([...used].sort()) }), buildUndici(), buildCli()]);
 }
 
-/**
- * The command line (`model-access check`, package.json `bin`): one file with everything it needs, undici
- * included, made only of the pure code (api, common, domain, checks/core); not in the VSIX.
- */
+/** The `model-access` command line (package.json `bin`): everything in one file, undici too; not in the VSIX. */
 async function buildCli() {
+  const outfile = 'dist/cli.js';
   await esbuild.build({
     ...common,
     entryPoints: ['src/cli/check.ts'],
-    outfile: 'dist/cli.js',
+    outfile,
     banner: { js: '#!/usr/bin/env node' },
     external: [],
   });
-  fs.chmodSync('dist/cli.js', 0o755);
+  fs.chmodSync(outfile, 0o755);
 }
 
-/** `./a.test.ts`, `./sub/b.test.ts`, … relative to test/integration, sorted. */
-function integrationTestFiles() {
-  const dir = 'test/integration';
-  return fs
-    .readdirSync(dir, { recursive: true })
+/**
+ * The integration suite, run inside the extension host, apart from the extension (the VSIX carries no test
+ * code). Every test/integration/**\/*.test.ts is listed here (index.ts requires them through an esbuild glob),
+ * so a new file needs no registration. mocha and the test proxy (which reads its package.json through
+ * import.meta.url) are resolved from node_modules at run time.
+ */
+function buildTests() {
+  const files = fs
+    .readdirSync('test/integration', { recursive: true })
     .map((f) => String(f).split(path.sep).join('/'))
     .filter((f) => f.endsWith('.test.ts') && !f.split('/').includes('node_modules'))
     .sort()
     .map((f) => `./${f}`);
+  return esbuild.build({
+    ...common,
+    entryPoints: ['test/integration/index.ts'],
+    outfile: 'out/integration/index.js',
+    external: ['vscode', 'mocha', 'proxy'],
+    alias: { '@vscode/l10n': common.alias['@vscode/l10n'] }, // (test helpers use entities' other exports)
+    define: { __INTEGRATION_TEST_FILES__: JSON.stringify(files) },
+  });
 }
 
-/** Errors in the format VS Code's `$esbuild-watch` problem matcher reads. */
-function printErrors(e) {
-  for (const { text, location } of e.errors ?? [{ text: e instanceof Error ? (e.stack ?? e.message) : String(e) }]) {
-    console.error(`✘ [ERROR] ${text}`);
-    if (location) {
-      console.error(`    ${location.file}:${location.line}:${location.column}:`);
-    }
+async function build() {
+  if (flag('--cli')) {
+    return buildCli();
+  }
+  await buildExtension();
+  if (flag('--tests')) {
+    await buildTests();
   }
 }
 
-async function main() {
-  if (process.argv.includes('--cli')) {
-    await buildCli();
-    return;
-  }
-  const tests = process.argv.includes('--tests')
-    ? {
-        // The integration suite runs inside the extension host; it is bundled apart from the extension
-        // so the VSIX never carries test code.
-        // Every test/integration/**/*.test.ts is bundled (index.ts requires them through an esbuild glob) and
-        // listed at build time, so a new test file needs no registration. mocha stays external: it is
-        // resolved from node_modules at run time (out/ sits inside the repo). So does the test proxy (the `proxy`
-        // package), which reads its own package.json through import.meta.url, which a CommonJS bundle has not.
-        ...common,
-        entryPoints: ['test/integration/index.ts'],
-        outfile: 'out/integration/index.js',
-        external: ['vscode', 'mocha', 'proxy'],
-        define: { __INTEGRATION_TEST_FILES__: JSON.stringify(integrationTestFiles()) },
-      }
-    : undefined;
-  const build = async () => {
-    await buildExtension();
-    if (tests) {
-      await esbuild.build(tests);
-    }
+/** Errors as esbuild prints them (the format of VS Code's `$esbuild-watch` problem matcher). */
+async function report(e) {
+  const lines = e.errors ? await esbuild.formatMessages(e.errors, { kind: 'error' }) : [`✘ [ERROR] ${e.message}\n`];
+  process.stderr.write(lines.join(''));
+}
+
+if (flag('--watch')) {
+  // The bundles depend on each other's module lists, so a change rebuilds them all.
+  let timer;
+  const rebuild = () => {
+    console.log('[watch] build started');
+    build()
+      .catch(report)
+      .then(() => console.log('[watch] build finished'));
   };
-  if (watch) {
-    // The bundles depend on each other's module lists, so a change rebuilds them all (it takes a moment).
-    let timer;
-    const rebuild = () => {
-      console.log('[watch] build started');
-      build().then(
-        () => console.log('[watch] build finished'),
-        (e) => {
-          printErrors(e);
-          console.log('[watch] build finished');
-        },
-      );
-    };
-    for (const dir of ['src', 'test/integration']) {
-      fs.watch(dir, { recursive: true }, () => {
-        clearTimeout(timer);
-        timer = setTimeout(rebuild, 100);
-      });
-    }
-    rebuild();
-    return;
+  for (const dir of ['src', 'test/integration']) {
+    fs.watch(dir, { recursive: true }, () => {
+      clearTimeout(timer);
+      timer = setTimeout(rebuild, 100);
+    });
   }
-  try {
-    await build();
-  } catch (e) {
-    printErrors(e);
+  rebuild();
+} else {
+  build().catch(async (e) => {
+    await report(e);
     process.exit(1);
-  }
+  });
 }
-
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});

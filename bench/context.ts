@@ -11,6 +11,8 @@ export interface BenchContext {
   windows?: number;
   /** False with `--no-saved-list`: the footprint skips its 100,000-model saved-list windows. */
   savedList: boolean;
+  /** False with `--activation-only`: footprint windows time activation and skip opening the Models view. */
+  modelsView: boolean;
   /** Write CPU profiles where a target is missed (always on unless --no-profile). */
   profile: boolean;
   /** Folder for this run's artefacts (profiles), under bench/results/. */

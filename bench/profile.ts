@@ -113,3 +113,54 @@ export function profileSummary(dir: string, top = 12): ProfileSummary {
   ].join('\n');
   return { file: path.relative(REPO_ROOT, file), totalMs: total, byFile, byFunction, text };
 }
+
+/**
+ * Activation profiles (bench/host/probe.ts, one per profiled window): where the wall time of `activate()` went,
+ * waiting included — `(idle)` is the extension host waiting (for the window's answers to its storage and
+ * context requests), `(program)` V8's and the host's native work. Self time by file and by function, summed
+ * over the windows and divided by their number: milliseconds per window.
+ */
+export function activationProfileSummary(dir: string, top = 12): ProfileSummary & { windows: number } {
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
+  const fileMs = new Map<string, number>();
+  const fnMs = new Map<string, number>();
+  let total = 0;
+  for (const name of files) {
+    const profile = JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')) as CpuProfile;
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    profile.samples.forEach((id, i) => {
+      const node = byId.get(id);
+      const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+      if (!node) {
+        return;
+      }
+      const { functionName } = node.callFrame;
+      const { url, line } = original(node.callFrame.url, node.callFrame.lineNumber, node.callFrame.columnNumber);
+      const special = functionName.startsWith('(') && !url;
+      const f = special ? functionName : shortUrl(url);
+      const fn = special
+        ? functionName
+        : `${functionName || '(anonymous)'} ${url ? `${shortUrl(url)}:${line + 1}` : ''}`;
+      total += ms;
+      fileMs.set(f, (fileMs.get(f) ?? 0) + ms);
+      fnMs.set(fn.trim(), (fnMs.get(fn.trim()) ?? 0) + ms);
+    });
+  }
+  const n = Math.max(1, files.length);
+  const rank = (m: Map<string, number>) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, ms]) => ({ k, ms: ms / n, share: total > 0 ? ms / total : 0 }));
+  const byFile = rank(fileMs).map(({ k, ms, share }) => ({ file: k, ms, share }));
+  const byFunction = rank(fnMs).map(({ k, ms, share }) => ({ fn: k, ms, share }));
+  const pct = (x: number) => `${(x * 100).toFixed(1).padStart(5)}%`;
+  const text = [
+    `  ${files.length} profiled window(s), ${(total / n).toFixed(1)} ms each (sampled wall time, waiting included)`,
+    '  by file (ms per window):',
+    ...byFile.map((e) => `    ${pct(e.share)} ${e.ms.toFixed(1).padStart(6)}  ${e.file}`),
+    '  by function (ms per window):',
+    ...byFunction.map((e) => `    ${pct(e.share)} ${e.ms.toFixed(1).padStart(6)}  ${e.fn}`),
+  ].join('\n');
+  return { file: path.relative(REPO_ROOT, dir), totalMs: total / n, byFile, byFunction, text, windows: files.length };
+}

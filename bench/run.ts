@@ -13,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCatalog } from './catalog';
 import { runChecks } from './checks';
+import { runGraders } from './graders';
 import { runConversation } from './conversation';
 import { describeLoad, machineLoad, type BenchContext } from './context';
 import { writeDocs } from './docs';
@@ -29,6 +30,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   streaming: runStreaming,
   footprint: runFootprint,
   checks: runChecks,
+  graders: runGraders,
   conversation: runConversation,
 };
 
@@ -44,6 +46,7 @@ const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS
                    alternates its windows with this tree's
   --windows N      footprint: N code-server windows per build (default 20, --quick 8)
   --no-saved-list  footprint: skip the 100,000-model saved-list windows
+  --activation-only  footprint: time activation only, not the Models view (shorter windows on a busy machine)
 `;
 
 const RESULTS_DIR = path.join(__dirname, 'results');
@@ -58,6 +61,7 @@ function parse(argv: string[]): {
   docsFrom?: string;
   windows?: number;
   savedList: boolean;
+  modelsView: boolean;
 } {
   const out: ReturnType<typeof parse> = {
     quick: false,
@@ -66,6 +70,7 @@ function parse(argv: string[]): {
     saveBaseline: false,
     writeDocs: false,
     savedList: true,
+    modelsView: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -97,6 +102,9 @@ function parse(argv: string[]): {
         throw new Error('--windows needs a number');
       }
     } else if (a === '--no-saved-list') {
+      out.savedList = false;
+    } else if (a === '--activation-only') {
+      out.modelsView = false;
       out.savedList = false;
     } else if (a === '--help' || a === '-h') {
       process.stdout.write(USAGE);
@@ -181,6 +189,7 @@ async function main(): Promise<number> {
     compareWith: options.compareWith,
     windows: options.windows,
     savedList: options.savedList,
+    modelsView: options.modelsView,
     profile: options.profile,
     outDir: RESULTS_DIR,
     rows: [],

@@ -12,6 +12,7 @@ const MODULES: Record<string, () => Promise<Record<string, Task>>> = {
   upload: async () => (await import('./upload.js')).workerTasks,
   streaming: async () => (await import('./streaming.js')).workerTasks,
   checks: async () => (await import('./checks.js')).workerTasks,
+  graders: async () => (await import('./graders.js')).workerTasks,
 };
 
 async function main(): Promise<void> {

@@ -199,7 +199,8 @@ const ALLOWED = [
   /^extension\.vsixmanifest$/,
   /^extension\/package\.json$/,
   /^extension\/package\.nls\.json$/,
-  /^extension\/l10n\/bundle\.l10n\.json$/,
+  // Translations; VS Code never reads the English source bundle (bundle.l10n.json), so it is not shipped.
+  /^extension\/l10n\/bundle\.l10n\.[a-z-]+\.json$/i,
   // The main bundle, and the ones loaded on first use (esbuild.js).
   /^extension\/dist\/(extension|undici|client|requests|chat|details|diagnose|checks)\.js$/,
   /^extension\/media\/.+/,
@@ -210,7 +211,6 @@ const ALLOWED = [
 const REQUIRED = [
   'extension/package.json',
   'extension/package.nls.json',
-  'extension/l10n/bundle.l10n.json',
   'extension/dist/extension.js',
   'extension/dist/undici.js',
   'extension/dist/client.js',
@@ -246,7 +246,7 @@ async function packageLayer() {
   }
   return {
     ok: true,
-    note: `${entries.length} files, dist/ bundles (extension + loaded on first use), manifest strings, l10n bundle, media/ and docs`,
+    note: `${entries.length} files, dist/ bundles (extension + loaded on first use), manifest strings, media/ and docs`,
   };
 }
 

@@ -51,6 +51,8 @@ export const Commands = {
   showRawEvents: 'modelAccess.showRawEvents',
   saveResponseBody: 'modelAccess.saveResponseBody',
   previewResponse: 'modelAccess.previewResponse',
+  /** The payload's answer as its Markdown source document, whatever `modelAccess.answers.openAs` says. */
+  openAnswerAsText: 'modelAccess.openAnswerAsText',
   /** Sends the active payload to several models at once, side by side (src/requests/compare/compare.ts). */
   compareModels: 'modelAccess.compareModels',
   // Checks (src/checks/): payloads with `// @expect` lines as tests
@@ -100,6 +102,8 @@ export const Settings = {
   requestTemplates: 'requestTemplates',
   defaultFilePurpose: 'defaultFilePurpose',
   responseInNewTab: 'responseInNewTab',
+  /** `panel` (the rendered answer: conversation panel, embeddings picture) or `text` (the Markdown source). */
+  answersOpenAs: 'answers.openAs',
   // Conversations (src/requests/conversation/conversation.ts)
   conversationPreviousResponseId: 'conversation.previousResponseId',
   maxAttachmentMegabytes: 'conversation.maxAttachmentMegabytes',
@@ -118,6 +122,7 @@ export const Settings = {
   // Checks (src/checks/)
   checksConcurrency: 'checks.concurrency',
   checksMaxRows: 'checks.maxRows',
+  checksGraders: 'checks.graders',
 } as const;
 
 /** The `vendor` of the chat models this extension contributes (`languageModelChatProviders` in package.json). */
@@ -151,6 +156,10 @@ export const ItemContext = {
   family: 'family',
   message: 'message',
 } as const;
+
+/** Values of `modelAccess.answers.openAs`, the default first. */
+export const AnswerOpenAs = ['panel', 'text'] as const;
+export type AnswerOpenAs = (typeof AnswerOpenAs)[number];
 
 export const ModelClickActions = ['openModelCard', 'showDetails', 'inspect', 'none'] as const;
 export type ModelClickAction = (typeof ModelClickActions)[number];

@@ -41,6 +41,9 @@ export interface CheckOutcome {
 
 const DATA_ROW = /^row:(\d+)$/;
 
+/** The tag of a test whose attempts both passed and failed in its last run (`// @repeat`). */
+export const FLAKY_TAG = new vscode.TestTag('flaky');
+
 /** The run, with every result it is given also kept in `outcomes`. */
 function recording(run: vscode.TestRun, outcomes: Map<string, CheckOutcome>): vscode.TestRun {
   const put = (
@@ -380,7 +383,23 @@ export class ChecksController implements vscode.Disposable {
       return line === undefined ? undefined : item.children.get(`${item.id}#row:${line}`);
     };
     const { runCheckFile, resultsTable, modelTable, tableAsText } = load();
+    // Repeated requests are reported once all their attempts are in (finishRepeated).
+    const repeated = (lines.repeat?.count ?? 1) > 1;
     const result = await runCheckFile(text, {
+      graderModels: this.settings.graders,
+      onDefaultEmbeddings: (model) =>
+        run.appendOutput(
+          `${displayText(
+            model === undefined
+              ? l10n.t(
+                  'similar: the service lists no embeddings model; name one in modelAccess.checks.graders or // @grader',
+                )
+              : l10n.t("similar compares with {0} (default: the service's first embeddings model)", displayText(model)),
+            300,
+          )}\r\n`,
+          undefined,
+          item,
+        ),
       onlyRows,
       target: (pinned) => this.target(pinned, uri),
       readText: (f) => files.get(f) ?? undefined,
@@ -399,12 +418,17 @@ export class ChecksController implements vscode.Disposable {
       },
       onResult: (row) => {
         const child = childOf(row.label);
-        if (child && !models?.length) {
+        if (child && !models?.length && !repeated) {
           this.report(run, child, uri, row);
         }
+        this.reportGrades(run, uri, child ?? item, row);
       },
     });
-    this.finishFile(run, item, uri, result, Date.now() - started, models);
+    if (repeated && !models?.length && !result.notRunnable) {
+      this.finishRepeated(run, item, uri, result, Date.now() - started, childOf);
+    } else {
+      this.finishFile(run, item, uri, result, Date.now() - started, models);
+    }
     const table = resultsTable(result.rows);
     if (table.rows.length > 1 || result.dataset) {
       run.appendOutput(`${tableAsText(table).replace(/\n/g, '\r\n')}\r\n`, undefined, item);
@@ -447,6 +471,75 @@ export class ChecksController implements vscode.Disposable {
     }
     const messages = failures.slice(0, 20).flatMap((r) => this.messages(uri, r, `${r.label}: `));
     run.failed(item, messages, elapsed);
+  }
+
+  /**
+   * The attempts of each repeated request as one result: passed when the share of passing attempts meets
+   * `// @pass-rate`, "3 of 5" in its message or output, and the flaky tag when attempts both passed and failed.
+   */
+  private finishRepeated(
+    run: vscode.TestRun,
+    item: vscode.TestItem,
+    uri: vscode.Uri,
+    result: FileResult,
+    elapsed: number,
+    childOf: (label: string) => vscode.TestItem | undefined,
+  ): void {
+    const { firstFailure, groupAttempts, judgeAttempts } = load();
+    const groups = groupAttempts(
+      result.rows,
+      (r) => r.label,
+      (r) => firstFailure(r) === undefined,
+    );
+    const failures: vscode.TestMessage[] = [];
+    for (const [label, g] of groups) {
+      const verdict = judgeAttempts(g, result.passRate ?? 1);
+      const target = childOf(label) ?? item;
+      target.tags = [...target.tags.filter((t) => t.id !== FLAKY_TAG.id), ...(verdict.flaky ? [FLAKY_TAG] : [])];
+      const tally = verdict.flaky
+        ? l10n.t('{0} passed, flaky', displayText(verdict.tally ?? ''))
+        : l10n.t('{0} passed', displayText(verdict.tally ?? ''));
+      const time = g.items.reduce((t, r) => t + (r.kind === 'run' ? r.result.observed.elapsedMs : 0), 0);
+      const prefix = target === item && result.dataset ? `${label}: ` : '';
+      if (verdict.passed) {
+        run.appendOutput(`${displayText(`${prefix}${tally}`, 300)}\r\n`, undefined, target);
+        if (target !== item) {
+          run.passed(target, time);
+        }
+        continue;
+      }
+      const failed = g.items.find((r) => firstFailure(r) !== undefined) ?? g.items[0];
+      const messages = [
+        new vscode.TestMessage(displayText(`${label}: ${tally}`, 300)),
+        ...this.messages(uri, failed, prefix),
+      ];
+      failures.push(...messages);
+      if (target !== item) {
+        run.failed(target, messages, time);
+      }
+    }
+    if (failures.length === 0) {
+      run.passed(item, elapsed);
+    } else {
+      run.failed(item, failures.slice(0, 40), elapsed);
+    }
+  }
+
+  /** The graders' scores and reasons, passes included, in Test Results at their lines. */
+  private reportGrades(run: vscode.TestRun, uri: vscode.Uri, item: vscode.TestItem, row: RowResult): void {
+    if (row.kind !== 'run') {
+      return;
+    }
+    for (const r of row.result.results) {
+      if (r.outcome.reason !== undefined) {
+        const line = `${row.label}: ${r.outcome.passed ? '✓' : '✗'} ${r.source} — ${r.outcome.reason}`;
+        run.appendOutput(
+          `${displayText(line, 500)}\r\n`,
+          new vscode.Location(uri, new vscode.Position(r.line, 0)),
+          item,
+        );
+      }
+    }
   }
 
   /** One request's outcome on its test item: passed, or a message at each failed expectation's line. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { displayText } from '../common/text';
 import { l10n } from '../platform/l10n';
+import { PAYLOAD_LANGUAGE } from '../domain/payload/kind';
 import { Lifecycle } from '../platform/lifecycle';
 import { hasChecks, readCheckLines } from './core/checkFile';
 import { describeExpectation, FORMS } from './core/expectations';
@@ -11,6 +12,7 @@ export const CHECK_SELECTOR: vscode.DocumentSelector = [
   { language: 'jsonc', scheme: 'file' },
   { language: 'json', scheme: 'untitled' },
   { language: 'jsonc', scheme: 'untitled' },
+  { language: PAYLOAD_LANGUAGE, scheme: 'file' },
 ];
 
 function isCheckDocument(doc: vscode.TextDocument): boolean {

@@ -13,6 +13,16 @@ export class ChecksSettings {
     return Math.min(32, positive(this.section.get<number>(Settings.checksConcurrency), 4));
   }
 
+  /** The grader models (`judge`, `embeddings`) payloads without `// @grader` use. */
+  get graders(): { judge?: string; embeddings?: string } {
+    const v = this.section.get<unknown>(Settings.checksGraders);
+    const pick = (k: string) => {
+      const m = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined;
+      return typeof m === 'string' && m.trim() !== '' ? m.trim() : undefined;
+    };
+    return { judge: pick('judge'), embeddings: pick('embeddings') };
+  }
+
   /** Dataset rows one payload runs per run. */
   get maxRows(): number {
     return positive(this.section.get<number>(Settings.checksMaxRows), 1000);

@@ -19,9 +19,27 @@ import { describeExpectation, formatMs } from '../checks/core/expectations';
 import { firstFailure, runCheckFile, type Target } from '../checks/core/fileRun';
 import { hasChecks, readCheckLines } from '../checks/core/checkFile';
 import { median } from '../checks/core/planner';
+import { AimdLimiter } from '../checks/core/aimd';
+import { cachingService, catalogVersions, type CacheStore } from '../checks/core/answerCache';
+import { defaultCacheFolder, openCacheFolder } from '../checks/core/cacheFolder';
+import { defaultEmbeddingsModel } from '../checks/core/graderRun';
+import { DEFAULT_POST_RETRY } from '../checks/core/retryPolicy';
+import { inShard } from '../checks/core/shard';
+import { newWaitStats, throttledService } from '../checks/core/throttledService';
+import { foldAttempts } from './attempts';
 import { expandPatterns } from './glob';
 import { junitXml, type JUnitSuite } from './junit';
 import { keyForEnvironment } from './keys';
+import {
+  cacheSummary,
+  graderSummary,
+  readScaleOption,
+  SCALE_USAGE,
+  waitSummary,
+  type ScaleOptions,
+} from './scaleOptions';
+import { runFingerprint } from './junitMerge';
+import { mergeMain } from './merge';
 
 export const EXIT_PASSED = 0;
 export const EXIT_FAILED = 1;
@@ -46,6 +64,7 @@ interface Options {
   /** Seconds. */
   requestTimeout: number;
   runTimeout: number;
+  scale: ScaleOptions;
 }
 
 const USAGE = [
@@ -63,6 +82,7 @@ const USAGE = [
   '  --timeout S           the most one request may take, its answer included (default 120 s)',
   '  --run-timeout S       the most the whole run may take; then it stops and writes the report (default 1800 s)',
   "  --model ID            run on this model instead of the payload's (repeat for several models)",
+  ...SCALE_USAGE,
   '',
   'Environment: MODEL_ACCESS_BASE_URL, MODEL_ACCESS_API_KEY (its key: sent only to that origin and path),',
   'MODEL_ACCESS_API_KEY_<ENV NAME> for another environment (e.g. MODEL_ACCESS_API_KEY_STAGING),',
@@ -81,9 +101,18 @@ function parseArgs(args: readonly string[]): Options | string {
     maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
     requestTimeout: 120,
     runTimeout: 1800,
+    scale: { graders: {} },
   };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
+    const taken = readScaleOption(args, i, o.scale);
+    if (typeof taken === 'string') {
+      return taken;
+    }
+    if (taken > 0) {
+      i += taken - 1;
+      continue;
+    }
     const value = () => {
       const v = args[++i];
       if (v === undefined) {
@@ -175,8 +204,11 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     USAGE.forEach((l) => io.out(l));
     return command === undefined ? EXIT_CANNOT_RUN : EXIT_PASSED;
   }
+  if (command === 'merge') {
+    return mergeMain(args.slice(1), { cwd: io.cwd, out, err });
+  }
   if (command !== 'check') {
-    err(`model-access: unknown command "${command}" (the command is: model-access check …)`);
+    err(`model-access: unknown command "${command}" (the commands are: model-access check …, model-access merge …)`);
     return EXIT_CANNOT_RUN;
   }
   const options = parseArgs(args.slice(1));
@@ -232,15 +264,40 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
 
   // One client per environment, checked once before the first request: a refused key or a service that
   // cannot be reached stops the whole run (exit 2), rather than failing every check with the same message.
+  // Every POST of the run (checks and graders, all environments) shares one limiter: a 429 halves the
+  // requests at once, answers grow them back (aimd.ts); 429 and 503 are waited out (retryPolicy.ts).
+  const maxConcurrency = options.scale.maxConcurrency ?? options.concurrency;
+  const limiter = new AimdLimiter(maxConcurrency);
+  const waits = newWaitStats();
+  let store: CacheStore | undefined;
+  const cacheStats = { hits: 0, misses: 0, unwritten: 0 };
+  if (options.scale.cache) {
+    const folder = path.resolve(io.cwd, options.scale.cache.dir ?? defaultCacheFolder(io.env));
+    const opened = openCacheFolder(folder);
+    if ('warning' in opened) {
+      err(`model-access check: ${opened.warning}`);
+    } else {
+      store = opened;
+    }
+  }
   const clients = new Map<string, Promise<ModelService | string>>();
   const clientFor = (env: Environment, envKey: string): Promise<ModelService | string> => {
     let c = clients.get(env.name);
     if (!c) {
-      c = openClient(env, envKey, io.env, redactor, options.maxResponseBytes);
+      c = openClient(env, envKey, io.env, redactor, options.maxResponseBytes).then((opened) => {
+        if (typeof opened === 'string') {
+          return opened;
+        }
+        const throttled = throttledService(opened, limiter, DEFAULT_POST_RETRY, waits);
+        return store ? cachingService(throttled, store, catalogVersions(opened), cacheStats) : throttled;
+      });
       clients.set(env.name, c);
     }
     return c;
   };
+  let defaultEmbeddings: Promise<string | undefined> | undefined;
+  let gradersUsed = false;
+  let embeddingsDefaulted = false;
   let cannotRun: string | undefined;
   let keyProblems = 0;
   const controller = new AbortController();
@@ -266,6 +323,14 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       controller.abort();
       return { problem: client };
     }
+    if (gradersUsed && options.scale.graders.embeddings === undefined) {
+      defaultEmbeddings ??= defaultEmbeddingsModel(client, controller.signal);
+      const found = await defaultEmbeddings;
+      if (found !== undefined && options.scale.graders.embeddings === undefined) {
+        options.scale.graders.embeddings = found;
+        embeddingsDefaulted = true;
+      }
+    }
     return {
       client,
       variables: variableContext(env, { readEnv: (name) => io.env[name] }),
@@ -283,18 +348,24 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   const suites: JUnitSuite[] = [];
   let passed = 0;
   let failed = 0;
-  out(`model-access check: ${files.length} payload file${files.length === 1 ? '' : 's'}`);
+  const relativeOf = (file: string) => path.relative(io.cwd, file).split(path.sep).join('/');
+  const shard = options.scale.shard;
+  const fingerprint = runFingerprint(files.map(relativeOf), options.models, options.scale.repeat);
+  out(
+    `model-access check: ${files.length} payload file${files.length === 1 ? '' : 's'}${shard ? `, shard ${shard.index}/${shard.count}` : ''}`,
+  );
+  gradersUsed = files.some((f) => /@expect\s+(similar|judge)\b/i.test(safeRead(f) ?? ''));
+  let gradersStated = false;
   for (const file of files) {
     if (controller.signal.aborted) {
       break;
     }
-    const relative = path.relative(io.cwd, file).split(path.sep).join('/');
+    const relative = relativeOf(file);
     const text = safeRead(file) ?? '';
     const dir = path.dirname(file);
     const result = await runCheckFile(text, {
       target,
       readText: (p) => safeRead(path.resolve(dir, p)),
-      concurrency: options.concurrency,
       maxRows: options.maxRows,
       maxResponseBytes: options.maxResponseBytes,
       requestTimeoutMs: options.requestTimeout * 1000,
@@ -302,9 +373,20 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       models: options.models,
       signal: controller.signal,
       onSecrets: (secrets) => secrets.forEach((s) => redactor.add(s)),
+      concurrency: maxConcurrency,
+      repeat: options.scale.repeat,
+      graderModels: options.scale.graders,
+      keepRow: shard ? (row) => inShard(shard, relative, row) : undefined,
     });
     if (cannotRun) {
       break;
+    }
+    if (gradersUsed && !gradersStated) {
+      gradersStated = true;
+      out(graderSummary(options.scale.graders, embeddingsDefaulted));
+    }
+    if (shard && (result.notRunnable ? !inShard(shard, relative, undefined) : result.rows.length === 0)) {
+      continue;
     }
     const suite: JUnitSuite = { name: relative, file: relative, cases: [] };
     suites.push(suite);
@@ -321,20 +403,32 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     }
     const lines = readCheckLines(text);
     const rows = [...result.rows].sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));
-    const fileFailures = rows.filter((r) => firstFailure(r) !== undefined);
+    const tests = foldAttempts({ ...result, rows }, lines.expectations);
+    const fileFailures = tests.filter((t) => !t.passed);
     const times = rows.flatMap((r) => (r.kind === 'run' ? [r.result.observed.elapsedMs] : []));
     const medianMs = median(times);
     const timing =
       medianMs === undefined ? '' : rows.length > 1 ? `  (median ${formatMs(medianMs)})` : `  (${formatMs(medianMs)})`;
-    const count = rows.length > 1 ? `  ${rows.length - fileFailures.length}/${rows.length} passed` : '';
-    out(`  ${fileFailures.length === 0 ? 'PASS' : 'FAIL'}  ${relative}${count}${timing}`);
-    for (const row of rows) {
+    const count = tests.length > 1 ? `  ${tests.length - fileFailures.length}/${tests.length} passed` : '';
+    const tally = tests.length === 1 && tests[0].tally ? `  ${tests[0].tally}${tests[0].flaky ? ', flaky' : ''}` : '';
+    out(`  ${fileFailures.length === 0 ? 'PASS' : 'FAIL'}  ${relative}${count}${tally}${timing}`);
+    for (const test of tests) {
+      const row = test.shown;
       const failure = firstFailure(row);
-      const name = rows.length > 1 || row.label !== 'the payload' ? row.label : path.basename(file);
-      const time = row.kind === 'run' ? row.result.observed.elapsedMs / 1000 : 0;
-      if (!failure) {
+      const name = tests.length > 1 || row.label !== 'the payload' ? row.label : path.basename(file);
+      const prefix = tests.length > 1 ? `${row.label}: ` : '';
+      if (tests.length > 1 && test.tally) {
+        out(`        ${prefix}${test.tally}${test.flaky ? ', flaky' : ''}`);
+      }
+      test.grades.forEach((g) => out(`        ${prefix}${oneLine(g)}`));
+      const properties = [
+        ...(test.tally ? [{ name: 'attempts', value: test.tally }] : []),
+        ...(test.flaky ? [{ name: 'flaky', value: 'true' }] : []),
+        ...test.grades.map((g) => ({ name: 'grade', value: g })),
+      ];
+      if (test.passed || !failure) {
         passed++;
-        suite.cases.push({ name, time });
+        suite.cases.push({ name, time: test.time, properties });
         continue;
       }
       failed++;
@@ -346,7 +440,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
         ...(failure.expected !== undefined ? [`expected: ${failure.expected}`] : []),
         ...(failure.actual !== undefined ? [`actual:   ${failure.actual}`] : []),
       ];
-      out(`        ${rows.length > 1 ? `${row.label}: ` : ''}line ${failure.line + 1}${what ? `  ${what}` : ''}`);
+      out(`        ${prefix}line ${failure.line + 1}${what ? `  ${what}` : ''}`);
       detail.slice(1).forEach((l) => out(`          ${oneLine(l)}`));
       // A request stopped by a deadline did not fail its check: it is an error of the run.
       const stopped =
@@ -355,8 +449,9 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
         (row.result.observed.timedOut === true || runTimedOut);
       suite.cases.push({
         name,
-        time,
+        time: test.time,
         [stopped ? 'error' : 'failure']: { message: failure.message, detail: detail.join('\n') },
+        properties,
       });
     }
     if (result.skippedRows > 0) {
@@ -385,11 +480,24 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   const elapsed = formatMs(performance.now() - started);
   out('');
   out(`${passed} passed, ${failed} failed in ${elapsed}`);
+  const waited = waitSummary(waits, limiter.decreases);
+  if (waited) {
+    out(waited);
+  }
+  if (store) {
+    out(cacheSummary(cacheStats));
+  }
   if (options.junit) {
     try {
       const target = path.resolve(io.cwd, options.junit);
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, junitXml(suites, redactor.removeSecrets));
+      fs.writeFileSync(
+        target,
+        junitXml(suites, redactor.removeSecrets, {
+          run: fingerprint,
+          shard: shard ? `${shard.index}/${shard.count}` : undefined,
+        }),
+      );
       out(`JUnit report: ${options.junit}`);
     } catch (e) {
       err(`model-access check: the JUnit report could not be written to ${options.junit}: ${(e as Error).message}`);

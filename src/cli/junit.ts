@@ -14,6 +14,14 @@ export interface JUnitCase {
   failure?: { message: string; detail: string };
   /** The case did not end on its own (the run's deadline): an `<error>`, not a `<failure>`. */
   error?: { message: string; detail: string };
+  /** `attempts` ("4 of 5"), `flaky`, each grader's `grade`: `<properties>` of the test case. */
+  properties?: { name: string; value: string }[];
+}
+
+/** Which run a report belongs to, for `model-access merge`: the payload set's fingerprint and the shard. */
+export interface JUnitRun {
+  run?: string;
+  shard?: string;
 }
 
 export interface JUnitSuite {
@@ -33,8 +41,11 @@ export function xmlEscape(text: string): string {
     .replace(/'/g, '&apos;');
 }
 
-/** The report; `redact` removes every secret of the run from each field before it is escaped. */
-export function junitXml(suites: readonly JUnitSuite[], redact: (text: string) => string): string {
+/**
+ * The report; `redact` removes every secret of the run from each field before it is escaped; `from` marks
+ * which run (and shard) it belongs to, for `model-access merge`.
+ */
+export function junitXml(suites: readonly JUnitSuite[], redact: (text: string) => string, from: JUnitRun = {}): string {
   const field = (text: string) => xmlEscape(visibleControls(redact(text)));
   const block = (text: string) => xmlEscape(visibleControls(redact(text), { keepLineFeed: true }));
   const count = (s: JUnitSuite) => s.cases.length;
@@ -44,7 +55,7 @@ export function junitXml(suites: readonly JUnitSuite[], redact: (text: string) =
   const total = (f: (s: JUnitSuite) => number) => suites.reduce((n, s) => n + f(s), 0);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="model-access check" tests="${total(count)}" failures="${total(failures)}" errors="${total(errors)}" time="${total(time).toFixed(3)}">`,
+    `<testsuites name="model-access check" tests="${total(count)}" failures="${total(failures)}" errors="${total(errors)}" time="${total(time).toFixed(3)}"${runAttributes(from)}>`,
   ];
   for (const s of suites) {
     lines.push(
@@ -52,11 +63,19 @@ export function junitXml(suites: readonly JUnitSuite[], redact: (text: string) =
     );
     for (const c of s.cases) {
       const open = `    <testcase classname="${field(s.name)}" name="${field(c.name)}" file="${field(s.file)}" time="${c.time.toFixed(3)}"`;
+      const properties = (c.properties ?? []).map(
+        (p) => `        <property name="${field(p.name)}" value="${field(p.value)}"/>`,
+      );
       const problem = c.failure ?? c.error;
-      if (problem) {
-        const tag = c.failure ? 'failure' : 'error';
+      if (problem || properties.length > 0) {
         lines.push(`${open}>`);
-        lines.push(`      <${tag} message="${field(problem.message)}">${block(problem.detail)}</${tag}>`);
+        if (properties.length > 0) {
+          lines.push('      <properties>', ...properties, '      </properties>');
+        }
+        if (problem) {
+          const tag = c.failure ? 'failure' : 'error';
+          lines.push(`      <${tag} message="${field(problem.message)}">${block(problem.detail)}</${tag}>`);
+        }
         lines.push('    </testcase>');
       } else {
         lines.push(`${open}/>`);
@@ -66,4 +85,11 @@ export function junitXml(suites: readonly JUnitSuite[], redact: (text: string) =
   }
   lines.push('</testsuites>', '');
   return lines.join('\n');
+}
+
+function runAttributes(from: JUnitRun): string {
+  return [
+    from.run === undefined ? '' : ` model-access-run="${xmlEscape(from.run)}"`,
+    from.shard === undefined ? '' : ` model-access-shard="${xmlEscape(from.shard)}"`,
+  ].join('');
 }

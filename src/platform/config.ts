@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServiceClientOptions } from '../api/types';
-import { ModelClickAction, ModelClickActions, Settings } from '../ids';
+import { AnswerOpenAs, ModelClickAction, ModelClickActions, Settings } from '../ids';
 import { normalizeBaseUrl } from '../api/baseUrl';
 import { resolveProxy, type ProxyInputs } from '../api/proxy';
 import type { TrustOptions } from '../api/trust';
@@ -207,6 +207,12 @@ export class Config implements vscode.Disposable {
   }
 
   /** Open each answer in a new tab instead of reusing the payload's response document. */
+  /** How Send shows an answer: rendered (`panel`, the default) or as its Markdown source document (`text`). */
+  get answersOpenAs(): AnswerOpenAs {
+    const value = this.section().get<string>(Settings.answersOpenAs);
+    return AnswerOpenAs.find((v) => v === value) ?? 'panel';
+  }
+
   get responseInNewTab(): boolean {
     return this.section().get<boolean>(Settings.responseInNewTab, false) === true;
   }

@@ -4,7 +4,13 @@ import { Commands } from '../ids';
 import { l10n } from '../platform/l10n';
 import type { EnvAccess } from '../platform/envAccess';
 import type { Services } from '../services';
-import { previewResponse, saveResponseBody, showRawEvents, toggleResponseHeaders } from './answers/answerCommands';
+import {
+  openAnswerAsText,
+  previewResponse,
+  saveResponseBody,
+  showRawEvents,
+  toggleResponseHeaders,
+} from './answers/answerCommands';
 import { EmbeddingsPictures } from './answers/embeddingsPanel';
 import { ResponseDocuments } from './answers/responseView';
 import { copyAsCode, importCurlCommand } from './code/codeCommands';
@@ -69,7 +75,9 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   const { scratch, payloads } = eager;
   const responses = new ResponseDocuments(deps.log.redactor.removeSecrets);
   const history = new RequestHistory(deps.context.globalState);
-  const sender = new RequestSender(deps, responses, history, eager.envAccess);
+  // Send shows an embeddings answer as its picture (modelAccess.answers.openAs), so the page comes first.
+  const embeddings = new EmbeddingsPictures(responses, deps.log.redactor.removeSecrets);
+  const sender = new RequestSender(deps, responses, history, eager.envAccess, embeddings);
   const handlers = new Map<OnDemandCommand, Handler>();
   const command = (id: OnDemandCommand, run: Handler) => void handlers.set(id, run);
 
@@ -80,7 +88,6 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
       : sender.send(editor, endpoint);
   const conversations = new Conversations(deps, scratch, payloads, responses, sender);
   const transcripts = new TranscriptPanels(responses, deps.log.redactor.removeSecrets);
-  const embeddings = new EmbeddingsPictures(responses, deps.log.redactor.removeSecrets);
   const sendTo =
     (endpoint?: PostEndpoint) =>
     async (arg?: unknown): Promise<SendOutcome> => {
@@ -134,6 +141,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   command(Commands.toggleResponseHeaders, () => toggleResponseHeaders(responses));
   command(Commands.showRawEvents, () => showRawEvents(deps, responses));
   command(Commands.previewResponse, () => previewResponse(deps, responses, embeddings));
+  command(Commands.openAnswerAsText, (arg?: unknown) => openAnswerAsText(deps, responses, arg));
   command(Commands.saveResponseBody, () => saveResponseBody(deps, responses));
 
   return {

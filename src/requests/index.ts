@@ -14,8 +14,12 @@ import { ScratchFiles } from './payloads/scratchFiles';
 import { EnvAccess } from '../platform/envAccess';
 import { variableProviders } from './payloads/variableEditing';
 import { ON_DEMAND, type Handler } from './onDemand';
+import { AnswerCodeLens } from './answers/answerLens';
 
 export type { RequestsApi } from './commands';
+
+/** The built-in extension behind JSON validation, folding and formatting. */
+const JSON_FEATURES = 'vscode.json-language-features';
 
 /**
  * Scratch payloads, sending and uploading, response documents, history, Copy as Code and Import cURL.
@@ -27,7 +31,12 @@ export function register(deps: Services): vscode.Disposable[] {
   const scratch = new ScratchFiles(deps.context.globalStorageUri);
   // Which {{$env NAME}} a payload may read: remembered per workspace.
   const envAccess = new EnvAccess(deps.context.workspaceState, (uri) => scratch.contains(uri));
-  const payloads = new PayloadDocuments(scratch, () => void deps.catalog.ensureLoaded());
+  const payloads = new PayloadDocuments(scratch, () => {
+    void deps.catalog.ensureLoaded();
+    // VS Code's JSON features (validation, folding, formatting) serve the payload language too
+    // (jsonLanguageParticipants), but wake only for json/jsonc: a scratch payload may be the first JSON open.
+    void vscode.extensions.getExtension(JSON_FEATURES)?.activate();
+  });
   const responseChanged = new vscode.EventEmitter<vscode.Uri>();
   const load = onFirstUse(() => {
     const { requestCommands } = require('./commands') as typeof import('./commands');
@@ -35,8 +44,6 @@ export function register(deps: Services): vscode.Disposable[] {
     deps.context.subscriptions.push(loaded);
     return loaded;
   });
-  const answered = new Set<string>();
-  const lens = new PayloadCodeLens(scratch, (uri) => answered.has(uri.toString()));
   // Tests reach the loaded part through the test API; reaching it loads it.
   Object.defineProperty(deps.testApi, 'requests', { get: () => load().api, enumerable: true, configurable: true });
   return [
@@ -48,14 +55,11 @@ export function register(deps: Services): vscode.Disposable[] {
     }),
     new ModelDiagnostics(deps.catalog, scratch),
     ...variableProviders(deps.environments, scratch, envAccess),
-    vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, lens),
-    // A payload's first answer adds Reply to its CodeLens.
-    responseChanged.event((uri) => {
-      if (!answered.has(uri.query)) {
-        answered.add(uri.query);
-        lens.refresh();
-      }
-    }),
+    vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, new PayloadCodeLens(scratch)),
+    vscode.languages.registerCodeLensProvider(
+      { scheme: RESPONSE_SCHEME },
+      new AnswerCodeLens((uri) => load.loaded?.api.responses.get(uri)),
+    ),
     vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, new ModelCompletion(deps.catalog, scratch), '"'),
     modelHover(deps.catalog, scratch),
     // completeHandlers (onDemand.ts) has checked that each has its handler.

@@ -25,6 +25,7 @@ export const ON_DEMAND = [
   Commands.showRawEvents,
   Commands.saveResponseBody,
   Commands.previewResponse,
+  Commands.openAnswerAsText,
   Commands.reply,
   Commands.regenerate,
   Commands.forkConversation,

@@ -1,5 +1,5 @@
 // A person carries a conversation forward in the payload: New Request (Chat), types, turns streaming on,
-// Send; Reply (the CodeLens that appears once there is an answer), types the follow-up, Send with the
+// Send; Reply (Ctrl+Alt+R), types the follow-up, Send with the
 // keyboard: the service received system, user, assistant (the first answer's full text), user. Then Reply
 // and Regenerate, Show Conversation (the transcript beside the payload), Fork Conversation; and the same
 // round over /v1/responses, sent whole.
@@ -110,18 +110,18 @@ describe('Conversations', () => {
     await readActiveEditorText(page, { contains: '"stream": true' });
 
     const chats = finished('/v1/chat');
-    await clickLens(page, 'Send to POST /v1/chat');
+    await clickLens(page, 'Send');
     await waitForRequests('/v1/chat', chats + 1);
     const first = e2e.service.lastReceived('/v1/chat').json?.messages as Message[];
     const firstAnswer = generateText(model, promptText(first));
     assert.equal(e2e.service.lastReceived('/v1/chat').stream, 'completed', 'the answer was streamed');
 
-    // The payload's CodeLens offers Reply once it has an answer.
+    // Reply has a key (Ctrl+Alt+R), in the payload as on its answer.
     await page
       .locator('.editor-group-container')
       .first()
       .click({ position: { x: 300, y: 200 } });
-    await clickLens(page, 'Reply');
+    await page.keyboard.press('Control+Alt+r');
     await cursorInNewTurn(page);
     await page.keyboard.type('Tell me more');
     await readActiveEditorText(page, { contains: '"content": "Tell me more"' });
@@ -205,13 +205,13 @@ describe('Conversations', () => {
     await page.keyboard.type('First question');
     await readActiveEditorText(page, { contains: '"input": "First question"' });
     const count = finished('/v1/responses');
-    await clickLens(page, 'Send to POST /v1/responses');
+    await clickLens(page, 'Send');
     await waitForRequests('/v1/responses', count + 1);
     await page
       .locator('.editor-group-container')
       .first()
       .click({ position: { x: 300, y: 200 } });
-    await clickLens(page, 'Reply');
+    await page.keyboard.press('Control+Alt+r');
     await cursorInNewTurn(page);
     await page.keyboard.type('Follow-up');
     await readActiveEditorText(page, { contains: '"content": "Follow-up"' });

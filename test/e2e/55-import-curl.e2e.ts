@@ -93,7 +93,7 @@ describe('Import cURL', () => {
     assert.ok(!/Authorization|Bearer/.test(fs.readFileSync(files[0], 'utf8')), 'no credential in the file');
     await clearNotifications(page);
 
-    const lens = page.locator('.codelens-decoration a', { hasText: 'Send to POST /v1/chat' }).first();
+    const lens = page.locator('.codelens-decoration a', { hasText: 'Send' }).first();
     await lens.waitFor({ state: 'visible', timeout: 15_000 });
     await lens.click();
     const responseGroup = page.locator('.editor-group-container').nth(1);

@@ -215,7 +215,8 @@ describe('Commands from the palette', function () {
 
     const embeddings = await send(() => vscode.commands.executeCommand(Commands.sendToEmbeddings), '/v1/embeddings');
     assert.equal(server.requests.at(-1)?.url, '/v1/embeddings');
-    const text = await eventually(() => documentText(embeddings.responseUri), 5000, 'the embeddings response document');
+    // Shown as its picture (modelAccess.answers.openAs); its Markdown source is the same document as before.
+    const text = (await vscode.workspace.openTextDocument(embeddings.responseUri)).getText();
     assert.match(text, /^POST \/v1\/embeddings · 200 OK/m);
     assert.match(text, /^## 1 vector × \d+ dimensions$/m, 'the answer says what came back');
     assert.match(text, /"embedding": "\[\d+ numbers: /, 'the vector is folded in the JSON');

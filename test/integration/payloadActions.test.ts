@@ -40,11 +40,46 @@ describe('Payload actions', function () {
     await vscode.commands.executeCommand(Commands.payloadActions);
     assert.deepEqual(offered[0], [
       '$(play) Send to POST /v1/chat',
+      '$(comment-discussion) Show Conversation',
       '$(arrow-swap) Change endpoint…',
       '$(code) Copy as Code…',
       '$(split-horizontal) Compare Models…',
     ]);
     assert.equal(editor.document.lineAt(0).text, '// POST /v1/responses', 'the endpoint changed');
+  });
+
+  it('the CodeLens row holds two short actions: Send and the conversation (or every other action)', async () => {
+    const lenses = async (uri: vscode.Uri) =>
+      ((await vscode.commands.executeCommand('vscode.executeCodeLensProvider', uri)) as vscode.CodeLens[]).map((l) => [
+        l.command?.title,
+        l.command?.command,
+      ]);
+    const chat = await newPayload('/v1/chat', 'aurora-2');
+    assert.deepEqual(await lenses(chat.document.uri), [
+      ['$(play) Send', Commands.sendRequest],
+      ['$(comment-discussion) Conversation', Commands.showConversation],
+    ]);
+    const embeddings = await newPayload('/v1/embeddings', 'aurora-2');
+    assert.deepEqual(await lenses(embeddings.document.uri), [
+      ['$(play) Send', Commands.sendRequest],
+      ['Actions…', Commands.payloadActions],
+    ]);
+    // The second lens opens Payload Actions, with everything else in it.
+    const offered: string[][] = [];
+    stub = stubUi(api.ui, {
+      pick: async (items: readonly SafePickItem[]) => (offered.push(items.map((i) => i.label)), undefined),
+    });
+    const [, actions] = (await vscode.commands.executeCommand(
+      'vscode.executeCodeLensProvider',
+      embeddings.document.uri,
+    )) as vscode.CodeLens[];
+    await vscode.commands.executeCommand(actions.command!.command, ...(actions.command!.arguments ?? []));
+    assert.deepEqual(offered[0], [
+      '$(play) Send to POST /v1/embeddings',
+      '$(arrow-swap) Change endpoint…',
+      '$(code) Copy as Code…',
+      '$(split-horizontal) Compare Models…',
+    ]);
   });
 
   it('outside a payload it says to open one and runs nothing', async () => {

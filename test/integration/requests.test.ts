@@ -15,7 +15,7 @@ import { startServer, type RunningServer } from '../server';
 import { INPUT_PLACEHOLDER } from '../../src/requests/payloads/core/templates';
 import { generateText, promptText } from '../server/generation';
 import { activateExtension, eventually, sleep, setSetting, newPayload } from './helpers';
-import { Commands } from '../../src/ids';
+import { Commands, Settings } from '../../src/ids';
 
 function documentText(uri: vscode.Uri): string | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())?.getText();
@@ -296,6 +296,8 @@ describe('Scratch requests', function () {
   });
 
   it('embeddings of two inputs: the answer says the count, the dimensions and their similarity', async () => {
+    // The Markdown source (Send shows the picture by default: answerOpening.test.ts).
+    await setSetting(Settings.answersOpenAs, 'text');
     await newPayload(
       '/v1/embeddings',
       api.catalog.models[0].id,
@@ -364,6 +366,7 @@ describe('Scratch requests', function () {
       'the Markdown preview of a chat answer',
     );
     assert.ok(vscode.window.tabGroups.all.length <= 2, 'no third column');
+    await setSetting(Settings.answersOpenAs, undefined);
   });
 
   it('a rejected key on Send offers Set API Key… and Retry', async () => {

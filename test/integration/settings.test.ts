@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/testApi';
-import { ChatVendor, Commands } from '../../src/ids';
+import { ChatVendor, Commands, Settings } from '../../src/ids';
 import type { SendOutcome } from '../../src/requests/send/send';
 import { startServer, type RegistryModel, type RunningServer } from '../server';
 import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
@@ -150,6 +150,8 @@ describe('Settings', function () {
       }
       return outcomes.map((o) => (o.kind === 'sent' ? o.responseUri.toString() : o.kind));
     };
+    // The source documents (an embeddings answer is otherwise drawn as its picture).
+    await setSetting(Settings.answersOpenAs, 'text');
     const [a, b] = await sendTwice();
     assert.equal(a, b, 'by default the payload’s response document is reused');
     await setSetting('responseInNewTab', true);
@@ -165,6 +167,7 @@ describe('Settings', function () {
       }
     } finally {
       await setSetting('responseInNewTab', undefined);
+      await setSetting(Settings.answersOpenAs, undefined);
     }
   });
 

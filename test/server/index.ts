@@ -21,6 +21,7 @@ import {
   type HostileInfo,
   type HostileOptions,
 } from './hostile';
+import { GradingRuntime, type GradingOptions } from './grading';
 import { encodeJson, withHostileModels } from './hostileData';
 import { ApiError, errorBody, plainWriter } from './http';
 import {
@@ -47,6 +48,7 @@ export {
 export { DIALECTS, isDialect, type Dialect } from './dialects';
 export type { FaultOptions, FaultSpec, RetryingFaultSpec } from './faults';
 export type { UploadedFile } from './upload';
+export type { GradingOptions } from './grading';
 export {
   ALL_HOSTILE_PIECES,
   HOSTILE_ECHO_HEADER,
@@ -120,6 +122,8 @@ export interface ServerOptions {
    * Preview Model Card works offline (the demo). Default false: tests route cards.example themselves.
    */
   localCards?: boolean;
+  /** Word embeddings and scripted answers for the checks' graders and repeats (grading.ts). */
+  grading?: GradingOptions;
 }
 
 export interface RecordedRequest {
@@ -239,6 +243,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     encodeJson: hostileRuntime === undefined ? (value) => JSON.stringify(value) : encodeJson,
     hostile: hostileRuntime,
     hostileCards: hostile?.pieces.cards === true,
+    grading: new GradingRuntime(options.grading ?? {}),
   };
 
   const server = createServer((req, res) => {

@@ -11,6 +11,7 @@ import { renderEntry, renderList, type Dialect } from './dialects';
 import { embed, embeddingToBase64, parseEmbeddingRequest, tokens } from './generation';
 import { ApiError, badRequest, modelNotFound, readJsonObject, type BodyWriter } from './http';
 import type { RequestFaults } from './faults';
+import type { GradingRuntime } from './grading';
 import type { OrgCatalog, RegistryModel } from './registry';
 import { writeEventStream, type StreamOutcome } from './streaming';
 import { receiveUpload, type UploadedFile } from './upload';
@@ -35,6 +36,8 @@ export interface ServerContext {
   hostile?: HostileHooks;
   /** Hostile mode's `cards` piece: every Model Card is hostile Markdown (hostileData.ts) instead of a demo card. */
   hostileCards: boolean;
+  /** The graders' answers and the answer scripts (grading.ts). */
+  grading: GradingRuntime;
 }
 
 /** What hostile mode plugs into the dispatcher. */
@@ -156,7 +159,9 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
       sendJson(ex, 200, {
         object: 'list',
         data: request.inputs.map((input, index) => {
-          const vector = embed(model.id, input, request.dimensions);
+          const vector =
+            ctx.grading.vector(input, request.dimensions, body.dimensions !== undefined) ??
+            embed(model.id, input, request.dimensions);
           return { object: 'embedding', index, embedding: request.base64 ? embeddingToBase64(vector) : vector };
         }),
         model: model.id,
@@ -165,7 +170,9 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
       return;
     }
     const stream = wantsStream(body);
-    const answer: Answer = path === '/v1/chat' ? chatAnswer(model.id, body) : responsesAnswer(model.id, body);
+    const scripted = path === '/v1/chat' ? ctx.grading.chatText(body) : undefined;
+    const pieces = scripted === undefined ? undefined : [scripted];
+    const answer: Answer = path === '/v1/chat' ? chatAnswer(model.id, body, pieces) : responsesAnswer(model.id, body);
     if (!stream) {
       sendJson(ex, 200, answer.json);
       return;

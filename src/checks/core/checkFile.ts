@@ -5,6 +5,8 @@
  */
 import { l10n } from '../../common/plainL10n';
 import { parseExpectation, type Expectation } from './expectations';
+import { parseGraderLine, type GraderModels } from './graders';
+import { parsePassRate, parseRepeat } from './repeats';
 
 export interface ExpectationLine {
   /** 0-based line. */
@@ -27,11 +29,17 @@ export interface EachLine {
 export interface CheckLines {
   expectations: ExpectationLine[];
   each?: EachLine;
-  /** Problems of lines other than expectations (a second `@each`). */
-  problems: { line: number; message: string }[];
+  /** Problems of lines other than expectations (a second `@each`, a `@repeat 0`). */
+  problems: { line: number; message: string; blocks?: true }[];
+  /** `// @grader judge=MODEL embeddings=MODEL`. */
+  grader?: { line: number; models: GraderModels };
+  /** `// @repeat N`. */
+  repeat?: { line: number; count: number };
+  /** `// @pass-rate 0.8`. */
+  passRate?: { line: number; rate: number };
 }
 
-const DIRECTIVE = /^(\s*\/\/\s*)@(expect|each)\b(.*)$/i;
+const DIRECTIVE = /^(\s*\/\/\s*)@(expect|each|grader|repeat|pass-rate)(?![\w-])(.*)$/i;
 
 /** Whether a payload holds at least one `// @expect` line (what makes it a test). */
 export function hasChecks(text: string): boolean {
@@ -51,7 +59,10 @@ export function readCheckLines(text: string): CheckLines {
     const lead = rest.length - rest.trimStart().length;
     const column = m[1].length + 1 + m[2].length + lead;
     const source = rest.trim();
-    if (m[2].toLowerCase() === 'expect') {
+    const word = m[2].toLowerCase();
+    if (word === 'grader' || word === 'repeat' || word === 'pass-rate') {
+      runOption(out, word, source, line);
+    } else if (word === 'expect') {
       const parsed = parseExpectation(source);
       out.expectations.push(
         parsed.ok
@@ -71,4 +82,37 @@ export function readCheckLines(text: string): CheckLines {
     }
   }
   return out;
+}
+
+/** `@grader`, `@repeat`, `@pass-rate`: the first of each counts; a second, or one that cannot be read, is a problem. */
+function runOption(out: CheckLines, word: 'grader' | 'repeat' | 'pass-rate', source: string, line: number): void {
+  const key = word === 'pass-rate' ? 'passRate' : word;
+  if (out[key] !== undefined) {
+    out.problems.push({ line, message: l10n.t('A payload has one @{0} line; this second one is not read', word) });
+    return;
+  }
+  // A run option that cannot be read stops the check: running once where five were asked would mislead.
+  const problem = (message: string) => out.problems.push({ line, message, blocks: true });
+  if (word === 'grader') {
+    const g = parseGraderLine(source);
+    if (g.ok) {
+      out.grader = { line, models: g.models };
+    } else {
+      problem(g.message);
+    }
+  } else if (word === 'repeat') {
+    const r = parseRepeat(source);
+    if (r.ok) {
+      out.repeat = { line, count: r.count };
+    } else {
+      problem(r.message);
+    }
+  } else {
+    const p = parsePassRate(source);
+    if (p.ok) {
+      out.passRate = { line, rate: p.rate };
+    } else {
+      problem(p.message);
+    }
+  }
 }

@@ -38,6 +38,9 @@ export interface Observed {
 
 export interface Outcome {
   passed: boolean;
+  /** A grader's score (similarity 0–1; a judge's 1 or 0) and its reason, shown for passes too. */
+  score?: number;
+  reason?: string;
   message?: string;
   expected?: string;
   actual?: string;
@@ -121,6 +124,10 @@ export function evaluate(e: Expectation, o: Observed, schemas: SchemaSource): Ou
       return schemaOutcome(e, o, schemas);
     case 'dimension':
       return dimensionOutcome(e, o);
+    case 'similar':
+    case 'judge':
+      // Graded by a model (graderRun.ts); reaching here means no grader was at hand, which never passes.
+      return failed(l10n.t('{0} needs a grader model, and this run has none', e.kind));
   }
 }
 

@@ -15,6 +15,7 @@
  * compare with `==`, `!=`, `<`, `<=`, `>`, `>=`. Pure; no `vscode` import.
  */
 import { l10n } from '../../common/plainL10n';
+import { describeGrader, parseJudge, parseSimilar, type GraderExpectation } from './graders';
 import { parseJsonPath, type JsonPath } from './jsonPath';
 
 export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
@@ -33,7 +34,8 @@ export type Expectation =
   | { kind: 'firstToken'; op: CompareOp; ms: number }
   | { kind: 'tokens'; count: TokenCount; op: CompareOp; value: number }
   | { kind: 'schema'; of: 'answer' | 'text'; file: string }
-  | { kind: 'dimension'; op: CompareOp; value: number };
+  | { kind: 'dimension'; op: CompareOp; value: number }
+  | GraderExpectation;
 
 export type ParsedExpectation = { ok: true; expectation: Expectation } | { ok: false; message: string };
 
@@ -52,6 +54,8 @@ export const FORMS: readonly string[] = [
   'schema answer.schema.json',
   'text schema answer.schema.json',
   'dimension 1536',
+  'similar "…" >= 0.8',
+  'judge "…"',
 ];
 
 const OPS: readonly CompareOp[] = ['==', '!=', '<=', '>=', '<', '>'];
@@ -84,6 +88,10 @@ export function parseExpectation(source: string): ParsedExpectation {
       return schemaExpectation(rest, 'answer');
     case 'dimension':
       return numeric(rest, 'dimension', true, (op, value) => ({ kind: 'dimension', op, value }), integerOnly);
+    case 'similar':
+      return parseSimilar(rest);
+    case 'judge':
+      return parseJudge(rest);
     default:
       return unknown(s);
   }
@@ -305,6 +313,9 @@ function words(e: Expectation): string[] {
       return e.of === 'text' ? ['text schema', e.file] : ['schema', e.file];
     case 'dimension':
       return ['dimension', e.op, String(e.value)];
+    case 'similar':
+    case 'judge':
+      return describeGrader(e);
   }
 }
 

@@ -7,8 +7,22 @@ import type { ModelService } from '../../api/types';
 import { l10n } from '../../common/plainL10n';
 import { pinnedEnvironment, type VariableContext } from '../../domain/payload/variables';
 import type { SchemaSource } from './evaluate';
+import { defaultEmbeddingsModel } from './graderRun';
+import type { GraderModels } from './graders';
 import { planRuns, runLimited, type PlannedRun } from './planner';
-import { isNotRunnable, loadDataset, prepareCheck, runPlanned, type NotRunnable, type RunResult } from './runCheck';
+import {
+  isNotRunnable,
+  loadDataset,
+  prepareCheck,
+  runPlanned,
+  type NotRunnable,
+  type PreparedCheck,
+  type RunResult,
+} from './runCheck';
+
+function usesSimilar(check: PreparedCheck): boolean {
+  return check.lines.expectations.some((l) => l.expectation?.kind === 'similar');
+}
 
 /** The client and variables of the environment a payload goes to, or why there is none. */
 export type Target = { client: ModelService; variables: VariableContext } | { problem: string };
@@ -32,6 +46,14 @@ export interface FileRunDeps {
   models?: readonly string[];
   signal: AbortSignal;
   onSecrets?: (secrets: readonly string[]) => void;
+  /** Attempts per request for payloads without `// @repeat` (`--repeat N`); default 1. */
+  repeat?: number;
+  /** Grader models of the setting or flags. */
+  graderModels?: GraderModels;
+  /** Told which embeddings model `similar` takes by default, when it had to look one up. */
+  onDefaultEmbeddings?: (model: string | undefined) => void;
+  /** A shard's slice: whether this dataset row (its 1-based line; undefined: the payload itself) runs here. */
+  keepRow?: (line: number | undefined) => boolean;
   onStart?: (run: PlannedRun, label: string) => void;
   onResult?: (row: RowResult) => void;
 }
@@ -46,6 +68,9 @@ export interface FileResult {
   /** Whether the payload runs over a dataset (its rows are child tests). */
   dataset?: string;
   skippedRows: number;
+  /** Attempts per request, and the share of them that must pass (`@repeat`, `@pass-rate`). */
+  repeat?: number;
+  passRate?: number;
 }
 
 /** How a planned request is named: its dataset row (`cases.jsonl:3`) and/or its model. */
@@ -94,12 +119,23 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
     return { notRunnable: { message: target.problem, line: pinned?.line ?? 0 }, rows: [], skippedRows: 0 };
   }
   const datasetName = check.lines.each?.file;
+  const graderModels = { ...deps.graderModels };
+  if (graderModels.embeddings === undefined && !check.lines.grader?.models.embeddings && usesSimilar(check)) {
+    // `similar` with no embeddings model named: the catalog's first (the run states which it took).
+    graderModels.embeddings = await defaultEmbeddingsModel(target.client, deps.signal);
+    deps.onDefaultEmbeddings?.(graderModels.embeddings);
+  }
   const rows: RowResult[] = [];
   const report = (row: RowResult) => {
     rows.push(row);
     deps.onResult?.(row);
   };
-  const wanted = (line: number) => deps.onlyRows === undefined || deps.onlyRows.has(line);
+  const wanted = (line: number) =>
+    (deps.onlyRows === undefined || deps.onlyRows.has(line)) && (deps.keepRow?.(line) ?? true);
+  if (!dataset && deps.keepRow?.(undefined) === false) {
+    return { rows: [], skippedRows: 0 };
+  }
+  const repeat = check.lines.repeat?.count ?? deps.repeat ?? 1;
   for (const p of (dataset?.problems ?? []).filter((x) => wanted(x.line))) {
     report({
       kind: 'problem',
@@ -112,6 +148,7 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
     dataset?.rows.filter((r) => wanted(r.line)),
     deps.models ?? [],
     deps.maxRows,
+    repeat,
   );
   const schemas = schemaSource(deps.readText);
   await runLimited(plan.runs, deps.concurrency, deps.signal, async (run) => {
@@ -126,10 +163,17 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
       maxResponseBytes: deps.maxResponseBytes,
       requestTimeoutMs: deps.requestTimeoutMs,
       redact: deps.redact,
+      graderModels,
     });
     report({ kind: 'run', label, result });
   });
-  return { rows, dataset: datasetName, skippedRows: plan.skippedRows };
+  return {
+    rows,
+    dataset: datasetName,
+    skippedRows: plan.skippedRows,
+    repeat,
+    passRate: check.lines.passRate?.rate ?? 1,
+  };
 }
 
 /** The first failed expectation of a request, for tables and one-line summaries. */

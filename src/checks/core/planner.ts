@@ -9,6 +9,8 @@ export interface PlannedRun {
   row?: DatasetRow;
   /** The model to send to instead of the payload's own (several-models runs). */
   model?: string;
+  /** 1-based attempt of a repeated request (`@repeat`); undefined when it is sent once. */
+  attempt?: number;
 }
 
 export interface Plan {
@@ -17,7 +19,12 @@ export interface Plan {
   skippedRows: number;
 }
 
-export function planRuns(rows: readonly DatasetRow[] | undefined, models: readonly string[], maxRows: number): Plan {
+export function planRuns(
+  rows: readonly DatasetRow[] | undefined,
+  models: readonly string[],
+  maxRows: number,
+  repeat = 1,
+): Plan {
   const cap = Math.max(1, Math.floor(maxRows));
   const kept = rows === undefined ? [undefined] : rows.slice(0, cap);
   const skippedRows = rows === undefined ? 0 : Math.max(0, rows.length - cap);
@@ -25,7 +32,13 @@ export function planRuns(rows: readonly DatasetRow[] | undefined, models: readon
   const runs: PlannedRun[] = [];
   for (const model of forModels) {
     for (const row of kept) {
-      runs.push({ row, model });
+      if (repeat > 1) {
+        for (let attempt = 1; attempt <= repeat; attempt++) {
+          runs.push({ row, model, attempt });
+        }
+      } else {
+        runs.push({ row, model });
+      }
     }
   }
   return { runs, skippedRows };

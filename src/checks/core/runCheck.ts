@@ -17,6 +17,9 @@ import { redactObserved, secretRemover } from './redactObserved';
 import { readDataset, type Dataset } from '../../domain/payload/dataset';
 import { evaluate, type Observed, type Outcome, type SchemaSource } from './evaluate';
 import type { Expectation } from './expectations';
+import { grade } from './graderRun';
+import { waitedBefore } from './throttledService';
+import type { GraderExpectation, GraderModels } from './graders';
 import type { PlannedRun } from './planner';
 
 export interface PreparedCheck {
@@ -55,6 +58,10 @@ export function prepareCheck(text: string): PreparedCheck | NotRunnable {
       ),
       line: parsed.problem.line - 1,
     };
+  }
+  const blocking = lines.problems.find((p) => p.blocks);
+  if (blocking) {
+    return { message: blocking.message, line: blocking.line };
   }
   return { endpoint, value: parsed.value, lines };
 }
@@ -122,6 +129,8 @@ export interface RunDeps {
   requestTimeoutMs?: number;
   /** The run's redaction (the key, secret headers, every `{{$env}}` value so far); applied before evaluating. */
   redact?: (text: string) => string;
+  /** The grader models the setting or flags name (a payload's `@grader` line goes over them). */
+  graderModels?: GraderModels;
 }
 
 /** Sends one planned request and evaluates every expectation of the check against its answer. */
@@ -134,15 +143,24 @@ export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: Ru
     { ...deps, onSecrets: (s) => (secrets.push(...s), deps.onSecrets?.(s)) },
     context,
   );
-  // Secrets out before anything is evaluated, cut or shown (a cut must not keep the first part of one).
+  // Secrets out before anything is evaluated, graded, cut or shown (a cut must not keep the first part of one).
   const observed = redactObserved(sent, secretRemover(secrets, deps.redact));
-  const results: ExpectationResult[] = check.lines.expectations.map((l) => ({
-    line: l.line,
-    source: l.source,
-    outcome: l.expectation
-      ? evaluateSafely(bindExpectation(l.expectation, context), observed, deps.schemas)
-      : { passed: false, message: l10n.t('This expectation cannot be read: {0}', l.problem ?? '') },
-  }));
+  const graders = { ...deps.graderModels, ...check.lines.grader?.models };
+  const runModel = run.model ?? payloadModel(check.value);
+  const results: ExpectationResult[] = await Promise.all(
+    check.lines.expectations.map(async (l) => {
+      const e = l.expectation && bindExpectation(l.expectation, context);
+      return {
+        line: l.line,
+        source: l.source,
+        outcome: !e
+          ? { passed: false, message: l10n.t('This expectation cannot be read: {0}', l.problem ?? '') }
+          : isGrader(e)
+            ? await grade(e, observed, runModel, { client: deps.client, models: graders, signal: deps.signal })
+            : evaluateSafely(e, observed, deps.schemas),
+      };
+    }),
+  );
   const usage = observed.answer?.usage;
   const own = (check.value as { model?: unknown } | undefined)?.model;
   return {
@@ -189,6 +207,16 @@ export function totalTokens(usage: TokenUsage): number | undefined {
   }
   const counts = Object.values(usage).filter((n): n is number => typeof n === 'number');
   return counts.length === 2 ? counts[0] + counts[1] : undefined;
+}
+
+function isGrader(e: Expectation): e is GraderExpectation {
+  return e.kind === 'similar' || e.kind === 'judge';
+}
+
+/** The `model` a payload names, if a string. */
+export function payloadModel(value: unknown): string | undefined {
+  const model = typeof value === 'object' && value !== null ? (value as { model?: unknown }).model : undefined;
+  return typeof model === 'string' ? model : undefined;
 }
 
 /** The payload with another model, for several-models runs. */
@@ -238,6 +266,12 @@ export function bindExpectation(e: Expectation, context: VariableContext): Expec
   if (e.kind === 'json' && (e.op === '==' || e.op === '!=' || e.op === 'contains')) {
     return { ...e, value: fillValue(e.value) };
   }
+  if (e.kind === 'similar') {
+    return { ...e, reference: fill(e.reference) };
+  }
+  if (e.kind === 'judge') {
+    return { ...e, criterion: fill(e.criterion) };
+  }
   return e;
 }
 
@@ -254,7 +288,7 @@ async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, contex
   }
   deps.onSecrets?.(resolved.secrets);
   const streamed = wantsStream(resolved.value);
-  const started = clock();
+  let started = clock();
   const deadline = deps.requestTimeoutMs === undefined ? undefined : AbortSignal.timeout(deps.requestTimeoutMs);
   const signal = deadline ? AbortSignal.any([deps.signal, deadline]) : deps.signal;
   const timedOut = (): Observed | undefined =>
@@ -268,6 +302,8 @@ async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, contex
       : undefined;
   try {
     const result = await deps.client.post(check.endpoint, resolved.json, { stream: streamed, signal });
+    // The time waiting out a 429 is the run's, not the service's answer time.
+    started += waitedBefore(result);
     const base = { status: result.status, errorMessage: result.error?.message, shapes: describeShapes() };
     if (result.events) {
       const reader = new AnswerStream();

@@ -10,7 +10,14 @@
  */
 import { readEndpoint } from './endpointHeader';
 
-export const PAYLOAD_LANGUAGES: readonly string[] = ['json', 'jsonc'];
+/**
+ * The payload language (package.json): JSON with comments, read by VS Code's JSON language features
+ * (`jsonLanguageParticipants`), with word wrap on, so a long turn or prompt never scrolls sideways. Scratch
+ * files open in it (`filenamePatterns`); a payload of yours keeps the language you gave it.
+ */
+export const PAYLOAD_LANGUAGE = 'model-access-payload';
+
+export const PAYLOAD_LANGUAGES: readonly string[] = ['json', 'jsonc', PAYLOAD_LANGUAGE];
 
 /** A URI as far as these checks need it (`vscode.Uri` fits). */
 export interface UriParts {

@@ -65,6 +65,25 @@ export async function previewResponse(
   await vscode.commands.executeCommand(BuiltinCommands.showMarkdownPreview, active.uri);
 }
 
+/**
+ * Open Answer as Text: the answer's Markdown source, for those who read answers as text (or want to copy from
+ * it): the answer of the payload given (by the conversation panel, a CodeLens) or active, else the active answer.
+ */
+export async function openAnswerAsText(deps: Services, responses: ResponseDocuments, arg?: unknown): Promise<unknown> {
+  const given = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+  // A payload's own answer only: never another payload's.
+  const uri = !given
+    ? responses.active()?.uri
+    : given.scheme === RESPONSE_SCHEME
+      ? responses.get(given) && given
+      : responses.latestUriFor(given);
+  if (!uri) {
+    void deps.ui.info(l10n.t('This payload has no answer yet: send it first (Ctrl+Alt+Enter).'));
+    return undefined;
+  }
+  return responses.show(uri, { focus: true });
+}
+
 /** Save Response Body: the full body of the active answer, where the person chooses. */
 export async function saveResponseBody(deps: Services, responses: ResponseDocuments): Promise<void> {
   const active = responses.active();

@@ -19,6 +19,11 @@ export function isAnswerTab(tab: vscode.Tab): boolean {
   );
 }
 
+/** Whether a tab shows the embeddings picture. */
+export function isEmbeddingsTab(tab: vscode.Tab): boolean {
+  return tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(EMBEDDINGS_VIEW_TYPE);
+}
+
 /**
  * Where an answer opens, so the window stays tidy: the group already showing this answer (`own`), else a
  * group holding another answer, else the group beside the payload's — never a third column. Only a window

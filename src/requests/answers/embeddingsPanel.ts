@@ -38,16 +38,26 @@ export class EmbeddingsPictures implements vscode.Disposable {
     return !record.stream && (answerOf(record)?.vectors?.length ?? 0) > 0;
   }
 
-  /** Opens the picture of the answer at `uri` in the active column (where the caller just showed the answer). */
-  show(uri: vscode.Uri, record: ResponseRecord): vscode.WebviewPanel {
+  /**
+   * Opens the picture of the answer at `uri`: by default in the active column (where the caller just showed the
+   * answer) and focused; Send passes where answers go (answerPlacement.ts) and keeps the focus on the payload.
+   */
+  show(
+    uri: vscode.Uri,
+    record: ResponseRecord,
+    {
+      column = vscode.ViewColumn.Active,
+      preserveFocus = false,
+    }: { column?: vscode.ViewColumn; preserveFocus?: boolean } = {},
+  ): vscode.WebviewPanel {
     let panel = this.panel;
     if (panel) {
-      panel.reveal(vscode.ViewColumn.Active, false);
+      panel.reveal(column, preserveFocus);
     } else {
       panel = vscode.window.createWebviewPanel(
         EMBEDDINGS_VIEW_TYPE,
         l10n.t('Embeddings'),
-        { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+        { viewColumn: column, preserveFocus },
         { enableScripts: false, enableCommandUris: false, localResourceRoots: [] },
       );
       const created = panel;

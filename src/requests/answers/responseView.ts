@@ -100,6 +100,12 @@ export class ResponseDocuments implements vscode.TextDocumentContentProvider, vs
     return this.lastReceived;
   }
 
+  /** The document of the newest answer to the payload at `source`, if it has one. */
+  latestUriFor(source: vscode.Uri): vscode.Uri | undefined {
+    const uri = this.newest.get(source.toString());
+    return uri === undefined ? undefined : vscode.Uri.parse(uri);
+  }
+
   get(uri: vscode.Uri): ResponseRecord | undefined {
     return this.records.get(uri.toString());
   }

@@ -64,15 +64,29 @@ export async function payloadActions(
     { label: l10n.t('$(code) Copy as Code…'), run: Commands.copyAsCode },
     { label: l10n.t('$(split-horizontal) Compare Models…'), run: Commands.compareModels },
   ];
-  // A conversation's next steps, once the payload has an answer (the CodeLens offers them on line 1 too).
-  if ((endpoint === '/v1/chat' || endpoint === '/v1/responses') && responses.latestFor(uri)) {
+  // A conversation's next steps, once the payload has an answer (line 1's CodeLens has room for two
+  // actions only: Send and the conversation; everything else is here).
+  const conversation = endpoint === '/v1/chat' || endpoint === '/v1/responses';
+  if (conversation && responses.latestFor(uri)) {
     actions.splice(
       1,
       0,
-      { label: l10n.t('$(reply) Reply'), run: Commands.reply },
+      {
+        label: l10n.t('$(reply) Reply'),
+        description: l10n.t('Ctrl+Alt+R (Ctrl+Cmd+R on macOS)'),
+        run: Commands.reply,
+      },
       { label: l10n.t('$(refresh) Regenerate'), run: Commands.regenerate },
       { label: l10n.t('$(comment-discussion) Show Conversation'), run: Commands.showConversation },
     );
+  } else if (conversation) {
+    actions.splice(1, 0, {
+      label: l10n.t('$(comment-discussion) Show Conversation'),
+      run: Commands.showConversation,
+    });
+  }
+  if (responses.latestFor(uri)) {
+    actions.push({ label: l10n.t('$(markdown) Open Answer as Text'), run: Commands.openAnswerAsText });
   }
   const pick = await deps.ui.pick(actions, {
     title: l10n.t('Payload actions · {0}', clean(uri.path.split('/').pop())),

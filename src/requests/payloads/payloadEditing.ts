@@ -5,13 +5,13 @@ import { Commands } from '../../ids';
 import type { ModelCatalog } from '../../platform/catalog';
 import { readEndpoint } from '../../domain/payload/endpointHeader';
 import { jsonStringContent } from '../../domain/payload/parse';
-import { isPayloadDocument } from '../../domain/payload/kind';
+import { isPayloadDocument, PAYLOAD_LANGUAGES } from '../../domain/payload/kind';
 import { clean, displayText } from '../../common/text';
 import { l10n } from '../../platform/l10n';
 import type { ScratchFiles } from './scratchFiles';
 import { Lifecycle } from '../../platform/lifecycle';
 
-export const PAYLOAD_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
+export const PAYLOAD_SELECTOR: vscode.DocumentSelector = PAYLOAD_LANGUAGES.map((language) => ({ language }));
 
 /**
  * A payload is a scratch file or any JSON document whose first line records an endpoint (domain/payload/kind.ts).
@@ -24,20 +24,14 @@ export function isPayload(doc: vscode.TextDocument, scratch: ScratchFiles): bool
   );
 }
 
-/** Send / Change endpoint / Copy as Code over a payload. */
+/**
+ * Two short lenses over a payload: Send, and the conversation (Chat, Responses) or every other action.
+ * A longer row is cut at the editor's width (at 900 px with the sidebar open, after "Send to POST /v1/chat");
+ * the rest — Change endpoint, Copy as Code, Compare, Reply, Regenerate… — is in Payload Actions (its
+ * keybinding, the editor's title bar and context menu), so no action hides past the right edge.
+ */
 export class PayloadCodeLens implements vscode.CodeLensProvider {
-  private readonly _onDidChange = new vscode.EventEmitter<void>();
-  readonly onDidChangeCodeLenses = this._onDidChange.event;
-
-  /** @param answered whether a payload has an answer (Reply is offered then). */
-  constructor(
-    private readonly scratch: ScratchFiles,
-    private readonly answered: (uri: vscode.Uri) => boolean = () => false,
-  ) {}
-
-  refresh(): void {
-    this._onDidChange.fire();
-  }
+  constructor(private readonly scratch: ScratchFiles) {}
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     if (!isPayload(doc, this.scratch)) {
@@ -48,38 +42,28 @@ export class PayloadCodeLens implements vscode.CodeLensProvider {
     const conversation = endpoint === '/v1/chat' || endpoint === '/v1/responses';
     return [
       new vscode.CodeLens(range, {
-        title: endpoint ? l10n.t('$(play) Send to POST {0}', clean(endpoint)) : l10n.t('$(play) Send…'),
+        title: l10n.t('$(play) Send'),
+        tooltip: endpoint
+          ? l10n.t('Send to POST {0} (Ctrl+Alt+Enter, Cmd+Alt+Enter on macOS)', clean(endpoint))
+          : l10n.t('Send: asks for the endpoint (Ctrl+Alt+Enter, Cmd+Alt+Enter on macOS)'),
         command: Commands.sendRequest,
         arguments: [doc.uri],
       }),
-      new vscode.CodeLens(range, {
-        title: l10n.t('Change endpoint'),
-        command: Commands.changeEndpoint,
-        arguments: [doc.uri],
-      }),
-      new vscode.CodeLens(range, {
-        title: l10n.t('Copy as Code…'),
-        command: Commands.copyAsCode,
-        arguments: [doc.uri],
-      }),
-      ...(conversation && this.answered(doc.uri)
-        ? [
-            new vscode.CodeLens(range, {
-              title: l10n.t('$(reply) Reply'),
-              command: Commands.reply,
-              arguments: [doc.uri],
-            }),
-          ]
-        : []),
-      ...(conversation
-        ? [
-            new vscode.CodeLens(range, {
-              title: l10n.t('Show Conversation'),
-              command: Commands.showConversation,
-              arguments: [doc.uri],
-            }),
-          ]
-        : []),
+      conversation
+        ? new vscode.CodeLens(range, {
+            title: l10n.t('$(comment-discussion) Conversation'),
+            tooltip: l10n.t('The conversation of this payload, rendered'),
+            command: Commands.showConversation,
+            arguments: [doc.uri],
+          })
+        : new vscode.CodeLens(range, {
+            title: l10n.t('Actions…'),
+            tooltip: l10n.t(
+              'Payload Actions: Change endpoint, Copy as Code, Compare… (Ctrl+Shift+Alt+Enter, Cmd+Shift+Alt+Enter on macOS)',
+            ),
+            command: Commands.payloadActions,
+            arguments: [doc.uri],
+          }),
     ];
   }
 }

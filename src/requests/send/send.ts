@@ -27,6 +27,8 @@ import {
   runExchange,
 } from './exchange';
 import { embeddingInputs } from '../answers/core/embeddingsView';
+import { EmbeddingsPictures } from '../answers/embeddingsPanel';
+import { answerColumn, isEmbeddingsTab } from '../answers/answerPlacement';
 
 export type SendOutcome =
   | { kind: 'sent'; responseUri: vscode.Uri; record: ResponseRecord }
@@ -47,6 +49,8 @@ export class RequestSender implements vscode.Disposable {
     private readonly responses: ResponseDocuments,
     private readonly history: RequestHistory,
     private readonly envAccess: EnvAccess,
+    /** Where an embeddings answer is drawn when answers open rendered (`modelAccess.answers.openAs`). */
+    private readonly pictures?: EmbeddingsPictures,
   ) {}
 
   async send(editor: vscode.TextEditor | undefined, fixed?: PostEndpoint): Promise<SendOutcome> {
@@ -133,9 +137,14 @@ export class RequestSender implements vscode.Disposable {
       record.inputs = embeddingInputs(resolved.value);
     }
     this.responses.set(uri, record);
-    // Shown (in the answer language) before the request goes out: a language change made while a stream
-    // redraws the document races with the redraws.
-    await this.responses.show(uri);
+    // An embeddings answer opens as its picture once it is here (the page has nothing to draw before); the
+    // Markdown source stays one command away (Open Answer as Text).
+    const picture = endpoint === '/v1/embeddings' && this.deps.config.answersOpenAs === 'panel';
+    if (!picture) {
+      // Shown (in the answer language) before the request goes out: a language change made while a stream
+      // redraws the document races with the redraws.
+      await this.responses.show(uri);
+    }
 
     const title = l10n.t('Model Access: POST {0}', clean(endpoint));
     const failure = await runExchange(title, record, controller, async (progress) => {
@@ -155,6 +164,9 @@ export class RequestSender implements vscode.Disposable {
     }
     finishStream(record, this.deps.log.redactor.removeSecrets);
     this.responses.redrawNow(uri);
+    if (picture) {
+      await this.showPicture(uri, record);
+    }
     await this.history.add({
       id: historyId(record),
       endpoint,
@@ -196,6 +208,15 @@ export class RequestSender implements vscode.Disposable {
       followOutcome(this.deps, env, record.failure);
     }
     return { kind: 'sent', responseUri: uri, record };
+  }
+
+  /** The embeddings picture in the answers' column; an answer with nothing to draw (an error) as its document. */
+  private async showPicture(uri: vscode.Uri, record: ResponseRecord): Promise<void> {
+    if (this.pictures && EmbeddingsPictures.canShow(record)) {
+      this.pictures.show(uri, record, { column: answerColumn(isEmbeddingsTab), preserveFocus: true });
+    } else {
+      await this.responses.show(uri);
+    }
   }
 
   /** Cancels the request in flight for a payload (what the notification's Cancel button does). */

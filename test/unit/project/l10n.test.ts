@@ -102,11 +102,13 @@ describe('localization', () => {
       }
     });
 
-    it('points VS Code at l10n/ and ships the manifest strings and the bundle in the VSIX', () => {
+    it('points VS Code at l10n/ and ships the manifest strings and the translations in the VSIX', () => {
       assert.equal(pkg.l10n, './l10n');
       const shipped = readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8').split('\n');
       assert.ok(shipped.includes('!package.nls.json'), '.vscodeignore must let package.nls.json in');
-      assert.ok(shipped.includes('!l10n/bundle.l10n.json'), '.vscodeignore must let l10n/bundle.l10n.json in');
+      // VS Code reads l10n/bundle.l10n.<language>.json, and nothing for English: the source bundle stays out.
+      assert.ok(shipped.includes('!l10n/bundle.l10n.*.json'), '.vscodeignore must let the translations in');
+      assert.ok(!shipped.includes('!l10n/bundle.l10n.json'), 'the English source bundle is never read');
       const scripts = pkg.scripts as Record<string, string>;
       assert.match(scripts.package, /npm run l10n && .*vsce package/, 'npm run package makes the bundle first');
       assert.match(scripts.build, /npm run l10n/, 'npm run build makes the bundle');

@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { Commands, ContextKeys, ItemContext, ModelClickActions, Settings, Views } from '../../../src/ids';
 import { readManifest } from '../../harness/manifest';
+import { PAYLOAD_LANGUAGE } from '../../../src/domain/payload/kind';
 
 interface Setting {
   type?: string | string[];
@@ -47,6 +48,15 @@ function whenClauses(): string[] {
     }
   }
   return out;
+}
+
+/** VS Code's reading of a `filenamePatterns` glob with a `/` (matched against the whole path): `**`/ and `*`. */
+function globMatches(glob: string, path: string): boolean {
+  const source = glob
+    .split('**/')
+    .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'))
+    .join('(?:.*/)?');
+  return new RegExp(`^(?:.*/)?${source}$`).test(path);
 }
 
 describe('ids match package.json', () => {
@@ -186,6 +196,18 @@ describe('payload features stay on payloads (package.json)', () => {
     }
   });
 
+  it('Reply has a key in payloads and their answers, and no two keybindings share a key', () => {
+    const bindings = manifest.contributes.keybindings ?? [];
+    const reply = bindings.find((k) => k.command === Commands.reply);
+    assert.equal(reply?.key, 'ctrl+alt+r');
+    assert.match(
+      reply?.when ?? '',
+      /^editorTextFocus && \(resourcePath in modelAccess\.payloads \|\| resourceScheme == model-access-response\)$/,
+    );
+    const keys = bindings.map((k) => k.key);
+    assert.equal(new Set(keys).size, keys.length, keys.join(', '));
+  });
+
   it('Copy as Code is in the editor menus of payloads only, and on model rows', () => {
     const menus = manifest.contributes.menus ?? {};
     for (const menu of ['editor/context', 'editor/title/context']) {
@@ -196,9 +218,42 @@ describe('payload features stay on payloads (package.json)', () => {
     assert.match(row?.when ?? '', /viewItem =~ \/\^model\//);
   });
 
-  it('a payload opened (or restored) in a JSON editor activates the extension', () => {
+  it('scratch payloads open in the payload language: JSON features, word wrap on', () => {
+    const m = manifest as unknown as {
+      contributes: {
+        languages: { id: string; filenamePatterns?: string[] }[];
+        jsonLanguageParticipants: { languageId: string; comments?: boolean }[];
+        configurationDefaults: Record<string, Record<string, unknown>>;
+      };
+    };
+    const language = m.contributes.languages.find((l) => l.id === PAYLOAD_LANGUAGE);
+    // Where VS Code keeps the extension's global storage (desktop; code-server's is ~/.local/share/code-server/User).
+    const scratchFile = '/home/u/.config/Code/User/globalStorage/model-access-team.model-access/scratch/chat-1.jsonc';
+    assert.ok(
+      language?.filenamePatterns?.some((p) => globMatches(p, scratchFile)),
+      `${language?.filenamePatterns?.join(', ')} match ${scratchFile}`,
+    );
+    assert.ok(!language?.filenamePatterns?.some((p) => globMatches(p, '/home/u/project/scratch/a.jsonc')));
+    assert.equal(
+      `${(manifest as unknown as { publisher: string }).publisher}.${(manifest as unknown as { name: string }).name}`,
+      'model-access-team.model-access',
+      'the storage folder',
+    );
+    assert.deepEqual(m.contributes.jsonLanguageParticipants, [{ languageId: PAYLOAD_LANGUAGE, comments: true }]);
+    assert.equal(m.contributes.configurationDefaults[`[${PAYLOAD_LANGUAGE}]`]['editor.wordWrap'], 'on');
+    assert.ok(manifest.activationEvents?.includes(`onLanguage:${PAYLOAD_LANGUAGE}`));
+  });
+
+  it('a payload opened (or restored) in a JSON editor activates the extension, and nothing wider does', () => {
     assert.ok(manifest.activationEvents?.includes('onLanguage:jsonc'), 'scratch payloads are .jsonc');
     assert.ok(manifest.activationEvents?.includes('onLanguage:json'), 'a .json file with a // POST line');
+    // The view, the commands, the chat provider and the walkthrough activate it through their contributions;
+    // a workspace that merely holds JSON files (workspaceContains), or startup, must not.
+    assert.deepEqual([...(manifest.activationEvents ?? [])].sort(), [
+      'onLanguage:json',
+      'onLanguage:jsonc',
+      `onLanguage:${PAYLOAD_LANGUAGE}`,
+    ]);
   });
 });
 
@@ -218,10 +273,13 @@ describe('Restricted Mode and virtual workspaces (package.json)', () => {
     'modelAccess.modelClickAction': 'what a click does; card links are checked whatever the setting',
     'modelAccess.requestTimeoutSeconds': 'how long to wait; not where requests go or what they carry',
     'modelAccess.responseInNewTab': 'where answers are shown',
+    'modelAccess.answers.openAs': 'whether an answer is drawn rendered or as its Markdown source',
     'modelAccess.rememberModelList': 'whether the last list is kept on this machine; not where requests go',
     'modelAccess.checks.concurrency':
       'how many check requests run at once, only when the person runs checks; not where they go or what they carry',
     'modelAccess.checks.maxRows': 'how many dataset rows a check run takes; not where requests go',
+    'modelAccess.checks.graders':
+      'which models of the same service grade answers, only when the person runs checks; not where requests go',
     'modelAccess.conversation.previousResponseId':
       'whether Reply writes the earlier turns or a response id into the payload; the payload goes where it went',
     'modelAccess.conversation.maxAttachmentMegabytes': 'how large a file Attach File may write into a payload',

@@ -146,15 +146,19 @@ export function parseComparisonMessage(message: unknown): ComparisonAction | und
 }
 
 /**
- * Columns reflow to the tab's width: as many side by side as fit at a readable width (13em: about 20
- * characters of answer per line), the rest wrap to the next row, so 2–6 models read at half a 900 px window too.
- * Each column's heading (the model) stays in view while its answer scrolls past.
+ * Columns reflow to the tab's width: as many side by side as fit at a readable width (300 px: about 45
+ * characters of answer per line, the facts on one line each), the rest wrap to the next row; a tab under
+ * about 600 px stacks the models one below the other, full width, so 2–6 models read at 900×700 with the
+ * sidebar open. Labels and facts break between words only ("200 · done" never becomes "200 ·" / "done" inside
+ * a 270 px column). Each column's heading (the model) stays in view while its answer scrolls past.
  */
 const STYLE = `
-.grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fill, minmax(min(100%, 13em), 1fr)); }
+.grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fill, minmax(min(100%, 300px), 1fr)); }
+.facts th { white-space: nowrap; vertical-align: top; }
+.facts td { overflow-wrap: break-word; }
 .column { border: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, #8884)); border-radius: 4px; padding: 0 10px 8px; min-width: 0; }
 .column h2 { position: sticky; top: 0; margin: 0 -10px 6px; padding: 6px 10px 4px; background: var(--vscode-editor-background);
-  border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, #8884)); overflow-wrap: anywhere; }
+  border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, #8884)); overflow-wrap: break-word; }
 .column h2 .ordinal { font-weight: normal; color: var(--vscode-descriptionForeground); margin-right: 0.4em; }
 .facts th { width: auto; padding-right: 8px; }
 .answer { margin-top: 8px; border-top: 1px solid var(--vscode-panel-border, #8884); padding-top: 6px; overflow-wrap: anywhere; }

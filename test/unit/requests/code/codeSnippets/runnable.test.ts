@@ -16,7 +16,7 @@ import {
 import { startServer, type RunningServer } from '../../../../server';
 import { generateText, promptText } from '../../../../server/generation';
 
-const root = path.join(__dirname, '..', '..', '..', '..');
+const root = path.join(__dirname, '..', '..', '..', '..', '..');
 /** A prompt every shell and language would like to change: quotes, expansions, escapes, newlines, unicode. */
 const HOSTILE = `It's "quoted" $HOME \${PATH} \`id\` %PATH% !x! ^& | < > \\ \\n\nnew line\ttab é 中文 😀 \u2019’’ @- --data`;
 

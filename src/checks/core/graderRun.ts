@@ -1,0 +1,163 @@
+/**
+ * Running a grader expectation: `similar` embeds the answer and the reference with an embeddings model of
+ * the service and compares the cosine with the threshold; `judge` asks a chat model of the service for a
+ * verdict. A grader that cannot grade (no model, an error status, a wrong shape, a refusal) fails the
+ * expectation with that reason: it never passes. Pure; no `vscode` import.
+ */
+import type { ModelService } from '../../api/types';
+import { l10n } from '../../common/plainL10n';
+import { readAnswer } from '../../domain/answer';
+import { modelKind } from '../../domain/modelKind';
+import type { Observed, Outcome } from './evaluate';
+import { compare } from './expectations';
+import type { GraderExpectation, GraderModels } from './graders';
+import { judgeRequest, readVerdict } from './judgePrompt';
+import { cosine, embeddingsRequest, formatScore } from './similarity';
+
+export interface GraderContext {
+  /** The client grader calls go through (the run's: the same key, retries, cache). */
+  client: ModelService;
+  /** The models asked for (the payload's `@grader` over the setting or flags); undefined: the default. */
+  models: GraderModels;
+  signal: AbortSignal;
+}
+
+/** How the graders' models were chosen when nothing names them: said in the summary, never silent. */
+export const DEFAULT_JUDGE = "the payload's own model";
+
+/** The model a grader role uses for one request. */
+export function graderModel(
+  role: 'judge' | 'embeddings',
+  models: GraderModels,
+  runModel: string | undefined,
+): string | undefined {
+  return role === 'judge' ? (models.judge ?? runModel) : models.embeddings;
+}
+
+/** The first embeddings model of the service's catalog: the default of `similar`. */
+export async function defaultEmbeddingsModel(client: ModelService, signal?: AbortSignal): Promise<string | undefined> {
+  try {
+    const list = await client.listModels({ signal });
+    return list.models.find((m) => modelKind(m) === 'embedding')?.id;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function grade(
+  e: GraderExpectation,
+  o: Observed,
+  runModel: string | undefined,
+  ctx: GraderContext,
+): Promise<Outcome> {
+  const text = o.answer?.text;
+  if (text === undefined) {
+    return { passed: false, message: l10n.t('The answer has no text to grade') };
+  }
+  return e.kind === 'similar' ? similar(e, text, ctx) : judge(e, text, graderModel('judge', ctx.models, runModel), ctx);
+}
+
+async function call(
+  ctx: GraderContext,
+  endpoint: '/v1/embeddings' | '/v1/chat',
+  body: unknown,
+  model: string,
+): Promise<{ answer: ReturnType<typeof readAnswer> } | { problem: string }> {
+  try {
+    const r = await ctx.client.post(endpoint, body, { signal: ctx.signal });
+    if (r.status < 200 || r.status >= 300) {
+      const said = r.error?.serverMessage ?? r.error?.message;
+      return {
+        problem: said
+          ? l10n.t('the grader model {0} answered HTTP {1}: {2}', model, r.status, said)
+          : l10n.t('the grader model {0} answered HTTP {1}', model, r.status),
+      };
+    }
+    return { answer: readAnswer(r.body?.json ?? r.body?.text) };
+  } catch (err) {
+    return { problem: l10n.t('the grader model {0} could not be reached: {1}', model, (err as Error).message) };
+  }
+}
+
+async function similar(
+  e: Extract<GraderExpectation, { kind: 'similar' }>,
+  text: string,
+  ctx: GraderContext,
+): Promise<Outcome> {
+  const model = ctx.models.embeddings;
+  if (model === undefined) {
+    return {
+      passed: false,
+      message: l10n.t(
+        'similar needs an embeddings model, and the service lists none: name one with // @grader embeddings=MODEL, the setting modelAccess.checks.graders or --grader-embeddings',
+      ),
+    };
+  }
+  const r = await call(ctx, '/v1/embeddings', embeddingsRequest(model, text, e.reference), model);
+  if ('problem' in r) {
+    return { passed: false, message: r.problem };
+  }
+  const vectors = r.answer.vectors;
+  if (!vectors || vectors.length !== 2) {
+    return {
+      passed: false,
+      message: l10n.t('the grader model {0} did not answer with two embeddings (is it an embeddings model?)', model),
+    };
+  }
+  const score = cosine(vectors[0], vectors[1]);
+  if (typeof score === 'string') {
+    return { passed: false, message: l10n.t('the grader model {0}: {1}', model, score) };
+  }
+  const expected = `${e.op} ${e.threshold}`;
+  const reason = l10n.t('similarity {0} to the reference ({1})', formatScore(score), model);
+  return compare(score, e.op, e.threshold)
+    ? { passed: true, score, reason }
+    : {
+        passed: false,
+        score,
+        reason,
+        message: l10n.t(
+          'The similarity to the reference is {0}, expected {1} ({2})',
+          formatScore(score),
+          expected,
+          model,
+        ),
+        expected,
+        actual: formatScore(score),
+      };
+}
+
+async function judge(
+  e: Extract<GraderExpectation, { kind: 'judge' }>,
+  text: string,
+  model: string | undefined,
+  ctx: GraderContext,
+): Promise<Outcome> {
+  if (model === undefined) {
+    return {
+      passed: false,
+      message: l10n.t(
+        'judge needs a chat model: name one with // @grader judge=MODEL, the setting modelAccess.checks.graders or --grader-judge',
+      ),
+    };
+  }
+  const r = await call(ctx, '/v1/chat', judgeRequest(model, e.criterion, text), model);
+  if ('problem' in r) {
+    return { passed: false, message: r.problem };
+  }
+  const verdict = readVerdict(r.answer);
+  if (!verdict.ok) {
+    return { passed: false, message: l10n.t('The judge {0} gave no usable verdict: {1}', model, verdict.problem) };
+  }
+  const reason = l10n.t('judge {0}: {1}', model, verdict.reason);
+  return verdict.pass
+    ? { passed: true, score: 1, reason }
+    : {
+        passed: false,
+        score: 0,
+        reason,
+        message: l10n.t('The judge {0} failed the answer: {1}', model, verdict.reason),
+        expected: e.criterion,
+        actual: text,
+      };
+}

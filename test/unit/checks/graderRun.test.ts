@@ -1,0 +1,208 @@
+// Running the graders: what each sends, and every way a grader cannot grade fails the expectation with the
+// reason (never a pass).
+import * as assert from 'node:assert/strict';
+import { ServiceError } from '../../../src/api/errors';
+import type { ModelService, PostResult } from '../../../src/api/types';
+import type { Observed } from '../../../src/checks/core/evaluate';
+import { defaultEmbeddingsModel, grade, graderModel } from '../../../src/checks/core/graderRun';
+
+const observed = (text: string | undefined): Observed => ({
+  status: 200,
+  elapsedMs: 1,
+  streamed: false,
+  answer: { text },
+});
+
+function ok(value: unknown): PostResult {
+  const text = JSON.stringify(value);
+  return {
+    status: 200,
+    statusText: 'OK',
+    headers: {},
+    elapsedMs: 1,
+    contentType: 'application/json',
+    body: { json: value, text, bytes: text.length, truncated: false },
+  };
+}
+
+function client(answer: (endpoint: string, body: Record<string, unknown>) => PostResult | Error) {
+  const sent: Array<[string, Record<string, unknown>]> = [];
+  const s = {
+    sent,
+    endpointUrl: (p: string) => p,
+    listModels: async () => ({
+      models: [
+        { id: 'aurora-1', raw: { id: 'aurora-1' } },
+        { id: 'cirrus-embed-1', raw: { id: 'cirrus-embed-1' } },
+      ],
+      skipped: 0,
+      warnings: [],
+      pages: 1,
+    }),
+    getModel: async () => ({ id: 'x', raw: {} }),
+    post: async (endpoint: string, body: unknown) => {
+      sent.push([endpoint, body as Record<string, unknown>]);
+      const a = answer(endpoint, body as Record<string, unknown>);
+      if (a instanceof Error) {
+        throw a;
+      }
+      return a;
+    },
+    uploadFile: async () => ok({}),
+    dispose: async () => undefined,
+  } satisfies ModelService & { sent: unknown };
+  return s;
+}
+
+const vectors = (...v: number[][]) =>
+  ok({ data: v.map((embedding, index) => ({ object: 'embedding', index, embedding })) });
+const verdict = (v: unknown) => ok({ choices: [{ message: { role: 'assistant', content: JSON.stringify(v) } }] });
+const signal = new AbortController().signal;
+const similar = { kind: 'similar', reference: 'Paris', op: '>=', threshold: 0.8 } as const;
+const judge = { kind: 'judge', criterion: 'Names Paris' } as const;
+
+describe('checks/core/graderRun', () => {
+  it('similar: one embeddings request with the answer and the reference; the score and reason on pass and fail', async () => {
+    const c = client(() => vectors([1, 0], [1, 0]));
+    const pass = await grade(similar, observed('Paris.'), 'aurora-1', {
+      client: c,
+      models: { embeddings: 'e' },
+      signal,
+    });
+    assert.deepEqual(pass, { passed: true, score: 1, reason: 'similarity 1.00 to the reference (e)' });
+    assert.deepEqual(c.sent, [['/v1/embeddings', { model: 'e', input: ['Paris.', 'Paris'] }]]);
+    const far = client(() => vectors([1, 0], [1, 1]));
+    const fail = await grade(similar, observed('x'), undefined, { client: far, models: { embeddings: 'e' }, signal });
+    assert.equal(fail.passed, false);
+    assert.equal(fail.message, 'The similarity to the reference is 0.70, expected >= 0.8 (e)');
+    assert.equal(fail.expected, '>= 0.8');
+    assert.equal(fail.actual, '0.70');
+    assert.ok(Math.abs(fail.score! - Math.SQRT1_2) < 1e-12);
+  });
+
+  it('similar fails with the reason: no text, no model, an error status, not two vectors, unusable vectors, unreachable', async () => {
+    const cases: Array<[ReturnType<typeof client>, string | undefined, Observed, RegExp]> = [
+      [client(() => vectors([1], [1])), 'e', observed(undefined), /^The answer has no text to grade$/],
+      [
+        client(() => vectors([1], [1])),
+        undefined,
+        observed('x'),
+        /similar needs an embeddings model, and the service lists none: name one with \/\/ @grader embeddings=MODEL/,
+      ],
+      [
+        client(() => ({
+          ...ok({}),
+          status: 404,
+          error: new ServiceError({
+            kind: 'notFound',
+            status: 404,
+            message: 'm',
+            serverMessage: 'The model `e` does not exist',
+          }),
+        })),
+        'e',
+        observed('x'),
+        /^the grader model e answered HTTP 404: The model `e` does not exist$/,
+      ],
+      [
+        client(() => ({ ...ok({}), status: 500, body: undefined })),
+        'e',
+        observed('x'),
+        /^the grader model e answered HTTP 500$/,
+      ],
+      [
+        client(() => vectors([1, 0])),
+        'e',
+        observed('x'),
+        /did not answer with two embeddings \(is it an embeddings model\?\)/,
+      ],
+      [
+        client(() => ok({ choices: [{ message: { content: 'hi' } }] })),
+        'e',
+        observed('x'),
+        /did not answer with two embeddings/,
+      ],
+      [
+        client(() => vectors([1, 0], [1])),
+        'e',
+        observed('x'),
+        /^the grader model e: the embeddings have different lengths \(2 and 1\)$/,
+      ],
+      [
+        client(() => new Error('ECONNREFUSED')),
+        'e',
+        observed('x'),
+        /^the grader model e could not be reached: ECONNREFUSED$/,
+      ],
+    ];
+    for (const [c, model, o, message] of cases) {
+      const r = await grade(similar, o, 'aurora-1', { client: c, models: { embeddings: model }, signal });
+      assert.equal(r.passed, false);
+      assert.match(r.message ?? '', message);
+    }
+  });
+
+  it("judge: asks the payload's model by default, @grader's when named; pass and fail carry the reason", async () => {
+    const c = client(() => verdict({ verdict: 'pass', reason: 'It names Paris.' }));
+    const pass = await grade(judge, observed('Paris.'), 'aurora-1', { client: c, models: {}, signal });
+    assert.deepEqual(pass, { passed: true, score: 1, reason: 'judge aurora-1: It names Paris.' });
+    assert.equal(c.sent[0][0], '/v1/chat');
+    assert.equal(c.sent[0][1].model, 'aurora-1');
+    const no = client(() => verdict({ verdict: 'fail', reason: 'It names Lyon.' }));
+    const fail = await grade(judge, observed('Lyon.'), 'aurora-1', {
+      client: no,
+      models: { judge: 'aurora-2' },
+      signal,
+    });
+    assert.deepEqual(fail, {
+      passed: false,
+      score: 0,
+      reason: 'judge aurora-2: It names Lyon.',
+      message: 'The judge aurora-2 failed the answer: It names Lyon.',
+      expected: 'Names Paris',
+      actual: 'Lyon.',
+    });
+  });
+
+  it('judge fails with the reason: no model, a wrong shape, a refusal, an error status', async () => {
+    const none = await grade(judge, observed('x'), undefined, { client: client(() => ok({})), models: {}, signal });
+    assert.match(none.message ?? '', /^judge needs a chat model: name one with \/\/ @grader judge=MODEL/);
+    const shape = await grade(judge, observed('x'), 'j', {
+      client: client(() => ok({ choices: [{ message: { content: 'Looks fine to me' } }] })),
+      models: {},
+      signal,
+    });
+    assert.equal(
+      shape.message,
+      'The judge j gave no usable verdict: the judge did not answer in the verdict format: Looks fine to me',
+    );
+    const refused = await grade(judge, observed('x'), 'j', {
+      client: client(() =>
+        ok({ choices: [{ message: { content: null, refusal: 'I cannot help' }, finish_reason: 'content_filter' }] }),
+      ),
+      models: {},
+      signal,
+    });
+    assert.equal(refused.passed, false);
+    assert.match(refused.message ?? '', /^The judge j gave no usable verdict: /);
+    const missing = await grade(judge, observed('x'), 'nope', {
+      client: client(() => ({ ...ok({}), status: 404, body: undefined })),
+      models: {},
+      signal,
+    });
+    assert.equal(missing.message, 'the grader model nope answered HTTP 404');
+  });
+
+  it('graderModel and the default embeddings model (the first the catalog lists as one)', async () => {
+    assert.equal(graderModel('judge', {}, 'run'), 'run');
+    assert.equal(graderModel('judge', { judge: 'j' }, 'run'), 'j');
+    assert.equal(graderModel('embeddings', {}, 'run'), undefined);
+    assert.equal(graderModel('embeddings', { embeddings: 'e' }, 'run'), 'e');
+    assert.equal(await defaultEmbeddingsModel(client(() => ok({}))), 'cirrus-embed-1');
+    const down = client(() => ok({}));
+    down.listModels = async () => {
+      throw new Error('down');
+    };
+    assert.equal(await defaultEmbeddingsModel(down), undefined);
+  });
+});

@@ -1,0 +1,294 @@
+// `model-access check` at scale against the local service: graders (similar, judge) that pass and fail where
+// they should, repeats and flakiness, 429s waited out, shards that cover a run once and merge back, the cache.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { main, type CliIo } from '../../../src/cli/check';
+import { startServer, type RunningServer, type ServerOptions } from '../../server';
+
+const SCALE = path.resolve(__dirname, '../../fixtures/checks-scale');
+const CHECKS = path.resolve(__dirname, '../../fixtures/checks');
+
+interface Ran {
+  code: number;
+  out: string;
+  err: string;
+}
+
+async function cli(args: string[], env: Record<string, string | undefined>, cwd: string): Promise<Ran> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { env, cwd, out: (l) => out.push(l), err: (l) => err.push(l) };
+  const code = await main(args, io);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('cli/check at scale (graders, repeats, retries, shards, merge, cache)', function () {
+  this.timeout(60_000);
+  let server: RunningServer | undefined;
+  let tmp: string;
+
+  const start = async (options: ServerOptions) => {
+    server = await startServer(options);
+    return server;
+  };
+  const env = (s: RunningServer) => ({ MODEL_ACCESS_BASE_URL: s.url, MODEL_ACCESS_API_KEY: s.keys.acme });
+  const posts = (s: RunningServer) => s.requests.filter((r) => r.method === 'POST');
+
+  beforeEach(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-scale-'));
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  describe('graders', () => {
+    it('similar and judge pass on a fitting answer, with the score and the reason in the summary and JUnit; the service saw the grader requests', async () => {
+      const s = await start({ grading: { embeddings: 'words', chatScript: ['Paris is the capital of France.'] } });
+      const junit = path.join(tmp, 'graded.xml');
+      const r = await cli(['check', 'graded.jsonc', '--junit', junit], env(s), SCALE);
+      assert.equal(r.code, 0, r.out + r.err);
+      assert.match(
+        r.out,
+        /^Graders: judge the payload's own model \(default\); embeddings cirrus-embed-1 \(default: the service's first embeddings model\)/m,
+      );
+      assert.match(
+        r.out,
+        /line 3 {2}similar "Paris is the capital of France\." >= 0\.8: similarity 1\.00 to the reference \(cirrus-embed-1\)/,
+      );
+      assert.match(
+        r.out,
+        /line 4 {2}judge "The answer names Paris as the capital": judge aurora-1: The answer mentions Paris\./,
+      );
+      const embeddings = s.received('/v1/embeddings', 'POST');
+      assert.equal(embeddings.length, 1);
+      assert.deepEqual(embeddings[0].json, {
+        model: 'cirrus-embed-1',
+        input: ['Paris is the capital of France.', 'Paris is the capital of France.'],
+      });
+      const judged = s.received('/v1/chat', 'POST').filter((q) => q.json?.response_format !== undefined);
+      assert.equal(judged.length, 1);
+      assert.equal(judged[0].json?.model, 'aurora-1');
+      const xml = fs.readFileSync(junit, 'utf8');
+      assert.match(
+        xml,
+        /<property name="grade" value="line 3 {2}similar &quot;Paris is the capital of France\.&quot; &gt;= 0\.8: similarity 1\.00/,
+      );
+      assert.match(
+        xml,
+        /<property name="grade" value="line 4 {2}judge &quot;The answer names Paris as the capital&quot;: judge aurora-1: The answer mentions Paris\."/,
+      );
+    });
+
+    it("similar and judge fail on an answer that does not fit, with the models of // @grader, the score and the judge's reason", async () => {
+      const s = await start({ grading: { embeddings: 'words', chatScript: ['Paris is the capital of France.'] } });
+      const junit = path.join(tmp, 'misgraded.xml');
+      const r = await cli(['check', 'misgraded.jsonc', '--junit', junit], env(s), SCALE);
+      assert.equal(r.code, 1, r.out + r.err);
+      assert.match(r.out, /^ {2}FAIL {2}misgraded\.jsonc/m);
+      assert.match(
+        r.out,
+        /line 3 {2}similar "Bananas are a yellow fruit\." >= 0\.5\n {10}The similarity to the reference is 0\.\d\d, expected >= 0\.5 \(cirrus-embed-2\)/,
+      );
+      assert.equal(s.lastReceived('/v1/embeddings', 'POST').json?.model, 'cirrus-embed-2');
+      const judged = s.received('/v1/chat', 'POST').filter((q) => q.json?.response_format !== undefined);
+      assert.equal(judged[0].json?.model, 'aurora-2');
+      const xml = fs.readFileSync(junit, 'utf8');
+      assert.match(xml, /judge aurora-2: The answer does not mention London\./);
+    });
+
+    it('a judge that answers in the wrong shape, refuses or does not exist fails the expectation with that reason', async () => {
+      const s = await start({
+        grading: { chatScript: ['Paris is the capital of France.'], judgeScript: ['Sure! It passes.'] },
+      });
+      const payload = path.join(tmp, 'judged.jsonc');
+      fs.writeFileSync(
+        payload,
+        [
+          '// POST /v1/chat',
+          '// @expect judge "The answer names Paris"',
+          '{ "model": "aurora-1", "messages": [{ "role": "user", "content": "Capital of France?" }] }',
+        ].join('\n'),
+      );
+      const shape = await cli(['check', 'judged.jsonc'], env(s), tmp);
+      assert.equal(shape.code, 1, shape.out + shape.err);
+      assert.match(
+        shape.out,
+        /The judge aurora-1 gave no usable verdict: the judge did not answer in the verdict format: Sure! It passes\./,
+      );
+      const missing = await cli(['check', 'judged.jsonc', '--grader-judge', 'no-such-judge'], env(s), tmp);
+      assert.equal(missing.code, 1, missing.out + missing.err);
+      assert.match(missing.out, /the grader model no-such-judge answered HTTP 404/);
+      assert.match(missing.out, /^Graders: judge no-such-judge;/m);
+    });
+
+    it('a similarity threshold outside 0–1 or an unknown grader role fails the payload at its line', async () => {
+      const s = await start({});
+      fs.writeFileSync(
+        path.join(tmp, 'bad.jsonc'),
+        '// POST /v1/chat\n// @grader critic=aurora-1\n// @expect similar "x" >= 1.5\n{ "model": "aurora-1", "messages": [] }\n',
+      );
+      const r = await cli(['check', 'bad.jsonc'], env(s), tmp);
+      assert.equal(r.code, 1, r.out + r.err);
+      assert.match(r.out, /FAIL {2}bad\.jsonc:2 {2}"critic" is not a grader role; the roles are judge, embeddings/);
+      assert.equal(posts(s).length, 0);
+    });
+  });
+
+  describe('repeats', () => {
+    it('--repeat 5 on a service whose answers alternate: "3 of 5", flaky, failed at the default pass rate; flaky in JUnit', async () => {
+      const s = await start({ grading: { chatScript: ['Paris, surely.', 'Lyon, I think.'] } });
+      const payload = path.join(tmp, 'once.jsonc');
+      fs.copyFileSync(path.join(SCALE, 'repeated.jsonc'), payload);
+      // The payload's own @repeat is taken out: --repeat is what this test is about.
+      fs.writeFileSync(payload, fs.readFileSync(payload, 'utf8').replace('// @repeat 5\n', ''));
+      const junit = path.join(tmp, 'flaky.xml');
+      const r = await cli(['check', 'once.jsonc', '--repeat', '5', '--junit', junit], env(s), tmp);
+      assert.equal(r.code, 1, r.out + r.err);
+      assert.match(r.out, /^ {2}FAIL {2}once\.jsonc {2}3 of 5, flaky/m);
+      assert.equal(s.received('/v1/chat', 'POST').length, 5);
+      const xml = fs.readFileSync(junit, 'utf8');
+      assert.match(xml, /<testsuites name="model-access check" tests="1" failures="1"/);
+      assert.match(xml, /<property name="attempts" value="3 of 5"\/>/);
+      assert.match(xml, /<property name="flaky" value="true"\/>/);
+    });
+
+    it('// @repeat with // @pass-rate 0.6 passes at 3 of 5, still marked flaky', async () => {
+      const s = await start({ grading: { chatScript: ['Paris, surely.', 'Lyon, I think.'] } });
+      const r = await cli(['check', 'tolerant.jsonc'], env(s), SCALE);
+      assert.equal(r.code, 0, r.out + r.err);
+      assert.match(r.out, /^ {2}PASS {2}tolerant\.jsonc {2}3 of 5, flaky/m);
+      assert.match(r.out, /^1 passed, 0 failed in /m);
+    });
+
+    it('@repeat 0 fails the payload at its line, sending nothing', async () => {
+      const s = await start({});
+      fs.writeFileSync(
+        path.join(tmp, 'zero.jsonc'),
+        '// POST /v1/chat\n// @repeat 0\n// @expect status 200\n{ "model": "aurora-1", "messages": [] }\n',
+      );
+      const r = await cli(['check', 'zero.jsonc'], env(s), tmp);
+      assert.equal(r.code, 1);
+      assert.match(r.out, /zero\.jsonc:2 {2}@repeat needs a whole number from 1 to 100, not "0"/);
+      assert.equal(posts(s).length, 0);
+    });
+  });
+
+  describe('rate limits', () => {
+    it('a service that answers 429 with retry-after: 1 to the first requests: the run passes and reports the waits', async () => {
+      const s = await start({ faults: { rateLimit: { first: 2, retryAfterSeconds: 1 }, paths: ['/v1/chat'] } });
+      const started = Date.now();
+      const r = await cli(
+        ['check', 'capitals/paris.jsonc', 'capitals/cities.jsonc', '--concurrency', '4'],
+        env(s),
+        CHECKS,
+      );
+      assert.equal(r.code, 0, r.out + r.err);
+      assert.match(r.out, /^6 passed, 0 failed in /m);
+      assert.match(r.out, /^Waited 2 times for the service \(429\/503\), 2\.0s in all; concurrency halved 2 times$/m);
+      assert.equal(s.received('/v1/chat', 'POST').filter((q) => q.status === 429).length, 2);
+      assert.ok(Date.now() - started >= 1000, 'the run did not wait');
+    });
+
+    it('a 500 is not retried: nothing but 429 and 503 is', async () => {
+      const s = await start({ faults: { serverError: { first: 1 }, paths: ['/v1/chat'] } });
+      const r = await cli(['check', 'capitals/paris.jsonc'], env(s), CHECKS);
+      assert.equal(r.code, 1, r.out + r.err);
+      assert.equal(s.received('/v1/chat', 'POST').length, 1);
+      assert.doesNotMatch(r.out, /^Waited/m);
+    });
+  });
+
+  describe('shards and merge', () => {
+    it('--shard 1/3, 2/3, 3/3 run every test exactly once, and merge gives the counts of the whole run', async () => {
+      const s = await start({});
+      const whole = await cli(['check', '**/*.jsonc', '--junit', path.join(tmp, 'whole.xml')], env(s), CHECKS);
+      assert.equal(whole.code, 1, whole.out + whole.err);
+      const wholeCount = /^(\d+) passed, (\d+) failed/m.exec(whole.out)!;
+      const wholePosts = posts(s).length;
+      s.clearRecords();
+      const sent: string[] = [];
+      for (const i of [1, 2, 3]) {
+        const r = await cli(
+          ['check', '**/*.jsonc', '--shard', `${i}/3`, '--junit', path.join(tmp, `shard-${i}.xml`)],
+          env(s),
+          CHECKS,
+        );
+        assert.ok(r.code === 0 || r.code === 1, r.out + r.err);
+        assert.match(r.out, new RegExp(`^model-access check: 4 payload files, shard ${i}/3$`, 'm'));
+        sent.push(...posts(s).map((q) => JSON.stringify(q.json)));
+        s.clearRecords();
+      }
+      assert.equal(sent.length, wholePosts, 'the shards together sent as many requests as the whole run');
+      assert.equal(new Set(sent).size, sent.length, 'a request was sent by two shards');
+      const merged = await cli(['merge', 'shard-*.xml', '--junit', 'all.xml'], {}, tmp);
+      assert.equal(merged.code, 1, merged.out + merged.err);
+      assert.match(merged.out, new RegExp(`^${wholeCount[1]} passed, ${wholeCount[2]} failed$`, 'm'));
+      const xml = fs.readFileSync(path.join(tmp, 'all.xml'), 'utf8');
+      const wholeXml = fs.readFileSync(path.join(tmp, 'whole.xml'), 'utf8');
+      const head = (x: string) =>
+        /<testsuites name="model-access check" tests="(\d+)" failures="(\d+)"/.exec(x)!.slice(1);
+      assert.deepEqual(head(xml), head(wholeXml));
+      const names = (x: string) =>
+        [...x.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"/g)].map((m) => `${m[1]} ${m[2]}`).sort();
+      assert.deepEqual(names(xml), names(wholeXml));
+    });
+
+    it('a shard spec like 3/2 or 0/4 exits 2 with the reason; merging different runs or a missing shard says so', async () => {
+      const s = await start({});
+      const over = await cli(['check', '**/*.jsonc', '--shard', '3/2'], env(s), CHECKS);
+      assert.equal(over.code, 2);
+      assert.match(over.err, /--shard 3\/2: shard 3 does not exist in a run of 2 shards/);
+      const zero = await cli(['check', '**/*.jsonc', '--shard', '0/4'], env(s), CHECKS);
+      assert.equal(zero.code, 2);
+      assert.match(zero.err, /--shard 0\/4: shards are counted from 1, as in 1\/4/);
+      assert.equal(posts(s).length, 0);
+      await cli(['check', '**/*.jsonc', '--shard', '1/2', '--junit', path.join(tmp, 'a1.xml')], env(s), CHECKS);
+      await cli(['check', 'capitals/*.jsonc', '--shard', '2/2', '--junit', path.join(tmp, 'b2.xml')], env(s), CHECKS);
+      const mixed = await cli(['merge', 'a1.xml', 'b2.xml'], {}, tmp);
+      assert.equal(mixed.code, 2);
+      assert.match(mixed.err, /a1\.xml and b2\.xml come from different runs \(different payload sets/);
+      const alone = await cli(['merge', 'a1.xml'], {}, tmp);
+      assert.equal(alone.code, 2);
+      assert.match(alone.err, /shard 2\/2 missing/);
+    });
+  });
+
+  describe('cache', () => {
+    it('--cache: the second run sends no POST; a changed body sends one; an unwritable folder runs uncached with a warning', async () => {
+      const s = await start({ grading: { embeddings: 'words', chatScript: ['Paris is the capital of France.'] } });
+      const cache = path.join(tmp, 'cache');
+      fs.copyFileSync(path.join(SCALE, 'graded.jsonc'), path.join(tmp, 'graded.jsonc'));
+      const first = await cli(['check', 'graded.jsonc', '--cache-dir', cache], env(s), tmp);
+      assert.equal(first.code, 0, first.out + first.err);
+      assert.equal(posts(s).length, 3, 'the check, the embeddings and the judge');
+      assert.match(first.out, /^Cache: 0 answers reused, 3 sent$/m);
+      s.clearRecords();
+      const second = await cli(['check', 'graded.jsonc', '--cache-dir', cache], env(s), tmp);
+      assert.equal(second.code, 0, second.out + second.err);
+      assert.equal(posts(s).length, 0, 'the second run sent a POST');
+      assert.match(second.out, /^Cache: 3 answers reused, 0 sent$/m);
+      s.clearRecords();
+      const file = path.join(tmp, 'graded.jsonc');
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('capital of France?', 'capital of France ?'));
+      const changed = await cli(['check', 'graded.jsonc', '--cache-dir', cache], env(s), tmp);
+      assert.equal(changed.code, 0, changed.out + changed.err);
+      assert.equal(s.received('/v1/chat', 'POST').filter((q) => q.json?.response_format === undefined).length, 1);
+      assert.equal(
+        fs.readdirSync(tmp).filter((f) => f !== 'cache' && f !== 'graded.jsonc').length,
+        0,
+        'the cache wrote next to the payload',
+      );
+      s.clearRecords();
+      const blocked = path.join(tmp, 'blocked');
+      fs.writeFileSync(blocked, 'a file, not a folder');
+      const uncached = await cli(['check', 'graded.jsonc', '--cache-dir', path.join(blocked, 'cache')], env(s), tmp);
+      assert.equal(uncached.code, 0, uncached.out + uncached.err);
+      assert.match(uncached.err, /The cache folder .* cannot be written \(\w+\); this run goes on without the cache/);
+      assert.equal(posts(s).length, 3);
+    });
+  });
+});
