@@ -102,6 +102,9 @@ const serviceInfo = await new Promise((resolve, reject) => {
       String(servicePort),
       // The registry's cards point at a host that does not exist here: the service serves them itself.
       '--local-cards',
+      // Streamed answers arrive word by word at a reading pace, as a real model's do (tests stream at full speed).
+      '--stream-delay',
+      '45',
     ],
     {
       cwd: ROOT,
@@ -147,7 +150,9 @@ const dirs = (() => {
   Object.values(d).forEach((p) => fs.mkdirSync(p, { recursive: true }));
   return d;
 })();
-const userSettings = { 'modelAccess.baseUrl': baseUrl };
+// A newcomer's first start: the extension offers its walkthrough when VS Code would on install (the harness's quiet
+// profile turns that off for tests).
+const userSettings = { 'modelAccess.baseUrl': baseUrl, 'workbench.welcomePage.walkthroughs.openOnInstall': true };
 const extraEnv = { MODEL_ACCESS_API_KEY: demoKey };
 let stopping = false;
 const shutdown = async (code) => {

@@ -142,6 +142,11 @@ export const ContextKeys = {
   filtered: 'modelAccess.filtered',
   /** `resourcePath` of every open payload (src/domain/payload/kind.ts): `resourcePath in modelAccess.payloads`. */
   payloads: 'modelAccess.payloads',
+  /** The walkthrough's goals reached (platform/firstSteps.ts), each true once reached: its steps' completionEvents. */
+  walkthroughConnected: 'modelAccess.walkthrough.connected',
+  walkthroughKeySet: 'modelAccess.walkthrough.keySet',
+  walkthroughBrowsed: 'modelAccess.walkthrough.browsed',
+  walkthroughCardOpened: 'modelAccess.walkthrough.cardOpened',
 } as const;
 
 /** `contextValue`s of tree items; menus match them with `viewItem =~ /^model/` etc. */

@@ -13,6 +13,7 @@ import { Environments } from './platform/environments';
 import { askWith, KeyConsent } from './domain/keyConsent';
 import { RedactingLog } from './platform/log';
 import { createUi, type Ui } from './platform/ui';
+import { FirstSteps } from './platform/firstSteps';
 
 /**
  * The shared, vscode-bound services every feature receives: built once in `activate()`, handed to each
@@ -36,6 +37,8 @@ export interface Services {
   readonly ui: Ui;
   /** The model row selected in the Models view (the explorer writes it). */
   readonly selection: ModelSelection;
+  /** The walkthrough goals reached (a card opened, a request sent…), kept across reloads. */
+  readonly firstSteps: FirstSteps;
   /** What integration tests observe: features add their parts; `activate()` returns it only under a test runner. */
   readonly testApi: PlatformTestApi & Record<string, unknown>;
 }
@@ -118,6 +121,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     { dispose: () => void modelCache.flush() },
   );
   const selection = new ModelSelection();
+  const firstSteps = new FirstSteps(context.globalState);
   const testApi: PlatformTestApi & Record<string, unknown> = {
     catalog,
     selection,
@@ -136,5 +140,18 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
       };
     },
   };
-  return { context, config, keys, environments, connection, catalog, catalogs, log, ui, selection, testApi };
+  return {
+    context,
+    config,
+    keys,
+    environments,
+    connection,
+    catalog,
+    catalogs,
+    log,
+    ui,
+    selection,
+    firstSteps,
+    testApi,
+  };
 }

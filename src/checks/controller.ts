@@ -8,7 +8,7 @@ import { displayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { Services } from '../services';
 import { hasChecks, readCheckLines } from './core/checkFile';
-import { readDataset } from './core/dataset';
+import { readDataset } from '../domain/payload/dataset';
 import type { FileResult, RowResult, Target } from './core/fileRun';
 import type { Table } from './core/resultsTable';
 import type { ChecksSettings } from './settings';
@@ -545,6 +545,11 @@ export class ChecksController implements vscode.Disposable {
   /** One request's outcome on its test item: passed, or a message at each failed expectation's line. */
   private report(run: vscode.TestRun, item: vscode.TestItem, uri: vscode.Uri, row: RowResult): void {
     const duration = row.kind === 'run' ? row.result.observed.elapsedMs : undefined;
+    if (row.kind === 'run') {
+      // Every run says in Test Results what it sent, to which model, and what came back.
+      const record = load().runRecord(row.result.endpoint, row.result.model, row.result.observed, row.label);
+      run.appendOutput(`${displayText(record, 600)}\r\n`, undefined, item);
+    }
     const messages = this.messages(uri, row, '');
     if (messages.length === 0) {
       run.passed(item, duration);
@@ -567,7 +572,7 @@ export class ChecksController implements vscode.Disposable {
       .map((r) => {
         const text = displayText(`${prefix}${r.outcome.message ?? ''}`, 2000);
         const m =
-          r.outcome.expected !== undefined && r.outcome.actual !== undefined
+          r.outcome.diff && r.outcome.expected !== undefined && r.outcome.actual !== undefined
             ? vscode.TestMessage.diff(text, r.outcome.expected, r.outcome.actual)
             : new vscode.TestMessage(text);
         m.location = at(r.line);

@@ -5,4 +5,5 @@
  */
 export { firstFailure, runCheckFile } from './core/fileRun';
 export { modelTable, resultsTable, tableAsCsv, tableAsText } from './core/resultsTable';
+export { runRecord } from './core/messages';
 export { groupAttempts, judgeAttempts } from './core/repeats';

@@ -40,6 +40,16 @@ export const FAILURE_ACTIONS: Record<FailureAction, ActionButton> = {
   diagnose: button(Commands.diagnoseConnection, () => l10n.t('Diagnose Connection'), 'pulse'),
 };
 
+/**
+ * Every way out of a failure, its own action first: a service that cannot be reached may be the wrong URL, or a
+ * network the diagnosis explains, so those are offered beside Retry.
+ */
+export function waysOut(failure: Pick<Failure, 'action' | 'kind'>): FailureAction[] {
+  const unreachable = failure.kind === 'network' || failure.kind === 'timeout' || failure.action === 'diagnose';
+  const ways: FailureAction[] = unreachable ? [failure.action, 'setBaseUrl', 'diagnose', 'retry'] : [failure.action];
+  return [...new Set(ways)];
+}
+
 /** The `code` of the config error a connection throws when the URL is set but no key is. */
 export const NO_KEY = 'noKey';
 /** The `code` of the config error a connection throws when a secret header of the environment has no value. */

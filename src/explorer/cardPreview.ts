@@ -29,6 +29,9 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
   private readonly contents = new Map<string, string>();
   private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidPreview = new vscode.EventEmitter<ModelEntry>();
+  /** Fires when a card is shown in the Markdown preview. */
+  readonly onDidPreview = this._onDidPreview.event;
   private readonly registration: vscode.Disposable;
 
   constructor(
@@ -118,6 +121,7 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
     this._onDidChange.fire(uri);
     await vscode.workspace.openTextDocument(uri);
     await vscode.commands.executeCommand(BuiltinCommands.showMarkdownPreview, uri);
+    this._onDidPreview.fire(model);
     return { kind: 'preview', uri, text };
   }
 

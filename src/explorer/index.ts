@@ -18,11 +18,22 @@ export function register(services: Services): vscode.Disposable[] {
   // `environment`: a row's, under that environment's root (none: the active one). A card's "Inspect Model"
   // and the network a card is fetched through belong to the row's environment too.
   const inspect = (model: ModelEntry, environment?: string) => inspectIn(services, documents, model, environment);
-  const openCard = (model: ModelEntry, environment?: string) =>
-    openModelCard(model, { ui: services.ui, log, inspect: (m) => inspect(m, environment).then(() => undefined) });
+  const openCard = async (model: ModelEntry, environment?: string) => {
+    const outcome = await openModelCard(model, {
+      ui: services.ui,
+      log,
+      inspect: (m) => inspect(m, environment).then(() => undefined),
+    });
+    if (outcome === 'opened') {
+      services.firstSteps.reach('cardOpened');
+    }
+    return outcome;
+  };
   const network = (environment?: string) =>
     connection.keylessNetwork(environment === undefined ? environments.active : environments.find(environment));
   const cards = new CardPreviews({ ui: services.ui, log, openCard, network });
+  // A card read in the preview counts for the walkthrough like one opened in the browser.
+  cards.onDidPreview(() => services.firstSteps.reach('cardOpened'));
   // Model Details (details.ts, dist/details.js) loads when the first details tab opens.
   const loadDetails = onFirstUse((): ModelDetailsPanels => {
     const { ModelDetailsPanels } = require('./details') as typeof import('./details');

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
-import { FAILURE_ACTIONS } from '../domain/failure';
+import { FAILURE_ACTIONS, waysOut } from '../domain/failure';
 import { Commands } from '../ids';
 import { LARGE_LIST, type ModelCatalog } from '../platform/catalog';
 import { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from './nodes';
@@ -93,9 +93,11 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
     }
     const out: ModelsTreeNode[] = [];
     if (status.kind === 'error') {
-      const action = FAILURE_ACTIONS[status.failure.action];
       const tooltip = [status.failure.message, status.failure.detail].filter(Boolean).join('\n');
-      out.push(new MessageNode(action.title, action.icon, { command: action.command, title: action.title }, tooltip));
+      for (const way of waysOut(status.failure)) {
+        const action = FAILURE_ACTIONS[way];
+        out.push(new MessageNode(action.title, action.icon, { command: action.command, title: action.title }, tooltip));
+      }
     }
     const all = this.catalog.models;
     if (all.length === 0) {

@@ -22,6 +22,6 @@ export function register(services: Services): vscode.Disposable[] {
     ...environmentCommands(services),
     ...headerSecretCommands(services),
     ...diagnoseCommands(services),
-    ...walkthroughCommands(services.context),
+    ...walkthroughCommands(services),
   ];
 }

@@ -8,9 +8,14 @@ import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { e2e } from './session';
+import { startServer } from '../server';
 import {
   clearNotifications,
+  connectService,
   openPalette,
+  openViewContainer,
+  reloadWorkbench,
+  webviewFrame,
   pickQuickItem,
   quickInput,
   RESULTS_DIR,
@@ -116,6 +121,58 @@ describe('Getting started walkthrough', () => {
     await waitForWalkthrough(page);
     assert.equal(await isDone(page, 'setServiceUrl'), true);
     assert.equal(await isDone(page, 'setApiKey'), true);
+  });
+
+  it('listing the models and previewing a Model Card tick their steps, and all four stay ticked after a reload', async function () {
+    this.timeout(300_000);
+    const page = e2e.page;
+    // A service that serves its cards itself (the session's are on cards.example, which only the browser reaches).
+    const carded = await startServer({ localCards: true });
+    try {
+      await openPalette(page, 'View: Close All Editors');
+      await connectService(page, carded.url, carded.keys.acme);
+      await openViewContainer(page);
+      await openPalette(page, 'Model Access: Preview Model Card');
+      await pickQuickItem(page, 'aurora-2');
+      // The first Model Card a newcomer reads: headings and text, no link or markup but what it means to be.
+      const frame = await webviewFrame(page, '.model-card');
+      const card = await frame.evaluate(() => {
+        const root = document.querySelector('.model-card') as HTMLElement;
+        return {
+          headings: Array.from(root.querySelectorAll('h1, h2')).map((h) => (h as HTMLElement).innerText.trim()),
+          links: root.querySelectorAll('a, img, [style]').length,
+          rows: root.querySelectorAll('table tr').length,
+          text: root.innerText,
+        };
+      });
+      assert.deepEqual(card.headings, [
+        'aurora-2',
+        'Model details',
+        'Intended use',
+        'Limitations',
+        'Evaluation',
+        'License',
+      ]);
+      assert.equal(card.links, 0, 'no link, image or styled element');
+      assert.ok(card.rows > 8, 'the facts and evaluation tables');
+      assert.match(card.text, /A general-purpose chat model/);
+      assert.doesNotMatch(card.text, /[<>\[\]]|\*\*|command:/, 'no markup shown as text');
+      await screenshot(page, 'card-preview-demo');
+      await openPalette(page, 'Model Access: Get Started');
+      await waitForWalkthrough(page);
+      await waitUntilDone(page, 'browseModels');
+      await waitUntilDone(page, 'openModelCard');
+      await reloadWorkbench(page);
+      await openPalette(page, 'Model Access: Get Started');
+      await waitForWalkthrough(page);
+      for (const id of ['setServiceUrl', 'setApiKey', 'browseModels', 'openModelCard']) {
+        await waitUntilDone(page, id);
+      }
+    } finally {
+      await openPalette(page, 'View: Close All Editors').catch(() => undefined);
+      await connectService(page, e2e.service.url).catch(() => undefined);
+      await carded.close();
+    }
   });
 
   after(async () => {

@@ -161,8 +161,8 @@ describe('Answers people read', () => {
       await send(page);
       await focusAnswer(page);
       const text = await readWrapped(page, /POST \/v1\/chat · 200 OK/);
-      assert.match(text, /^You wrote \d+ characters/, `the answer's text comes first:\n${text}`);
-      assert.ok(text.indexOf('You wrote') < text.indexOf('POST /v1/chat · 200 OK'), 'then the status line');
+      assert.match(text, /^This is \S+, a demo model/, `the answer's text comes first:\n${text}`);
+      assert.ok(text.indexOf('a demo model') < text.indexOf('POST /v1/chat · 200 OK'), 'then the status line');
       const o = await overflow(page);
       assert.ok(o.lines > 2, 'the answer wraps onto several lines');
       assert.ok(o.past <= 1 && !o.slider, `no sideways scrolling (${JSON.stringify(o)})`);
@@ -186,14 +186,14 @@ describe('Answers people read', () => {
       await send(page);
       await focusAnswer(page);
       // Mid-stream: some words are there, the status line says the answer is still arriving.
-      const growing = await readWrapped(page, /^You wrote .* POST \/v1\/chat · 200 OK · receiving…/);
-      assert.match(growing, /^You wrote/, `the growing text is on screen:\n${growing}`);
+      const growing = await readWrapped(page, /^This is .* POST \/v1\/chat · 200 OK · receiving…/);
+      assert.match(growing, /^This is/, `the growing text is on screen:\n${growing}`);
       const o = await overflow(page);
       assert.ok(o.past <= 1 && !o.slider, `the growing text wraps (${JSON.stringify(o)})`);
       await moveMouseAway(page);
       await screenshot(page, `answer-streaming-${size.name}`);
       await page.waitForTimeout(2000);
-      const grown = await readWrapped(page, /^You wrote/);
+      const grown = await readWrapped(page, /^This is/);
       assert.ok(grown.split(' --- ')[0].length > growing.split(' --- ')[0].length, 'it grows, in view');
       await readWrapped(page, /POST \/v1\/chat · 200 OK · \d+ ms/, 90_000);
       assert.ok((await columns(page)) <= 2);

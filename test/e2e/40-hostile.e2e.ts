@@ -121,6 +121,7 @@ describe('Hostile registry', () => {
     });
     const carded = await startServer({
       port,
+      hostile: { cards: true },
       registry: {
         organizations: ['acme'],
         models: [

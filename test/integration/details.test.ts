@@ -194,6 +194,8 @@ describe('Model details, card previews and comparisons', function () {
       cardsUrl = `http://127.0.0.1:${port}`;
       service = await startServer({
         port,
+        // Cards made of a command link, raw HTML and a bidi override: what the preview must neutralize.
+        hostile: { cards: true },
         registry: {
           organizations: ['acme'],
           models: [

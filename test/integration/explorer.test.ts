@@ -403,6 +403,8 @@ describe('Models explorer', function () {
       assert.equal(labelOf(first), 'Retry');
       assert.match(String(first.accessibilityInformation?.label), /^Retry: .*127\.0\.0\.1/);
       assert.equal(first.command?.command, Commands.refreshModels);
+      // The other ways out of an unreachable service: another URL, or the diagnosis.
+      assert.deepEqual(roots().slice(0, 3).map(labelOf), ['Retry', 'Set Service URL…', 'Diagnose Connection']);
       assert.match(String(api.view.treeView.message), new RegExp(`127\\.0\\.0\\.1:${port}.*(refused|connect)`));
       assert.deepEqual(modelNodes().map(labelOf), shown, 'the previous tree is kept');
     } finally {

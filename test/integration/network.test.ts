@@ -8,7 +8,7 @@ import { Commands, Settings } from '../../src/ids';
 import type { ModelAccessApi } from '../../src/testApi';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { loadRegistry, startServer, type RunningServer } from '../server';
-import { CARD_MARKER } from '../server/routes';
+import { CARD_MARKER } from '../server/cards';
 import { createPki, startTlsFront, type TestPki, type TlsFront } from '../unit/helpers/tls';
 import { activateExtension, eventually, setSetting, sleep, stubUi } from './helpers';
 

@@ -12,7 +12,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/ids';
 import type { ModelAccessApi } from '../../src/testApi';
-import { CARD_MARKER } from '../server/routes';
+import { CARD_MARKER } from '../server/cards';
 import { loadRegistry, startServer, type RunningServer } from '../server';
 import { startProxy, type TestProxy } from '../unit/helpers/proxy';
 import { createPki, startTlsFront, type TestPki, type TlsFront } from '../unit/helpers/tls';

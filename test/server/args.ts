@@ -28,7 +28,8 @@ export const USAGE = `Usage: npm run serve -- [options]
   --hostile                hostile mode: organization "hostile" gets a registry, errors and answers
                            full of command links, $(icons), forged log lines, bidi and HTML, echoing
                            its key escaped; model "endless" streams forever; organization "endless"
-                           lists forever (keys in the first stdout line; see test/README.md)
+                           lists forever; every Model Card is hostile Markdown (keys in the first
+                           stdout line; see test/README.md)
   --quiet                  no request log on stderr
 
 Faults (SPEC is a probability like 0.2, or first:N for the first N matching requests):

@@ -1,45 +1,11 @@
 /**
  * Deterministic "model output": the same model and input always give the same text and vectors, so tests
- * can assert exact results, and the text visibly derives from the input so a person trying the demo sees
- * their payload was read.
+ * can assert exact results. Answers come from a small responder (responder.ts); embeddings are hashed word
+ * features, so sentences about the same things are close.
  */
 import { createHash } from 'node:crypto';
 import { badRequest } from './http';
-
-const WORDS = [
-  'models',
-  'registry',
-  'family',
-  'version',
-  'card',
-  'answer',
-  'careful',
-  'signal',
-  'river',
-  'lantern',
-  'quiet',
-  'bright',
-  'layer',
-  'token',
-  'stream',
-  'vector',
-  'measure',
-  'harbor',
-  'orbit',
-  'meadow',
-  'simple',
-  'steady',
-  'window',
-  'garden',
-  'compass',
-  'north',
-  'summit',
-  'candle',
-  'thread',
-  'mirror',
-  'echo',
-  'pattern',
-];
+import { demoAnswer } from './responder';
 
 /** The text of a Responses `input` or of Chat `messages`, whichever shape the caller used. */
 export function promptText(value: unknown): string {
@@ -64,17 +30,9 @@ export function promptText(value: unknown): string {
   return '';
 }
 
+/** The demo model's answer (responder.ts): a known fact or sum, else a plain "this is a demo" quoting the prompt. */
 export function generateText(model: string, prompt: string): string {
-  const digest = createHash('sha256').update(`${model}\n${prompt}`).digest();
-  const count = 12 + (digest[0] % 12);
-  const words: string[] = [];
-  for (let i = 0; i < count; i++) {
-    words.push(WORDS[digest[(i + 1) % digest.length] % WORDS.length]);
-  }
-  const flat = prompt.replace(/\s+/g, ' ').trim();
-  const snippet = flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
-  const sentence = words.join(' ');
-  return `You wrote ${[...prompt].length} characters: "${snippet}". ${sentence[0].toUpperCase()}${sentence.slice(1)}.`;
+  return demoAnswer(model, prompt);
 }
 
 /** Splits text into word-sized deltas whose concatenation is exactly the text. */
@@ -93,7 +51,8 @@ export interface EmbeddingRequest {
   base64: boolean;
 }
 
-export const DEFAULT_EMBEDDING_DIMENSIONS = 16;
+/** Enough dimensions that unrelated sentences rarely share one; short enough to read in the Embeddings panel. */
+export const DEFAULT_EMBEDDING_DIMENSIONS = 64;
 
 export function parseEmbeddingRequest(body: Record<string, unknown>): EmbeddingRequest {
   const { input, dimensions, encoding_format: format } = body;
@@ -130,16 +89,90 @@ export function parseEmbeddingRequest(body: Record<string, unknown>): EmbeddingR
   return { inputs, dimensions: dims, base64: format === 'base64' };
 }
 
-/** A unit-length vector derived from a hash of model and input: stable across runs and platforms. */
+/** Words that mean the same thing to the demo's embedding models (a tiny thesaurus, so paraphrases land close). */
+const SAME_MEANING: Readonly<Record<string, string>> = {
+  kitten: 'cat',
+  kitty: 'cat',
+  puppy: 'dog',
+  hound: 'dog',
+  rest: 'sit',
+  sat: 'sit',
+  seat: 'sit',
+  lay: 'sit',
+  lie: 'sit',
+  rug: 'mat',
+  carpet: 'mat',
+  car: 'vehicle',
+  automobile: 'vehicle',
+  big: 'large',
+  huge: 'large',
+  small: 'little',
+  tiny: 'little',
+  happy: 'glad',
+  joyful: 'glad',
+  fast: 'quick',
+  rapid: 'quick',
+  buy: 'purchase',
+  bought: 'purchase',
+  begin: 'start',
+  commence: 'start',
+};
+
+/** Words that say little about what a sentence is about: they count for less. */
+const STOP_WORDS = new Set(
+  'a an the on in of to and or is are was were be it its this that at by for with as'.split(' '),
+);
+
+/** A word lower-cased, a plural or tense ending dropped, synonyms folded together. */
+function meaning(word: string): string {
+  const base = SAME_MEANING[word] ?? word;
+  const stem = base.length > 4 ? base.replace(/(ing|ed|es|s)$/, '') : base;
+  return SAME_MEANING[stem] ?? stem;
+}
+
+/** Weighted features of a text: its words, its word pairs, and (faintly) the letters of each word in threes. */
+function features(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (f: string, w: number) => out.set(f, (out.get(f) ?? 0) + w);
+  const written = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = written.map(meaning);
+  words.forEach((w, i) => {
+    add(`w:${w}`, STOP_WORDS.has(w) ? 0.2 : 1);
+    if (i > 0) {
+      add(`p:${words[i - 1]} ${w}`, 0.5);
+    }
+    // The letters as written: "rested" and "rests" share some; "rested" and "sat" none.
+    const padded = `^${written[i]}$`;
+    for (let j = 0; j + 3 <= padded.length; j++) {
+      add(`t:${padded.slice(j, j + 3)}`, 0.15);
+    }
+  });
+  if (out.size === 0) {
+    add(`raw:${text}`, 1);
+  }
+  return out;
+}
+
+/**
+ * A unit-length vector: each feature of the input is hashed (with the model's id, so two models' vectors
+ * differ) to a dimension and a sign. Sentences that share words or synonyms point the same way; unrelated ones
+ * are near orthogonal. Stable across runs and platforms.
+ */
 export function embed(model: string, input: string, dimensions: number): number[] {
-  const values: number[] = [];
-  for (let block = 0; values.length < dimensions; block++) {
-    const digest = createHash('sha256').update(`${model}\n${block}\n${input}`).digest();
-    for (let i = 0; i + 2 <= digest.length && values.length < dimensions; i += 2) {
-      values.push(digest.readUInt16BE(i) / 32767.5 - 1);
+  const values = new Array<number>(dimensions).fill(0);
+  for (const [feature, weight] of features(input)) {
+    // Each feature touches two dimensions, so small vectors collide less.
+    const digest = createHash('sha256').update(`${model}\n${feature}`).digest();
+    for (let k = 0; k < 2; k++) {
+      const index = digest.readUInt32BE(k * 4) % dimensions;
+      values[index] += (digest[8 + k] & 1 ? 1 : -1) * weight;
     }
   }
-  const norm = Math.sqrt(values.reduce((s, v) => s + v * v, 0)) || 1;
+  const norm = Math.sqrt(values.reduce((s, v) => s + v * v, 0));
+  if (norm === 0) {
+    values[0] = 1;
+    return values;
+  }
   return values.map((v) => Math.round((v / norm) * 1e6) / 1e6);
 }
 

@@ -51,6 +51,12 @@ export interface HostileOptions {
   endlessStream?: boolean;
   /** Organization `endless`: GET /v1/models always has a next page, never repeating, with large pages. */
   endlessList?: boolean;
+  /**
+   * Every Model Card (`/cards/<id>.md`) is hostile Markdown: a command link, raw HTML and a bidi override after
+   * the model's facts; model `card-bypass` gets the card made of the former sanitizer's bypasses. Without it
+   * cards are the demo's.
+   */
+  cards?: boolean;
   /** Entries per page of the endless list, whatever the client asks. Default 1000. */
   endlessPageSize?: number;
 }
@@ -64,6 +70,7 @@ export const ALL_HOSTILE_PIECES: Readonly<HostilePieces> = Object.freeze({
   answers: true,
   endlessStream: true,
   endlessList: true,
+  cards: true,
 });
 
 /** One endless answer (stream or JSON body); the counters move while it runs. */

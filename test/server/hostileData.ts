@@ -7,6 +7,7 @@
  * a test can see (the Settings editor, Zen Mode, a new untitled editor), so a client that renders them as
  * trusted markdown, or runs them, is caught.
  */
+import { CARD_MARKER } from './cards';
 import type { Registry, RegistryModel } from './registry';
 
 /** Harmless VS Code commands the hostile links point at; each has an effect a test can observe. */
@@ -74,6 +75,29 @@ export const CARD_BYPASS_MARKDOWN = [
     `![x](data:image/svg+xml;base64,PHN2Zz4=) <img class="raw-html" src=x onerror=alert(1)> [z](vscode://ms-vscode.remote/x) \``,
   '',
 ].join('\n');
+
+/** What a hostile card says besides its model's facts, beside the marker every card ends with. */
+const HOSTILE_CARD_TAIL =
+  // What a registry's author could write: a command link, raw HTML and a bidi override.
+  `[Open settings](command:${HOSTILE_COMMANDS.openSettings}) <img src=x onerror=alert(1)> invoice\u202etxt.exe`;
+
+/**
+ * The Model Card hostile mode's `cards` piece serves for `model`: {@link CARD_BYPASS_MARKDOWN} for
+ * {@link CARD_BYPASS_ID}, else a command link, raw HTML and a bidi override after the model's facts.
+ */
+export function hostileCard(model: { id: string; family?: string; version?: string }): string {
+  if (model.id === CARD_BYPASS_ID) {
+    return CARD_BYPASS_MARKDOWN;
+  }
+  return [
+    `# ${model.id}`,
+    '',
+    `Family ${model.family ?? 'none'}, version ${model.version ?? 'none'}. ${CARD_MARKER}`,
+    '',
+    HOSTILE_CARD_TAIL,
+    '',
+  ].join('\n');
+}
 
 /** Every hostile string above, for "none of these is rendered/run/echoed" loops. */
 export const HOSTILE_STRINGS: readonly string[] = Object.freeze(Object.values(HOSTILE));

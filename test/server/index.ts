@@ -33,7 +33,7 @@ import {
   type RegistryModel,
 } from './registry';
 import { dispatch, type ServerContext } from './routes';
-export { CARD_MARKER } from './routes';
+export { CARD_MARKER } from './cards';
 import { sleepUnlessClosed } from './streaming';
 import type { UploadedFile } from './upload';
 
@@ -242,6 +242,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     onUpload: (file) => uploads.push(file),
     encodeJson: hostileRuntime === undefined ? (value) => JSON.stringify(value) : encodeJson,
     hostile: hostileRuntime,
+    hostileCards: hostile?.pieces.cards === true,
     grading: new GradingRuntime(options.grading ?? {}),
   };
 

@@ -17,8 +17,9 @@ export interface RegistryModel {
   /** Unix seconds. */
   created: number;
   /**
-   * Further raw fields sent with the entry (hostile mode: descriptions, deep nesting; a test's own registry:
-   * token limits, capabilities). Never in the demo registry.
+   * Further raw fields sent with the entry: in the demo registry capabilities, context window, token limits and
+   * lifecycle (`lifecycle_status`, `deprecation_date`, `retirement_date`, `replacement`); in hostile mode
+   * descriptions and deep nesting.
    */
   extra?: Record<string, unknown>;
 }
@@ -53,6 +54,9 @@ export function loadRegistry(file?: string): Registry {
   return validateRegistry(parsed, file ?? DEFAULT_REGISTRY_PATH);
 }
 
+/** The fields every entry has; any other field of a registry file's entry is sent as it is (`extra`). */
+const BASE_FIELDS = new Set(['id', 'family', 'version', 'organization', 'model_card_url', 'created', 'extra']);
+
 function validateRegistry(value: unknown, source: string): Registry {
   const fail = (why: string): never => {
     throw new Error(`Invalid registry ${source}: ${why}`);
@@ -80,6 +84,10 @@ function validateRegistry(value: unknown, source: string): Registry {
     }
     seen.add(r.id as string);
     orgs.add(r.organization as string);
+    const extra = {
+      ...r.extra,
+      ...Object.fromEntries(Object.entries(r).filter(([k]) => !BASE_FIELDS.has(k))),
+    };
     return {
       id: r.id as string,
       family: r.family as string,
@@ -87,6 +95,7 @@ function validateRegistry(value: unknown, source: string): Registry {
       organization: r.organization as string,
       model_card_url: r.model_card_url as string,
       created: typeof r.created === 'number' ? r.created : 1700000000,
+      ...(Object.keys(extra).length > 0 ? { extra } : {}),
     };
   });
   return { organizations: [...orgs], models: out };

@@ -4,7 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticate, type Caller } from './auth';
-import { CARD_BYPASS_ID, CARD_BYPASS_MARKDOWN } from './hostileData';
+import { cardHtml, cardMarkdown } from './cards';
+import { hostileCard } from './hostileData';
 import { chatAnswer, responsesAnswer, wantsStream, type Answer } from './conversation';
 import { renderEntry, renderList, type Dialect } from './dialects';
 import { embed, embeddingToBase64, parseEmbeddingRequest, tokens } from './generation';
@@ -33,6 +34,8 @@ export interface ServerContext {
   encodeJson(value: unknown): string;
   /** Hostile mode (hostile.ts); absent otherwise. */
   hostile?: HostileHooks;
+  /** Hostile mode's `cards` piece: every Model Card is hostile Markdown (hostileData.ts) instead of a demo card. */
+  hostileCards: boolean;
   /** The graders' answers and the answer scripts (grading.ts). */
   grading: GradingRuntime;
 }
@@ -65,40 +68,23 @@ export interface Exchange {
 const MODELS = '/v1/models';
 /** Public Model Cards: `/cards/<id>.md` (Markdown) or `/cards/<id>.html` (a web page) for any model of any organization, no key needed. */
 const CARDS = '/cards/';
-/** What a card served by the local service says besides its model's facts (tests look for it). */
-export const CARD_MARKER = 'Served by the local Model Access Service.';
 
 function serveCard(ctx: ServerContext, ex: Exchange, file: string): void {
   const id = file.replace(/\.(md|html)$/, '');
-  const model = [...ctx.catalogs.values()]
-    .map((c) => {
-      const i = c.indexById.get(id);
-      return i === undefined ? undefined : c.models[i];
-    })
-    .find((m) => m !== undefined);
+  const models = [...ctx.catalogs.values()].flatMap((c) => c.models);
+  const model = models.find((m) => m.id === id);
   if (!model || !/\.(md|html)$/.test(file)) {
     ex.res.writeHead(404, { 'content-type': 'text/plain' }).end('no such card');
     return;
   }
+  // Later versions of a family score a little better on its card.
+  const rank = models.filter((m) => m.family === model.family && m.created < model.created).length;
   if (file.endsWith('.html')) {
-    ex.res
-      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      .end(`<h1>${model.id.replace(/[<&]/g, '')}</h1>`);
+    const page = ctx.hostileCards ? `<h1>${model.id.replace(/[<&]/g, '')}</h1>` : cardHtml(model, rank);
+    ex.res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
     return;
   }
-  if (model.id === CARD_BYPASS_ID) {
-    ex.res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(CARD_BYPASS_MARKDOWN);
-    return;
-  }
-  const body = [
-    `# ${model.id}`,
-    '',
-    `Family ${model.family ?? 'none'}, version ${model.version ?? 'none'}. ${CARD_MARKER}`,
-    '',
-    // What a registry's author could write: a command link, raw HTML and a bidi override.
-    `[Open settings](command:workbench.action.openSettings) <img src=x onerror=alert(1)> invoice\u202etxt.exe`,
-    '',
-  ].join('\n');
+  const body = ctx.hostileCards ? hostileCard(model) : cardMarkdown(model, rank);
   ex.res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(body);
 }
 const POST_ENDPOINTS = ['/v1/responses', '/v1/chat', '/v1/embeddings', '/v1/files'];

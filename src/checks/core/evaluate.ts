@@ -6,6 +6,7 @@ import { l10n } from '../../common/plainL10n';
 import { compare, describeExpectation, formatMs, type Expectation } from './expectations';
 import { testWithin } from './budget';
 import { select } from './jsonPath';
+import { containsUnwanted, differs, doesNotContain, doesNotMatch, isExactly } from './messages';
 import { deepEqual, validate } from './jsonSchema';
 
 /** The parts of the shared answer reader's `Answer` the expectations read. */
@@ -43,6 +44,8 @@ export interface Outcome {
   message?: string;
   expected?: string;
   actual?: string;
+  /** Expected and actual are two versions of one value (an equality): shown as a diff, not side by side. */
+  diff?: boolean;
 }
 
 /** A schema file read for `schema FILE`, or why it could not be read. */
@@ -151,25 +154,15 @@ function textOutcome(e: Extract<Expectation, { kind: 'text' }>, o: Observed): Ou
     case 'matches':
       return testWithin(e.pattern, text)
         ? PASS
-        : failed(
-            l10n.t("The answer's text does not match {0}", String(e.pattern)),
-            `matches ${String(e.pattern)}`,
-            text,
-          );
+        : failed(doesNotMatch(String(e.pattern), text), `matches ${String(e.pattern)}`, text);
     case 'contains':
-      return text.includes(e.value)
-        ? PASS
-        : failed(l10n.t("The answer's text does not contain {0}", JSON.stringify(e.value)), e.value, text);
+      return text.includes(e.value) ? PASS : failed(doesNotContain(e.value, text), e.value, text);
     case 'not contains':
-      return text.includes(e.value)
-        ? failed(l10n.t("The answer's text contains {0}", JSON.stringify(e.value)), `not ${e.value}`, text)
-        : PASS;
+      return text.includes(e.value) ? failed(containsUnwanted(e.value, text), `not ${e.value}`, text) : PASS;
     case '==':
-      return text === e.value ? PASS : failed(l10n.t("The answer's text is different"), e.value, text);
+      return text === e.value ? PASS : { ...failed(differs(e.value, text), e.value, text), diff: true };
     case '!=':
-      return text !== e.value
-        ? PASS
-        : failed(l10n.t("The answer's text is {0}", JSON.stringify(e.value)), `not ${e.value}`, text);
+      return text !== e.value ? PASS : failed(isExactly(e.value), `not ${e.value}`, text);
   }
 }
 
@@ -198,7 +191,10 @@ function jsonOutcome(e: Extract<Expectation, { kind: 'json' }>, o: Observed): Ou
     case '==':
       return values.some((v) => deepEqual(v, e.value))
         ? PASS
-        : failed(l10n.t('json {0} is {1}, expected {2}', e.path.text, shown, json(e.value)), json(e.value), shown);
+        : {
+            ...failed(l10n.t('json {0} is {1}, expected {2}', e.path.text, shown, json(e.value)), json(e.value), shown),
+            diff: true,
+          };
     case '!=':
       return values.some((v) => !deepEqual(v, e.value))
         ? PASS

@@ -2,7 +2,7 @@
  * Which requests a check run makes (every row of its dataset × every model asked for, up to a cap) and
  * running them at a bounded concurrency that one signal cancels. Pure; no `vscode` import.
  */
-import type { DatasetRow } from './dataset';
+import type { DatasetRow } from '../../domain/payload/dataset';
 
 export interface PlannedRun {
   /** The dataset row (none for a payload without `@each`). */

@@ -14,7 +14,7 @@ import { parsePayload, wantsStream } from '../../domain/payload/parse';
 import { literalText, resolvePayload, resolveString, type VariableContext } from '../../domain/payload/variables';
 import { readCheckLines, type CheckLines } from './checkFile';
 import { redactObserved, secretRemover } from './redactObserved';
-import { readDataset, type Dataset } from './dataset';
+import { readDataset, type Dataset } from '../../domain/payload/dataset';
 import { evaluate, type Observed, type Outcome, type SchemaSource } from './evaluate';
 import type { Expectation } from './expectations';
 import { grade } from './graderRun';
@@ -103,6 +103,10 @@ export interface ExpectationResult {
 
 export interface RunResult {
   run: PlannedRun;
+  /** Where the request went (always set by runPlanned). */
+  endpoint?: PostEndpoint;
+  /** The model the request was sent to (the run's, else the payload's own, variables resolved). */
+  model?: string;
   observed: Observed;
   results: ExpectationResult[];
   passed: boolean;
@@ -158,8 +162,11 @@ export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: Ru
     }),
   );
   const usage = observed.answer?.usage;
+  const own = (check.value as { model?: unknown } | undefined)?.model;
   return {
     run,
+    endpoint: check.endpoint,
+    model: run.model ?? (typeof own === 'string' ? resolveString(own, context).sent : undefined),
     observed,
     results,
     passed: results.every((r) => r.outcome.passed),

@@ -10,6 +10,13 @@ import { isPayload, PAYLOAD_SELECTOR, registerPayloadHover } from './payloadEdit
 import type { ScratchFiles } from './scratchFiles';
 import type { EnvAccess } from '../../platform/envAccess';
 import {
+  eachLine,
+  missingFieldMessage,
+  withDatasetFields,
+  type DatasetFields,
+} from '../../domain/payload/datasetVariables';
+import { PayloadDatasets } from './payloadDatasets';
+import {
   envAccess,
   openReferenceBefore,
   pinnedEnvironment,
@@ -51,7 +58,7 @@ export function unresolvedMessage(problems: readonly VariableProblem[]): Display
         ? l10n.t('{0} (and 1 more)', clean(first.message))
         : l10n.t('{0} (and {1} more)', clean(first.message), more);
   return l10n.t(
-    'Nothing was sent: {0}. Define it under "variables" of the environment in modelAccess.environments, or write {{ for literal braces.',
+    'Nothing was sent: {0}. Define it under "variables" of the environment in modelAccess.environments, or write \\{{ for literal braces.',
     problem,
   );
 }
@@ -79,11 +86,13 @@ export class VariableDiagnostics extends Lifecycle {
     private readonly environments: Environments,
     private readonly scratch: ScratchFiles,
     private readonly envAccess: EnvAccess,
+    private readonly datasets: PayloadDatasets,
   ) {
     super();
     const all = () => vscode.workspace.textDocuments.forEach((d) => this.check(d));
     this.own(
       this.collection,
+      datasets.onDidChange(all),
       vscode.workspace.onDidOpenTextDocument((d) => this.check(d)),
       vscode.workspace.onDidChangeTextDocument((e) => this.check(e.document)),
       vscode.workspace.onDidCloseTextDocument((d) => this.collection.delete(d.uri)),
@@ -99,6 +108,20 @@ export class VariableDiagnostics extends Lifecycle {
       this.collection.delete(doc.uri);
       return;
     }
+    if (eachLine(doc.getText()) === undefined) {
+      this.collection.set(doc.uri, this.problems(doc, undefined));
+      return;
+    }
+    // The dataset's fields are variables too: read the file first (once; again when it changes).
+    const version = doc.version;
+    void this.datasets.fieldsFor(doc).then((fields) => {
+      if (!doc.isClosed && doc.version === version) {
+        this.collection.set(doc.uri, this.problems(doc, fields));
+      }
+    });
+  }
+
+  private problems(doc: vscode.TextDocument, dataset: DatasetFields | undefined): vscode.Diagnostic[] {
     const text = doc.getText();
     const target = payloadEnvironment(text, this.environments);
     const diagnostics: vscode.Diagnostic[] = [];
@@ -112,21 +135,29 @@ export class VariableDiagnostics extends Lifecycle {
       );
     } else {
       // Unset $env values are read from process.env only; nothing here is shown but the reference.
-      const context = {
+      const own = {
         ...variableContext(target.env, { envPolicy: this.envAccess.policyFor(doc.uri) }),
         uuid: () => '',
         now: () => 0,
       };
+      const context = dataset ? withDatasetFields(own, dataset) : own;
       const model = modelOf(text, context);
       for (const ref of referencesIn(text)) {
         const problem = resolveString(ref.text, context, model).problems[0];
         if (problem) {
           const range = new vscode.Range(doc.positionAt(ref.offset), doc.positionAt(ref.offset + ref.length));
-          diagnostics.push(diagnostic(range, `${displayText(problem.message, 300)}.`));
+          // A name that is no field of the dataset nor a variable: say which dataset it was looked for in.
+          const unknownField =
+            dataset !== undefined &&
+            ref.kind === 'variable' &&
+            ref.name !== 'model' &&
+            !(ref.name in context.variables);
+          const message = unknownField ? missingFieldMessage(ref.text, dataset, target.env?.name) : problem.message;
+          diagnostics.push(diagnostic(range, `${displayText(message, 300)}.`));
         }
       }
     }
-    this.collection.set(doc.uri, diagnostics);
+    return diagnostics;
   }
 }
 
@@ -149,9 +180,13 @@ export class VariableCompletion implements vscode.CompletionItemProvider {
   constructor(
     private readonly environments: Environments,
     private readonly scratch: ScratchFiles,
+    private readonly datasets: PayloadDatasets,
   ) {}
 
-  provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] | undefined {
+  async provideCompletionItems(
+    doc: vscode.TextDocument,
+    position: vscode.Position,
+  ): Promise<vscode.CompletionItem[] | undefined> {
     if (!isPayload(doc, this.scratch)) {
       return undefined;
     }
@@ -162,7 +197,21 @@ export class VariableCompletion implements vscode.CompletionItemProvider {
     const env = payloadEnvironment(doc.getText(), this.environments).env;
     const range = new vscode.Range(position.line, open.start, position.line, position.character);
     const closes = doc.lineAt(position.line).text.slice(position.character).startsWith('}}');
-    const items = Object.entries(env?.variables ?? {}).map(([name, value]) => {
+    const dataset = await this.datasets.fieldsFor(doc);
+    // The dataset's fields first: a run fills them from each row, over the environment's variables.
+    const fields = [...(dataset?.fields ?? [])].map(([name, values]) => {
+      const item = new vscode.CompletionItem(
+        { label: name, description: displayText(dataset?.file, 60) },
+        vscode.CompletionItemKind.Field,
+      );
+      item.detail = displayText(values.join(', '), 120);
+      item.insertText = closes ? name : `${name}}}`;
+      item.range = range;
+      item.sortText = `0${name}`;
+      return item;
+    });
+    const own = Object.entries(env?.variables ?? {}).filter(([name]) => !dataset?.fields.has(name));
+    const items = own.map(([name, value]) => {
       const item = new vscode.CompletionItem(
         { label: name, description: displayText(env?.name, 60) },
         vscode.CompletionItemKind.Variable,
@@ -179,18 +228,37 @@ export class VariableCompletion implements vscode.CompletionItemProvider {
       item.range = range;
       items.push(item);
     }
-    return items;
+    return [...fields, ...items];
   }
 }
 
 /** Over a `{{…}}`: its value in the payload's environment, or that it is secret, or why it is unknown. */
-function variableHover(environments: Environments, scratch: ScratchFiles, access: EnvAccess): vscode.Disposable {
+function variableHover(
+  environments: Environments,
+  scratch: ScratchFiles,
+  access: EnvAccess,
+  datasets: PayloadDatasets,
+): vscode.Disposable {
   return registerPayloadHover(scratch, (doc, position, md) => {
     const text = doc.getText();
     const offset = doc.offsetAt(position);
     const ref = referencesIn(text).find((r) => offset >= r.offset && offset <= r.offset + r.length);
     if (!ref) {
       return undefined;
+    }
+    const dataset = datasets.readFieldsFor(doc);
+    const values = ref.kind === 'variable' ? dataset?.fields.get(ref.name) : undefined;
+    if (dataset && values) {
+      md.appendText(
+        l10n.t(
+          '{0}: a field of {1}, filled from each of its {2} rows (first values: {3}).',
+          displayText(ref.text, 100),
+          displayText(dataset.file, 100),
+          dataset.rows,
+          displayText(values.join(', '), 200),
+        ),
+      );
+      return new vscode.Range(doc.positionAt(ref.offset), doc.positionAt(ref.offset + ref.length));
     }
     const target = payloadEnvironment(text, environments);
     const policy = access.policyFor(doc.uri);
@@ -240,14 +308,16 @@ export function variableProviders(
   scratch: ScratchFiles,
   access: EnvAccess,
 ): vscode.Disposable[] {
+  const datasets = new PayloadDatasets();
   return [
-    new VariableDiagnostics(environments, scratch, access),
+    datasets,
+    new VariableDiagnostics(environments, scratch, access, datasets),
     vscode.languages.registerCompletionItemProvider(
       PAYLOAD_SELECTOR,
-      new VariableCompletion(environments, scratch),
+      new VariableCompletion(environments, scratch, datasets),
       '{',
       '$',
     ),
-    variableHover(environments, scratch, access),
+    variableHover(environments, scratch, access, datasets),
   ];
 }

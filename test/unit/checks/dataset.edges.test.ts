@@ -1,7 +1,7 @@
 // Dataset files as people name and write them: a second extension, a stray byte-order mark or carriage
 // return inside a value, blank lines between rows, a header whose first column has no name.
 import * as assert from 'node:assert/strict';
-import { datasetKind, readDataset } from '../../../src/checks/core/dataset';
+import { datasetKind, readDataset } from '../../../src/domain/payload/dataset';
 
 describe('checks/core/dataset: names and stray characters', () => {
   it('knows the kind by the last extension only', () => {

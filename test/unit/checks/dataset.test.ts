@@ -1,7 +1,7 @@
 // Dataset files of `// @each`: JSON Lines and CSV (quoted fields, line breaks inside quotes, CRLF), every row
 // with the line it starts on, and every row that cannot be read named by file:line.
 import * as assert from 'node:assert/strict';
-import { datasetKind, readDataset, splitCsv } from '../../../src/checks/core/dataset';
+import { datasetKind, readDataset, splitCsv } from '../../../src/domain/payload/dataset';
 
 describe('checks/core/dataset', () => {
   it('knows JSON Lines and CSV by their extension', () => {

@@ -100,20 +100,32 @@ describe('checks/core/evaluate', () => {
     passes('text != "x"');
     passes('text matches /par(is)?/i');
     const text = 'The capital is Paris.';
-    fails('text contains "London"', undefined, 'The answer\'s text does not contain "London"', 'London', text);
-    fails('text not contains "Paris"', undefined, 'The answer\'s text contains "Paris"', 'not Paris', text);
-    fails('text == "x"', undefined, "The answer's text is different", 'x', text);
+    fails(
+      'text contains "London"',
+      undefined,
+      'The answer\'s text does not contain "London". It begins: "The capital is Paris."',
+      'London',
+      text,
+    );
+    fails(
+      'text not contains "Paris"',
+      undefined,
+      'The answer\'s text contains "Paris" at character 16. It begins: "The capital is Paris."',
+      'not Paris',
+      text,
+    );
+    fails('text == "x"', undefined, 'The answer\'s text is not "x". It begins: "The capital is Paris."', 'x', text);
     fails(
       'text != "The capital is Paris."',
       undefined,
-      'The answer\'s text is "The capital is Paris."',
+      'The answer\'s text is exactly "The capital is Paris."',
       'not The capital is Paris.',
       text,
     );
     fails(
       'text matches /^london/i',
       undefined,
-      "The answer's text does not match /^london/i",
+      'The answer\'s text does not match /^london/i. The text it ran on: "The capital is Paris."',
       'matches /^london/i',
       text,
     );

@@ -48,15 +48,15 @@ describe('checks/core/fileRun', function () {
   });
 
   for (const [endpoint, body] of [
-    ['/v1/chat', '"messages": [{"role": "user", "content": "Hello {{city}}"}]'],
-    ['/v1/responses', '"input": "Hello {{city}}"'],
+    ['/v1/chat', '"messages": [{"role": "user", "content": "Tell me about {{city}}"}]'],
+    ['/v1/responses', '"input": "Tell me about {{city}}"'],
   ] as const) {
     for (const stream of [false, true]) {
       it(`${endpoint}${stream ? ', streamed' : ''}: the text is read, timed, and its first token measured when streamed`, async () => {
         const text = [
           `// POST ${endpoint}`,
           '// @expect status 200',
-          '// @expect text contains "Hello {{city}}"',
+          '// @expect text contains "Tell me about {{city}}"',
           '// @expect time < 10s',
           ...(stream ? ['// @expect first token < 10s'] : ['// @expect json $.model == "aurora-1"']),
           `{ "model": "aurora-1", "stream": ${stream}, ${body} }`,
@@ -71,7 +71,7 @@ describe('checks/core/fileRun', function () {
         );
         assert.equal(row.result.observed.streamed, stream);
         assert.equal(row.result.observed.firstTokenMs !== undefined, stream);
-        assert.match(row.result.observed.answer?.text ?? '', /"Hello Paris"/);
+        assert.match(row.result.observed.answer?.text ?? '', /"Tell me about Paris"/);
         assert.equal(row.label, 'the payload');
       });
     }

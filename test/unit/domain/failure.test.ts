@@ -5,6 +5,7 @@ import {
   NO_KEY,
   type Failure,
   HEADER_SECRET_MISSING,
+  waysOut,
 } from '../../../src/domain/failure';
 import { KEY_NOT_ALLOWED } from '../../../src/domain/keyConsent';
 
@@ -217,5 +218,20 @@ describe('failures as text', () => {
     assert.equal(failure.action, 'setHeaderSecret');
     assert.equal(FAILURE_ACTIONS[failure.action].command, 'modelAccess.setHeaderSecret');
     assert.equal(failure.message, 'X-Org-Token has no value');
+  });
+});
+
+describe('ways out of a failure', () => {
+  it('an unreachable service offers Retry, Set Service URL… and Diagnose Connection', () => {
+    assert.deepEqual(waysOut({ kind: 'network', action: 'retry' }), ['retry', 'setBaseUrl', 'diagnose']);
+    assert.deepEqual(waysOut({ kind: 'timeout', action: 'retry' }), ['retry', 'setBaseUrl', 'diagnose']);
+  });
+
+  it('a TLS or proxy failure leads with the diagnosis', () => {
+    assert.deepEqual(waysOut({ kind: 'network', action: 'diagnose' }), ['diagnose', 'setBaseUrl', 'retry']);
+  });
+
+  it('a rejected key offers only Set API Key…', () => {
+    assert.deepEqual(waysOut({ kind: 'http', action: 'setApiKey' }), ['setApiKey']);
   });
 });

@@ -28,6 +28,7 @@ interface Manifest {
     menus?: Record<string, { command: string; when?: string; group?: string }[]>;
     configuration?: { properties: Record<string, Setting> };
     keybindings?: { command: string; key: string; when?: string }[];
+    walkthroughs?: { steps: { completionEvents?: string[] }[] }[];
   };
 }
 
@@ -40,6 +41,12 @@ function whenClauses(): string[] {
     out.push(...items.map((i) => i.when ?? ''));
   }
   out.push(...(manifest.contributes.viewsWelcome ?? []).map((w) => w.when ?? ''));
+  // A walkthrough step's `onContext:` completion event is a when clause too.
+  for (const walkthrough of manifest.contributes.walkthroughs ?? []) {
+    for (const step of walkthrough.steps) {
+      out.push(...(step.completionEvents ?? []).filter((e) => e.startsWith('onContext:')).map((e) => e.slice(10)));
+    }
+  }
   return out;
 }
 
@@ -123,7 +130,7 @@ describe('ids match package.json', () => {
   it('context keys used in when clauses are the ones in ids.ts', () => {
     const known = new Set<string>(Object.values(ContextKeys));
     for (const when of whenClauses()) {
-      for (const [key] of when.matchAll(/modelAccess\.[A-Za-z]+/g)) {
+      for (const [key] of when.matchAll(/modelAccess(?:\.[A-Za-z]+)+/g)) {
         if (!known.has(key)) {
           // Command or view ids may appear (e.g. `view == modelAccess.models`).
           assert.ok(key === Views.models || contributedCommands.has(key), `unknown context key ${key} in "${when}"`);

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { parseServeArgs } from '../../server/args';
+import { DEFAULT_EMBEDDING_DIMENSIONS } from '../../server/generation';
 import {
   CARD_MARKER,
   DEMO_KEYS,
@@ -286,7 +287,23 @@ describe('local Model Access Service', () => {
         model_card_url: 'https://cards.example/acme/aurora-10',
         owned_by: 'acme',
         created: 1740787200,
+        capabilities: { chat: true, embeddings: false, vision: true, tools: true, reasoning: true },
+        context_window: 262144,
+        max_output_tokens: 16384,
+        lifecycle_status: 'preview',
       });
+    });
+
+    it('a deprecated entry says when it retires and what replaces it', async () => {
+      const entry = (await (await get(s, '/v1/models/aurora-1')).json()) as Record<string, unknown>;
+      assert.equal(entry.lifecycle_status, 'deprecated');
+      assert.match(String(entry.deprecation_date), /^\d{4}-\d{2}-\d{2}$/);
+      assert.match(String(entry.retirement_date), /^\d{4}-\d{2}-\d{2}$/);
+      assert.equal(entry.replacement, 'aurora-2');
+      assert.ok(
+        s.registry.models.some((m) => m.id === entry.replacement),
+        'the replacement is a listed model',
+      );
     });
 
     it('accepts ids with "/", ":" and spaces, percent-encoded or with a literal slash', async () => {
@@ -603,7 +620,7 @@ describe('local Model Access Service', () => {
       const answer = (await (await post(s, '/v1/chat', { ...body, messages: after })).json()) as {
         choices: { message: { content: string } }[];
       };
-      assert.match(answer.choices[0].message.content, /^You wrote/, 'after the tool result, text');
+      assert.match(answer.choices[0].message.content, /demo model/, 'after the tool result, text');
     });
 
     it('with a stream delay, events arrive separately while the answer is still open', async () => {
@@ -663,7 +680,7 @@ describe('local Model Access Service', () => {
       assert.deepEqual(a.data[0].embedding, a.data[2].embedding);
       assert.notDeepEqual(a.data[0].embedding, a.data[1].embedding);
       const v = a.data[0].embedding as number[];
-      assert.equal(v.length, 16);
+      assert.equal(v.length, DEFAULT_EMBEDDING_DIMENSIONS);
       assert.ok(Math.abs(Math.hypot(...v) - 1) < 1e-4);
       const single = (await (
         await post(s, '/v1/embeddings', { model: 'cirrus-embed-2', input: 'alpha', dimensions: 64 })
