@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { onFirstUse } from '../common/onFirstUse';
 import type { Services } from '../services';
 import { PayloadDocuments } from './payloadDocuments';
+import { ModelFixes } from './modelFixes';
 import { ModelCompletion, ModelDiagnostics, modelHover, PAYLOAD_SELECTOR, PayloadCodeLens } from './payloadEditing';
 import { RESPONSE_GONE, RESPONSE_SCHEME } from './responseScheme';
 import { ScratchFiles } from './scratchFiles';
@@ -41,6 +42,9 @@ export function register(deps: Services): vscode.Disposable[] {
       provideTextDocumentContent: (uri) => load.loaded?.api.responses.provideTextDocumentContent(uri) ?? RESPONSE_GONE,
     }),
     new ModelDiagnostics(deps.catalog, scratch),
+    vscode.languages.registerCodeActionsProvider(PAYLOAD_SELECTOR, new ModelFixes(deps.catalog), {
+      providedCodeActionKinds: ModelFixes.kinds,
+    }),
     ...variableProviders(deps.environments, scratch, envAccess),
     vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, lens),
     // A payload's first answer adds Reply to its CodeLens.
