@@ -11,7 +11,7 @@
 import type { ModelEntry } from '../../api/types';
 import { l10n } from '../../common/l10n';
 import { clean, type DisplayText } from '../../common/text';
-import { lifecycleKey, readLifecycle } from './lifecycle';
+import { lifecycleKey, mayHaveLifecycle, readLifecycle } from './lifecycle';
 
 export type ChangeKind = 'added' | 'gone' | 'updated';
 
@@ -59,7 +59,17 @@ function firstById(list: readonly ModelEntry[]): Map<string, ModelEntry> {
 }
 
 function lifecycleChanged(a: ModelEntry, b: ModelEntry): boolean {
-  return a.raw !== b.raw && lifecycleKey(readLifecycle(a.raw)) !== lifecycleKey(readLifecycle(b.raw));
+  if (a.raw === b.raw) {
+    return false;
+  }
+  const hasA = mayHaveLifecycle(a.raw);
+  const hasB = mayHaveLifecycle(b.raw);
+  if (!hasA && !hasB) {
+    return false;
+  }
+  return (
+    lifecycleKey(hasA ? readLifecycle(a.raw) : undefined) !== lifecycleKey(hasB ? readLifecycle(b.raw) : undefined)
+  );
 }
 
 /** The changes from `before` to `after`. Two lists holding the same models (in any order) give none. */

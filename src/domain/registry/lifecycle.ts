@@ -165,9 +165,36 @@ function readLevel(o: Record<string, unknown>, into: ModelLifecycle): void {
   into.successor ??= firstOf(o, SUCCESSOR_KEYS, readModelName);
 }
 
+/** Every top-level field a lifecycle is read from: an entry with none of them declares none. */
+const LIFECYCLE_FIELDS = new Set([
+  ...DEPRECATION_KEYS,
+  ...RETIREMENT_KEYS,
+  ...SUCCESSOR_KEYS,
+  ...STATUS_KEYS,
+  'deprecated',
+  'deprecation',
+  'model_info',
+]);
+
+/**
+ * Whether the entry has any field a lifecycle is read from: one look at its own keys, so comparing 100,000
+ * entries that say nothing about their lifecycle costs little.
+ */
+export function mayHaveLifecycle(raw: unknown): boolean {
+  if (!isRecord(raw)) {
+    return false;
+  }
+  for (const k in raw) {
+    if (LIFECYCLE_FIELDS.has(k)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 /** The lifecycle an entry declares, or undefined when it declares none. */
 export function readLifecycle(raw: unknown): ModelLifecycle | undefined {
-  if (!isRecord(raw)) {
+  if (!mayHaveLifecycle(raw) || !isRecord(raw)) {
     return undefined;
   }
   const out: ModelLifecycle = { deprecated: false };
