@@ -5,9 +5,9 @@
  * the edit, drawing the editor) is not counted: it is the same for any edit of that size. In process, after a
  * warm-up; target ≤ 50 ms each.
  */
-import { appendReply, dropLastAnswer, forkAt } from '../src/requests/core/conversation/edits';
-import { RenderedTurns, transcriptHtml } from '../src/requests/core/conversation/transcript';
-import { readConversation } from '../src/requests/core/conversation/turns';
+import { appendReply, dropLastAnswer, forkAt } from '../src/requests/conversation/core/edits';
+import { RenderedTurns, transcriptHtml } from '../src/requests/conversation/core/transcript';
+import { readConversation } from '../src/requests/conversation/core/turns';
 import type { BenchContext } from './context';
 import { formatSummary, summarize } from './stats';
 

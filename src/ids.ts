@@ -43,7 +43,7 @@ export const Commands = {
   sendToEmbeddings: 'modelAccess.sendToEmbeddings',
   changeEndpoint: 'modelAccess.changeEndpoint',
   payloadActions: 'modelAccess.payloadActions',
-  /** A payload or a model as curl, Python or JavaScript code (src/requests/codeCommands.ts). */
+  /** A payload or a model as curl, Python or JavaScript code (src/requests/code/codeCommands.ts). */
   copyAsCode: 'modelAccess.copyAsCode',
   importCurl: 'modelAccess.importCurl',
   openScratchFolder: 'modelAccess.openScratchFolder',
@@ -54,13 +54,13 @@ export const Commands = {
   showRawEvents: 'modelAccess.showRawEvents',
   saveResponseBody: 'modelAccess.saveResponseBody',
   previewResponse: 'modelAccess.previewResponse',
-  /** Sends the active payload to several models at once, side by side (src/requests/compare.ts). */
+  /** Sends the active payload to several models at once, side by side (src/requests/compare/compare.ts). */
   compareModels: 'modelAccess.compareModels',
   // Checks (src/checks/): payloads with `// @expect` lines as tests
   runChecks: 'modelAccess.runChecks',
   runChecksOnModels: 'modelAccess.runChecksOnModels',
   saveCheckResults: 'modelAccess.saveCheckResults',
-  // Conversations in a payload (src/requests/conversation.ts)
+  // Conversations in a payload (src/requests/conversation/conversation.ts)
   reply: 'modelAccess.reply',
   regenerate: 'modelAccess.regenerate',
   forkConversation: 'modelAccess.forkConversation',
@@ -103,7 +103,7 @@ export const Settings = {
   requestTemplates: 'requestTemplates',
   defaultFilePurpose: 'defaultFilePurpose',
   responseInNewTab: 'responseInNewTab',
-  // Conversations (src/requests/conversation.ts)
+  // Conversations (src/requests/conversation/conversation.ts)
   conversationPreviousResponseId: 'conversation.previousResponseId',
   maxAttachmentMegabytes: 'conversation.maxAttachmentMegabytes',
   // Limits on what accumulates (streams, lists)

@@ -6,19 +6,22 @@
  * key refused). The key and secret header values never reach the output or the report: every line passes
  * through the redactor. Only pure code: api, common, domain and checks/core; no `vscode` import.
  */
-import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../api/answerLimits';
 import { ServiceClient } from '../api/client';
 import { Redactor } from '../api/redact';
+import { visibleControls } from '../common/controlChars';
 import type { ModelService } from '../api/types';
 import { findEnvironment, readEnvironments, type Environment } from '../domain/environments';
+import { variableContext } from '../domain/payload/variableContext';
 import { describeExpectation, formatMs } from '../checks/core/expectations';
 import { firstFailure, runCheckFile, type Target } from '../checks/core/fileRun';
 import { hasChecks, readCheckLines } from '../checks/core/checkFile';
 import { median } from '../checks/core/planner';
 import { expandPatterns } from './glob';
 import { junitXml, type JUnitSuite } from './junit';
+import { keyForEnvironment } from './keys';
 
 export const EXIT_PASSED = 0;
 export const EXIT_FAILED = 1;
@@ -39,6 +42,10 @@ interface Options {
   concurrency: number;
   maxRows: number;
   models: string[];
+  maxResponseBytes: number;
+  /** Seconds. */
+  requestTimeout: number;
+  runTimeout: number;
 }
 
 const USAGE = [
@@ -52,9 +59,13 @@ const USAGE = [
   '  --environments FILE   environments: a JSON list, or a settings.json with "modelAccess.environments"',
   '  --concurrency N       requests at once (default 4)',
   '  --max-rows N          dataset rows per payload (default 1000)',
+  '  --max-response-mb N   the most one answer may hold; a longer one fails the check (default 32)',
+  '  --timeout S           the most one request may take, its answer included (default 120 s)',
+  '  --run-timeout S       the most the whole run may take; then it stops and writes the report (default 1800 s)',
   "  --model ID            run on this model instead of the payload's (repeat for several models)",
   '',
-  'Environment: MODEL_ACCESS_BASE_URL, MODEL_ACCESS_API_KEY (the key for every environment),',
+  'Environment: MODEL_ACCESS_BASE_URL, MODEL_ACCESS_API_KEY (its key: sent only to that origin and path),',
+  'MODEL_ACCESS_API_KEY_<ENV NAME> for another environment (e.g. MODEL_ACCESS_API_KEY_STAGING),',
   'MODEL_ACCESS_SECRET_<HEADER> for an environment header whose value is "{{secret}}"',
   '(e.g. MODEL_ACCESS_SECRET_X_ORG_TOKEN for X-Org-Token), MODEL_ACCESS_ENVIRONMENTS (the file).',
   '',
@@ -62,7 +73,15 @@ const USAGE = [
 ];
 
 function parseArgs(args: readonly string[]): Options | string {
-  const o: Options = { patterns: [], concurrency: 4, maxRows: 1000, models: [] };
+  const o: Options = {
+    patterns: [],
+    concurrency: 4,
+    maxRows: 1000,
+    models: [],
+    maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
+    requestTimeout: 120,
+    runTimeout: 1800,
+  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const value = () => {
@@ -81,6 +100,18 @@ function parseArgs(args: readonly string[]): Options | string {
         o.environmentsFile = value();
       } else if (a === '--model') {
         o.models.push(value());
+      } else if (a === '--timeout' || a === '--run-timeout') {
+        const n = Number(value());
+        if (!Number.isFinite(n) || n <= 0) {
+          return `${a} needs a number of seconds above 0`;
+        }
+        o[a === '--timeout' ? 'requestTimeout' : 'runTimeout'] = n;
+      } else if (a === '--max-response-mb') {
+        const n = Number(value());
+        if (!Number.isFinite(n) || n <= 0) {
+          return `${a} needs a number of megabytes above 0`;
+        }
+        o.maxResponseBytes = Math.floor(n * 1024 * 1024);
       } else if (a === '--concurrency' || a === '--max-rows') {
         const n = Number(value());
         if (!Number.isInteger(n) || n < 1) {
@@ -130,10 +161,14 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   const redactor = new Redactor();
   const key = io.env.MODEL_ACCESS_API_KEY?.trim();
   redactor.add(key);
+  // Every environment's own key (MODEL_ACCESS_API_KEY_<NAME>), whichever the run ends up using.
+  Object.entries(io.env).forEach(([name, value]) => name.startsWith('MODEL_ACCESS_API_KEY_') && redactor.add(value));
   // Every secret the run knows (the key, secret header values, `{{$env …}}` values) in each form a server may
   // echo it; not the credential-looking patterns of the log, which would mangle answers ("token budget").
-  const out = (line: string) => io.out(redactor.removeSecrets(line));
-  const err = (line: string) => io.err(redactor.removeSecrets(line));
+  // Then every control character made visible: what a service, a dataset or a file name says cannot drive the
+  // terminal or the CI log (erase a line to forge PASS, hide a link, start a workflow command).
+  const out = (line: string) => io.out(visibleControls(redactor.removeSecrets(line)));
+  const err = (line: string) => io.err(visibleControls(redactor.removeSecrets(line)));
 
   const command = args[0];
   if (command === '--help' || command === '-h' || command === undefined) {
@@ -198,15 +233,16 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   // One client per environment, checked once before the first request: a refused key or a service that
   // cannot be reached stops the whole run (exit 2), rather than failing every check with the same message.
   const clients = new Map<string, Promise<ModelService | string>>();
-  const clientFor = (env: Environment): Promise<ModelService | string> => {
+  const clientFor = (env: Environment, envKey: string): Promise<ModelService | string> => {
     let c = clients.get(env.name);
     if (!c) {
-      c = openClient(env, key, io.env, redactor);
+      c = openClient(env, envKey, io.env, redactor, options.maxResponseBytes);
       clients.set(env.name, c);
     }
     return c;
   };
   let cannotRun: string | undefined;
+  let keyProblems = 0;
   const controller = new AbortController();
   const target = async (pinned: string | undefined): Promise<Target> => {
     const env = pinned === undefined ? fallback : findEnvironment(environments, pinned);
@@ -218,7 +254,13 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
             : `the payload is pinned to environment ${pinned} (// @env), and the environments file has none of that name`,
       };
     }
-    const client = await clientFor(env);
+    // The key goes only to its own service; another environment's payloads need that environment's key.
+    const choice = keyForEnvironment(env, io.env, baseUrl ?? fallback?.baseUrl);
+    if ('problem' in choice) {
+      keyProblems++;
+      return { problem: choice.problem };
+    }
+    const client = await clientFor(env, choice.key);
     if (typeof client === 'string') {
       cannotRun ??= client;
       controller.abort();
@@ -226,16 +268,17 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     }
     return {
       client,
-      variables: {
-        variables: env.variables,
-        environment: env.name,
-        env: (name) => io.env[name],
-        uuid: () => randomUUID(),
-        now: () => Date.now(),
-      },
+      variables: variableContext(env, { readEnv: (name) => io.env[name] }),
     };
   };
 
+  // The run's deadline: a service dripping a byte every few seconds must not keep a CI job for hours.
+  let runTimedOut = false;
+  const runTimer = setTimeout(() => {
+    runTimedOut = true;
+    controller.abort();
+  }, options.runTimeout * 1000);
+  runTimer.unref();
   const started = performance.now();
   const suites: JUnitSuite[] = [];
   let passed = 0;
@@ -253,6 +296,9 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       readText: (p) => safeRead(path.resolve(dir, p)),
       concurrency: options.concurrency,
       maxRows: options.maxRows,
+      maxResponseBytes: options.maxResponseBytes,
+      requestTimeoutMs: options.requestTimeout * 1000,
+      redact: redactor.removeSecrets,
       models: options.models,
       signal: controller.signal,
       onSecrets: (secrets) => secrets.forEach((s) => redactor.add(s)),
@@ -302,7 +348,16 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       ];
       out(`        ${rows.length > 1 ? `${row.label}: ` : ''}line ${failure.line + 1}${what ? `  ${what}` : ''}`);
       detail.slice(1).forEach((l) => out(`          ${oneLine(l)}`));
-      suite.cases.push({ name, time, failure: { message: failure.message, detail: detail.join('\n') } });
+      // A request stopped by a deadline did not fail its check: it is an error of the run.
+      const stopped =
+        row.kind === 'run' &&
+        row.result.observed.status === undefined &&
+        (row.result.observed.timedOut === true || runTimedOut);
+      suite.cases.push({
+        name,
+        time,
+        [stopped ? 'error' : 'failure']: { message: failure.message, detail: detail.join('\n') },
+      });
     }
     if (result.skippedRows > 0) {
       out(`        ${result.skippedRows} more dataset rows were not run (--max-rows ${options.maxRows})`);
@@ -313,6 +368,16 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       typeof (await c) === 'string' ? undefined : ((await c) as ModelService).dispose(),
     ),
   );
+  clearTimeout(runTimer);
+  if (runTimedOut) {
+    const message = `the run was stopped at its deadline (--run-timeout ${options.runTimeout} s); ${files.length - suites.length} payload files were not run`;
+    suites.push({
+      name: 'model-access check',
+      file: '',
+      cases: [{ name: 'run deadline', time: 0, error: { message, detail: message } }],
+    });
+    err(`model-access check: ${message}`);
+  }
   if (cannotRun) {
     err(`model-access check: the checks could not run: ${cannotRun}`);
     return EXIT_CANNOT_RUN;
@@ -324,12 +389,19 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     try {
       const target = path.resolve(io.cwd, options.junit);
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, redactor.removeSecrets(junitXml(suites)));
+      fs.writeFileSync(target, junitXml(suites, redactor.removeSecrets));
       out(`JUnit report: ${options.junit}`);
     } catch (e) {
       err(`model-access check: the JUnit report could not be written to ${options.junit}: ${(e as Error).message}`);
       return EXIT_CANNOT_RUN;
     }
+  }
+  if (runTimedOut) {
+    return EXIT_CANNOT_RUN;
+  }
+  if (keyProblems > 0) {
+    err('model-access check: some payloads could not run: their environment has no key of its own (see above).');
+    return EXIT_CANNOT_RUN;
   }
   return failed > 0 ? EXIT_FAILED : EXIT_PASSED;
 }
@@ -352,6 +424,7 @@ async function openClient(
   key: string,
   processEnv: Record<string, string | undefined>,
   redactor: Redactor,
+  maxResponseBytes: number,
 ): Promise<ModelService | string> {
   const secrets: Record<string, string> = {};
   for (const header of env.secretHeaders) {
@@ -370,6 +443,8 @@ async function openClient(
       headers: { ...env.headers },
       secretHeaders: async () => secrets,
       userAgent: 'model-access-cli',
+      // The limit Send has: a body is cut there (and the check fails saying so), a stream stopped there.
+      maxBodyBytes: maxResponseBytes,
     });
   } catch (e) {
     return `${env.baseUrl} is not a usable service URL: ${(e as Error).message}`;

@@ -1,14 +1,19 @@
 /**
  * JUnit XML for CI systems (GitHub Actions test reporters, GitLab, Jenkins): one `<testsuite>` per payload
  * file, one `<testcase>` per request (a dataset row, a model), a `<failure>` with the first failed
- * expectation's line and message, expected and actual. No `vscode` import.
+ * expectation's line and message, expected and actual, an `<error>` when the run stopped it (a deadline).
+ * Each field is redacted before it is escaped (an escaped secret, `pa&quot;ss`, no longer matches the secret),
+ * and its control characters are made visible. No `vscode` import.
  */
+import { visibleControls } from '../common/controlChars';
 
 export interface JUnitCase {
   name: string;
   /** Seconds. */
   time: number;
   failure?: { message: string; detail: string };
+  /** The case did not end on its own (the run's deadline): an `<error>`, not a `<failure>`. */
+  error?: { message: string; detail: string };
 }
 
 export interface JUnitSuite {
@@ -28,24 +33,30 @@ export function xmlEscape(text: string): string {
     .replace(/'/g, '&apos;');
 }
 
-export function junitXml(suites: readonly JUnitSuite[]): string {
+/** The report; `redact` removes every secret of the run from each field before it is escaped. */
+export function junitXml(suites: readonly JUnitSuite[], redact: (text: string) => string): string {
+  const field = (text: string) => xmlEscape(visibleControls(redact(text)));
+  const block = (text: string) => xmlEscape(visibleControls(redact(text), { keepLineFeed: true }));
   const count = (s: JUnitSuite) => s.cases.length;
   const failures = (s: JUnitSuite) => s.cases.filter((c) => c.failure).length;
+  const errors = (s: JUnitSuite) => s.cases.filter((c) => c.error && !c.failure).length;
   const time = (s: JUnitSuite) => s.cases.reduce((t, c) => t + c.time, 0);
   const total = (f: (s: JUnitSuite) => number) => suites.reduce((n, s) => n + f(s), 0);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="model-access check" tests="${total(count)}" failures="${total(failures)}" time="${total(time).toFixed(3)}">`,
+    `<testsuites name="model-access check" tests="${total(count)}" failures="${total(failures)}" errors="${total(errors)}" time="${total(time).toFixed(3)}">`,
   ];
   for (const s of suites) {
     lines.push(
-      `  <testsuite name="${xmlEscape(s.name)}" file="${xmlEscape(s.file)}" tests="${count(s)}" failures="${failures(s)}" time="${time(s).toFixed(3)}">`,
+      `  <testsuite name="${field(s.name)}" file="${field(s.file)}" tests="${count(s)}" failures="${failures(s)}" errors="${errors(s)}" time="${time(s).toFixed(3)}">`,
     );
     for (const c of s.cases) {
-      const open = `    <testcase classname="${xmlEscape(s.name)}" name="${xmlEscape(c.name)}" file="${xmlEscape(s.file)}" time="${c.time.toFixed(3)}"`;
-      if (c.failure) {
+      const open = `    <testcase classname="${field(s.name)}" name="${field(c.name)}" file="${field(s.file)}" time="${c.time.toFixed(3)}"`;
+      const problem = c.failure ?? c.error;
+      if (problem) {
+        const tag = c.failure ? 'failure' : 'error';
         lines.push(`${open}>`);
-        lines.push(`      <failure message="${xmlEscape(c.failure.message)}">${xmlEscape(c.failure.detail)}</failure>`);
+        lines.push(`      <${tag} message="${field(problem.message)}">${block(problem.detail)}</${tag}>`);
         lines.push('    </testcase>');
       } else {
         lines.push(`${open}/>`);

@@ -5,6 +5,7 @@ import { normalizeBaseUrl } from '../api/baseUrl';
 import { resolveProxy, type ProxyInputs } from '../api/proxy';
 import type { TrustOptions } from '../api/trust';
 import { megabytes } from '../common/settingValues';
+import { DEFAULT_MAX_RESPONSE_MEGABYTES } from '../api/answerLimits';
 import type { ClientCertificate } from '../api/dispatcher';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
@@ -180,7 +181,10 @@ export class Config implements vscode.Disposable {
 
   /** What one answer may hold in memory (streamed text + raw events, or a body), in bytes. */
   get maxResponseBytes(): number {
-    return megabytes(this.section().get<number>(Settings.maxResponseMegabytes, 32), 32);
+    return megabytes(
+      this.section().get<number>(Settings.maxResponseMegabytes, DEFAULT_MAX_RESPONSE_MEGABYTES),
+      DEFAULT_MAX_RESPONSE_MEGABYTES,
+    );
   }
 
   get maxModels(): number {

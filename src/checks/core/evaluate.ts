@@ -4,6 +4,7 @@
  */
 import { l10n } from '../../common/plainL10n';
 import { compare, describeExpectation, formatMs, type Expectation } from './expectations';
+import { testWithin } from './budget';
 import { select } from './jsonPath';
 import { deepEqual, validate } from './jsonSchema';
 
@@ -19,6 +20,8 @@ export interface Observed {
   /** Undefined when no HTTP answer came (`failure` says why: connection refused, timeout, cancelled). */
   status?: number;
   failure?: string;
+  /** No answer because the request's time limit was reached. */
+  timedOut?: boolean;
   /** The service's error message for a non-2xx answer. */
   errorMessage?: string;
   elapsedMs: number;
@@ -139,7 +142,7 @@ function textOutcome(e: Extract<Expectation, { kind: 'text' }>, o: Observed): Ou
   }
   switch (e.op) {
     case 'matches':
-      return e.pattern.test(text)
+      return testWithin(e.pattern, text)
         ? PASS
         : failed(
             l10n.t("The answer's text does not match {0}", String(e.pattern)),
@@ -198,7 +201,7 @@ function jsonOutcome(e: Extract<Expectation, { kind: 'json' }>, o: Observed): Ou
         ? PASS
         : failed(l10n.t('json {0} does not contain {1}', e.path.text, json(e.value)), json(e.value), shown);
     case 'matches':
-      return values.some((v) => typeof v === 'string' && e.pattern.test(v))
+      return values.some((v) => typeof v === 'string' && testWithin(e.pattern, v))
         ? PASS
         : failed(l10n.t('json {0} does not match {1}', e.path.text, String(e.pattern)), String(e.pattern), shown);
     default: {

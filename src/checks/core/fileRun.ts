@@ -22,6 +22,12 @@ export interface FileRunDeps {
   onlyRows?: ReadonlySet<number>;
   concurrency: number;
   maxRows: number;
+  /** What one answer may hold (Send's limit); default 32 MB. */
+  maxResponseBytes?: number;
+  /** The most one request may take (the command line's --timeout). */
+  requestTimeoutMs?: number;
+  /** The run's redaction, applied to what each request observed before it is evaluated. */
+  redact?: (text: string) => string;
   /** Several-models runs: each planned request once per model. */
   models?: readonly string[];
   signal: AbortSignal;
@@ -117,6 +123,9 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
       schemas,
       signal: deps.signal,
       onSecrets: deps.onSecrets,
+      maxResponseBytes: deps.maxResponseBytes,
+      requestTimeoutMs: deps.requestTimeoutMs,
+      redact: deps.redact,
     });
     report({ kind: 'run', label, result });
   });

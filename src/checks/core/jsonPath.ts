@@ -87,7 +87,10 @@ export function select(value: unknown, path: JsonPath): { values: unknown[]; rea
   for (const step of path.steps) {
     const next: unknown[] = [];
     for (const v of current) {
-      next.push(...stepInto(v, step));
+      // One by one: spreading a 600,000-element array as arguments overflows the stack.
+      for (const x of stepInto(v, step)) {
+        next.push(x);
+      }
     }
     if (next.length === 0) {
       return { values: [], reached };

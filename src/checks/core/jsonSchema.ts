@@ -5,6 +5,7 @@
  * packages to a bundle that loads with the extension; the subset is small enough to test completely.
  * Pure; no `vscode` import.
  */
+import { BudgetSpent, StepBudget, testWithin } from './budget';
 import { l10n } from '../../common/plainL10n';
 
 /** Keywords that say nothing about validity. */
@@ -57,12 +58,24 @@ const KEYWORDS = new Set([
 
 /** The first reason `value` is not valid against `schema` (with where), or undefined when it is valid. */
 export function validate(value: unknown, schema: unknown): string | undefined {
-  return check(value, schema, schema, '$', 0);
+  budget = new StepBudget();
+  try {
+    return check(value, schema, schema, '$', 0);
+  } catch (e) {
+    if (e instanceof BudgetSpent) {
+      return e.message;
+    }
+    throw e;
+  }
 }
 
 const MAX_DEPTH = 64;
 
+/** The budget of the validation under way (validation is synchronous: one at a time). */
+let budget = new StepBudget();
+
 function check(value: unknown, schema: unknown, root: unknown, at: string, depth: number): string | undefined {
+  budget.step();
   if (schema === true) {
     return undefined;
   }
@@ -168,7 +181,7 @@ function stringProblem(value: unknown, schema: Record<string, unknown>, at: stri
   if (typeof schema.maxLength === 'number' && length > schema.maxLength) {
     return l10n.t('{0}: the text has {1} characters, more than maxLength {2}', at, length, schema.maxLength);
   }
-  if (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value)) {
+  if (typeof schema.pattern === 'string' && !testWithin(new RegExp(schema.pattern, 'u'), value)) {
     return l10n.t('{0}: {1} does not match the pattern {2}', at, JSON.stringify(value), schema.pattern);
   }
   return undefined;

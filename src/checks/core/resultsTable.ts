@@ -3,6 +3,7 @@
  * and for a several-models run one row per model (pass rate, median time). As aligned text for the test
  * output and as CSV to save. Pure; no `vscode` import.
  */
+import { visibleControls } from '../../common/controlChars';
 import { l10n } from '../../common/plainL10n';
 import { formatMs } from './expectations';
 import { firstFailure, type RowResult } from './fileRun';
@@ -73,9 +74,12 @@ export function modelTable(rows: readonly RowResult[]): Table {
   };
 }
 
-/** Columns padded to their widest cell; a cell's line breaks shown as ⏎ so each row stays one line. */
+/**
+ * Columns padded to their widest cell; a cell's line breaks shown as ⏎ so each row stays one line, and its
+ * other control characters made visible (Test Explorer's output is a terminal).
+ */
 export function tableAsText(table: Table): string {
-  const flat = (cell: string) => cell.replace(/\r?\n/g, '⏎');
+  const flat = (cell: string) => visibleControls(cell.replace(/\r?\n/g, '⏎'));
   const all = [table.columns, ...table.rows].map((r) => r.map(flat));
   const widths = table.columns.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? '')].length)));
   const line = (r: string[]) =>

@@ -4,14 +4,16 @@
  * the answer with the shared answer reader (every shape, streamed or not), and evaluate each expectation.
  * Pure; no `vscode` import: what differs (the client, the files, the variables) is passed in.
  */
+import { DEFAULT_MAX_RESPONSE_BYTES, limitText, pastAnswerLimit, rawEventText } from '../../api/answerLimits';
 import { isServiceError } from '../../api/errors';
 import type { ModelService, PostEndpoint } from '../../api/types';
 import { l10n } from '../../common/plainL10n';
 import { AnswerStream, describeShapes, readAnswer, type TokenUsage } from '../../domain/answer';
 import { readEndpoint } from '../../domain/payload/endpointHeader';
 import { parsePayload, wantsStream } from '../../domain/payload/parse';
-import { resolvePayload, resolveString, type VariableContext } from '../../domain/payload/variables';
+import { literalText, resolvePayload, resolveString, type VariableContext } from '../../domain/payload/variables';
 import { readCheckLines, type CheckLines } from './checkFile';
+import { redactObserved, secretRemover } from './redactObserved';
 import { readDataset, type Dataset } from './dataset';
 import { evaluate, type Observed, type Outcome, type SchemaSource } from './evaluate';
 import type { Expectation } from './expectations';
@@ -110,17 +112,31 @@ export interface RunDeps {
   onSecrets?: (secrets: readonly string[]) => void;
   /** Milliseconds, monotonic. */
   clock?: () => number;
+  /** What one answer may hold, as Send's limit (`modelAccess.limits.maxResponseMegabytes`); default 32 MB. */
+  maxResponseBytes?: number;
+  /** The most one request may take, answer included (a service dripping a byte every few seconds). */
+  requestTimeoutMs?: number;
+  /** The run's redaction (the key, secret headers, every `{{$env}}` value so far); applied before evaluating. */
+  redact?: (text: string) => string;
 }
 
 /** Sends one planned request and evaluates every expectation of the check against its answer. */
 export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: RunDeps): Promise<RunResult> {
   const context = contextFor(run, deps.variables);
-  const observed = await send(check, run, deps, context);
+  const secrets: string[] = [];
+  const sent = await send(
+    check,
+    run,
+    { ...deps, onSecrets: (s) => (secrets.push(...s), deps.onSecrets?.(s)) },
+    context,
+  );
+  // Secrets out before anything is evaluated, cut or shown (a cut must not keep the first part of one).
+  const observed = redactObserved(sent, secretRemover(secrets, deps.redact));
   const results: ExpectationResult[] = check.lines.expectations.map((l) => ({
     line: l.line,
     source: l.source,
     outcome: l.expectation
-      ? evaluate(bindExpectation(l.expectation, context), observed, deps.schemas)
+      ? evaluateSafely(bindExpectation(l.expectation, context), observed, deps.schemas)
       : { passed: false, message: l10n.t('This expectation cannot be read: {0}', l.problem ?? '') },
   }));
   const usage = observed.answer?.usage;
@@ -131,6 +147,32 @@ export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: Ru
     passed: results.every((r) => r.outcome.passed),
     tokens: usage ? totalTokens(usage) : undefined,
   };
+}
+
+function stoppedAt(limit: number): string {
+  return l10n.t(
+    'the answer was stopped at {0} (the size limit, modelAccess.limits.maxResponseMegabytes)',
+    limitText(limit),
+  );
+}
+
+/**
+ * `evaluate`, with whatever a hostile answer or schema makes it throw (a stack overflow on a 600,000-element
+ * array or a 200,000-deep answer, a malformed `$ref`, a `pattern` invalid in Unicode mode) as this
+ * expectation's failure: the other expectations, rows and files still run, and the report is written.
+ */
+export function evaluateSafely(e: Expectation, o: Observed, schemas: SchemaSource): Outcome {
+  try {
+    return evaluate(e, o, schemas);
+  } catch (err) {
+    const reason =
+      err instanceof RangeError
+        ? l10n.t('the answer or the schema is too deeply nested or too large to evaluate')
+        : err instanceof Error
+          ? err.message
+          : String(err);
+    return { passed: false, message: l10n.t('This expectation could not be evaluated: {0}', reason) };
+  }
 }
 
 /** The total an answer reports, else the sum of its input and output counts when it reports both. */
@@ -150,9 +192,16 @@ export function withModel(value: unknown, model: string | undefined): unknown {
   return { ...(value as Record<string, unknown>), model };
 }
 
-/** The variables of one request: the environment's, with the dataset row's fields over them. */
+/**
+ * The variables of one request: the environment's, with the dataset row's fields over them. A row's fields
+ * are data (a dataset may be answers saved from an earlier run): their `{{…}}` stay literal text.
+ */
 function contextFor(run: PlannedRun, variables: VariableContext): VariableContext {
-  return run.row ? { ...variables, variables: { ...variables.variables, ...run.row.values } } : variables;
+  if (!run.row) {
+    return variables;
+  }
+  const row = Object.fromEntries(Object.entries(run.row.values).map(([k, v]) => [k, literalText(v)]));
+  return { ...variables, variables: { ...variables.variables, ...row } };
 }
 
 /**
@@ -187,6 +236,7 @@ export function bindExpectation(e: Expectation, context: VariableContext): Expec
 
 async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, context: VariableContext): Promise<Observed> {
   const clock = deps.clock ?? (() => performance.now());
+  const limit = deps.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const resolved = resolvePayload(withModel(check.value, run.model), context);
   if (resolved.problems.length > 0) {
     return {
@@ -198,30 +248,63 @@ async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, contex
   deps.onSecrets?.(resolved.secrets);
   const streamed = wantsStream(resolved.value);
   const started = clock();
+  const deadline = deps.requestTimeoutMs === undefined ? undefined : AbortSignal.timeout(deps.requestTimeoutMs);
+  const signal = deadline ? AbortSignal.any([deps.signal, deadline]) : deps.signal;
+  const timedOut = (): Observed | undefined =>
+    deadline?.aborted && !deps.signal.aborted
+      ? {
+          elapsedMs: clock() - started,
+          streamed,
+          timedOut: true,
+          failure: l10n.t('the request was stopped after {0} s (its time limit)', (deps.requestTimeoutMs ?? 0) / 1000),
+        }
+      : undefined;
   try {
-    const result = await deps.client.post(check.endpoint, resolved.json, { stream: streamed, signal: deps.signal });
+    const result = await deps.client.post(check.endpoint, resolved.json, { stream: streamed, signal });
     const base = { status: result.status, errorMessage: result.error?.message, shapes: describeShapes() };
     if (result.events) {
       const reader = new AnswerStream();
       let firstTokenMs: number | undefined;
-      for await (const batch of result.events.batches()) {
+      let rawChars = 0;
+      let textChars = 0;
+      stream: for await (const batch of result.events.batches()) {
         for (const event of batch) {
           const pieces = reader.push(event);
           if (firstTokenMs === undefined && pieces.some((p) => p.kind === 'text' && p.text !== '')) {
             firstTokenMs = clock() - started;
           }
+          rawChars += rawEventText(event).length;
+          textChars += pieces.reduce((n, p) => n + (p.kind === 'text' ? p.text.length : 0), 0);
+          if (pastAnswerLimit(rawChars, textChars, limit)) {
+            // Leaving the loop closes the stream: an endless answer stops here, as it does for Send.
+            break stream;
+          }
         }
       }
+      if (pastAnswerLimit(rawChars, textChars, limit)) {
+        return { elapsedMs: clock() - started, streamed: true, failure: stoppedAt(limit) };
+      }
       reader.end();
+      const late = timedOut();
+      if (late) {
+        return late;
+      }
       if (deps.signal.aborted) {
         return { elapsedMs: clock() - started, streamed: true, failure: l10n.t('the run was cancelled') };
       }
       return { ...base, elapsedMs: clock() - started, firstTokenMs, streamed: true, answer: reader.answer() };
     }
     const body = result.body;
+    if (body?.truncated) {
+      return { elapsedMs: clock() - started, streamed: false, failure: stoppedAt(limit) };
+    }
     const answer = body ? readAnswer(body.json ?? body.text) : undefined;
     return { ...base, elapsedMs: clock() - started, streamed: false, body: body?.json, answer };
   } catch (e) {
+    const late = timedOut();
+    if (late) {
+      return late;
+    }
     const cancelled = deps.signal.aborted || (isServiceError(e) && e.kind === 'aborted');
     return {
       elapsedMs: clock() - started,

@@ -76,6 +76,30 @@ export function splitTemplate(s: string): Piece[] {
   return pieces;
 }
 
+/**
+ * `text` written so that resolving it gives back `text` exactly: every `{{` becomes the `\{{` escape (a
+ * backslash already before a `{{` stays, since resolving takes one away). What an answer, a service or a
+ * dataset row writes into a payload goes through this: it is data, and must never become a reference that
+ * the next Send resolves (`{{$env AWS_SECRET_ACCESS_KEY}}` answered by a model led by a prompt injection).
+ */
+export function literalText(text: string): string {
+  return text.includes('{{') ? text.replace(/\{\{/g, '\\{{') : text;
+}
+
+/** Every string of a JSON value (keys too) as `literalText`. */
+export function literalValue(value: unknown): unknown {
+  if (typeof value === 'string') {
+    return literalText(value);
+  }
+  if (Array.isArray(value)) {
+    return value.map(literalValue);
+  }
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [literalText(k), literalValue(v)]));
+  }
+  return value;
+}
+
 function referenceOf(m: RegExpExecArray): Reference {
   const text = m[0];
   if (m[1] !== undefined) {
@@ -108,8 +132,21 @@ export interface EnvPolicy {
 /** The names every payload may read. */
 export const OWN_ENV_PREFIX = 'MODEL_ACCESS_';
 
+/**
+ * The names no payload may read, whatever the policy or the person allowed: the command line's keys
+ * (`MODEL_ACCESS_API_KEY`, `MODEL_ACCESS_API_KEY_<ENV>`) and secret header values (`MODEL_ACCESS_SECRET_*`).
+ * A payload could otherwise put them into a body, where the service (or whoever wrote the payload) reads them.
+ */
+const CREDENTIAL_NAME = /^MODEL_ACCESS_(?:API_KEY(?:_|$)|SECRET_)/i;
+
 /** Whether `policy` lets a payload read the environment variable `name`, and on what ground. */
-export function envAccess(name: string, policy: EnvPolicy | undefined): 'open' | 'own' | 'allowed' | 'refused' {
+export function envAccess(
+  name: string,
+  policy: EnvPolicy | undefined,
+): 'open' | 'own' | 'allowed' | 'refused' | 'never' {
+  if (CREDENTIAL_NAME.test(name)) {
+    return 'never';
+  }
   if (!policy?.limited) {
     return 'open';
   }
@@ -198,7 +235,12 @@ function resolveInto(
         break;
       }
       case 'env': {
-        if (envAccess(ref.name, context.envPolicy) === 'refused') {
+        const access = envAccess(ref.name, context.envPolicy);
+        if (access === 'never') {
+          fail(l10n.t('{0}: a payload never reads {1}, which holds a key or a secret header', ref.text, ref.name));
+          break;
+        }
+        if (access === 'refused') {
           out.problems.push({
             reference: ref.text,
             refusedEnv: ref.name,

@@ -181,7 +181,13 @@ describe('cli/check (model-access check)', function () {
     const junit = path.join(tmp, 'j.xml');
     const r = await cli(
       ['check', '.', '--environments', 'settings.json', '--junit', junit],
-      env({ MODEL_ACCESS_BASE_URL: undefined, [secretHeaderVariable('X-Org-Token')]: secret, WORD: envSecret }),
+      env({
+        MODEL_ACCESS_BASE_URL: undefined,
+        // No MODEL_ACCESS_BASE_URL: the environment's own key (MODEL_ACCESS_API_KEY serves no other URL).
+        MODEL_ACCESS_API_KEY_STAGING: key,
+        [secretHeaderVariable('X-Org-Token')]: secret,
+        WORD: envSecret,
+      }),
       tmp,
     );
     assert.equal(r.code, 1, r.out + r.err);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { readConversation, type Turn } from '../../../../src/requests/core/conversation/turns';
-import { RenderedTurns, renderMarkdown, transcriptHtml } from '../../../../src/requests/core/conversation/transcript';
+import { readConversation, type Turn } from '../../../../src/requests/conversation/core/turns';
+import { RenderedTurns, renderMarkdown, transcriptHtml } from '../../../../src/requests/conversation/core/transcript';
 import { HOSTILE } from '../../../server';
 import { elements } from '../../helpers/html';
 
