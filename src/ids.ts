@@ -31,6 +31,9 @@ export const Commands = {
   copyModelId: 'modelAccess.copyModelId',
   showModelDetails: 'modelAccess.showModelDetails',
   previewModelCard: 'modelAccess.previewModelCard',
+  /** What changed in the registry since the list was last marked as seen (src/explorer/registryChanges.ts). */
+  showRegistryChanges: 'modelAccess.showRegistryChanges',
+  markModelsSeen: 'modelAccess.markModelsSeen',
   /** Registered by the scratch-requests feature (src/requests/); the explorer only points at it. */
   newRequest: 'modelAccess.newRequest',
   // Scratch requests (src/requests/)
@@ -138,6 +141,8 @@ export const ContextKeys = {
   catalogState: 'modelAccess.catalogState',
   /** true when the Models view groups by family (chooses which toggle icon shows). */
   grouped: 'modelAccess.grouped',
+  /** true while the Models view marks registry changes since the list was last seen. */
+  registryChanged: 'modelAccess.registryChanged',
   /** true while a text filter narrows the Models view. */
   filtered: 'modelAccess.filtered',
   /** `resourcePath` of every open payload (src/domain/payload/kind.ts): `resourcePath in modelAccess.payloads`. */

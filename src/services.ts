@@ -4,6 +4,7 @@ import { Views } from './ids';
 import { ApiKeyStore } from './platform/apiKeys';
 import { ModelCatalog } from './platform/catalog';
 import { ModelListCache } from './platform/modelCache';
+import { ModelChanges } from './platform/modelChanges';
 import { EnvironmentCatalogs } from './platform/environmentCatalogs';
 import { Config } from './platform/config';
 import { ServiceConnection } from './platform/connection';
@@ -31,6 +32,8 @@ export interface Services {
   readonly catalog: ModelCatalog;
   /** Every environment's models (the active one's is `catalog`), for the all-environments view and chat. */
   readonly catalogs: EnvironmentCatalogs;
+  /** What changed in the active environment's list since the person last marked it as seen. */
+  readonly changes: ModelChanges;
   /** The Output channel; it removes every registered secret (and credential-looking text) from each line. */
   readonly log: RedactingLog;
   /** Prompts, messages, clipboard and browser; replaceable by tests. */
@@ -52,6 +55,9 @@ export interface PlatformTestApi {
   /** The saved model lists (tests find and damage the files). */
   modelCache: ModelListCache;
   catalogs: EnvironmentCatalogs;
+  /** Registry changes since the list was last marked as seen (and the seen lists on disk). */
+  changes: ModelChanges;
+  seenLists: ModelListCache;
   keys: ApiKeyStore;
   environments: Environments;
   connection: ServiceConnection;
@@ -104,6 +110,15 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     vscode.window.withProgress({ location: { viewId: Views.models } }, task);
   const catalog = new ModelCatalog(connection, progress, modelCache);
   const catalogs = new EnvironmentCatalogs(catalog, environments, connection, progress, modelCache);
+  // The list each environment's service was last marked as seen with, beside the saved lists.
+  const seenLists = new ModelListCache(
+    context.globalStorageUri.fsPath,
+    context.secrets,
+    () => config.rememberModelList,
+    (message) => log.info(message),
+    'seen',
+  );
+  const changes = new ModelChanges(catalog, seenLists);
   context.subscriptions.push(
     config,
     keys,
@@ -113,9 +128,11 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     connection,
     catalog,
     catalogs,
+    changes,
     config.onDidChange((e) => {
       if (e.cache && !config.rememberModelList) {
         void modelCache.clear();
+        void seenLists.clear();
       }
     }),
     { dispose: () => void modelCache.flush() },
@@ -127,6 +144,8 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     selection,
     catalogs,
     modelCache,
+    changes,
+    seenLists,
     keys,
     environments,
     connection,
@@ -148,6 +167,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     connection,
     catalog,
     catalogs,
+    changes,
     log,
     ui,
     selection,

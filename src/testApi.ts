@@ -8,6 +8,7 @@ import type { ModelDocuments } from './explorer/inspect';
 import type { CardPreviews } from './explorer/cardPreview';
 import type { ModelDetailsPanels } from './explorer/details';
 import type { ModelsView } from './explorer/modelsView';
+import type { RegistryChangesPage } from './explorer/registryChanges';
 import type { RequestsApi } from './requests';
 import type { ChecksApi } from './checks';
 import type { ModelsStatusBar } from './setup/statusBar';
@@ -25,6 +26,8 @@ export interface ModelAccessApi extends PlatformTestApi {
   details: ModelDetailsPanels;
   /** Model Cards previewed in the editor. */
   cards: CardPreviews;
+  /** Show Changes' page (registry changes since the list was last seen). */
+  changesPage: RegistryChangesPage;
   statusBar: ModelsStatusBar;
   environmentBar: EnvironmentStatusBar;
   /** Scratch requests: scratch files, response documents, history, the sender. */

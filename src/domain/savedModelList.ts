@@ -61,13 +61,14 @@ export function fingerprint(salt: Uint8Array, identity: string): string {
 /**
  * The cache file's name for an environment and service: one file each, replaced when the key changes (so
  * the folder holds one file per environment, whatever happened to the salt). Hashed so that names from
- * settings (any characters) make a safe file name.
+ * settings (any characters) make a safe file name. `prefix`: `models` for the last good list, `seen` for the
+ * list a person last marked as seen (platform/modelChanges.ts).
  */
-export function cacheFileName(environment: string, origin: string): string {
+export function cacheFileName(environment: string, origin: string, prefix = 'models'): string {
   const h = createHash('sha256')
     .update(JSON.stringify([environment, origin]))
     .digest('hex');
-  return `models-${h.slice(0, 32)}.json`;
+  return `${prefix}-${h.slice(0, 32)}.json`;
 }
 
 /** The file's text for `list` under `binding`. */

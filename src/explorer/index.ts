@@ -9,11 +9,13 @@ import type { ModelDetailsPanels } from './details';
 import { openModelCard } from './modelCard';
 import type { ModelEntry } from '../api/types';
 import { onFirstUse } from '../common/onFirstUse';
+import { RegistryChangesPage, registryChangeCommands } from './registryChanges';
 
 /** The Models view, Model Cards, Inspect, and the per-model commands. */
 export function register(services: Services): vscode.Disposable[] {
   const { catalog, config, connection, environments, log } = services;
-  const view = new ModelsView(catalog, config, services.catalogs);
+  const view = new ModelsView(catalog, config, services.catalogs, services.changes);
+  const changesPage = new RegistryChangesPage(services);
   const documents = new ModelDocuments(log);
   // `environment`: a row's, under that environment's root (none: the active one). A card's "Inspect Model"
   // and the network a card is fetched through belong to the row's environment too.
@@ -43,7 +45,7 @@ export function register(services: Services): vscode.Disposable[] {
     });
   });
   const details = { show: (model: ModelEntry, environment?: string) => loadDetails().show(model, environment) };
-  Object.assign(services.testApi, { view, documents, cards });
+  Object.assign(services.testApi, { view, documents, cards, changesPage });
   Object.defineProperty(services.testApi, 'details', { get: loadDetails, enumerable: true, configurable: true });
   // First load once activation has returned (no network inside activate): the view asked for it. Otherwise
   // the list saved by an earlier window is read from disk, so the view shows it as soon as it opens.
@@ -64,6 +66,8 @@ export function register(services: Services): vscode.Disposable[] {
     }),
     documents,
     cards,
+    changesPage,
+    ...registryChangeCommands(services, changesPage),
     { dispose: () => loadDetails.loaded?.dispose() },
     ...explorerCommands(services, { view, details, cards, inspect, openCard }),
     // A new service or key (here or in another window) replaces the list.

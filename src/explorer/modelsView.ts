@@ -11,6 +11,8 @@ import { Lifecycle } from '../platform/lifecycle';
 import type { EnvironmentCatalogs } from '../platform/environmentCatalogs';
 import { EnvironmentRootsProvider, type EnvironmentNode } from './environmentRoots';
 import { updatedAgo } from '../domain/savedModelList';
+import type { ModelChanges } from '../platform/modelChanges';
+import { changesSummary } from '../domain/registry/changes';
 
 /** How often "updated N min ago" is brought up to date while a saved list is shown. */
 const AGE_TICK_MS = 30_000;
@@ -33,9 +35,11 @@ export class ModelsView extends Lifecycle {
     private readonly catalog: ModelCatalog,
     private readonly config: Config,
     private readonly catalogs: EnvironmentCatalogs,
+    /** The registry changes since the active environment's list was last seen (rows, message, badge). */
+    private readonly changes?: ModelChanges,
   ) {
     super();
-    this.provider = new ModelsTreeProvider(catalog, () => this.options());
+    this.provider = new ModelsTreeProvider(catalog, () => this.options(), changes);
     this.roots = new EnvironmentRootsProvider(
       this.provider,
       catalogs,
@@ -52,6 +56,7 @@ export class ModelsView extends Lifecycle {
       this.treeView,
       catalog.onDidChange(() => this.update()),
       catalog.onDidChangeStatus(() => this.update()),
+      ...(changes ? [changes.onDidChange(() => this.update())] : []),
       config.onDidChange((e) => {
         if (e.view) {
           this.update();
@@ -183,6 +188,21 @@ export class ModelsView extends Lifecycle {
       }
       lines.push(...this.catalog.warnings.map((w) => displayText(w, 200)));
     }
+    const shown = this.changes?.current;
+    if (shown && !this.config.showAllEnvironments) {
+      lines.push(l10n.t('{0}.', changesSummary(shown.changes, shown.seenAt, Date.now())));
+    }
+    const count = this.changes?.count ?? 0;
+    this.treeView.badge =
+      count > 0
+        ? {
+            value: count,
+            tooltip:
+              count === 1
+                ? l10n.t('1 registry change since last seen')
+                : l10n.t('{0} registry changes since last seen', count),
+          }
+        : undefined;
     this.treeView.message = lines.length ? lines.join(' ') : undefined;
     this.tickAge(saved !== undefined);
   }

@@ -6,6 +6,11 @@ import { modelCount } from '../common/counts';
 import { displayText, type DisplayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import { treeItemId } from './core/treeItemId';
+import { modelRow } from './core/modelRow';
+import type { ModelChange } from '../domain/registry/changes';
+import { changeMark } from '../domain/registry/changeText';
+import { lifecycleSentence, readLifecycle } from '../domain/registry/lifecycle';
+import { capabilitiesText, readCapabilities } from '../domain/registry/capabilities';
 
 /** Highlight ranges of the filter's words in a label, for `TreeItemLabel.highlights`. */
 function highlights(label: string, words: readonly string[]): [number, number][] {
@@ -39,8 +44,8 @@ function field(md: vscode.MarkdownString, name: string, value: string): void {
   md.appendMarkdown('  \n');
 }
 
-/** A model's tooltip: id, family, version and card link, as plain text. */
-export function modelTooltip(model: ModelEntry): vscode.MarkdownString {
+/** A model's tooltip: id, family, version, card link, lifecycle, capabilities and change, as plain text. */
+export function modelTooltip(model: ModelEntry, change?: ModelChange, now = Date.now()): vscode.MarkdownString {
   const card = checkCardLink(model.cardUrl);
   const md = plainTooltip();
   md.appendMarkdown('**');
@@ -49,6 +54,17 @@ export function modelTooltip(model: ModelEntry): vscode.MarkdownString {
   field(md, l10n.t('Family'), displayText(model.family, 200) || '—');
   field(md, l10n.t('Version'), displayText(model.version, 200) || '—');
   field(md, l10n.t('Model Card'), card.ok ? displayText(card.url, 300) : l10n.t('none'));
+  const lifecycle = lifecycleSentence(readLifecycle(model.raw), now);
+  if (lifecycle) {
+    field(md, l10n.t('Lifecycle'), lifecycle);
+  }
+  const capabilities = capabilitiesText(readCapabilities(model.raw));
+  if (capabilities) {
+    field(md, l10n.t('Capabilities'), capabilities);
+  }
+  if (change) {
+    field(md, l10n.t('Since last seen'), changeMark(change, now));
+  }
   return md;
 }
 
@@ -63,29 +79,38 @@ export class ModelNode extends vscode.TreeItem {
    * commands then go to that environment's service. Undefined: the active environment's.
    */
   environment?: string;
+  /** The registry change this row shows, if any. */
+  readonly change?: ModelChange;
 
   constructor(
     readonly model: ModelEntry,
-    options: { words?: readonly string[]; clickable: boolean; id?: string; showFamily?: boolean },
+    options: {
+      words?: readonly string[];
+      clickable: boolean;
+      id?: string;
+      showFamily?: boolean;
+      /** What changed in the registry since the list was last seen (a gone model's row is dimmed). */
+      change?: ModelChange;
+    },
   ) {
     const text = displayText(model.id) || l10n.t('(no id)');
     super(label(text, options.words ?? []), vscode.TreeItemCollapsibleState.None);
     this.id = options.id;
-    const version = displayText(model.version, 60);
+    this.change = options.change;
     // The flat list is sorted by family but has no family rows: each row names its family after the version.
-    const family = options.showFamily ? displayText(model.family, 60) : '';
-    this.description = family ? (version ? `${version} · ${family}` : family) : version;
+    const row = modelRow(model, { showFamily: options.showFamily ?? false, change: options.change, now: Date.now() });
+    this.description = row.description;
     const card = checkCardLink(model.cardUrl);
     this.contextValue = card.ok ? ItemContext.modelWithCard : ItemContext.model;
-    this.iconPath = new vscode.ThemeIcon(card.ok ? 'sparkle' : 'circle-outline');
-    let spoken = text;
-    if (model.version) {
-      spoken = l10n.t('{0}, version {1}', spoken, version);
-    }
-    if (model.family) {
-      spoken = l10n.t('{0}, family {1}', spoken, displayText(model.family, 60));
-    }
-    this.accessibilityInformation = { label: spoken };
+    this.iconPath =
+      options.change?.kind === 'gone'
+        ? new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'))
+        : row.stage === 'retired'
+          ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
+          : row.stage === 'deprecated' || row.stage === 'retiring'
+            ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+            : new vscode.ThemeIcon(card.ok ? 'sparkle' : 'circle-outline');
+    this.accessibilityInformation = { label: row.spoken };
     if (options.clickable) {
       this.command = { command: Commands.modelClicked, title: l10n.t('Open'), arguments: [this] };
     }
@@ -94,7 +119,7 @@ export class ModelNode extends vscode.TreeItem {
   /** Builds the tooltip if it is not there yet; returns it. */
   resolveTooltip(): vscode.MarkdownString {
     if (!(this.tooltip instanceof vscode.MarkdownString)) {
-      this.tooltip = modelTooltip(this.model);
+      this.tooltip = modelTooltip(this.model, this.change);
     }
     return this.tooltip;
   }
@@ -105,7 +130,7 @@ export class FamilyNode extends vscode.TreeItem {
   constructor(
     readonly family: string,
     readonly models: readonly ModelEntry[],
-    options: { words?: readonly string[]; expanded: boolean },
+    options: { words?: readonly string[]; expanded: boolean; newMembers?: boolean },
   ) {
     const text = displayText(family, 120);
     super(
@@ -113,7 +138,12 @@ export class FamilyNode extends vscode.TreeItem {
       options.expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
     );
     this.id = treeItemId(['f', family]);
-    this.description = modelCount(models.length);
+    this.description = options.newMembers
+      ? l10n.t('{0} · new members', modelCount(models.length))
+      : modelCount(models.length);
+    if (options.newMembers) {
+      this.accessibilityInformation = { label: l10n.t('{0}, {1}', text, this.description as DisplayText) };
+    }
     this.contextValue = ItemContext.family;
     this.iconPath = new vscode.ThemeIcon('layers');
     const md = plainTooltip();

@@ -9,6 +9,8 @@ import { treeItemId } from './core/treeItemId';
 import { Lifecycle } from '../platform/lifecycle';
 import { clean } from '../common/text';
 import { l10n } from '../platform/l10n';
+import type { ModelChanges, ShownChanges } from '../platform/modelChanges';
+import type { ModelChange } from '../domain/registry/changes';
 
 /** How the view presents the catalog; owned by the view controller, read by the provider. */
 export interface ViewOptions {
@@ -16,6 +18,21 @@ export interface ViewOptions {
   filter: string | undefined;
   /** Whether clicking a model does something (`modelAccess.modelClickAction` is not `none`). */
   clickable: boolean;
+}
+
+/** The change shown on a model's row: a gone entry only on the gone model's own row. */
+function changeFor(changes: ReadonlyMap<string, ModelChange> | undefined, model: ModelEntry): ModelChange | undefined {
+  const change = changes?.get(model.id);
+  if (!change) {
+    return undefined;
+  }
+  return change.kind === 'gone'
+    ? change.before === model
+      ? change
+      : undefined
+    : change.after === model
+      ? change
+      : undefined;
 }
 
 /** Above this many children under one parent, the rest is summarised (filter to narrow). */
@@ -45,16 +62,36 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
   private readonly _onDidChangeTreeData = new vscode.EventEmitter<ModelsTreeNode | undefined | void>();
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private memo: Memo | undefined;
+  /** The catalog's list with the gone models after it, made once per list and set of changes. */
+  private shown:
+    { models: readonly ModelEntry[]; changes: ShownChanges | undefined; all: readonly ModelEntry[] } | undefined;
 
   constructor(
     private readonly catalog: ModelCatalog,
     private readonly options: () => ViewOptions,
+    /** The registry changes to mark on the rows (the active environment's tree only). */
+    private readonly changes?: Pick<ModelChanges, 'current' | 'onDidChange'>,
   ) {
     super();
     this.own(
       catalog.onDidChange(() => this.refresh()),
       catalog.onDidChangeStatus(() => this.refresh()),
+      ...(changes ? [changes.onDidChange(() => this.refresh())] : []),
     );
+  }
+
+  /** The rows' models: the catalog's, and the models gone since the list was last seen (until marked as seen). */
+  private models(): readonly ModelEntry[] {
+    const models = this.catalog.models;
+    const changes = this.changes?.current;
+    if (!changes || changes.changes.gone.length === 0 || models.length === 0) {
+      return models;
+    }
+    if (this.shown?.models !== models || this.shown.changes !== changes) {
+      const gone = changes.changes.gone.map((c) => c.before as ModelEntry);
+      this.shown = { models, changes, all: models.concat(gone) };
+    }
+    return this.shown.all;
   }
 
   refresh(): void {
@@ -99,7 +136,7 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
         out.push(new MessageNode(action.title, action.icon, { command: action.command, title: action.title }, tooltip));
       }
     }
-    const all = this.catalog.models;
+    const all = this.models();
     if (all.length === 0) {
       return out; // empty and loading states come from the welcome content
     }
@@ -122,8 +159,9 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
     const expanded = models.length < LARGE_LIST || Boolean(options.filter);
     const words = this.words(options);
     memo.groups ??= groupByFamily(models);
+    const grown = new Set(this.changes?.current?.changes.familiesWithNewMembers.map((f) => f || familyOf({})));
     for (const group of memo.groups) {
-      out.push(new FamilyNode(group.family, group.models, { words, expanded }));
+      out.push(new FamilyNode(group.family, group.models, { words, expanded, newMembers: grown.has(group.family) }));
     }
     return out;
   }
@@ -166,6 +204,7 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
     // Registries may repeat an id; tree item ids must be unique, so later duplicates get a counter. The
     // parts are JSON-encoded, never joined with a separator that an id could itself contain.
     const seen = new Map<string, number>();
+    const changes = this.changes?.current?.changes.byId;
     const nodes: ModelsTreeNode[] = shown.map((model) => {
       const key = treeItemId([...idPrefix, familyOf(model), model.id]);
       const n = seen.get(key) ?? 0;
@@ -175,6 +214,8 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
         clickable: options.clickable,
         showFamily: !options.grouped,
         id: treeItemId([...idPrefix, familyOf(model), model.id, n]),
+        // A repeated id is one model (its first entry): only that row is marked.
+        change: n === 0 ? changeFor(changes, model) : undefined,
       });
     });
     if (sorted.length > shown.length) {

@@ -40,6 +40,8 @@ export class ModelListCache {
     /** `modelAccess.rememberModelList`. */
     private readonly enabled: () => boolean,
     private readonly log: (message: string) => void = () => undefined,
+    /** The files' prefix: `models` (the last good list) or `seen` (the list last marked as seen). */
+    private readonly prefix: 'models' | 'seen' = 'models',
   ) {}
 
   /** The last good list for this service state, or undefined (none, another key, unreadable — it is then rewritten). */
@@ -101,7 +103,7 @@ export class ModelListCache {
     this.pending.clear();
     const names = await fs.readdir(this.dir).catch(() => [] as string[]);
     await Promise.all(
-      names.filter((n) => /^models-[0-9a-f]+\.json/.test(n)).map((n) => fs.rm(path.join(this.dir, n), { force: true })),
+      names.filter((n) => n.startsWith(`${this.prefix}-`) && /^[a-z]+-[0-9a-f]+\.json/.test(n)).map((n) => fs.rm(path.join(this.dir, n), { force: true })),
     );
   }
 
@@ -138,7 +140,7 @@ export class ModelListCache {
     const environment = state.environment ?? '';
     return {
       binding: { environment, origin, fingerprint: fingerprint(salt, state.identity) },
-      file: path.join(this.dir, cacheFileName(environment, origin)),
+      file: path.join(this.dir, cacheFileName(environment, origin, this.prefix)),
     };
   }
 

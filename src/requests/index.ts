@@ -11,6 +11,7 @@ import {
 } from './payloads/payloadEditing';
 import { RESPONSE_GONE, RESPONSE_SCHEME } from './answers/responseScheme';
 import { ScratchFiles } from './payloads/scratchFiles';
+import { ModelFixes } from './payloads/modelFixes';
 import { EnvAccess } from '../platform/envAccess';
 import { variableProviders } from './payloads/variableEditing';
 import { ON_DEMAND, type Handler } from './onDemand';
@@ -54,6 +55,9 @@ export function register(deps: Services): vscode.Disposable[] {
       provideTextDocumentContent: (uri) => load.loaded?.api.responses.provideTextDocumentContent(uri) ?? RESPONSE_GONE,
     }),
     new ModelDiagnostics(deps.catalog, scratch),
+    vscode.languages.registerCodeActionsProvider(PAYLOAD_SELECTOR, new ModelFixes(deps.catalog), {
+      providedCodeActionKinds: ModelFixes.kinds,
+    }),
     ...variableProviders(deps.environments, scratch, envAccess),
     vscode.languages.registerCodeLensProvider(PAYLOAD_SELECTOR, new PayloadCodeLens(scratch)),
     vscode.languages.registerCodeLensProvider(

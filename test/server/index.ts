@@ -32,6 +32,7 @@ import {
   type Registry,
   type RegistryModel,
 } from './registry';
+import { applyRegistryChanges, type RegistryChangeSet } from './registryChanges';
 import { dispatch, type ServerContext } from './routes';
 export { CARD_MARKER } from './cards';
 import { sleepUnlessClosed } from './streaming';
@@ -193,6 +194,11 @@ export interface RunningServer {
    * that answered quickly slow, or failing, for what follows.
    */
   setFaults(faults: FaultOptions | undefined): void;
+  /**
+   * Changes what `organization` sees from the next request on (registryChanges.ts): a registry that moves
+   * between two loads of the list. The `registry` above stays as it started.
+   */
+  changeRegistry(organization: string, set: RegistryChangeSet): void;
   /** Stops listening, drops open connections (hung and streaming ones too), removes the temp upload directory. */
   close(): Promise<void>;
 }
@@ -439,6 +445,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     },
     setFaults(faults) {
       plan = new FaultPlan(faults);
+    },
+    changeRegistry(organization, set) {
+      const catalog = ctx.catalogs.get(organization);
+      if (catalog === undefined) {
+        throw new Error(`No organization ${JSON.stringify(organization)}`);
+      }
+      applyRegistryChanges(catalog, set);
     },
     close() {
       closed ??= new Promise<void>((resolve) => {

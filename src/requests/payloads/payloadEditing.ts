@@ -10,6 +10,7 @@ import { clean, displayText } from '../../common/text';
 import { l10n } from '../../platform/l10n';
 import type { ScratchFiles } from './scratchFiles';
 import { Lifecycle } from '../../platform/lifecycle';
+import { modelProblem } from './core/modelProblems';
 
 export const PAYLOAD_SELECTOR: vscode.DocumentSelector = PAYLOAD_LANGUAGES.map((language) => ({ language }));
 
@@ -199,25 +200,19 @@ export class ModelDiagnostics extends Lifecycle {
     const tree = parseTree(doc.getText());
     const node = tree && findNodeAtLocation(tree, ['model']);
     // A `{{…}}` model is checked by the variable diagnostics, against the environment's values.
-    if (
-      !node ||
-      node.type !== 'string' ||
-      String(node.value).includes('{{') ||
-      this.catalog.models.some((m) => m.id === node.value)
-    ) {
+    const problem =
+      node && node.type === 'string' && !String(node.value).includes('{{')
+        ? modelProblem(String(node.value), this.catalog.models, Date.now())
+        : undefined;
+    if (!node || !problem) {
       this.collection.delete(doc.uri);
       return;
     }
     const range = new vscode.Range(doc.positionAt(node.offset), doc.positionAt(node.offset + node.length));
-    const d = new vscode.Diagnostic(
-      range,
-      l10n.t(
-        '"{0}" is not one of your organization\'s models (the Models view lists them).',
-        displayText(node.value, 200),
-      ),
-      vscode.DiagnosticSeverity.Warning,
-    );
+    const d = new vscode.Diagnostic(range, problem.message, vscode.DiagnosticSeverity.Warning);
     d.source = 'Model Access';
+    // The quick fixes (modelFixes.ts) are worked out again from the code when asked for.
+    d.code = problem.code;
     this.collection.set(doc.uri, [d]);
   }
 
