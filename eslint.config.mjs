@@ -54,7 +54,16 @@ const VSCODE_PATH = {
  * core/ nothing vscode-bound but types. (The pure floors need no more: everything vscode-bound is above them.)
  */
 function zone(top, depth, { pure = false, core = false } = {}) {
-  const files = depth === 0 ? [`src/${top}.ts`] : [`src/${top}/${'*/'.repeat(depth - 1)}*.ts`];
+  // A core/ zone holds the modules under a core/ folder at any level (requests/core/, requests/conversation/core/).
+  const files =
+    depth === 0
+      ? [`src/${top}.ts`]
+      : core
+        ? Array.from({ length: depth - 1 }, (_, i) => {
+            const segments = Array.from({ length: depth - 1 }, (__, j) => (j === i ? 'core/' : '*/'));
+            return `src/${top}/${segments.join('')}*.ts`;
+          })
+        : [`src/${top}/${'*/'.repeat(depth - 1)}*.ts`];
   const patterns = [
     {
       regex: naming(above(top), depth),
@@ -70,7 +79,7 @@ function zone(top, depth, { pure = false, core = false } = {}) {
   }
   return {
     files,
-    ...(core ? {} : { ignores: FEATURES.map((f) => `src/${f}/core/**`) }),
+    ...(core ? {} : { ignores: FEATURES.flatMap((f) => [`src/${f}/core/**`, `src/${f}/**/core/**`]) }),
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: pure ? [VSCODE_PATH] : [], patterns }],
     },

@@ -100,6 +100,8 @@ export const Settings = {
   requestTemplates: 'requestTemplates',
   defaultFilePurpose: 'defaultFilePurpose',
   responseInNewTab: 'responseInNewTab',
+  /** Where a Chat or Responses answer opens: the conversation panel, or the answer as text. */
+  answersOpenAs: 'answers.openAs',
   // Conversations (src/requests/conversation.ts)
   conversationPreviousResponseId: 'conversation.previousResponseId',
   maxAttachmentMegabytes: 'conversation.maxAttachmentMegabytes',

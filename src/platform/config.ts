@@ -203,6 +203,11 @@ export class Config implements vscode.Disposable {
   }
 
   /** Open each answer in a new tab instead of reusing the payload's response document. */
+  /** Where a Chat or Responses answer opens: `panel` (the conversation panel) or `text` (the answer document). */
+  get answersOpenAs(): 'panel' | 'text' {
+    return this.section().get<string>(Settings.answersOpenAs, 'panel') === 'text' ? 'text' : 'panel';
+  }
+
   get responseInNewTab(): boolean {
     return this.section().get<boolean>(Settings.responseInNewTab, false) === true;
   }

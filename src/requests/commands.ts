@@ -21,7 +21,7 @@ import { answerColumn } from './answerPlacement';
 import { RESPONSE_SCHEME } from './responseScheme';
 import type { EnvAccess } from '../platform/envAccess';
 import { Conversations } from './conversation';
-import { TranscriptPanels, transcriptTarget } from './transcriptView';
+import { ConversationPanels, panelTarget } from './conversation/conversationPanel';
 import { EmbeddingsPictures } from './embeddingsPanel';
 import { clean, displayText } from '../common/text';
 import { suitsEndpoint } from '../domain/modelKind';
@@ -45,7 +45,8 @@ export interface RequestsApi {
   payloads: PayloadDocuments;
   comparisons: ModelComparisons;
   conversations: Conversations;
-  transcripts: TranscriptPanels;
+  /** The conversation panels (Show Conversation, and Send's answers of Chat and Responses payloads). */
+  panels: ConversationPanels;
   embeddings: EmbeddingsPictures;
 }
 
@@ -85,7 +86,15 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
       ? offerNewPayload(deps, scratch, editor, endpoint)
       : sender.send(editor, endpoint);
   const conversations = new Conversations(deps, scratch, payloads, responses, sender);
-  const transcripts = new TranscriptPanels(responses, deps.log.redactor.removeSecrets);
+  const panels = new ConversationPanels(deps, responses, sender, scratch);
+  // Send shows a conversation's answer in its panel (modelAccess.answers.openAs), else as the answer document.
+  sender.answerView = async (payload, endpoint) => {
+    if (!panels.wantsPanel(endpoint)) {
+      return false;
+    }
+    await panels.show(payload);
+    return true;
+  };
   const embeddings = new EmbeddingsPictures(responses, deps.log.redactor.removeSecrets);
   const sendTo =
     (endpoint?: PostEndpoint) =>
@@ -101,7 +110,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   const comparisons = new ModelComparisons(deps, history, (doc) => payloads.isPayload(doc), eager.envAccess);
   const disposables: vscode.Disposable[] = [
     comparisons,
-    transcripts,
+    panels,
     embeddings,
     responses,
     history,
@@ -268,13 +277,13 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   command(Commands.attachFileToConversation, (arg?: unknown) => conversations.attachFile(arg));
   command(Commands.useFileInNewRequest, (arg?: unknown) => conversations.useFileInNewRequest(arg));
   command(Commands.showConversation, async (arg?: unknown) => {
-    const payload = transcriptTarget(arg);
+    const payload = panelTarget(arg);
     const doc = payload && (await vscode.workspace.openTextDocument(payload));
     if (!payload || !doc || !payloads.isPayload(doc)) {
       void deps.ui.info(l10n.t('Open a conversation payload (Chat or Responses), then Show Conversation.'));
       return undefined;
     }
-    return transcripts.show(payload);
+    return panels.show(payload, { focus: true });
   });
   command(Commands.showHistory, async () => showHistory(deps, history, scratch, sendPayload));
   command(Commands.clearHistory, async () => {
@@ -346,7 +355,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   });
 
   return {
-    api: { scratch, responses, history, sender, payloads, comparisons, conversations, transcripts, embeddings },
+    api: { scratch, responses, history, sender, payloads, comparisons, conversations, panels, embeddings },
     handlers: completeHandlers(handlers),
     dispose: () => disposables.forEach((d) => d.dispose()),
   };

@@ -211,6 +211,7 @@ describe('Restricted Mode and virtual workspaces (package.json)', () => {
     'modelAccess.modelClickAction': 'what a click does; card links are checked whatever the setting',
     'modelAccess.requestTimeoutSeconds': 'how long to wait; not where requests go or what they carry',
     'modelAccess.responseInNewTab': 'where answers are shown',
+    'modelAccess.answers.openAs': 'whether an answer is shown in the conversation panel or as text',
     'modelAccess.rememberModelList': 'whether the last list is kept on this machine; not where requests go',
     'modelAccess.checks.concurrency':
       'how many check requests run at once, only when the person runs checks; not where they go or what they carry',
