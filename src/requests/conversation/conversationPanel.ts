@@ -23,7 +23,14 @@ import { addUserMessage, editUserTurn, setParameter, type PanelEdit } from './co
 import { RenderedAnswers } from './core/panelMarkdown';
 import { PANEL_STYLE, panelBody, panelScript, panelTexts } from './core/panelPage';
 import { readPageMessage, type PageMessage, type PanelMessage } from './core/panelProtocol';
-import { emptyText, panelView, type PendingTurn, type TurnExchange } from './core/panelView';
+import {
+  emptyText,
+  panelView,
+  PIECES_PER_DRAW,
+  RENDERS_PER_DRAW,
+  type PendingTurn,
+  type TurnExchange,
+} from './core/panelView';
 import { oneChange } from './core/textDiff';
 
 /** The panel redraws at most this often while its payload is edited or its answer streams. */
@@ -196,7 +203,14 @@ export class ConversationPanels implements vscode.Disposable {
     const record = this.responses.latestFor(p.payload);
     const turnsNow = readConversation(text);
     const pending = this.pending(p, record, turnsNow.ok ? turnsNow.conversation.turns : []);
-    const view = panelView(text, p.rendered, pending, (turn) => p.exchanges.get(turn.text));
+    const view = panelView(text, p.rendered, pending, (turn) => p.exchanges.get(turn.text), {
+      renders: RENDERS_PER_DRAW,
+      pieces: PIECES_PER_DRAW,
+    });
+    if (!view.complete) {
+      // The earlier answers are rendered in the next draws, the panel answering in between.
+      this.schedule(p.payload.toString());
+    }
     const status = !view.readable
       ? l10n.t('The payload cannot be read as a conversation; the turns shown are from before.')
       : view.busy

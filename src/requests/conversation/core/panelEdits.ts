@@ -42,25 +42,33 @@ export interface PanelParameters {
   system?: string;
 }
 
-/** What the header shows for a payload's object (`root`: its parsed value). */
-export function readParameters(root: unknown, conversation: Conversation): PanelParameters {
-  const value = isRecord(root) ? root : {};
+/** What the header shows for a payload (its object's properties, read from the conversation's tree). */
+export function readParameters(conversation: Conversation): PanelParameters {
   const kind = conversation.kind;
+  const value = (name: string): unknown => {
+    const prop = conversation.root?.children?.find((p) => p.children?.[0]?.value === name);
+    const node = prop?.children?.[1];
+    return node && (node.type === 'string' || node.type === 'number' || node.type === 'boolean')
+      ? node.value
+      : undefined;
+  };
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   const first = conversation.turns[0];
+  const instructions = value('instructions');
   const system =
     kind === 'chat'
       ? first && (first.role === 'system' || first.role === 'developer')
         ? first.text
         : undefined
-      : typeof value.instructions === 'string'
-        ? value.instructions
+      : typeof instructions === 'string'
+        ? instructions
         : undefined;
+  const model = value('model');
   return {
-    model: typeof value.model === 'string' ? value.model : undefined,
-    temperature: num(value[PROPERTY.temperature[kind]]),
-    maxTokens: num(value[PROPERTY.maxTokens[kind]]),
-    stream: value.stream === true,
+    model: typeof model === 'string' ? model : undefined,
+    temperature: num(value(PROPERTY.temperature[kind])),
+    maxTokens: num(value(PROPERTY.maxTokens[kind])),
+    stream: value('stream') === true,
     system,
   };
 }

@@ -9,6 +9,7 @@ import { escapeHtml } from '../../../common/html';
 import { l10n } from '../../../common/l10n';
 import { clean } from '../../../common/text';
 import { sanitizeCardMarkdown } from '../../../domain/cardMarkdown';
+import { readConversation, type ConversationRead } from '../../core/conversation/turns';
 import { highlight } from './highlight';
 
 const markdown: MarkdownIt = new MarkdownIt({
@@ -51,6 +52,26 @@ export class RenderedAnswers {
 
   constructor(private readonly max = 1000) {}
 
+  /** Whether `text` was rendered already. */
+  has(text: string): boolean {
+    return this.html.has(text);
+  }
+
+  private lastText?: string;
+  private lastRead?: ConversationRead;
+
+  /** The conversation of `text`, read again only when the text changed (a redraw while an answer streams). */
+  read(text: string): ConversationRead {
+    if (this.lastRead === undefined || this.lastText !== text) {
+      this.lastRead = readConversation(text);
+      this.lastText = text;
+    }
+    return this.lastRead;
+  }
+
+  /** Turn pieces already built, by everything they show (cleared with the answers). */
+  readonly pieces = new Map<string, string>();
+
   /** Rendered without being kept (an answer still growing: its text is new at every redraw). */
   renderUncached(text: string): string {
     return this.html.get(text) ?? renderAnswer(text);
@@ -64,6 +85,7 @@ export class RenderedAnswers {
     const made = renderAnswer(text);
     if (this.html.size >= this.max) {
       this.html.clear();
+      this.pieces.clear();
     }
     this.html.set(text, made);
     return made;

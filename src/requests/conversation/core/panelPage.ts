@@ -101,7 +101,8 @@ main { flex: 1 1 auto; min-width: 0; }
 .tool-call h3, .exchange h3 { font-size: 1em; font-weight: 600; margin: 6px 0 2px; }
 .note { border-left: 3px solid var(--vscode-inputValidation-warningBorder, var(--vscode-focusBorder)); padding: 2px 8px; margin: 4px 0; }
 .turn-actions { display: flex; flex-wrap: wrap; gap: 4px; margin-top: 4px; }
-.turn-actions button, .copy-code { padding: 1px 8px; }
+.turn-actions button, .copy-code { padding: 1px 8px; min-height: 24px; min-width: 24px; }
+summary { min-height: 24px; padding: 2px 0; }
 .exchange { margin: 6px 0; }
 .exchange th { width: auto; }
 .composer { position: sticky; bottom: 0; background: var(--vscode-editor-background); padding: 8px 0 10px;

@@ -11,13 +11,7 @@ import { l10n } from '../../../common/l10n';
 import { isRecord } from '../../../common/records';
 import { clean, type DisplayText } from '../../../common/text';
 import type { TokenUsage } from '../../../domain/answer';
-import {
-  isBlank,
-  readConversation,
-  type ConversationKind,
-  type Turn,
-  type TurnToolCall,
-} from '../../core/conversation/turns';
+import { isBlank, type ConversationKind, type Turn, type TurnToolCall } from '../../core/conversation/turns';
 import { readParameters, unwritten, type PanelParameters } from './panelEdits';
 import type { RenderedAnswers } from './panelMarkdown';
 
@@ -68,7 +62,26 @@ export interface PanelView {
   /** Turns shown, the pending answer included. */
   turnCount: number;
   busy: boolean;
+  /** False when some answers were left as text to keep this draw short: draw again to render them. */
+  complete: boolean;
 }
+
+/** Answers rendered anew in one draw (the latest first): a long conversation's first draw stays short. */
+export const RENDERS_PER_DRAW = 8;
+
+/** Turn pieces built anew in one draw, the latest first; earlier ones show their role until a later draw. */
+export const PIECES_PER_DRAW = 40;
+
+/** How much one draw may do. */
+export interface DrawBudget {
+  /** Answers whose Markdown is rendered anew in one draw, the latest first (the rest follow in later draws). */
+  renders: number;
+  /** Turn pieces built anew (the rest wait for a later draw). */
+  pieces?: number;
+}
+
+/** Built turn pieces a panel keeps (a hand-edited turn leaves its old pieces behind). */
+const PIECES_KEPT = 2000;
 
 const KNOWN_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 const KNOWN_PARTS = new Set([
@@ -162,6 +175,8 @@ interface TurnOptions {
   regenerate: boolean;
   exchange?: TurnExchange;
   unknown: string[];
+  /** The answer's Markdown is not rendered in this draw (its text is shown as written until a later one). */
+  later: boolean;
 }
 
 function turnHtml(turn: Turn, o: TurnOptions, rendered: RenderedAnswers): string {
@@ -181,7 +196,7 @@ function turnHtml(turn: Turn, o: TurnOptions, rendered: RenderedAnswers): string
   }
   if (turn.text !== '') {
     parts.push(
-      turn.role === 'assistant'
+      turn.role === 'assistant' && !o.later
         ? `<div class="markdown">${rendered.render(turn.text)}</div>`
         : `<div class="plain">${escapeHtml(turn.text)}</div>`,
     );
@@ -281,10 +296,18 @@ export function panelView(
   rendered: RenderedAnswers,
   pending?: PendingTurn,
   exchangeFor: (turn: Turn) => TurnExchange | undefined = () => undefined,
+  budget: DrawBudget = { renders: Infinity },
 ): PanelView {
-  const read = readConversation(text);
+  const read = rendered.read(text);
   if (!read.ok) {
-    return { readable: false, pieces: [], problems: [read.problem], turnCount: 0, busy: pending?.streaming === true };
+    return {
+      readable: false,
+      pieces: [],
+      problems: [read.problem],
+      turnCount: 0,
+      busy: pending?.streaming === true,
+      complete: true,
+    };
   }
   const c = read.conversation;
   let turns = c.turns;
@@ -297,40 +320,84 @@ export function panelView(
   }
   const lastAssistant = lastAnswerIndex(turns);
   const problems: DisplayText[] = [];
-  const pieces: PanelPiece[] = turns.map((turn, i) => {
+  // The latest answers are rendered first: they are what the panel shows, scrolled to the end.
+  let renders = budget.renders;
+  const later = new Set<number>();
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const t = turns[i];
+    if (t.role === 'assistant' && t.text !== '' && !rendered.has(t.text)) {
+      if (renders > 0) {
+        renders--;
+      } else {
+        later.add(i);
+      }
+    }
+  }
+  // Pieces not built yet, beyond this draw's budget (counted from the end), wait for a later one.
+  let build = budget.pieces ?? Infinity;
+  let waiting = 0;
+  const pieces: PanelPiece[] = new Array<PanelPiece>(turns.length);
+  const problemsOf: DisplayText[][] = turns.map(() => []);
+  for (let i = turns.length - 1; i >= 0; i--) {
+    pieces[i] = piece(i);
+  }
+  problems.push(...problemsOf.flat());
+  function piece(i: number): PanelPiece {
+    const turn = turns[i];
     const unknown = unknownParts(text, turn);
     if (!KNOWN_ROLES.has(turn.role)) {
-      problems.push(l10n.t('Turn {0} has the unknown role "{1}".', i + 1, clean(turn.role)));
+      problemsOf[i].push(l10n.t('Turn {0} has the unknown role "{1}".', i + 1, clean(turn.role)));
     }
     if (unknown.length > 0) {
-      problems.push(l10n.t('Turn {0} has parts of unknown types: {1}.', i + 1, clean(unknown.join(', '))));
+      problemsOf[i].push(l10n.t('Turn {0} has parts of unknown types: {1}.', i + 1, clean(unknown.join(', '))));
     }
-    const html = turnHtml(
-      turn,
-      {
-        n: i + 1,
-        regenerate: i === lastAssistant && !pending?.streaming,
-        exchange: turn.role === 'assistant' ? exchangeFor(turn) : undefined,
-        unknown,
-      },
-      rendered,
-    );
+    const options: TurnOptions = {
+      n: i + 1,
+      regenerate: i === lastAssistant && !pending?.streaming,
+      exchange: turn.role === 'assistant' ? exchangeFor(turn) : undefined,
+      unknown,
+      later: later.has(i),
+    };
+    // A turn that shows the same as in the last draw is not built again (a redraw while an answer streams).
+    const key = options.exchange
+      ? undefined
+      : `${i}\u0000${turn.role}\u0000${options.regenerate}${options.later}${unknown.join()}\u0000${turn.toolCallId ?? ''}\u0000${turn.images.join()}\u0000${turn.files.join()}\u0000${JSON.stringify(turn.toolCalls)}\u0000${turn.text}`;
+    const known = key === undefined ? undefined : rendered.pieces.get(key);
+    if (known === undefined && build <= 0) {
+      waiting++;
+      return { key: `t${i}`, html: placeholder(turn, i + 1) };
+    }
+    if (known === undefined) {
+      build--;
+    }
+    const html = known ?? turnHtml(turn, options, rendered);
+    if (key !== undefined && known === undefined) {
+      if (rendered.pieces.size >= PIECES_KEPT) {
+        rendered.pieces.clear();
+      }
+      rendered.pieces.set(key, html);
+    }
     return { key: `t${i}`, html };
-  });
+  }
   if (pending) {
     pieces.push({ key: 'pending', html: pendingHtml(pending, turns.length + 1, turns.length, rendered) });
   }
-  const tree = parseTree(text);
-  const root: unknown = tree ? getNodeValue(tree) : undefined;
   return {
     readable: true,
     pieces,
     problems,
     kind: c.kind,
-    parameters: readParameters(root, c),
+    parameters: readParameters(c),
     turnCount: pieces.length,
     busy: pending?.streaming === true,
+    complete: later.size === 0 && waiting === 0,
   };
+}
+
+/** A turn not built yet: its name only (the next draw, 100 ms later, brings the rest). */
+function placeholder(turn: Turn, n: number): string {
+  const label = roleLabel(turn.role);
+  return article(turn.role, label, n, turn.index, `<p class="muted">${escapeHtml(l10n.t('Loading…'))}</p>`);
 }
 
 /** The last assistant turn when nothing written follows it (what Regenerate replaces), else -1. */

@@ -136,7 +136,7 @@ describe('conversation panel edits', () => {
     assert.equal((parse(text) as Record<string, unknown>).temperature, undefined);
     const read = readConversation(text);
     assert.ok(read.ok);
-    assert.deepEqual(readParameters(parse(text), read.conversation), {
+    assert.deepEqual(readParameters(read.conversation), {
       model: 'm2',
       temperature: undefined,
       maxTokens: 200,
