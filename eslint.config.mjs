@@ -22,11 +22,23 @@ const FEATURES = readdirSync(new URL('./src/', import.meta.url), { withFileTypes
 const PURE = ['common', 'api', 'domain'];
 
 /**
- * What a feature's core/ may import as types only: its feature's own modules (`../x`, not core/x), platform/ and
- * services. (No other feature's: an import matching an `allowTypeImports` pattern is let through as a type
- * whatever else it matches, so this pattern must not overlap the layer rule.)
+ * What a core/ folder `depth` folders below src/ may import as types only: its feature's vscode-bound modules
+ * (any module of the feature reached without passing through a core/ folder), platform/ and services. It must
+ * not overlap the layer rule (an import matching an `allowTypeImports` pattern is let through as a type whatever
+ * else it matches), so it never reaches above the feature's own folder.
  */
-const vscodeBound = (feature) => `^\\.\\./[^./][^/]*$|(^|/)(platform|${feature})/[^/]+$|(^|/)services$`;
+const vscodeBound = (depth) =>
+  `^(\\.\\./){1,${depth - 1}}(?!([^/]*/)*core(/|$))[^.]|^(\\.\\./){${depth}}(platform|services)(/|$)`;
+
+/**
+ * The files `depth` folders below src/ in `top` that stand in a core/ folder (a feature's core/, or a room's:
+ * src/requests/send/core/…).
+ */
+function coreFiles(top, depth) {
+  return Array.from({ length: depth - 1 }, (_, at) =>
+    ['src', top, ...Array.from({ length: depth - 1 }, (_, i) => (i === at ? 'core' : '*')), '*.ts'].join('/'),
+  );
+}
 
 /** An import specifier, written from `depth` folders below src/, that names one of `names` (a folder or a module). */
 const naming = (names, depth) => `^${depth === 0 ? '\\./' : `(\\.\\./){${depth}}`}(${names.join('|')})(/|$)`;
@@ -54,16 +66,8 @@ const VSCODE_PATH = {
  * core/ nothing vscode-bound but types. (The pure floors need no more: everything vscode-bound is above them.)
  */
 function zone(top, depth, { pure = false, core = false } = {}) {
-  // A core/ zone holds the modules under a core/ folder at any level (requests/core/, requests/conversation/core/).
   const files =
-    depth === 0
-      ? [`src/${top}.ts`]
-      : core
-        ? Array.from({ length: depth - 1 }, (_, i) => {
-            const segments = Array.from({ length: depth - 1 }, (__, j) => (j === i ? 'core/' : '*/'));
-            return `src/${top}/${segments.join('')}*.ts`;
-          })
-        : [`src/${top}/${'*/'.repeat(depth - 1)}*.ts`];
+    depth === 0 ? [`src/${top}.ts`] : core ? coreFiles(top, depth) : [`src/${top}/${'*/'.repeat(depth - 1)}*.ts`];
   const patterns = [
     {
       regex: naming(above(top), depth),
@@ -72,14 +76,14 @@ function zone(top, depth, { pure = false, core = false } = {}) {
   ];
   if (pure && core) {
     patterns.push({
-      regex: vscodeBound(top),
+      regex: vscodeBound(depth),
       allowTypeImports: true,
       message: 'A core/ folder imports only pure folders (types excepted).',
     });
   }
   return {
     files,
-    ...(core ? {} : { ignores: FEATURES.flatMap((f) => [`src/${f}/core/**`, `src/${f}/**/core/**`]) }),
+    ...(core ? {} : { ignores: FEATURES.map((f) => `src/${f}/**/core/**`) }),
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { paths: pure ? [VSCODE_PATH] : [], patterns }],
     },
@@ -101,7 +105,7 @@ function cliZone() {
           paths: [VSCODE_PATH],
           patterns: [
             {
-              regex: `^\\.\\./(platform|services|${TOP.filter((t) => t !== CLI).join('|')})(/|$)|^\\.\\./(${FEATURES.join('|')})/(?!core/)`,
+              regex: `^\\.\\./(platform|services|${TOP.filter((t) => t !== CLI).join('|')})(/|$)|^\\.\\./(${FEATURES.join('|')})/(?!([^/]+/)*core/)`,
               message:
                 "The command line runs without VS Code: it imports only ids, common, api, domain and the features' core/. See docs/ARCHITECTURE.md.",
             },
@@ -121,7 +125,7 @@ function layerZones() {
       depths.map((d) => zone(top, d, { pure: PURE.includes(top) })),
     ),
     ...FEATURES.flatMap((top) => depths.map((d) => zone(top, d))),
-    // A feature's core/ is pure, with its feature's rules besides.
+    // A feature's core/ (and a room's core/ inside a feature) is pure, with its feature's rules besides.
     ...FEATURES.flatMap((top) => depths.slice(1).map((d) => zone(top, d, { pure: true, core: true }))),
     cliZone(),
   ];

@@ -6,7 +6,7 @@
  * last draw, which are all that is sent to the page. VS Code's own part (applying the edit, drawing the editor,
  * the webview's DOM) is not counted. In process, after a warm-up; target ≤ 50 ms each.
  */
-import { appendReply, dropLastAnswer, forkAt } from '../src/requests/core/conversation/edits';
+import { appendReply, dropLastAnswer, forkAt } from '../src/requests/conversation/core/edits';
 import { RenderedAnswers } from '../src/requests/conversation/core/panelMarkdown';
 import { panelView, PIECES_PER_DRAW, RENDERS_PER_DRAW } from '../src/requests/conversation/core/panelView';
 import type { BenchContext } from './context';

@@ -11,8 +11,8 @@
  */
 import { ServiceClient } from '../src/api/client';
 import { redactor } from '../src/api/redact';
-import { renderResponse, finishStream, type ResponseRecord } from '../src/requests/core/responseFormat';
-import { newStreamState, readStream } from '../src/requests/core/streamText';
+import { renderResponse, finishStream, type ResponseRecord } from '../src/requests/answers/core/responseFormat';
+import { newStreamState, readStream } from '../src/requests/send/core/streamText';
 import { HOSTILE_IDS, startServer } from '../test/server';
 
 function option(name: string, fallback: number): number {

@@ -38,8 +38,8 @@ const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS
   --only LIST      run only these scenarios
   --no-profile     no CPU profiles where a catalog or streaming target is missed
   --save-baseline  also write the results to bench/results/baseline.json (commit it deliberately)
-  --write-docs     regenerate the results table in docs/benchmarks.md and the targets table in CONTRIBUTING.md
-  --docs-from FILE regenerate those tables from a run's JSON (latest.json, partial.json) and exit
+  --write-docs     write the run's results to docs/benchmark-results.md (generated; commit it deliberately)
+  --docs-from FILE write that page from a saved run's JSON (latest.json, partial.json) and exit
   --compare-with DIR  also measure another checkout (with node_modules) in the same run: the footprint
                    alternates its windows with this tree's
   --windows N      footprint: N code-server windows per build (default 20, --quick 8)
@@ -160,7 +160,7 @@ async function main(): Promise<number> {
       rows: Row[];
     };
     const written = await writeDocs(run.header, run.rows, run.summary);
-    process.stdout.write(`Regenerated the tables in ${written.join(' and ')} from ${options.docsFrom}.\n`);
+    process.stdout.write(`Wrote ${written.join(' and ')} from ${options.docsFrom}.\n`);
     return 0;
   }
   process.on('SIGINT', () => {
@@ -246,7 +246,7 @@ async function main(): Promise<number> {
   fs.writeFileSync(path.join(RESULTS_DIR, 'latest.md'), `${header}\n\n${renderMarkdown(ctx.rows)}\n\n${summary}\n`);
   if (options.writeDocs) {
     const written = await writeDocs(header, ctx.rows, summary);
-    process.stdout.write(`\nRegenerated the tables in ${written.join(' and ')}.\n`);
+    process.stdout.write(`\nWrote ${written.join(' and ')}.\n`);
   }
   if (options.saveBaseline) {
     fs.writeFileSync(path.join(RESULTS_DIR, 'baseline.json'), `${JSON.stringify(result, null, 2)}\n`);

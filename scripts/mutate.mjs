@@ -4,7 +4,7 @@
 // read from the JSON report. Exit code non-zero when Stryker failed, or when a folder of the report is below
 // its target (TARGET below; the report holds every folder of the incremental file, not only those run).
 //
-//   npm run mutate                          incremental run (test/mutation/stryker-incremental.json)
+//   npm run mutate                          incremental run (reports/stryker-incremental.json)
 //   npm run mutate -- --force               every mutant again, ignoring the incremental file
 //   npm run mutate -- --mutate src/api/sse.ts   only these files (a glob); other results are kept
 //   npm run mutate -- --static              also the static mutants (module-level code: runs every test each)
@@ -69,9 +69,7 @@ function printScores(report) {
   }
   console.log(`  ${'all'.padEnd(22)} ${pct(total).toFixed(2).padStart(6)} %`);
   if (survivors.length > 0) {
-    console.log(
-      `\n${survivors.length} mutant(s) not detected (test/mutation/survivor-reasons.json says why each is left):`,
-    );
+    console.log(`\n${survivors.length} mutant(s) not detected (mutation/survivor-reasons.json says why each is left):`);
     for (const s of survivors.slice(0, SHOW_SURVIVORS)) {
       console.log(`  ${s}`);
     }
@@ -85,9 +83,16 @@ function printScores(report) {
 
 const args = process.argv.slice(2);
 if (args.includes('--docs')) {
-  const { rows, notTriaged, notTriagedApi, reasons, lost, gone } = writeMutationDocs();
+  let counted;
+  try {
+    counted = writeMutationDocs();
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exit(1);
+  }
+  const { rows, notTriaged, notTriagedApi, reasons, lost, gone } = counted;
   console.log(
-    `${rows} mutants left, ${notTriaged} not triaged yet (${notTriagedApi} in src/api): every one with its reason in reports/mutation/survivors.md (reasons: test/mutation/survivor-reasons.json).`,
+    `${rows} mutants left, ${notTriaged} not triaged yet (${notTriagedApi} in src/api): every one with its reason in reports/mutation/survivors.md (reasons: mutation/survivor-reasons.json).`,
   );
   console.log(`  by reason: ${[...reasons].map(([k, n]) => `${k} ${n}`).join(', ')}`);
   if (gone.length > 0) {
@@ -115,7 +120,7 @@ if (fs.existsSync(REPORT)) {
   const below = printScores(JSON.parse(fs.readFileSync(REPORT, 'utf8')));
   if (below.length > 0) {
     console.error(
-      `\nBelow target: ${below.join(', ')}. Kill the survivors, or explain them in test/mutation/survivor-reasons.json.`,
+      `\nBelow target: ${below.join(', ')}. Kill the survivors, or explain them in mutation/survivor-reasons.json.`,
     );
     status ||= 1;
   }

@@ -40,7 +40,7 @@ export const Commands = {
   sendToEmbeddings: 'modelAccess.sendToEmbeddings',
   changeEndpoint: 'modelAccess.changeEndpoint',
   payloadActions: 'modelAccess.payloadActions',
-  /** A payload or a model as curl, Python or JavaScript code (src/requests/codeCommands.ts). */
+  /** A payload or a model as curl, Python or JavaScript code (src/requests/code/codeCommands.ts). */
   copyAsCode: 'modelAccess.copyAsCode',
   importCurl: 'modelAccess.importCurl',
   openScratchFolder: 'modelAccess.openScratchFolder',
@@ -51,13 +51,13 @@ export const Commands = {
   showRawEvents: 'modelAccess.showRawEvents',
   saveResponseBody: 'modelAccess.saveResponseBody',
   previewResponse: 'modelAccess.previewResponse',
-  /** Sends the active payload to several models at once, side by side (src/requests/compare.ts). */
+  /** Sends the active payload to several models at once, side by side (src/requests/compare/compare.ts). */
   compareModels: 'modelAccess.compareModels',
   // Checks (src/checks/): payloads with `// @expect` lines as tests
   runChecks: 'modelAccess.runChecks',
   runChecksOnModels: 'modelAccess.runChecksOnModels',
   saveCheckResults: 'modelAccess.saveCheckResults',
-  // Conversations in a payload (src/requests/conversation.ts)
+  // Conversations in a payload (src/requests/conversation/conversation.ts)
   reply: 'modelAccess.reply',
   regenerate: 'modelAccess.regenerate',
   forkConversation: 'modelAccess.forkConversation',
@@ -102,7 +102,7 @@ export const Settings = {
   responseInNewTab: 'responseInNewTab',
   /** Where a Chat or Responses answer opens: the conversation panel, or the answer as text. */
   answersOpenAs: 'answers.openAs',
-  // Conversations (src/requests/conversation.ts)
+  // Conversations (src/requests/conversation/conversation.ts)
   conversationPreviousResponseId: 'conversation.previousResponseId',
   maxAttachmentMegabytes: 'conversation.maxAttachmentMegabytes',
   // Limits on what accumulates (streams, lists)

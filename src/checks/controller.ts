@@ -1,9 +1,9 @@
 import { onFirstUse } from '../common/onFirstUse';
 import { EnvAccess } from '../platform/envAccess';
-import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeFailure } from '../domain/failure';
+import { variableContext } from '../domain/payload/variableContext';
 import { displayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { Services } from '../services';
@@ -495,15 +495,8 @@ export class ChecksController implements vscode.Disposable {
       const client = await this.deps.connection.getClient(env);
       return {
         client,
-        variables: {
-          variables: env?.variables ?? {},
-          environment: env?.name,
-          env: (name) => process.env[name],
-          // A check file from a repository reads only the `{{$env}}` names Send would let it read.
-          envPolicy: this.envAccess.policyFor(uri),
-          uuid: () => randomUUID(),
-          now: () => Date.now(),
-        },
+        // A check file from a repository reads only the `{{$env}}` names Send would let it read.
+        variables: variableContext(env, { envPolicy: this.envAccess.policyFor(uri) }),
       };
     } catch (e) {
       return { problem: describeFailure(e).message };

@@ -6,13 +6,13 @@
  * key refused). The key and secret header values never reach the output or the report: every line passes
  * through the redactor. Only pure code: api, common, domain and checks/core; no `vscode` import.
  */
-import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ServiceClient } from '../api/client';
 import { Redactor } from '../api/redact';
 import type { ModelService } from '../api/types';
 import { findEnvironment, readEnvironments, type Environment } from '../domain/environments';
+import { variableContext } from '../domain/payload/variableContext';
 import { describeExpectation, formatMs } from '../checks/core/expectations';
 import { firstFailure, runCheckFile, type Target } from '../checks/core/fileRun';
 import { hasChecks, readCheckLines } from '../checks/core/checkFile';
@@ -226,13 +226,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     }
     return {
       client,
-      variables: {
-        variables: env.variables,
-        environment: env.name,
-        env: (name) => io.env[name],
-        uuid: () => randomUUID(),
-        now: () => Date.now(),
-      },
+      variables: variableContext(env, { readEnv: (name) => io.env[name] }),
     };
   };
 

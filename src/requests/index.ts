@@ -1,12 +1,18 @@
 import * as vscode from 'vscode';
 import { onFirstUse } from '../common/onFirstUse';
 import type { Services } from '../services';
-import { PayloadDocuments } from './payloadDocuments';
-import { ModelCompletion, ModelDiagnostics, modelHover, PAYLOAD_SELECTOR, PayloadCodeLens } from './payloadEditing';
-import { RESPONSE_GONE, RESPONSE_SCHEME } from './responseScheme';
-import { ScratchFiles } from './scratchFiles';
+import { PayloadDocuments } from './payloads/payloadDocuments';
+import {
+  ModelCompletion,
+  ModelDiagnostics,
+  modelHover,
+  PAYLOAD_SELECTOR,
+  PayloadCodeLens,
+} from './payloads/payloadEditing';
+import { RESPONSE_GONE, RESPONSE_SCHEME } from './answers/responseScheme';
+import { ScratchFiles } from './payloads/scratchFiles';
 import { EnvAccess } from '../platform/envAccess';
-import { variableProviders } from './variableEditing';
+import { variableProviders } from './payloads/variableEditing';
 import { ON_DEMAND, type Handler } from './onDemand';
 
 export type { RequestsApi } from './commands';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/testApi';
-import type { SendOutcome } from '../../src/requests/send';
+import type { SendOutcome } from '../../src/requests/send/send';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
 import { Commands } from '../../src/ids';

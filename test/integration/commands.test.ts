@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/testApi';
 import { Commands, Settings, Views } from '../../src/ids';
 import type { ModelsTreeNode } from '../../src/explorer/nodes';
-import type { SendOutcome } from '../../src/requests/send';
+import type { SendOutcome } from '../../src/requests/send/send';
 import type { SafePickItem } from '../../src/platform/ui';
 import { startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/testApi';
-import type { SendOutcome } from '../../src/requests/send';
+import type { SendOutcome } from '../../src/requests/send/send';
 import { loadRegistry, startServer, type RunningServer } from '../server';
 import {
   activateExtension,

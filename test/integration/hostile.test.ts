@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/testApi';
 // Types only: the suite is bundled apart from the extension, so nodes are told apart by contextValue.
 import type { FamilyNode, ModelNode, ModelsTreeNode } from '../../src/explorer/nodes';
-import type { SendOutcome } from '../../src/requests/send';
+import type { SendOutcome } from '../../src/requests/send/send';
 import { HOSTILE, HOSTILE_IDS, startServer, type RunningServer } from '../server';
 import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
 import { Commands } from '../../src/ids';

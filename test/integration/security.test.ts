@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/testApi';
-import type { SendOutcome } from '../../src/requests/send';
+import type { SendOutcome } from '../../src/requests/send/send';
 import { HOSTILE_ECHO_HEADER, startServer, type RunningServer } from '../server';
 import { generateText, promptText } from '../server/generation';
 import { activateExtension, eventually, filesUnder, sleep, setSetting, newPayload } from './helpers';

@@ -50,7 +50,7 @@ describe('layers: lint refuses imports that point up or across', function () {
   it('a feature-to-feature import fails lint, from a feature module and from a core/', async () => {
     for (const [file, code] of [
       ['src/requests/zzLayerProbe.ts', "import { modelCard } from '../explorer/modelCard';"],
-      ['src/chat/core/zzLayerProbe.ts', "import type { X } from '../../requests/core/templates';"],
+      ['src/chat/core/zzLayerProbe.ts', "import type { X } from '../../requests/payloads/core/templates';"],
       ['src/explorer/zzLayerProbe.ts', "import { canChat } from '../chat/core/modelInfo';"],
     ]) {
       const messages = await lint(file, `${code}\nexport const probe = 1;\n`);
@@ -69,7 +69,7 @@ describe('layers: lint refuses imports that point up or across', function () {
         "import { readEndpoint } from '../domain/payload/endpointHeader';",
         "import type { Ui } from '../platform/ui';",
         "import type { Services } from '../services';",
-        "import { parseCurl } from './core/curlImport';",
+        "import { parseCurl } from './code/core/curlImport';",
         "import { clean } from '../common/text';",
         'export const probe = [environmentFromArg, readEndpoint, parseCurl, clean] as const;',
         'export type Probe = [Ui, Services];',
@@ -78,6 +78,51 @@ describe('layers: lint refuses imports that point up or across', function () {
     );
     assert.deepEqual(
       messages.filter((m) => m.startsWith(LAYER_RULE)),
+      [],
+    );
+  });
+
+  it('a room’s core/ inside a feature (src/requests/send/core/) is pure like a feature’s core/', async () => {
+    const file = 'src/requests/send/core/zzLayerProbe.ts';
+    for (const [what, code, expected] of [
+      ['vscode', "import * as vscode from 'vscode';", 'VS Code API'],
+      [
+        'its room’s vscode-bound module',
+        "import { RequestSender } from '../send';",
+        'A core/ folder imports only pure',
+      ],
+      [
+        'another room’s vscode-bound module',
+        "import { Conversations } from '../../conversation/conversation';",
+        'A core/',
+      ],
+      ['platform', "import { createUi } from '../../../platform/ui';", 'A core/'],
+      [
+        'another feature, even as a type',
+        "import type { X } from '../../../chat/provider';",
+        'a feature never imports another',
+      ],
+    ]) {
+      const messages = await lint(file, `${code}\nexport const probe = 1;\n`);
+      assert.ok(
+        messages.some((m) => m.startsWith(LAYER_RULE) && m.includes(expected)),
+        `${what}: ${messages.join('; ') || 'nothing reported'}`,
+      );
+    }
+    const allowed = await lint(
+      file,
+      [
+        "import type { ExchangeProgress } from '../exchange';",
+        "import { readConversation } from '../../conversation/core/turns';",
+        "import { clean } from '../../../common/text';",
+        "import { parsePayload } from '../../../domain/payload/parse';",
+        'export const probe = [readConversation, clean, parsePayload] as const;',
+        'export type Probe = ExchangeProgress;',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(
+      allowed.filter((m) => m.startsWith(LAYER_RULE)),
       [],
     );
   });

@@ -1,6 +1,7 @@
-// The README ships in the VSIX: it is what a person who installs the extension reads. It documents every
-// setting and command of package.json, shows pictures the extension details page can display, and leaves
-// development to CONTRIBUTING.md and docs/. No document of the project points outside the repository.
+// The README ships in the VSIX: it is what a person who installs the extension reads. It shows pictures the
+// extension details page can display, links the generated reference of every command and setting
+// (reference.test.ts), and leaves development to CONTRIBUTING.md and docs/. No document of the project points
+// outside the repository.
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -11,32 +12,11 @@ const read = (rel: string) => readFileSync(path.join(ROOT, rel), 'utf8');
 
 interface Manifest {
   engines: { vscode: string };
-  contributes: {
-    commands: { command: string; title: string }[];
-    menus: { commandPalette?: { command: string; when?: string }[] };
-    configuration: { properties: Record<string, unknown> };
-  };
 }
 const manifest = readManifest(ROOT) as Manifest;
 const readme = read('README.md');
-
-/** The rows of the Markdown table under the heading `## <title>`: each row's cells. */
-function tableUnder(title: string): string[][] {
-  const start = readme.indexOf(`\n## ${title}\n`);
-  assert.ok(start >= 0, `README has a "## ${title}" section`);
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
-  return section
-    .split('\n')
-    .filter((line) => line.startsWith('|') && !/^\|[-| ]+\|$/.test(line))
-    .slice(1)
-    .map((line) =>
-      line
-        .split(/(?<!\\)\|/)
-        .slice(1, -1)
-        .map((c) => c.trim()),
-    );
-}
+/** The section that shows a newcomer the two commands, near the top. */
+const FROM_SOURCE = '\n## Try it from source\n';
 
 /**
  * Relative link targets of a Markdown file (`[..](target)`), without anchors; external and anchor-only links
@@ -50,37 +30,52 @@ function relativeLinks(markdown: string): string[] {
     .map((t) => t.split('#')[0]);
 }
 
+/** The anchor GitHub (and the Marketplace) gives a heading: lower case, punctuation dropped, spaces as dashes. */
+function slug(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
 describe('README for users', () => {
+  it('opens with what it is and a picture, then the contents, Getting started and Try it from source', () => {
+    const sections = [...readme.matchAll(/^## (.+)$/gm)].map(([, title]) => title);
+    assert.deepEqual(sections.slice(0, 4), ['Contents', 'Getting started', 'Try it from source', 'Features']);
+    const intro = readme.slice(0, readme.indexOf('\n## '));
+    assert.match(intro, /!\[[^\]]+\]\(media\/screenshots\/[\w-]+\.png\)/, 'a picture before the first section');
+  });
+
+  it('has a table of contents that reaches every section, and no link to a heading that is not there', () => {
+    const headings = [...readme.matchAll(/^#{2,3} (.+)$/gm)].map(([, title]) => slug(title));
+    const contents = readme.slice(readme.indexOf('\n## Contents\n'), readme.indexOf('\n## Getting started\n'));
+    for (const section of [...readme.matchAll(/^## (.+)$/gm)].map(([, title]) => title).slice(1)) {
+      assert.ok(contents.includes(`](#${slug(section)})`), `the contents link "${section}"`);
+    }
+    const prose = readme.replace(/^```[\s\S]*?^```/gm, '');
+    for (const [, anchor] of prose.matchAll(/\]\(#([^)]+)\)/g)) {
+      assert.ok(headings.includes(anchor), `#${anchor} is a heading of the README`);
+    }
+  });
+
+  it('gives each feature at most one picture', () => {
+    const features = readme.slice(
+      readme.indexOf('\n## Features\n'),
+      readme.indexOf('\n## ', readme.indexOf('\n## Features\n') + 1),
+    );
+    for (const part of features.split(/\n### /).slice(1)) {
+      const pictures = part.match(/!\[/g)?.length ?? 0;
+      assert.ok(pictures <= 1, `"${part.split('\n')[0]}" has ${pictures} pictures`);
+    }
+  });
+
   it('shows a newcomer the two commands from source: npm run demo and npm test', () => {
-    const start = readme.indexOf('\n## From source\n');
-    assert.ok(start >= 0, 'README has a "## From source" section');
+    const start = readme.indexOf(FROM_SOURCE);
+    assert.ok(start >= 0, `README has a "${FROM_SOURCE.trim()}" section`);
     const end = readme.indexOf('\n## ', start + 1);
     const section = readme.slice(start, end < 0 ? undefined : end);
     assert.match(section, /^npm run demo\b/m);
     assert.match(section, /^npm test\b/m);
-  });
-
-  it('has a row in the Settings table for every modelAccess.* setting in package.json', () => {
-    const documented = new Set(tableUnder('Settings').map(([name]) => name.replace(/`/g, '')));
-    const settings = Object.keys(manifest.contributes.configuration.properties);
-    assert.ok(settings.length > 0);
-    const missing = settings.filter((s) => !documented.has(s));
-    assert.deepEqual(missing, [], `settings missing from the README's Settings table: ${missing.join(', ')}`);
-    const unknown = [...documented].filter((s) => !settings.includes(s));
-    assert.deepEqual(unknown, [], `the README documents settings that do not exist: ${unknown.join(', ')}`);
-  });
-
-  it('names every command of the command palette in the Commands table', () => {
-    const hidden = new Set(
-      (manifest.contributes.menus.commandPalette ?? []).filter((m) => m.when === 'false').map((m) => m.command),
-    );
-    const rows = tableUnder('Commands').map(([titles]) => titles);
-    for (const c of manifest.contributes.commands.filter((c) => !hidden.has(c.command))) {
-      assert.ok(
-        rows.some((cell) => cell.split(/\s+[/·]\s+/).includes(c.title)),
-        `"${c.title}" (${c.command}) is not in the README's Commands table`,
-      );
-    }
   });
 
   it('states the VS Code version the manifest requires', () => {
@@ -103,7 +98,7 @@ describe('README for users', () => {
 
   it('leaves development, benchmarks and internal notes to CONTRIBUTING.md and docs/ (but the two commands from source)', () => {
     // "From source" shows a newcomer `npm run demo` and `npm test`; everything else about development is elsewhere.
-    const start = readme.indexOf('\n## From source\n');
+    const start = readme.indexOf(FROM_SOURCE);
     const end = readme.indexOf('\n## ', start + 1);
     const rest = start < 0 ? readme : readme.slice(0, start) + (end < 0 ? '' : readme.slice(end));
     for (const word of [
@@ -128,7 +123,7 @@ describe('documents refer only to files inside the repository', () => {
     'SECURITY.md',
     'CHANGELOG.md',
     'test/README.md',
-    ...readdirSync(path.join(ROOT, 'docs')).map((f) => `docs/${f}`),
+    ...walk(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')),
   ];
 
   it('every relative link of the Markdown documents resolves to a file or folder of the repository', () => {
@@ -141,14 +136,31 @@ describe('documents refer only to files inside the repository', () => {
     }
   });
 
+  /** The folders of src/: a path written from src/ (`requests/send/exchange.ts`, as docs/ARCHITECTURE.md writes them). */
+  const SRC_FOLDERS = readdirSync(path.join(ROOT, 'src'), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+
   /**
-   * Repository paths a text names (`src/…`, `test/…`, `scripts/…`, `bench/…`, `docs/…`, `media/…`), with the line
-   * each is on; globs and placeholders in capitals (`test/e2e/NN-name.e2e.ts`) are not paths.
+   * Repository paths a text names (`src/…`, `test/…`, `scripts/…`, `bench/…`, `docs/…`, `media/…`, also written
+   * `./src/…`), and paths written from src/ (`requests/send/send.ts`, `explorer/core/`: a folder of src/ and at
+   * least a file or a sub-folder), with the line each is on; globs and placeholders in capitals
+   * (`test/e2e/NN-name.e2e.ts`) are not paths.
    */
   function namedPaths(text: string): { path: string; line: number }[] {
-    return [...text.matchAll(/(?<![\w./@-])((?:src|test|scripts|bench|docs|media)\/[\w./-]*[\w/])/g)]
-      .filter(([p]) => !/\/[A-Z]{2,}\b/.test(p))
-      .map((m) => ({ path: m[1], line: text.slice(0, m.index).split('\n').length }));
+    const line = (index = 0) => text.slice(0, index).split('\n').length;
+    const fromRoot = [
+      ...text.matchAll(/(?<![\w./@-])(?:\.\/)?((?:src|test|scripts|bench|docs|media)\/[\w./-]*[\w/])/g),
+    ].map((m) => ({ path: m[1], line: line(m.index) }));
+    const fromSrc = [
+      ...text.matchAll(
+        new RegExp(
+          `(?<![\\w./@-])((?:${SRC_FOLDERS.join('|')})\\/(?:[\\w.-]+\\/)*(?:[\\w-]+\\.ts\\b|[\\w-]+\\/))`,
+          'g',
+        ),
+      ),
+    ].map((m) => ({ path: `src/${m[1]}`, line: line(m.index) }));
+    return [...fromRoot, ...fromSrc].filter(({ path: p }) => !/\/[A-Z]{2,}\b/.test(p));
   }
 
   it('every file or folder a document names, and every one the comments of src/ name, exists', () => {
@@ -179,6 +191,16 @@ describe('documents refer only to files inside the repository', () => {
       { path: 'src/gone/away.ts', line: 2 },
       { path: 'test/unit/x.test.ts', line: 2 },
     ]);
+    // Written from src/, or with ./ before it: a moved file is found however the text writes it.
+    assert.deepEqual(
+      namedPaths('`requests/exchange.ts` ─► api/client.ts\nsee ./src/requests/send.ts, explorer/core/'),
+      [
+        { path: 'src/requests/send.ts', line: 2 },
+        { path: 'src/requests/exchange.ts', line: 1 },
+        { path: 'src/api/client.ts', line: 1 },
+        { path: 'src/explorer/core/', line: 2 },
+      ],
+    );
   });
 
   it('no document, source file or test names a path outside the repository', () => {

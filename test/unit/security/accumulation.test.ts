@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { redactor } from '../../../src/api/redact';
 import type { ServerSentEvent } from '../../../src/api/types';
-import { describeEntry } from '../../../src/requests/core/historyEntries';
+import { describeEntry } from '../../../src/requests/send/core/historyEntries';
 import {
   DISPLAY_LIMIT,
   finishStream,
@@ -16,8 +16,8 @@ import {
   renderResponse,
   summarize,
   type ResponseRecord,
-} from '../../../src/requests/core/responseFormat';
-import { newStreamState, readStream, TAIL_CHARS } from '../../../src/requests/core/streamText';
+} from '../../../src/requests/answers/core/responseFormat';
+import { newStreamState, readStream, TAIL_CHARS } from '../../../src/requests/send/core/streamText';
 import { startServer, type RunningServer } from '../../server';
 import { clientFor } from '../helpers/api';
 

@@ -9,16 +9,9 @@ import { getNodeValue, parseTree, type Node } from 'jsonc-parser';
 import { l10n } from '../../../common/l10n';
 import { isRecord } from '../../../common/records';
 import type { DisplayText } from '../../../common/text';
-import {
-  apply,
-  appendItems,
-  pretty,
-  replaceValue,
-  type Formatting,
-  type TextChange,
-} from '../../core/conversation/edits';
-import { readConversation, type Conversation, type Turn } from '../../core/conversation/turns';
-import { INPUT_PLACEHOLDER } from '../../core/templates';
+import { apply, appendItems, pretty, replaceValue, type Formatting, type TextChange } from './edits';
+import { readConversation, type Conversation, type Turn } from './turns';
+import { INPUT_PLACEHOLDER } from '../../payloads/core/templates';
 
 export type PanelEdit = { ok: true; change: TextChange; text: string } | { ok: false; problem: DisplayText };
 

@@ -9,7 +9,7 @@ import { escapeHtml } from '../../../common/html';
 import { l10n } from '../../../common/l10n';
 import { clean } from '../../../common/text';
 import { sanitizeCardMarkdown } from '../../../domain/cardMarkdown';
-import { readConversation, type ConversationRead } from '../../core/conversation/turns';
+import { readConversation, type ConversationRead } from './turns';
 import { highlight } from './highlight';
 
 const markdown: MarkdownIt = new MarkdownIt({

@@ -11,7 +11,7 @@ import { l10n } from '../../../common/l10n';
 import { isRecord } from '../../../common/records';
 import { clean, type DisplayText } from '../../../common/text';
 import type { TokenUsage } from '../../../domain/answer';
-import { isBlank, type ConversationKind, type Turn, type TurnToolCall } from '../../core/conversation/turns';
+import { isBlank, type ConversationKind, type Turn, type TurnToolCall } from './turns';
 import { readParameters, unwritten, type PanelParameters } from './panelEdits';
 import type { RenderedAnswers } from './panelMarkdown';
 

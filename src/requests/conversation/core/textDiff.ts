@@ -4,7 +4,7 @@
  * stretch that differs keeps the rest of the file, its markers and the editor's cursor where they were.
  * Pure; no `vscode` import.
  */
-import type { TextChange } from '../../core/conversation/edits';
+import type { TextChange } from './edits';
 
 /** The change that turns `before` into `after`, or undefined when they are the same. */
 export function oneChange(before: string, after: string): TextChange | undefined {

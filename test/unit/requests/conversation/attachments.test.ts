@@ -6,7 +6,7 @@ import {
   readAttachment,
   sniffImage,
   type Attachment,
-} from '../../../../src/requests/core/conversation/attachments';
+} from '../../../../src/requests/conversation/core/attachments';
 
 const SPACES = { insertSpaces: true, tabSize: 2, eol: '\n' };
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);

@@ -9,7 +9,7 @@ import {
   turnsAfterCursor,
   type EditResult,
   type ReplyAnswer,
-} from '../../../../src/requests/core/conversation/edits';
+} from '../../../../src/requests/conversation/core/edits';
 
 const SPACES = { insertSpaces: true, tabSize: 2, eol: '\n' };
 const answer = (text: string | undefined, toolCalls: ReplyAnswer['toolCalls'] = [], id?: string): ReplyAnswer => ({

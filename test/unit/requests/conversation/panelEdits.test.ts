@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { parse } from 'jsonc-parser';
-import { readConversation } from '../../../../src/requests/core/conversation/turns';
+import { readConversation } from '../../../../src/requests/conversation/core/turns';
 import {
   addUserMessage,
   editUserTurn,

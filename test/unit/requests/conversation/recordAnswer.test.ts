@@ -2,10 +2,10 @@
 // appended to a payload. Bodies and event sequences come from the local service where it has them.
 import * as assert from 'node:assert/strict';
 import { parse } from 'jsonc-parser';
-import { answerOfRecord, withoutSecrets } from '../../../../src/requests/core/conversation/recordAnswer';
-import { appendReply } from '../../../../src/requests/core/conversation/edits';
-import type { ResponseRecord } from '../../../../src/requests/core/responseFormat';
-import { addEvent, newStreamState } from '../../../../src/requests/core/streamText';
+import { answerOfRecord, withoutSecrets } from '../../../../src/requests/conversation/core/recordAnswer';
+import { appendReply } from '../../../../src/requests/conversation/core/edits';
+import type { ResponseRecord } from '../../../../src/requests/answers/core/responseFormat';
+import { addEvent, newStreamState } from '../../../../src/requests/send/core/streamText';
 import { chatAnswer, responsesAnswer } from '../../../server/conversation';
 import type { SseEvent } from '../../../server/streaming';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isBlank, readConversation, turnAt, type Conversation } from '../../../../src/requests/core/conversation/turns';
+import { isBlank, readConversation, turnAt, type Conversation } from '../../../../src/requests/conversation/core/turns';
 
 function read(text: string, endpoint?: string): Conversation {
   const r = readConversation(text, endpoint);

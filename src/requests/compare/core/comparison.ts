@@ -1,0 +1,229 @@
+/**
+ * Comparing models on one payload: the payload for each model, what each column shows of its answer,
+ * and the side-by-side view model the comparison page draws. Pure; no `vscode` import.
+ */
+import { escapeHtml, page } from '../../../common/html';
+import { isRecord } from '../../../common/records';
+import { REDACTION_MARGIN } from '../../answers/core/responseFormat';
+import { readAnswer, type TokenUsage } from '../../../domain/answer';
+import { l10n } from '../../../common/l10n';
+import { clean, type DisplayText } from '../../../common/text';
+
+export const MIN_COMPARE = 2;
+export const MAX_COMPARE = 6;
+/** The most answer text one column shows (its end, while it grows); the history keeps its own summary. */
+export const COLUMN_TEXT_LIMIT = 64 * 1024;
+
+/**
+ * A column's answer as shown: the key removed first, then cut to its last COLUMN_TEXT_LIMIT characters, so a
+ * key that straddled the cut is never left in part.
+ */
+export function fitColumn(text: string, removeSecrets: (text: string) => string): string {
+  const clean = removeSecrets(text);
+  return clean.length > COLUMN_TEXT_LIMIT ? `…${clean.slice(-COLUMN_TEXT_LIMIT)}` : clean;
+}
+
+/** The payload with its `model` replaced (a payload that is not a JSON object cannot name a model). */
+export function payloadFor(value: unknown, model: string): Record<string, unknown> | undefined {
+  return isRecord(value) ? { ...value, model } : undefined;
+}
+
+/**
+ * What a column shows of a whole answer: its text as the shared reader finds it, or for embeddings how many
+ * vectors of what size (a column cannot show vectors). Undefined when the answer has neither.
+ */
+export function columnText(body: unknown): string | undefined {
+  const answer = readAnswer(body);
+  if (answer.vectors) {
+    const first = answer.vectors[0];
+    return `${answer.vectors.length} embedding${answer.vectors.length === 1 ? '' : 's'}${first ? ` of ${first.length} dimensions` : ''}`;
+  }
+  return answer.text;
+}
+
+/** One model's run, as the glue updates it. Times are epoch milliseconds. */
+export interface ComparisonRun {
+  model: string;
+  startedAt: number;
+  /** The first piece of answer text arrived (streams only). */
+  firstTextAt?: number;
+  endedAt?: number;
+  status?: number;
+  streaming: boolean;
+  text: string;
+  usage?: TokenUsage;
+  error?: string;
+  cancelled?: boolean;
+}
+
+/** What one column shows: all of it text, drawn with `textContent` (never HTML). */
+export interface ComparisonColumn {
+  model: string;
+  state: 'waiting' | 'receiving' | 'done' | 'failed' | 'cancelled';
+  status: string;
+  time: string;
+  firstToken: string;
+  usage: string;
+  text: string;
+  error: string;
+}
+
+export interface ComparisonView {
+  endpoint: string;
+  running: boolean;
+  columns: ComparisonColumn[];
+}
+
+export function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+function usageText(u: TokenUsage | undefined): string {
+  if (!u) {
+    return 'not reported';
+  }
+  const parts = [
+    u.input !== undefined ? `${u.input} in` : '',
+    u.output !== undefined ? `${u.output} out` : '',
+    u.total !== undefined ? `${u.total} total` : '',
+  ].filter(Boolean);
+  return parts.join(' · ');
+}
+
+/** The column of one run at time `now` (a running clock for unfinished runs). */
+export function columnOf(run: ComparisonRun, now: number): ComparisonColumn {
+  const end = run.endedAt ?? now;
+  const state: ComparisonColumn['state'] = run.cancelled
+    ? 'cancelled'
+    : run.error
+      ? 'failed'
+      : run.endedAt !== undefined
+        ? 'done'
+        : run.status !== undefined
+          ? 'receiving'
+          : 'waiting';
+  const label = {
+    waiting: 'waiting for the answer…',
+    receiving: 'receiving…',
+    done: 'done',
+    failed: 'failed',
+    cancelled: 'cancelled',
+  }[state];
+  // The glue removes the key and then cuts to COLUMN_TEXT_LIMIT; the margin keeps a key across the cut whole.
+  const text = run.text.slice(-(COLUMN_TEXT_LIMIT + REDACTION_MARGIN));
+  return {
+    model: run.model,
+    state,
+    status: run.status !== undefined ? `${run.status} · ${label}` : label,
+    time: `${formatSeconds(end - run.startedAt)}${run.endedAt === undefined ? ' so far' : ''}`,
+    firstToken: !run.streaming
+      ? 'not streamed'
+      : run.firstTextAt !== undefined
+        ? formatSeconds(run.firstTextAt - run.startedAt)
+        : run.endedAt !== undefined
+          ? 'no text'
+          : '…',
+    usage: usageText(run.usage),
+    text,
+    error: run.error ?? '',
+  };
+}
+
+export function comparisonView(endpoint: string, runs: readonly ComparisonRun[], now: number): ComparisonView {
+  return {
+    endpoint,
+    running: runs.some((r) => r.endedAt === undefined),
+    columns: runs.map((r) => columnOf(r, now)),
+  };
+}
+
+/** What the page's buttons ask for. */
+export type ComparisonAction = 'cancel' | 'again';
+
+export function parseComparisonMessage(message: unknown): ComparisonAction | undefined {
+  const action = isRecord(message) ? message.action : undefined;
+  return action === 'cancel' || action === 'again' ? action : undefined;
+}
+
+/**
+ * Columns reflow to the tab's width: as many side by side as fit at a readable width (13em: about 20
+ * characters of answer per line), the rest wrap to the next row, so 2–6 models read at half a 900 px window too.
+ * Each column's heading (the model) stays in view while its answer scrolls past.
+ */
+const STYLE = `
+.grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fill, minmax(min(100%, 13em), 1fr)); }
+.column { border: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, #8884)); border-radius: 4px; padding: 0 10px 8px; min-width: 0; }
+.column h2 { position: sticky; top: 0; margin: 0 -10px 6px; padding: 6px 10px 4px; background: var(--vscode-editor-background);
+  border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, #8884)); overflow-wrap: anywhere; }
+.column h2 .ordinal { font-weight: normal; color: var(--vscode-descriptionForeground); margin-right: 0.4em; }
+.facts th { width: auto; padding-right: 8px; }
+.answer { margin-top: 8px; border-top: 1px solid var(--vscode-panel-border, #8884); padding-top: 6px; overflow-wrap: anywhere; }
+.error:empty { display: none; }
+.state-failed { border-color: var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); border-width: 2px; }
+`;
+
+/**
+ * Draws the view model with `textContent` only: nothing the service sent is ever parsed as HTML.
+ */
+const SCRIPT = `
+const vscode = acquireVsCodeApi();
+const set = (id, text) => { const el = document.getElementById(id); if (el && el.textContent !== text) { el.textContent = text; } };
+window.addEventListener('message', (event) => {
+  const view = event.data;
+  if (!view || !Array.isArray(view.columns)) { return; }
+  view.columns.forEach((c, i) => {
+    for (const key of ['status', 'time', 'firstToken', 'usage', 'text', 'error']) { set('c' + i + '-' + key, String(c[key])); }
+    const col = document.getElementById('c' + i);
+    if (col) { col.className = 'column state-' + c.state; col.setAttribute('aria-busy', String(c.state === 'waiting' || c.state === 'receiving')); }
+  });
+  const cancel = document.getElementById('cancel');
+  const again = document.getElementById('again');
+  // Focus on a button about to be disabled moves to the other one, so the keyboard is never left nowhere.
+  const focused = document.activeElement;
+  cancel.disabled = !view.running;
+  again.disabled = view.running;
+  if (focused === cancel && cancel.disabled) { again.focus(); } else if (focused === again && again.disabled) { cancel.focus(); }
+  const summary = document.getElementById('summary');
+  set('summary', view.running ? summary.dataset.running : summary.dataset.finished);
+});
+document.addEventListener('click', (event) => {
+  const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
+  if (target && !target.disabled) { vscode.postMessage({ action: target.getAttribute('data-action') }); }
+});
+`;
+
+/**
+ * The page: a `main` landmark headed by the endpoint, the state (a live region: "Running…", "Finished."), the
+ * buttons, and one region per model named by its heading ("1 of 3 · model-id"), filled in place by the script
+ * as the view model changes.
+ */
+export function comparisonHtml(view: ComparisonView, nonce: string, cspSource: string): string {
+  const total = view.columns.length;
+  const columns = view.columns
+    .map((c, i) => {
+      const row = (label: DisplayText, key: keyof ComparisonColumn) =>
+        `<tr><th scope="row">${escapeHtml(label)}</th><td id="c${i}-${key}">${escapeHtml(c[key])}</td></tr>`;
+      const busy = c.state === 'waiting' || c.state === 'receiving';
+      return `<section class="column state-${c.state}" id="c${i}" aria-labelledby="c${i}-heading" aria-busy="${busy}"><h2 id="c${i}-heading"><span class="ordinal">${escapeHtml(
+        l10n.t('{0} of {1}', i + 1, total),
+      )}</span><span class="model" id="c${i}-model">${escapeHtml(c.model)}</span></h2><table class="facts">${[
+        row(l10n.t('Status'), 'status'),
+        row(l10n.t('Total time'), 'time'),
+        row(l10n.t('First token'), 'firstToken'),
+        row(l10n.t('Tokens'), 'usage'),
+      ].join(
+        '',
+      )}</table><div class="error" id="c${i}-error" role="alert">${escapeHtml(c.error)}</div><pre class="answer" id="c${i}-text">${escapeHtml(c.text)}</pre></section>`;
+    })
+    .join('');
+  const running = l10n.t('Running…');
+  const finished = l10n.t('Finished.');
+  const body = `<main aria-labelledby="title">
+<h1 id="title">${escapeHtml(l10n.t('Compare models · POST {0}', clean(view.endpoint)))}</h1>
+<p class="muted" id="summary" role="status" aria-live="polite" data-running="${escapeHtml(running)}" data-finished="${escapeHtml(finished)}">${escapeHtml(view.running ? running : finished)}</p>
+<div class="actions"><button type="button" id="cancel" data-action="cancel"${view.running ? '' : ' disabled'}>${escapeHtml(l10n.t('Cancel'))}</button>
+<button type="button" id="again" class="primary" data-action="again"${view.running ? ' disabled' : ''}>${escapeHtml(l10n.t('Compare again'))}</button></div>
+<div class="grid" data-columns="${total}">${columns}</div>
+</main>`;
+  return page({ title: l10n.t('Compare models'), nonce, cspSource, body, style: STYLE, script: SCRIPT });
+}

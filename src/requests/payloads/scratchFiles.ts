@@ -1,0 +1,67 @@
+import * as vscode from 'vscode';
+import type { PostEndpoint } from '../../api/types';
+import { endpointInfo, withEndpoint } from '../../domain/payload/endpointHeader';
+import { INPUT_PLACEHOLDER } from './core/templates';
+
+/**
+ * Scratch payloads are real files in the extension's global storage: they survive restarts and can be
+ * saved elsewhere like any file.
+ */
+export class ScratchFiles {
+  constructor(private readonly storage: vscode.Uri) {}
+
+  get folder(): vscode.Uri {
+    return vscode.Uri.joinPath(this.storage, 'scratch');
+  }
+
+  /** Whether `uri` is one of our scratch files. */
+  contains(uri: vscode.Uri): boolean {
+    return uri.scheme === this.folder.scheme && uri.path.startsWith(`${this.folder.path}/`);
+  }
+
+  /** Writes a new scratch file with `payload` under its endpoint header, opens it, selects the input text. */
+  async create(endpoint: PostEndpoint, payload: string): Promise<vscode.TextEditor> {
+    await vscode.workspace.fs.createDirectory(this.folder);
+    const kind = endpointInfo(endpoint)?.kind ?? 'request';
+    const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+    let uri = vscode.Uri.joinPath(this.folder, `${kind}-${stamp}.jsonc`);
+    for (let n = 2; await exists(uri); n++) {
+      uri = vscode.Uri.joinPath(this.folder, `${kind}-${stamp}-${n}.jsonc`);
+    }
+    const text = `${withEndpoint(payload.trimEnd(), endpoint)}\n`;
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    const editor = await vscode.window.showTextDocument(uri, { preview: false });
+    const at = text.indexOf(INPUT_PLACEHOLDER);
+    if (at >= 0) {
+      const doc = editor.document;
+      editor.selection = new vscode.Selection(doc.positionAt(at), doc.positionAt(at + INPUT_PLACEHOLDER.length));
+      editor.revealRange(editor.selection);
+    }
+    return editor;
+  }
+
+  /** Scratch files, newest first. */
+  async list(): Promise<vscode.Uri[]> {
+    try {
+      const entries = await vscode.workspace.fs.readDirectory(this.folder);
+      const files = entries
+        .filter(([, type]) => type === vscode.FileType.File)
+        .map(([name]) => vscode.Uri.joinPath(this.folder, name));
+      const stats = await Promise.all(
+        files.map(async (uri) => ({ uri, mtime: (await vscode.workspace.fs.stat(uri)).mtime })),
+      );
+      return stats.sort((a, b) => b.mtime - a.mtime).map((s) => s.uri);
+    } catch {
+      return [];
+    }
+  }
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
