@@ -202,7 +202,12 @@ describe('Conversation panel', () => {
       (t) => t.length === 3 && !t[2].name.includes('arriving'),
       'three turns',
     );
-    const onDisk = parse(fs.readFileSync(newestPayload('chat-'), 'utf8')) as { messages: Message[] };
+    // The answer is written into the file once it is complete (the panel shows it as it arrives).
+    const onDisk = await waitForValue(
+      async () => parse(fs.readFileSync(newestPayload('chat-'), 'utf8')) as { messages: Message[] },
+      (p) => p.messages.length === 3,
+      'the answer written into the payload file',
+    );
     assert.deepEqual(
       onDisk.messages.map((m) => m.role),
       ['system', 'user', 'assistant'],
