@@ -103,7 +103,9 @@ export class ModelListCache {
     this.pending.clear();
     const names = await fs.readdir(this.dir).catch(() => [] as string[]);
     await Promise.all(
-      names.filter((n) => n.startsWith(`${this.prefix}-`) && /^[a-z]+-[0-9a-f]+\.json/.test(n)).map((n) => fs.rm(path.join(this.dir, n), { force: true })),
+      names
+        .filter((n) => n.startsWith(`${this.prefix}-`) && /^[a-z]+-[0-9a-f]+\.json/.test(n))
+        .map((n) => fs.rm(path.join(this.dir, n), { force: true })),
     );
   }
 

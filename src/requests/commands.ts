@@ -17,7 +17,7 @@ import { copyAsCode, importCurlCommand } from './code/codeCommands';
 import { ModelComparisons } from './compare/compare';
 import { Conversations } from './conversation/conversation';
 import { showConversation } from './conversation/conversationCommands';
-import { TranscriptPanels } from './conversation/transcriptView';
+import { ConversationPanels } from './conversation/conversationPanel';
 import { completeHandlers, type Handler, type OnDemandCommand } from './onDemand';
 import { newRequest } from './payloads/newRequest';
 import { changeEndpoint, offerNewPayload, openScratchFolder, payloadActions } from './payloads/payloadCommands';
@@ -43,7 +43,8 @@ export interface RequestsApi {
   payloads: PayloadDocuments;
   comparisons: ModelComparisons;
   conversations: Conversations;
-  transcripts: TranscriptPanels;
+  /** The conversation panels (Show Conversation, and Send's answers of Chat and Responses payloads). */
+  panels: ConversationPanels;
   embeddings: EmbeddingsPictures;
 }
 
@@ -87,7 +88,15 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
       ? offerNewPayload(deps, scratch, editor, endpoint)
       : sender.send(editor, endpoint);
   const conversations = new Conversations(deps, scratch, payloads, responses, sender);
-  const transcripts = new TranscriptPanels(responses, deps.log.redactor.removeSecrets);
+  const panels = new ConversationPanels(deps, responses, sender, scratch);
+  // Send shows a conversation's answer in its panel (modelAccess.answers.openAs), else as the answer document.
+  sender.answerView = async (payload, endpoint) => {
+    if (!panels.wantsPanel(endpoint)) {
+      return false;
+    }
+    await panels.show(payload);
+    return true;
+  };
   const sendTo =
     (endpoint?: PostEndpoint) =>
     async (arg?: unknown): Promise<SendOutcome> => {
@@ -102,7 +111,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   const comparisons = new ModelComparisons(deps, history, (doc) => payloads.isPayload(doc), eager.envAccess);
   const disposables: vscode.Disposable[] = [
     comparisons,
-    transcripts,
+    panels,
     embeddings,
     responses,
     history,
@@ -135,7 +144,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   command(Commands.forkConversation, (arg?: unknown) => conversations.fork(arg));
   command(Commands.attachFileToConversation, (arg?: unknown) => conversations.attachFile(arg));
   command(Commands.useFileInNewRequest, (arg?: unknown) => conversations.useFileInNewRequest(arg));
-  command(Commands.showConversation, (arg?: unknown) => showConversation(deps, payloads, transcripts, arg));
+  command(Commands.showConversation, (arg?: unknown) => showConversation(deps, payloads, panels, arg));
   command(Commands.showHistory, () => showHistory(deps, history, scratch, sendPayload));
   command(Commands.clearHistory, () => clearHistory(deps, history));
   command(Commands.toggleResponseHeaders, () => toggleResponseHeaders(responses));
@@ -145,7 +154,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
   command(Commands.saveResponseBody, () => saveResponseBody(deps, responses));
 
   return {
-    api: { scratch, responses, history, sender, payloads, comparisons, conversations, transcripts, embeddings },
+    api: { scratch, responses, history, sender, payloads, comparisons, conversations, panels, embeddings },
     handlers: completeHandlers(handlers),
     dispose: () => disposables.forEach((d) => d.dispose()),
   };

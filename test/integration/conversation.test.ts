@@ -4,7 +4,7 @@
 // conversation, or previous_response_id with the setting), attachments, a cancelled answer, Show
 // Conversation live while an answer streams, and Use Uploaded File in a New Request.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -13,7 +13,7 @@ import type { ModelAccessApi } from '../../src/testApi';
 import type { SendOutcome } from '../../src/requests/send/send';
 import type { ConversationOutcome } from '../../src/requests/conversation/conversation';
 import { Commands } from '../../src/ids';
-import { TRANSCRIPT_REDRAW_MS } from '../../src/requests/conversation/transcriptView';
+import { PANEL_REDRAW_MS } from '../../src/requests/conversation/conversationPanel';
 import { startServer, type RunningServer } from '../server';
 import { generateText, promptText } from '../server/generation';
 import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
@@ -468,7 +468,7 @@ describe('Conversations', function () {
     assert.ok(embeddings.document.getText().includes('"input"'));
   });
 
-  it('Show Conversation renders the turns beside the payload and follows a streaming answer at most every 100 ms', async () => {
+  it('Show Conversation opens the panel, which follows a streaming answer at most every 100 ms', async () => {
     const editor = await newPayload('/v1/chat', model, (p) => (p.stream = true));
     await send();
     await vscode.commands.executeCommand(Commands.reply);
@@ -476,29 +476,66 @@ describe('Conversations', function () {
     const panel = (await vscode.commands.executeCommand(Commands.showConversation)) as vscode.WebviewPanel;
     assert.ok(panel, 'a panel opened');
     assert.match(panel.title, /^Conversation · chat-/);
-    const shown = () => api.requests.transcripts.shown(editor.document.uri);
-    assert.ok(shown()?.html.includes('Turn 3: Assistant'));
-    assert.ok(shown()?.html.includes('Stream the next one'));
+    const shown = () => api.requests.panels.shown(editor.document.uri);
+    const html = () => shown()?.pieces.join('\n') ?? '';
+    await eventually(() => html().includes('Turn 3: Assistant'), 10_000, 'the turns in the panel');
+    assert.ok(html().includes('Stream the next one'));
 
     const drawsBefore = shown()?.draws ?? 0;
     const started = Date.now();
     const pending = vscode.commands.executeCommand(Commands.sendRequest) as Thenable<SendOutcome>;
-    await eventually(() => shown()?.html.includes('aria-busy="true"'), 10_000, 'the answer arriving in the transcript');
+    await eventually(() => html().includes('aria-busy="true"'), 10_000, 'the answer arriving in the panel');
     const outcome = await pending;
     assert.ok(outcome.kind === 'sent');
     const elapsed = Date.now() - started;
-    await sleep(TRANSCRIPT_REDRAW_MS * 2);
+    await sleep(PANEL_REDRAW_MS * 2);
     const draws = (shown()?.draws ?? 0) - drawsBefore;
-    assert.ok(draws <= elapsed / TRANSCRIPT_REDRAW_MS + 3, `${draws} redraws in ${elapsed} ms`);
+    assert.ok(draws <= elapsed / PANEL_REDRAW_MS + 3, `${draws} redraws in ${elapsed} ms`);
     assert.ok((outcome.record.stream?.events ?? 0) > draws, 'fewer redraws than events');
-    assert.ok(shown()?.html.includes('answer not yet in the payload'));
-    await vscode.commands.executeCommand(Commands.reply);
-    await eventually(
-      () => !shown()?.html.includes('answer not yet in the payload'),
-      5000,
-      'the reply in the transcript',
-    );
+    await eventually(() => !html().includes('aria-busy="true"'), 5000, 'the answer complete');
     panel.dispose();
+  });
+
+  it('the panel carries the conversation on in the payload file: one edit each, saved, the file need not be open', async () => {
+    const editor = await newPayload('/v1/chat', model);
+    const uri = editor.document.uri;
+    // Send opens the panel (modelAccess.answers.openAs is "panel" by default) with the answer below the turns.
+    await send();
+    const firstSent = server.lastReceived('/v1/chat').json?.messages as Message[];
+    const shown = () => api.requests.panels.shown(uri)?.pieces.join('\n') ?? '';
+    await eventually(() => shown().includes('Turn 3: Assistant'), 10_000, 'the answer in the panel');
+    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'model-access-response'));
+
+    // The message box: the answer that arrived and the message are written (one undo step), then sent.
+    assert.ok(await api.requests.panels.sendMessage(uri, 'And in {{French}}?'));
+    const received = server.lastReceived('/v1/chat').json?.messages as Message[];
+    assert.deepEqual(
+      received.map((m) => m.role),
+      ['system', 'user', 'assistant', 'user'],
+    );
+    assert.equal(received[2].content, generateText(model, promptText(firstSent)));
+    assert.equal(received[3].content, 'And in {{French}}?');
+    const messages = () => (payloadOf(editor).messages as Message[]).map((m) => m.role);
+    assert.deepEqual(messages(), ['system', 'user', 'assistant', 'user', 'assistant', 'user']);
+    assert.equal(editor.document.isDirty, false, 'saved');
+    assert.equal(readFileSync(uri.fsPath, 'utf8'), editor.document.getText());
+
+    // Undo takes out the last answer only (its own step).
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('undo');
+    assert.deepEqual(messages(), ['system', 'user', 'assistant', 'user']);
+    await vscode.commands.executeCommand('redo');
+
+    // With the file closed, the panel still writes it.
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    assert.ok(await api.requests.panels.sendMessage(uri, 'Once more'));
+    const onDisk = parse(readFileSync(uri.fsPath, 'utf8')) as { messages: Message[] };
+    assert.deepEqual(
+      onDisk.messages.map((m) => m.role),
+      ['system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user'],
+    );
+    assert.equal(onDisk.messages.at(-2)?.content, 'Once more');
+    await eventually(() => shown().includes('Once more'), 5000, 'the panel redrawn from the file');
   });
 
   it('Use Uploaded File in a New Request writes the file id into a Responses payload', async () => {

@@ -77,6 +77,7 @@ describe('Settings', function () {
       'allowInsecureHttp',
       'defaultFilePurpose',
       'responseInNewTab',
+      'answers.openAs',
       'limits.maxModels',
       'limits.maxListMegabytes',
       'chat.defaultMaxInputTokens',
@@ -168,6 +169,28 @@ describe('Settings', function () {
     } finally {
       await setSetting('responseInNewTab', undefined);
       await setSetting(Settings.answersOpenAs, undefined);
+    }
+  });
+
+  it('modelAccess.answers.openAs: a chat answer in the conversation panel, or as the answer document', async () => {
+    const isAnswerDocument = (e: vscode.TextEditor) => e.document.uri.scheme === 'model-access-response';
+    const sendChat = async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      const editor = await newPayload('/v1/chat', 'plain-0');
+      const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+      assert.equal(outcome.kind, 'sent');
+      return editor.document.uri;
+    };
+    const panelUri = await sendChat();
+    assert.ok(api.requests.panels.shown(panelUri), 'the panel opened');
+    assert.ok(!vscode.window.visibleTextEditors.some(isAnswerDocument), 'no answer document by default');
+    await setSetting('answers.openAs', 'text');
+    try {
+      const textUri = await sendChat();
+      assert.equal(api.requests.panels.shown(textUri), undefined, 'no panel');
+      await eventually(() => vscode.window.visibleTextEditors.some(isAnswerDocument), 5000, 'the answer document');
+    } finally {
+      await setSetting('answers.openAs', undefined);
     }
   });
 

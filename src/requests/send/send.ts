@@ -30,6 +30,14 @@ import { embeddingInputs } from '../answers/core/embeddingsView';
 import { EmbeddingsPictures } from '../answers/embeddingsPanel';
 import { answerColumn, isEmbeddingsTab } from '../answers/answerPlacement';
 
+/** What Send reads: an editor, or a payload document and no selection (the conversation panel's Send). */
+export type SendSource = Pick<vscode.TextEditor, 'document' | 'selection'>;
+
+/** How a Send is asked for: `quiet` leaves failures to the caller, who shows them (the conversation panel). */
+export interface SendOptions {
+  quiet?: boolean;
+}
+
 export type SendOutcome =
   | { kind: 'sent'; responseUri: vscode.Uri; record: ResponseRecord }
   | { kind: 'invalid'; message: DisplayText }
@@ -42,6 +50,11 @@ export type SendOutcome =
 export class RequestSender implements vscode.Disposable {
   /** One request in flight per payload: a new send replaces the previous one. */
   private readonly inFlight = new Map<string, AbortController>();
+  /**
+   * Shows the answer of a conversation payload where the person wants it (the conversation panel); resolves
+   * false when the answer document should show it instead.
+   */
+  answerView?: (payload: vscode.Uri, endpoint: PostEndpoint) => Promise<boolean>;
   readonly diagnostics = vscode.languages.createDiagnosticCollection('model-access-payload');
 
   constructor(
@@ -53,7 +66,7 @@ export class RequestSender implements vscode.Disposable {
     private readonly pictures?: EmbeddingsPictures,
   ) {}
 
-  async send(editor: vscode.TextEditor | undefined, fixed?: PostEndpoint): Promise<SendOutcome> {
+  async send(editor: SendSource | undefined, fixed?: PostEndpoint, options: SendOptions = {}): Promise<SendOutcome> {
     if (!editor) {
       return this.notSent(l10n.t('Open a JSON payload (or run "Model Access: New Request…") to send it.'));
     }
@@ -115,7 +128,10 @@ export class RequestSender implements vscode.Disposable {
     // Values from the process environment are secrets: the log and the answers shown are scrubbed of them.
     resolved.secrets.forEach((s) => this.deps.log.redactor.add(s));
 
-    const endpoint = fixed ?? readEndpoint(doc.getText()) ?? (await this.askEndpoint(editor));
+    const endpoint =
+      fixed ??
+      readEndpoint(doc.getText()) ??
+      ('edit' in editor ? await this.askEndpoint(editor as vscode.TextEditor) : undefined);
     if (!endpoint) {
       return this.notSent(l10n.t('No endpoint was chosen; nothing was sent.'));
     }
@@ -132,15 +148,16 @@ export class RequestSender implements vscode.Disposable {
 
     const stream = wantsStream(resolved.value);
     const uri = this.responses.uriFor(doc.uri, stream ? 'text' : 'json', this.deps.config.responseInNewTab);
-    const record: ResponseRecord = { method: 'POST', endpoint, startedAt: Date.now() };
+    const record: ResponseRecord = { method: 'POST', endpoint, startedAt: Date.now(), requestJson: resolved.shownJson };
     if (endpoint === '/v1/embeddings') {
       record.inputs = embeddingInputs(resolved.value);
     }
     this.responses.set(uri, record);
-    // An embeddings answer opens as its picture once it is here (the page has nothing to draw before); the
-    // Markdown source stays one command away (Open Answer as Text).
+    // An embeddings answer opens as its picture once it is here (the page has nothing to draw before); a Chat
+    // or Responses answer in its conversation panel; the Markdown source stays one command away (Open Answer
+    // as Text).
     const picture = endpoint === '/v1/embeddings' && this.deps.config.answersOpenAs === 'panel';
-    if (!picture) {
+    if (!picture && !(await this.answerView?.(doc.uri, endpoint))) {
       // Shown (in the answer language) before the request goes out: a language change made while a stream
       // redraws the document races with the redraws.
       await this.responses.show(uri);
@@ -187,7 +204,9 @@ export class RequestSender implements vscode.Disposable {
       source: doc.uri.scheme === 'untitled' ? undefined : doc.uri.toString(),
       summary: summarize(record, this.deps.log.redactor.removeSecrets),
     });
-    if (record.limitReached) {
+    if (options.quiet) {
+      // The caller shows the failure where it belongs.
+    } else if (record.limitReached) {
       void this.deps.ui
         .warn(l10n.t('POST {0}: {1}', clean(endpoint), clean(record.error)), l10n.t('Open Settings'))
         .then((a) =>

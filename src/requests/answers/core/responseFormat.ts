@@ -26,6 +26,8 @@ export type ResponseRecord = {
   method: 'POST';
   endpoint: string;
   startedAt: number;
+  /** The request body as sent, as it may be shown (variables that hold secrets are not resolved in it). */
+  requestJson?: string;
   /** Set once an answer (or a failure) arrived. */
   status?: number;
   statusText?: string;

@@ -59,6 +59,8 @@ export interface Conversation {
   /** The list (or the string) in the text. */
   offset: number;
   length: number;
+  /** The payload's object as jsonc-parser read it (the panel's header reads its other properties). */
+  root?: Node;
 }
 
 export type ConversationRead = { ok: true; conversation: Conversation } | { ok: false; problem: DisplayText };
@@ -93,6 +95,7 @@ export function readConversation(text: string, endpoint?: string): ConversationR
     read.conversation.lastProperty = { offset: last.offset, length: last.length };
     const previous = property(root, 'previous_response_id');
     read.conversation.previousResponseId = previous && { offset: previous.offset, length: previous.length };
+    read.conversation.root = root;
   }
   return read;
 }

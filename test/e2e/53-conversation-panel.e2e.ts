@@ -1,0 +1,312 @@
+// A person converses in the panel at 900×700 with the sidebar open: New Request (Chat), a prompt, Send →
+// the answer rendered in the conversation panel beside the payload (no Markdown markup), a follow-up typed
+// into the message box and sent with Enter (the service received system, user, assistant, user), streaming
+// turned on in the header, Regenerate, Edit the first user turn and resend; the panel never scrolls
+// sideways and the payload file on disk holds the conversation. Then the keyboard alone (Tab, Enter) reaches
+// the message box, Send, Regenerate and the raw exchange; axe-core in Light, Dark and High Contrast; the
+// Responses round at 1400×900.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { parse } from 'jsonc-parser';
+import { assertAccessible } from './a11y';
+import { e2e } from './session';
+import {
+  answerModelPick,
+  connectService,
+  hidePanel,
+  moveMouseAway,
+  openPalette,
+  openViewContainer,
+  pickQuickItem,
+  readActiveEditorText,
+  screenshot,
+  setColorTheme,
+  setViewport,
+  waitForValue,
+  webviewFrame,
+} from './helpers';
+
+type Message = { role: string; content: unknown };
+
+function finished(p: string): number {
+  return e2e.service.received(p, 'POST').filter((r) => r.finishedAt !== undefined).length;
+}
+
+async function waitForRequests(p: string, count: number): Promise<void> {
+  await waitForValue(
+    async () => finished(p),
+    (n) => n >= count,
+    `${count} requests to ${p}`,
+    60_000,
+  );
+}
+
+function lastMessages(): Message[] {
+  return e2e.service.lastReceived('/v1/chat').json?.messages as Message[];
+}
+
+/** Waits until the last chat request the service received is the one `sent` recognizes. */
+async function waitForChat(sent: (messages: Message[]) => boolean, what: string): Promise<Message[]> {
+  return waitForValue(async () => lastMessages() ?? [], sent, what, 60_000);
+}
+
+/** The turns the panel shows: each article's name and text. */
+async function turns(frame: Frame): Promise<{ name: string; text: string }[]> {
+  return frame.evaluate(() =>
+    Array.from(document.querySelectorAll('#turns article.turn')).map((a) => ({
+      name: a.getAttribute('aria-label') ?? '',
+      text: (a as HTMLElement).innerText,
+    })),
+  );
+}
+
+/** Whether the panel's page scrolls sideways (wider than its viewport). */
+async function scrollsSideways(frame: Frame): Promise<boolean> {
+  return frame.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
+}
+
+/** The newest payload of this kind on disk (scratch payloads live in the extension's global storage). */
+function newestPayload(prefix: string): string {
+  const found: { file: string; at: number }[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(full);
+      } else if (entry.name.startsWith(prefix)) {
+        found.push({ file: full, at: fs.statSync(full).mtimeMs });
+      }
+    }
+  };
+  walk(path.join(e2e.dirs.data, 'User', 'globalStorage'));
+  found.sort((a, b) => b.at - a.at);
+  assert.ok(found[0], `a ${prefix}… payload on disk`);
+  return found[0].file;
+}
+
+async function newRequest(page: Page, kind: 'Chat' | 'Responses', prompt: string): Promise<string> {
+  await openPalette(page, 'Model Access: New Request…');
+  await pickQuickItem(page, kind);
+  await answerModelPick(page);
+  const template = await readActiveEditorText(page, { contains: '// POST' });
+  // New Request selects the prompt's placeholder: typing replaces it.
+  await page.keyboard.type(prompt);
+  await readActiveEditorText(page, { contains: prompt });
+  return /"model": "([^"]+)"/.exec(template)?.[1] ?? '';
+}
+
+async function clickIn(frame: Frame, selector: string): Promise<void> {
+  await frame.locator(selector).first().click();
+}
+
+describe('Conversation panel', () => {
+  after(async () => {
+    await setViewport(e2e.page, 1280, 800).catch(() => undefined);
+    await openPalette(e2e.page, 'View: Close All Editors').catch(() => undefined);
+  });
+
+  it('900×700, sidebar open: Send, a follow-up from the message box, Regenerate, Edit and resend', async function () {
+    this.timeout(300_000);
+    const page = e2e.page;
+    await openViewContainer(page);
+    await openPalette(page, 'View: Close All Editors');
+    await hidePanel(page);
+    await connectService(page, e2e.service.url, e2e.demoKey);
+    await setViewport(page, 900, 700);
+    await openViewContainer(page); // The sidebar stays open.
+
+    await newRequest(page, 'Chat', 'Show me a JSON example');
+    const chats = finished('/v1/chat');
+    await openPalette(page, 'Model Access: Send Request');
+    await waitForRequests('/v1/chat', chats + 1);
+    const frame = await webviewFrame(page, '#message');
+    await waitForValue(
+      () => turns(frame),
+      (t) => t.length === 3,
+      'system, user and the answer in the panel',
+    );
+    const shown = await turns(frame);
+    assert.deepEqual(
+      shown.map((t) => t.name),
+      ['Turn 1: System', 'Turn 2: User', 'Turn 3: Assistant'],
+    );
+    assert.ok(!/^#{1,6} |```|^---$/m.test(shown[2].text), `no Markdown markup in the answer: ${shown[2].text}`);
+    assert.equal(await scrollsSideways(frame), false, 'the panel fits 900×700 with the sidebar open');
+    await moveMouseAway(page);
+    await screenshot(page, 'conversation-panel-900');
+
+    // Streaming on from the header, then a follow-up typed into the message box and sent with Enter.
+    await clickIn(frame, '#stream');
+    await waitForValue(
+      async () => fs.readFileSync(newestPayload('chat-'), 'utf8'),
+      (t) => /"stream": true/.test(t),
+      'stream on in the payload file',
+    );
+    const box = frame.getByRole('textbox', { name: /Message/ });
+    await box.click();
+    await box.type('Tell me more');
+    await box.press('Enter');
+    await waitForChat((m) => m.at(-1)?.content === 'Tell me more', 'the follow-up sent');
+    assert.deepEqual(
+      lastMessages().map((m) => [m.role, m.content === 'Tell me more' ? 'Tell me more' : m.role]),
+      [
+        ['system', 'system'],
+        ['user', 'user'],
+        ['assistant', 'assistant'],
+        ['user', 'Tell me more'],
+      ],
+    );
+    assert.equal(e2e.service.lastReceived('/v1/chat').stream, 'completed', 'the answer streamed');
+    await waitForValue(
+      () => turns(frame),
+      (t) => t.length === 5,
+      'the streamed answer in place',
+    );
+    assert.equal(await scrollsSideways(frame), false);
+
+    // Regenerate: sent without the last answer, and a new one in its place.
+    const before = e2e.service.received('/v1/chat', 'POST').length;
+    await clickIn(frame, 'button[data-action="regenerate"]');
+    await waitForValue(
+      async () => e2e.service.received('/v1/chat', 'POST').length,
+      (n) => n > before,
+      'Regenerate sent',
+    );
+    assert.deepEqual(
+      lastMessages().map((m) => m.role),
+      ['system', 'user', 'assistant', 'user'],
+    );
+    await waitForValue(
+      () => turns(frame),
+      (t) => t.length === 5 && !t[4].name.includes('arriving'),
+      'the new answer',
+    );
+
+    // Edit the first user turn and resend: the turns after it go.
+    await clickIn(frame, 'article[data-index="1"] button[data-action="edit"]');
+    const editor = frame.locator('article[data-index="1"] textarea');
+    await editor.fill('Show me a YAML example');
+    await frame.locator('article[data-index="1"] .editor button.primary').click();
+    await waitForChat((m) => m.length === 2, 'the edited turn resent');
+    assert.deepEqual(
+      lastMessages().map((m) => [m.role, m.role === 'user' ? m.content : '']),
+      [
+        ['system', ''],
+        ['user', 'Show me a YAML example'],
+      ],
+    );
+    await waitForValue(
+      () => turns(frame),
+      (t) => t.length === 3 && !t[2].name.includes('arriving'),
+      'three turns',
+    );
+    // The answer is written into the file once it is complete (the panel shows it as it arrives).
+    const onDisk = await waitForValue(
+      async () => parse(fs.readFileSync(newestPayload('chat-'), 'utf8')) as { messages: Message[] },
+      (p) => p.messages.length === 3,
+      'the answer written into the payload file',
+    );
+    assert.deepEqual(
+      onDisk.messages.map((m) => m.role),
+      ['system', 'user', 'assistant'],
+      'the payload file holds the conversation',
+    );
+    assert.equal(onDisk.messages[1].content, 'Show me a YAML example');
+    assert.equal(await scrollsSideways(frame), false);
+    await moveMouseAway(page);
+    await screenshot(page, 'conversation-panel-900-edited');
+  });
+
+  it('keyboard only: Tab and Enter reach the message box, Send, Regenerate and the raw exchange', async function () {
+    this.timeout(180_000);
+    const page = e2e.page;
+    const frame = await webviewFrame(page, '#message');
+    await clickIn(frame, 'h1');
+    const sentBefore = e2e.service.received('/v1/chat', 'POST').length;
+    // Tab until the focus is on an element matching `selector`.
+    const tabTo = async (selector: string) => {
+      for (let i = 0; i < 60; i++) {
+        await page.keyboard.press('Tab');
+        if (await frame.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) {
+          return;
+        }
+      }
+      throw new Error(`Tab never reached ${selector}`);
+    };
+    await tabTo('details.exchange > summary');
+    await page.keyboard.press('Enter');
+    assert.ok(await frame.evaluate(() => document.querySelector('details.exchange')?.hasAttribute('open')));
+    const exchange = await frame.locator('details.exchange').innerText();
+    assert.match(exchange, /POST \/v1\/chat/);
+    assert.match(exchange, /200/);
+    await tabTo('button[data-action="regenerate"]');
+    await page.keyboard.press('Enter');
+    await waitForValue(
+      async () => e2e.service.received('/v1/chat', 'POST').length,
+      (n) => n > sentBefore,
+      'Regenerate sent from the keyboard',
+    );
+    await tabTo('#message');
+    await page.keyboard.type('Shorter, please');
+    await tabTo('#send');
+    await page.keyboard.press('Enter');
+    await waitForChat((m) => m.at(-1)?.content === 'Shorter, please', 'the message sent from the keyboard');
+    assert.equal(lastMessages().at(-1)?.content, 'Shorter, please');
+    await waitForValue(
+      () => frame.locator('#announce').innerText(),
+      (t) => /Answer received/.test(t),
+      'the live region says the answer was received',
+    );
+  });
+
+  it('axe-core finds nothing serious in the panel in Light, Dark and High Contrast', async function () {
+    this.timeout(180_000);
+    const page = e2e.page;
+    for (const theme of ['Default Light Modern', 'Default Dark Modern', 'Default High Contrast']) {
+      await setColorTheme(page, theme);
+      const frame = await webviewFrame(page, '#message');
+      await assertAccessible(frame, `the conversation panel in ${theme}`);
+    }
+    await screenshot(page, 'conversation-panel-hc');
+    await setColorTheme(page, 'Default Dark Modern');
+  });
+
+  it('Responses at 1400×900: the answer in the panel, a follow-up carries the whole conversation', async function () {
+    this.timeout(180_000);
+    const page = e2e.page;
+    await setViewport(page, 1400, 900);
+    await openPalette(page, 'View: Close All Editors');
+    const model = await newRequest(page, 'Responses', 'First question');
+    const count = finished('/v1/responses');
+    await openPalette(page, 'Model Access: Send Request');
+    await waitForRequests('/v1/responses', count + 1);
+    const frame = await webviewFrame(page, '#message');
+    await waitForValue(
+      () => turns(frame),
+      (t) => t.length === 2,
+      'the question and its answer',
+    );
+    const box = frame.getByRole('textbox', { name: /Message/ });
+    await box.click();
+    await box.type('Follow-up');
+    await box.press('Control+Enter');
+    await waitForRequests('/v1/responses', count + 2);
+    const input = e2e.service.lastReceived('/v1/responses').json?.input as Message[];
+    assert.deepEqual(
+      input.map((m) => m.role),
+      ['user', 'assistant', 'user'],
+    );
+    assert.equal(input[2].content, 'Follow-up');
+    assert.ok(model);
+    await waitForValue(
+      () => turns(frame),
+      (t) => t.length === 4,
+      'four turns',
+    );
+    assert.equal(await scrollsSideways(frame), false);
+    await moveMouseAway(page);
+    await screenshot(page, 'conversation-panel-1400-responses');
+  });
+});
