@@ -48,8 +48,11 @@ const LAZY = [
   { name: 'diagnose', entry: 'src/api/diagnose.ts' },
   { name: 'checks', entry: 'src/checks/runner.ts' },
 ];
-/** Code more than one lazy file uses (Send, chat and checks read answers): the eager part holds it once. */
-const SHARED = ['src/domain/answer/index.ts'];
+/**
+ * Code more than one lazy file uses (Send, chat and checks read answers; the client and the checks' retry
+ * policy share GET's retry loop): the eager part holds it once.
+ */
+const SHARED = ['src/domain/answer/index.ts', 'src/api/retry.ts'];
 
 const real = (file) => fs.realpathSync(path.resolve(file));
 const lazyNames = new Map(LAZY.map((l) => [real(l.entry), l.name]));
