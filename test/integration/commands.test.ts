@@ -61,6 +61,9 @@ describe('Commands from the palette', function () {
     server = await startServer();
     tmp = mkdtempSync(path.join(tmpdir(), 'model-access-commands-'));
     await setSetting('groupByFamily', true);
+    // These commands act on the answer document (headers, raw events, body, history): Send opens it when
+    // answers open as text; the conversation panel, the default, has its own suite (conversation.test.ts).
+    await setSetting(Settings.answersOpenAs, 'text');
     await setSetting('baseUrl', server.url);
     await api.keys.store(server.url, server.keys.acme);
     await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url), 5000, 'the base URL');
@@ -84,6 +87,7 @@ describe('Commands from the palette', function () {
     await api.keys.delete(server.url).catch(() => undefined);
     await setSetting('baseUrl', undefined);
     await setSetting('groupByFamily', undefined);
+    await setSetting(Settings.answersOpenAs, undefined);
     await server?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
