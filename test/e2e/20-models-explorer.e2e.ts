@@ -68,7 +68,8 @@ describe('Models explorer', () => {
         .map((m) => [m.id, m.version]),
     );
     assert.deepEqual(
-      leaves.map((r) => [r.label, r.description]),
+      // The version first; lifecycle and capabilities from the registry follow it.
+      leaves.map((r) => [r.label, r.description.split(' · ')[0]]),
       expected,
     );
     await screenshot(e2e.page, 'models-view');

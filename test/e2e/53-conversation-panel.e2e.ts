@@ -102,7 +102,21 @@ async function clickIn(frame: Frame, selector: string): Promise<void> {
 }
 
 describe('Conversation panel', () => {
+  // The session's other steps read answers as documents (modelAccess.answers.openAs "text", session.ts); here
+  // Send opens answers the way a person's VS Code does by default: in the conversation panel.
+  let settingsFile = '';
+  let original: string | undefined;
+  before(() => {
+    settingsFile = path.join(e2e.dirs.data, 'User', 'settings.json');
+    original = fs.readFileSync(settingsFile, 'utf8');
+    const settings = { ...JSON.parse(original), 'modelAccess.answers.openAs': 'panel' };
+    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  });
+
   after(async () => {
+    if (original !== undefined) {
+      fs.writeFileSync(settingsFile, original);
+    }
     await setViewport(e2e.page, 1280, 800).catch(() => undefined);
     await openPalette(e2e.page, 'View: Close All Editors').catch(() => undefined);
   });

@@ -107,7 +107,13 @@ before(async function () {
   const demoKey = Object.values(service.keys)[0];
   const dirs = makeScratchDirs('model-access-e2e');
   installExtensions(dirs, [vsix, packageProbe(dirs)]);
-  const codeServer = await startCodeServer({ dirs, trustedDomains: [CARDS_ORIGIN] });
+  // Steps read a Chat or Responses answer as its document; 53-conversation-panel turns the panel (the
+  // default a person gets) on for its own rounds.
+  const codeServer = await startCodeServer({
+    dirs,
+    trustedDomains: [CARDS_ORIGIN],
+    userSettings: { 'modelAccess.answers.openAs': 'text' },
+  });
   log(`service ${service.url}, code-server ${codeServer.url} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 
   const browser = await launchChromium(dirs);
