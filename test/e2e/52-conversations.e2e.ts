@@ -4,6 +4,8 @@
 // and Regenerate, Show Conversation (the transcript beside the payload), Fork Conversation; and the same
 // round over /v1/responses, sent whole.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { generateText, promptText } from '../server/generation';
 import { e2e } from './session';
@@ -84,7 +86,21 @@ async function cursorInNewTurn(page: Page): Promise<void> {
 }
 
 describe('Conversations', () => {
+  // cursorInNewTurn counts the lines the editor shows; scratch payloads wrap long turns (the payload language's
+  // default), so this step turns wrap off to count one line per line of the file, and restores the settings.
+  let settingsFile = '';
+  let original: string | undefined;
+  before(() => {
+    settingsFile = path.join(e2e.dirs.data, 'User', 'settings.json');
+    original = fs.readFileSync(settingsFile, 'utf8');
+    const settings = { ...JSON.parse(original), '[model-access-payload]': { 'editor.wordWrap': 'off' } };
+    fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  });
+
   after(async () => {
+    if (original !== undefined) {
+      fs.writeFileSync(settingsFile, original);
+    }
     await openPalette(e2e.page, 'View: Close All Editors').catch(() => undefined);
   });
 
