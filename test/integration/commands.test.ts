@@ -257,6 +257,8 @@ describe('Commands from the palette', function () {
   });
 
   it('Show Request History lists the requests and shows or re-opens one; Clear Request History empties it', async () => {
+    // Only this suite's requests: earlier suites' services count as other environments, listed apart.
+    await api.requests.history.clear();
     await send(() => vscode.commands.executeCommand(Commands.sendRequest), '/v1/chat');
     const entry = api.requests.history.entries[0];
     const listed: string[][] = [];
