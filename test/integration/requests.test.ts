@@ -41,6 +41,8 @@ describe('Scratch requests', function () {
     api.ui.error = async (m, ...actions) => (shown.push(m), offered.push(actions), undefined);
     api.ui.copy = async (t) => void copied.push(t);
     restoreUi = () => Object.assign(api.ui, { info, error, copy });
+    // These tests read the answer document; the conversation panel, the default, has its own suite.
+    await setSetting(Settings.answersOpenAs, 'text');
     await setSetting('baseUrl', server.url);
     await api.keys.store(server.url, server.keys.acme);
     await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url), 5000, 'the base URL');
@@ -54,6 +56,7 @@ describe('Scratch requests', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await api.keys.delete(server.url).catch(() => undefined);
     await setSetting('baseUrl', undefined);
+    await setSetting(Settings.answersOpenAs, undefined);
     await server?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
@@ -366,7 +369,7 @@ describe('Scratch requests', function () {
       'the Markdown preview of a chat answer',
     );
     assert.ok(vscode.window.tabGroups.all.length <= 2, 'no third column');
-    await setSetting(Settings.answersOpenAs, undefined);
+    await setSetting(Settings.answersOpenAs, 'text');
   });
 
   it('a rejected key on Send offers Set API Key… and Retry', async () => {
