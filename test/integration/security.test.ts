@@ -13,7 +13,7 @@ import type { SendOutcome } from '../../src/requests/send/send';
 import { HOSTILE_ECHO_HEADER, startServer, type RunningServer } from '../server';
 import { generateText, promptText } from '../server/generation';
 import { activateExtension, eventually, filesUnder, sleep, setSetting, newPayload } from './helpers';
-import { Commands } from '../../src/ids';
+import { Commands, Settings } from '../../src/ids';
 
 describe('Security: keys and concurrency', function () {
   this.timeout(120_000);
@@ -59,11 +59,14 @@ describe('Security: keys and concurrency', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await api.keys.delete(server.url).catch(() => undefined);
     await setSetting('baseUrl', undefined);
+    await setSetting(Settings.answersOpenAs, undefined);
     await server?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 
   it('a canary key used everywhere appears nowhere the extension wrote or showed', async () => {
+    // Every answer as its document, which this test reads whole (the panel's page is not read here).
+    await setSetting(Settings.answersOpenAs, 'text');
     await connect(canary);
     assert.equal(api.catalog.status.kind, 'ready');
     const model = api.catalog.models[0].id;
