@@ -88,7 +88,7 @@ async function runDiagnosis(
         baseUrl: baseUrl.url,
         proxy: options.proxy,
         tls: options.tls,
-        keySource: `${describeKeySource(state.keySource)}${state.keyScope ? ` (for ${state.keyScope})` : ''}`,
+        keySource: describeKeySource(state.keySource, state.keyScope),
         passphraseStored,
         certificateWithheld,
         probe: async () => {

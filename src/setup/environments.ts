@@ -77,7 +77,7 @@ async function keyLine(env: Environment, keys: ApiKeyStore, connection: ServiceC
     ? await connection.unsetSecretHeaders(env).catch(() => [...env.secretHeaders])
     : [];
   const key = await keys.get(env.baseUrl, env.source).then(
-    (k) => (k ? { scope: k.scope } : ('missing' as const)),
+    (k) => (k ? { scope: k.scope, source: k.source } : ('missing' as const)),
     () => 'unknown' as const,
   );
   return readinessLine({
