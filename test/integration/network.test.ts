@@ -30,9 +30,8 @@ describe('Corporate networks: CA setting, client certificate and Diagnose Connec
     await vscode.commands.executeCommand(Commands.diagnoseConnection);
     return eventually(
       async () => {
-        const text = vscode.window.visibleTextEditors
-          .find((e) => e.document.uri.scheme === 'model-access-diagnosis')
-          ?.document.getText();
+        // The report opens as a rendered Markdown preview; its document is the one behind it.
+        const text = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'model-access-diagnosis')?.getText();
         return text !== undefined && expect.test(text) ? text : undefined;
       },
       10_000,

@@ -157,9 +157,8 @@ describe('Corporate networks: through a CONNECT proxy with Basic auth', function
     await vscode.commands.executeCommand(Commands.diagnoseConnection);
     const report = await eventually(
       async () => {
-        const text = vscode.window.visibleTextEditors
-          .find((e) => e.document.uri.scheme === 'model-access-diagnosis')
-          ?.document.getText();
+        // The report opens as a rendered Markdown preview; its document is the one behind it.
+        const text = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'model-access-diagnosis')?.getText();
         return text !== undefined && /\*\*Status:\*\*/.test(text) ? text : undefined;
       },
       15_000,
