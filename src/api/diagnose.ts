@@ -53,6 +53,13 @@ interface TlsResult {
 /** Text from settings, certificates or errors as inert Markdown, one line. */
 const md = (s: string): string => displayText(s, 1000).replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);
 
+/**
+ * Text the network chose (a certificate's names, an error a server or proxy caused) as inert Markdown that the
+ * preview cannot turn into a link either: its linkify makes `https://…` clickable, so the `://` after a
+ * scheme is written escaped (`\:\/\/`, shown as `://`).
+ */
+const mdData = (s: string): string => md(s).replace(/([a-z][a-z0-9+.-]*):\/\//gi, '$1\\:\\/\\/');
+
 function dn(d: tls.Certificate | undefined): string {
   if (!d) {
     return l10n.t('(none)');
@@ -386,14 +393,14 @@ export async function diagnoseReport(input: DiagnoseInput): Promise<{ markdown: 
     const t = await probeTls(host, port, o, input.proxy?.bypass || !proxied ? undefined : input.proxy, timeoutMs);
     tlsFound = t;
     if (t.error) {
-      lines.push(l10n.t('- **Handshake failed:** {0}', md(t.error)));
+      lines.push(l10n.t('- **Handshake failed:** {0}', mdData(t.error)));
     } else {
       lines.push(l10n.t('- **Version:** {0}', md(t.protocol ?? l10n.t('unknown'))));
       if (t.chainError) {
         lines.push(
           l10n.t(
             "- **Not trusted:** {0}; no trusted root issued this chain. Add the issuing CA's PEM file to modelAccess.tls.caCertificates, or install it in the OS with http.systemCertificates on.",
-            md(t.chainError),
+            mdData(t.chainError),
           ),
         );
       } else {
@@ -405,12 +412,12 @@ export async function diagnoseReport(input: DiagnoseInput): Promise<{ markdown: 
         lines.push(
           l10n.t(
             '- **Wrong host:** {0}; use the host name the certificate was issued for in the service URL, or ask for a certificate that names this one.',
-            md(t.hostError),
+            mdData(t.hostError),
           ),
         );
       }
       lines.push('', l10n.t('| # | Subject | Issuer | Expires |'), '|---|---|---|---|');
-      t.chain.forEach((c, i) => lines.push(`| ${i} | ${md(c.subject)} | ${md(c.issuer)} | ${md(c.validTo)} |`));
+      t.chain.forEach((c, i) => lines.push(`| ${i} | ${mdData(c.subject)} | ${mdData(c.issuer)} | ${md(c.validTo)} |`));
     }
   }
 
@@ -418,7 +425,7 @@ export async function diagnoseReport(input: DiagnoseInput): Promise<{ markdown: 
   const r = await input.probe();
   lines.push(
     r.error
-      ? l10n.t('- **Failed** after {0} ms: {1}', r.elapsedMs, md(r.error))
+      ? l10n.t('- **Failed** after {0} ms: {1}', r.elapsedMs, mdData(r.error))
       : l10n.t('- **Status:** {0} in {1} ms', r.status ?? 0, r.elapsedMs),
   );
   const next = nextStep({ hasKey: input.hasKey, dnsResolved: dnsResolved || proxied, tls: tlsFound, probe: r });

@@ -27,11 +27,11 @@ describe('Corporate networks: CA setting, client certificate and Diagnose Connec
 
   /** Runs the command and waits until the report's tab shows a report matching `expect` (it is refreshed in place). */
   async function diagnosis(expect: RegExp): Promise<string> {
-    await vscode.commands.executeCommand(Commands.diagnoseConnection);
+    const doc = await vscode.commands.executeCommand<vscode.TextDocument>(Commands.diagnoseConnection);
     return eventually(
       async () => {
-        // The report opens as a rendered Markdown preview; its document is the one behind it.
-        const text = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'model-access-diagnosis')?.getText();
+        // The report opens as a rendered Markdown preview of this document (refreshed in place).
+        const text = doc?.getText();
         return text !== undefined && expect.test(text) ? text : undefined;
       },
       10_000,

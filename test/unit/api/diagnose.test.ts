@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
+import MarkdownIt from 'markdown-it';
 import { diagnose, diagnoseReport, nextStep, type DiagnoseInput } from '../../../src/api/diagnose';
 import { startServer, type RunningServer } from '../../server';
 import { startProxy, type TestProxy } from '../helpers/proxy';
@@ -100,6 +101,17 @@ describe('api/diagnose: the Diagnose Connection report, against real TLS and a r
     });
     assert.equal(unreachable.next, 'address');
     assert.match(unreachable.markdown, /check the URL with \*\*Model Access: Set Service URL…\*\*/);
+  });
+
+  it('a URL in what the network said stays text in the rendered page: the preview’s linkify makes no link of it', async () => {
+    const report = await diagnose({
+      baseUrl: service.url,
+      keySource: 'stored key',
+      probe: async () => ({ elapsedMs: 2, error: 'Blocked: sign in at https://evil.example.com/login first' }),
+    });
+    const html = new MarkdownIt({ linkify: true }).render(report);
+    assert.match(html, /sign in at https:\/\/evil\.example\.com\/login first/, 'the text reads as it was');
+    assert.doesNotMatch(html, /<a [^>]*evil/, 'no link to where the server said');
   });
 
   it('reads the next step from what the steps found, never from what the server said', () => {
