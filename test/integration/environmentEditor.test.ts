@@ -150,10 +150,13 @@ describe('Add and Edit Environment: a guided flow that writes the person’s set
     const { info, warn } = api.ui;
     api.ui.info = async (message, ...actions) => (ui.messages.push(message), offered.push(actions), undefined);
     api.ui.warn = async (message, ...actions) => (ui.messages.push(message), offered.push(actions), undefined);
-    const run = () => vscode.commands.executeCommand<vscode.TextDocument>(Commands.diagnoseConnection);
+    /** Runs the command; the report's document is refreshed in place, so wait for the text expected. */
+    const run = async (expect: RegExp) => {
+      const doc = await vscode.commands.executeCommand<vscode.TextDocument>(Commands.diagnoseConnection);
+      return eventually(() => (expect.test(doc.getText()) ? doc : undefined), 10_000, `a report matching ${expect}`);
+    };
     try {
-      const working = await run();
-      assert.match(working.getText(), /## What to do next\n\nThe service answered with its model list/);
+      const working = await run(/## What to do next\n\nThe service answered with its model list/);
       assert.ok(
         !vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === working.uri.scheme),
         'not shown as raw Markdown',
@@ -170,8 +173,7 @@ describe('Add and Edit Environment: a guided flow that writes the person’s set
 
       // A key the service refuses: the page and the button say Set API Key.
       await api.keys.store(second.url, 'ma-wrong-key');
-      const refused = await run();
-      assert.match(refused.getText(), /The service needs a valid API key: run \*\*Model Access: Set API Key…\*\*/);
+      const refused = await run(/The service needs a valid API key: run \*\*Model Access: Set API Key…\*\*/);
       assert.deepEqual(offered.at(-1), ['Set API Key…']);
       assert.ok(!refused.getText().includes('ma-wrong-key'));
     } finally {
