@@ -20,12 +20,13 @@ export type SettingsTarget = 'user' | 'workspace';
 
 /**
  * What Add/Edit Environment did, for tests and callers: the environment's name, the settings file written,
- * and the key step (`stored`: a stored key already serves the URL; `unchanged`: the URL did not change).
+ * and the key step (`stored`: a stored key already serves the URL; `unchanged`: the URL did not change;
+ * `notListed`: written to user settings that this workspace's own list hides, so no key was asked for).
  */
 export interface EnvironmentEditOutcome {
   name: string;
   target: SettingsTarget;
-  key: SetKeyOutcome | 'stored' | 'unchanged';
+  key: SetKeyOutcome | 'stored' | 'unchanged' | 'notListed';
 }
 
 /** VS Code's commands that open a settings file as JSON, at the setting (the list is edited there). */
@@ -144,8 +145,17 @@ async function addEnvironment(deps: Services): Promise<EnvironmentEditOutcome | 
     target,
   );
   log.info(`Environment added to the ${target} settings: ${entry.name} (${entry.baseUrl})`);
-  // The one just added is the one to work with (when the settings in effect list it).
-  await environments.switchTo(entry.name);
+  // The one just added is the one to work with. In user settings beside a workspace's own list it is not in
+  // effect in this window (the workspace's list is), so there is no key to ask for here.
+  if (!(await environments.switchTo(entry.name))) {
+    void deps.ui.info(
+      l10n.t(
+        'Environment {0} added to your user settings. This workspace lists its own environments, so it is used in your other windows; set its key there.',
+        clean(entry.name),
+      ),
+    );
+    return { name: entry.name, target, key: 'notListed' };
+  }
   const key = await keyStep(deps, entry.name, entry.baseUrl);
   reportWritten(
     deps,
