@@ -124,7 +124,7 @@ export function readModelList(text: string): ModelListReading {
   if (value.count !== value.models.length) {
     return {
       ok: false,
-      problem: `it says ${String(value.count)} models and holds ${value.models.length} (a cut file?)`,
+      problem: `its count is ${String(value.count)} and it holds ${value.models.length} (a cut file?)`,
     };
   }
   const entries = new Array<unknown>(value.models.length);

@@ -34,6 +34,11 @@ export const MODELS_USAGE = [
   'Exit code: 0 the models were listed (and saved), 2 they could not be.',
 ];
 
+/** "1 model", "25 models". */
+function counted(n: number, one: string, more: string): string {
+  return `${n} ${n === 1 ? one : more}`;
+}
+
 export interface ModelsDeps {
   env: Record<string, string | undefined>;
   cwd: string;
@@ -196,13 +201,13 @@ export async function modelsMain(args: readonly string[], deps: ModelsDeps): Pro
   const now = (deps.now ?? Date.now)();
   listed.warnings.forEach((w) => err(`model-access models: warning: ${w}`));
   if (listed.skipped > 0) {
-    err(`model-access models: ${listed.skipped} entries had no model id and are not listed`);
+    err(`model-access models: ${counted(listed.skipped, 'entry', 'entries')} had no model id and are not listed`);
   }
   const document = modelListDocument(listed.models, where, now);
   if (options.json) {
     terminalSafeJson(document).split('\n').forEach(out);
   } else {
-    out(`${listed.models.length} model${listed.models.length === 1 ? '' : 's'} at ${where}`);
+    out(`${counted(listed.models.length, 'model', 'models')} at ${where}`);
     modelTable(listed.models, now).forEach((l) => out(`  ${l}`));
   }
   if (options.save === undefined) {
@@ -226,6 +231,6 @@ export async function modelsMain(args: readonly string[], deps: ModelsDeps): Pro
     err(`model-access models: the list could not be written to ${options.save}: ${(e as Error).message}`);
     return 2;
   }
-  (options.json ? err : out)(`Saved ${listed.models.length} models to ${options.save}`);
+  (options.json ? err : out)(`Saved ${counted(listed.models.length, 'model', 'models')} to ${options.save}`);
   return 0;
 }

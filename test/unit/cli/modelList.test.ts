@@ -67,7 +67,7 @@ describe('cli/modelList: the saved model list', () => {
       [JSON.stringify({ ...good, format: 'other@2' }), /not a model list/],
       [JSON.stringify({ ...good, savedAt: 'yesterday' }), /service, savedAt or models field/],
       [JSON.stringify({ ...good, models: {} }), /service, savedAt or models field/],
-      [JSON.stringify({ ...good, count: 4 }), /says 4 models and holds 3/],
+      [JSON.stringify({ ...good, count: 4 }), /its count is 4 and it holds 3/],
       [JSON.stringify({ ...good, models: [good.models[0], { id: 'x' }, good.models[2]] }), /model 2 has no entry/],
       [JSON.stringify({ ...good, models: [good.models[0], { id: 'x', entry: 42 }, good.models[2]] }), /no model id/],
       [

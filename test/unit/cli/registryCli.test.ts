@@ -233,7 +233,7 @@ describe('cli: models --save and check --changed-since against a changing regist
     fs.writeFileSync(path.join(tmp, 'short.json'), JSON.stringify(doc));
     const short = await cli(['check', '--changed-since', 'short.json', '.'], env, tmp);
     assert.equal(short.code, 2);
-    assert.match(short.err, /it says 25 models and holds 24/);
+    assert.match(short.err, /its count is 25 and it holds 24/);
     const other = await startServer();
     try {
       const elsewhere = await cli(
