@@ -231,7 +231,8 @@ export function withModel(value: unknown, model: string | undefined): unknown {
  * The variables of one request: the environment's, with the dataset row's fields over them. A row's fields
  * are data (a dataset may be answers saved from an earlier run): their `{{…}}` stay literal text.
  */
-function contextFor(run: PlannedRun, variables: VariableContext): VariableContext {
+/** The variables of one planned request: the environment's, with its dataset row's fields over them. */
+export function contextFor(run: PlannedRun, variables: VariableContext): VariableContext {
   if (!run.row) {
     return variables;
   }
