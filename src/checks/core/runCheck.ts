@@ -86,7 +86,10 @@ export function loadDataset(
   if (text === undefined) {
     return {
       problem: {
-        message: l10n.t('The dataset {0} cannot be read (the path is relative to the payload, and files outside the workspace are not read)', each.file),
+        message: l10n.t(
+          'The dataset {0} cannot be read (the path is relative to the payload, and files outside the workspace are not read)',
+          each.file,
+        ),
         line: each.line,
       },
     };
