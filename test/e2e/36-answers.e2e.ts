@@ -137,8 +137,9 @@ describe('Answers people read', () => {
   let slow: RunningServer | undefined;
 
   before(async () => {
-    // A 15–25 word answer streams over 20 s or more: long enough to read it mid-way at each size.
-    slow = await startServer({ streamDelayMs: 1000 });
+    // The demo's answer of 30–50 words streams over 12–20 s: long enough to read it mid-way at each size,
+    // short enough not to make the whole e2e layer wait (it waited 80 s at one word a second).
+    slow = await startServer({ streamDelayMs: 400 });
   });
 
   after(async () => {

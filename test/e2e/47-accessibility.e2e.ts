@@ -254,7 +254,8 @@ describe('Keyboard, screen readers and axe-core', () => {
     // Back to the payload (the answer took the active editor), then compare it on three models.
     await openPalette(page, 'View: Focus First Editor Group');
     await readActiveEditorText(page, { contains: '// POST /v1/chat' });
-    service.setFaults({ latencyMs: 4000, paths: ['/v1/chat'] });
+    // Long enough to read the running state and run axe on it even on a busy machine.
+    service.setFaults({ latencyMs: 7000, paths: ['/v1/chat'] });
     await openPalette(page, 'Model Access: Compare Models…');
     assert.equal(compared.length, 3, 'the Send step made the payload');
     for (const id of compared.slice(1)) {

@@ -121,9 +121,7 @@ describe('Conversation panel', () => {
     await openPalette(e2e.page, 'View: Close All Editors').catch(() => undefined);
   });
 
-  // Skipped until fixed: in the full run it waited for 3 turns in the file, which holds 4 (the answer is written
-  // with Reply's empty user turn, which the panel hides); every step before that passed.
-  it.skip('900×700, sidebar open: Send, a follow-up from the message box, Regenerate, Edit and resend', async function () {
+  it('900×700, sidebar open: Send, a follow-up from the message box, Regenerate, Edit and resend', async function () {
     this.timeout(300_000);
     const page = e2e.page;
     await openViewContainer(page);
@@ -235,8 +233,7 @@ describe('Conversation panel', () => {
     await screenshot(page, 'conversation-panel-900-edited');
   });
 
-  // Skipped until fixed: in the full run Enter on Send after typing into the message box sent nothing.
-  it.skip('keyboard only: Tab and Enter reach the message box, Send, Regenerate and the raw exchange', async function () {
+  it('keyboard only: Tab and Enter reach the message box, Send, Regenerate and the raw exchange', async function () {
     this.timeout(180_000);
     const page = e2e.page;
     const frame = await webviewFrame(page, '#message');
@@ -265,6 +262,9 @@ describe('Conversation panel', () => {
       (n) => n > sentBefore,
       'Regenerate sent from the keyboard',
     );
+    // Send is disabled while an answer arrives (and Tab skips a disabled button): as a person would, wait for it.
+    await waitForRequests('/v1/chat', sentBefore + 1);
+    await frame.locator('#send:not([disabled])').waitFor({ timeout: 30_000 });
     await tabTo('#message');
     await page.keyboard.type('Shorter, please');
     await tabTo('#send');
@@ -278,9 +278,8 @@ describe('Conversation panel', () => {
     );
   });
 
-  // Skipped until fixed: it needs the panel the two rounds above leave open; its theme is now named as VS Code
-  // 1.139 lists it (Dark High Contrast).
-  it.skip('axe-core finds nothing serious in the panel in Light, Dark and High Contrast', async function () {
+  // It reads the panel the rounds above leave open.
+  it('axe-core finds nothing serious in the panel in Light, Dark and High Contrast', async function () {
     this.timeout(180_000);
     const page = e2e.page;
     for (const theme of ['Default Light Modern', 'Default Dark Modern', 'Dark High Contrast']) {
@@ -292,9 +291,7 @@ describe('Conversation panel', () => {
     await setColorTheme(page, 'Default Dark Modern');
   });
 
-  // Skipped until fixed: it passed after the rounds above ran and failed in the run where they were skipped;
-  // it leans on the state they leave (the panel open, the settings applied).
-  it.skip('Responses at 1400×900: the answer in the panel, a follow-up carries the whole conversation', async function () {
+  it('Responses at 1400×900: the answer in the panel, a follow-up carries the whole conversation', async function () {
     this.timeout(180_000);
     const page = e2e.page;
     await setViewport(page, 1400, 900);

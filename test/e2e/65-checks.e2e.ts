@@ -12,6 +12,7 @@ import {
   openFileByName,
   openPalette,
   openViewContainer,
+  readActiveEditorText,
   screenshot,
   waitForValue,
   type TreeRow,
@@ -117,5 +118,46 @@ describe('Checks in Test Explorer', () => {
     );
     assert.ok(messageBox && lineBox && messageBox.x > lineBox.x, 'after the expectation, on its line');
     await screenshot(page, 'checks-test-explorer');
+  });
+
+  it("a dataset's columns are variables: no problem for {{city}}, exactly one for a field no row has, at its use", async function () {
+    this.timeout(120_000);
+    const page = e2e.page;
+    const squiggles = (kind: 'error' | 'warning') =>
+      page.locator(`.editor-group-container.active .monaco-editor .squiggly-${kind}`);
+    await openPalette(page, 'View: Close All Editor Groups');
+    // The payload of the Run above, asking also for a field that no row of its dataset defines.
+    const folder = path.join(e2e.dirs.workspace, 'checks', 'capitals');
+    fs.writeFileSync(
+      path.join(folder, 'countries.jsonc'),
+      fs
+        .readFileSync(path.join(folder, 'cities.jsonc'), 'utf8')
+        .replace('Tell me one thing about {{city}}.', 'Tell me one thing about {{city}} in {{country}}.'),
+    );
+    await openFileByName(page, 'countries.jsonc');
+    await readActiveEditorText(page, { contains: '{{country}}' });
+    await squiggles('error').first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await squiggles('error').count(), 1, 'exactly one problem');
+    const line = page.locator('.editor-group-container.active .view-line', { hasText: '{{country}}' });
+    const [lineBox, squiggleBox] = [await line.boundingBox(), await squiggles('error').boundingBox()];
+    assert.ok(lineBox && squiggleBox && Math.abs(lineBox.y - squiggleBox.y) < lineBox.height, 'on the line of its use');
+    await page.keyboard.press('F8'); // Go to Next Problem: the message names the field and the dataset.
+    const peek = page.locator('.editor-group-container.active .marker-widget').first();
+    await peek.waitFor({ state: 'visible', timeout: 15_000 });
+    assert.match(await peek.innerText(), /country[\s\S]*cities\.jsonl/);
+    await page.keyboard.press('Escape');
+    await screenshot(page, 'checks-dataset-field');
+
+    // The payload as it was: its columns are known (the dataset was read above), so nothing is reported.
+    await openFileByName(page, 'cities.jsonc');
+    await readActiveEditorText(page, { contains: '{{city}}' });
+    await page
+      .locator('.editor-group-container.active .codelens-decoration a', { hasText: 'Send' })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await page.waitForTimeout(1000); // One more round of the editor's decorations.
+    assert.equal(await squiggles('error').count(), 0, 'no error for the columns of cities.jsonl');
+    assert.equal(await squiggles('warning').count(), 0, 'no warning either');
+    fs.rmSync(path.join(folder, 'countries.jsonc'), { force: true });
   });
 });

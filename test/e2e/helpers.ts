@@ -127,10 +127,24 @@ export async function openViewContainer(
   containerId = CONTAINER_ID,
 ): Promise<Locator> {
   const container = viewContainer(page, containerId);
-  if (!(await container.isVisible())) {
-    await activityBarEntry(page, title).click();
+  const entry = activityBarEntry(page, title);
+  // Right after a window start the sidebar restores the container by itself: clicking its entry then would
+  // close it again. Click only an entry that is not the active one, and click again if the container is
+  // still not there (the click raced with that restore).
+  for (let attempt = 1; !(await container.isVisible()); attempt++) {
+    await entry.waitFor({ state: 'visible', timeout: 30_000 });
+    const active = await entry.evaluate((el) => el.closest('.action-item')?.classList.contains('checked') ?? false);
+    if (!active) {
+      await entry.click();
+    }
+    try {
+      await container.waitFor({ state: 'visible', timeout: 10_000 });
+    } catch (e) {
+      if (attempt === 3) {
+        throw e;
+      }
+    }
   }
-  await container.waitFor({ state: 'visible', timeout: 30_000 });
   await moveMouseAway(page);
   return container;
 }

@@ -14,7 +14,7 @@
 //          --no-build       skip `node esbuild.js --tests`
 //          --keep           keep the scratch folder (profile, logs) for inspection
 //          --headed         show the browser (needs a display)
-// Env:     MODEL_ACCESS_IT_DEADLINE_S   seconds to wait for results (default 300)
+// Env:     MODEL_ACCESS_IT_DEADLINE_S   seconds to wait for results (default 600)
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,7 +31,7 @@ const option = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 
-const DEADLINE_S = Number(process.env.MODEL_ACCESS_IT_DEADLINE_S) || 300;
+const DEADLINE_S = Number(process.env.MODEL_ACCESS_IT_DEADLINE_S) || 600;
 const VSCODE = resolveVSCodeVersion(option('--vscode'));
 const RESULTS_COPY = path.join(REPO_ROOT, 'test-results', `integration-results-${VSCODE}.json`);
 

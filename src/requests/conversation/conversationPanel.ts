@@ -431,7 +431,9 @@ export class ConversationPanels implements vscode.Disposable {
     }
     const waiting = this.unwrittenAnswer(p, doc.getText());
     const written = await this.edit(p, (text, f) => {
-      const before = waiting ? appendReply(text, waiting, { ...f, previousResponseId: false }) : undefined;
+      const before = waiting
+        ? appendReply(text, waiting, { ...f, previousResponseId: false, nextTurn: false })
+        : undefined;
       if (before && !before.ok) {
         return before;
       }
@@ -494,7 +496,9 @@ export class ConversationPanels implements vscode.Disposable {
         );
       } else {
         p.exchanges.set(clean_.text ?? '', this.exchangeOf(record));
-        await this.edit(p, (text, f) => appendReply(text, clean_, { ...f, previousResponseId: false }));
+        await this.edit(p, (text, f) =>
+          appendReply(text, clean_, { ...f, previousResponseId: false, nextTurn: false }),
+        );
         this.announce(p, l10n.t('Answer received.'));
       }
     }
@@ -551,7 +555,9 @@ export class ConversationPanels implements vscode.Disposable {
     }
     const answer = withoutSecrets(read.answer, this.deps.log.redactor.removeSecrets);
     p.exchanges.set(answer.text ?? '', this.exchangeOf(record));
-    if (await this.edit(p, (text, f) => appendReply(text, answer, { ...f, previousResponseId: false }))) {
+    if (
+      await this.edit(p, (text, f) => appendReply(text, answer, { ...f, previousResponseId: false, nextTurn: false }))
+    ) {
       this.announce(p, l10n.t('What arrived is now the answer in the payload.'));
     }
   }

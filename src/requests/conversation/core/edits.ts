@@ -43,6 +43,13 @@ export interface ReplyOptions extends Formatting {
   endpoint?: string;
   /** Responses: send `previous_response_id` and only the new turn, instead of the whole conversation. */
   previousResponseId?: boolean;
+  /**
+   * Whether a new empty user turn follows the answer (default true: Reply, where the person types the next
+   * message into the file). The conversation panel writes the answer alone: its message box is where the
+   * next message is typed, and a file ending in an empty turn would send an empty message from the editor.
+   * Empty tool-result turns are written either way: the person must fill them.
+   */
+  nextTurn?: boolean;
 }
 
 /**
@@ -61,11 +68,30 @@ export function appendReply(text: string, given: ReplyAnswer, options: ReplyOpti
     return { ok: false, problem: l10n.t('The answer has no text and no tool calls, so there is nothing to append.') };
   }
   const already = alreadyAppended(text, conversation, answerText, answer.toolCalls);
-  if (already !== undefined) {
+  const nextTurn = options.nextTurn !== false || answer.toolCalls.length > 0;
+  if (already === 'last' && !nextTurn) {
+    const end = conversation.turns[conversation.turns.length - 1];
+    const at = end.offset + end.length;
+    return { ok: true, change: { offset: at, length: 0, text: '' }, text, cursor: at, already: true };
+  }
+  if (typeof already === 'number') {
     return { ok: true, change: { offset: already, length: 0, text: '' }, text, cursor: already, already: true };
   }
   const marker = cursorMarker(text);
   const calls = answer.toolCalls;
+  if (already === 'last') {
+    // The answer is the conversation's last turn (the panel wrote it): Reply adds only the empty turn after it.
+    const next =
+      calls.length === 0
+        ? [{ role: 'user', content: marker }]
+        : conversation.kind === 'chat'
+          ? calls.map((c, i) => ({ role: 'tool', tool_call_id: c.id, content: i === 0 ? marker : '' }))
+          : calls.map((c, i) => ({ type: 'function_call_output', call_id: c.id, output: i === 0 ? marker : '' }));
+    return withCursor(text, [appendToList(text, conversation, next, options)], marker);
+  }
+  if (!nextTurn) {
+    return answerAlone(text, conversation, answer, options);
+  }
   if (conversation.kind === 'chat') {
     const assistant: Record<string, unknown> = { role: 'assistant', content: answer.text ?? null };
     if (calls.length > 0) {
@@ -105,6 +131,21 @@ export function appendReply(text: string, given: ReplyAnswer, options: ReplyOpti
     return withCursor(text, [replaceValue(text, conversation, list, options)], marker);
   }
   return withCursor(text, [appendToList(text, conversation, [...said, ...asked, ...next], options)], marker);
+}
+
+/** The answer (already literal) appended alone, the cursor after it: the conversation panel's write. */
+function answerAlone(text: string, conversation: Conversation, answer: ReplyAnswer, options: ReplyOptions): EditResult {
+  const said =
+    conversation.kind === 'chat'
+      ? [{ role: 'assistant', content: answer.text ?? null }]
+      : answer.text
+        ? [{ role: 'assistant', content: answer.text }]
+        : [];
+  const change =
+    conversation.kind !== 'chat' && conversation.single
+      ? replaceValue(text, conversation, [{ role: 'user', content: conversation.turns[0].text }, ...said], options)
+      : appendToList(text, conversation, said, options);
+  return { ok: true, change, text: apply(text, change), cursor: change.offset + change.text.length };
 }
 
 /**
@@ -232,21 +273,22 @@ function cursorMarker(text: string): string {
 }
 
 /**
- * Where the cursor goes when this answer is already the last assistant turn, followed only by empty turns
- * (Reply run twice): inside the first of them, else undefined.
+ * Whether this answer is already the last assistant turn: followed only by empty turns (Reply run twice),
+ * where the cursor goes inside the first of them; or the very last turn ('last': the panel wrote it alone).
+ * Undefined when it is not there.
  */
 function alreadyAppended(
   text: string,
   conversation: Conversation,
   answerText: string,
   calls: readonly TurnToolCall[],
-): number | undefined {
+): number | 'last' | undefined {
   const turns = conversation.turns;
   let i = turns.length - 1;
   while (i >= 0 && isBlank(turns[i]) && turns[i].role !== 'assistant') {
     i--;
   }
-  if (i < 0 || i === turns.length - 1 || turns[i].role !== 'assistant') {
+  if (i < 0 || turns[i].role !== 'assistant') {
     return undefined;
   }
   // Responses writes text and calls as separate items: the calls follow the text.
@@ -262,6 +304,9 @@ function alreadyAppended(
   const ids = block.slice(first).flatMap((t) => t.toolCalls.map((c) => c.id));
   if (said !== answerText || ids.join('\n') !== calls.map((c) => c.id).join('\n')) {
     return undefined;
+  }
+  if (i === turns.length - 1) {
+    return 'last';
   }
   const blank = turns[i + 1];
   const quotes = text.slice(blank.offset, blank.offset + blank.length).lastIndexOf('""');

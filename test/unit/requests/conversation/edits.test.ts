@@ -169,16 +169,56 @@ describe('conversation edits', () => {
       assert.equal(otherCall.already, undefined);
     });
 
-    it('appends again when the turns after the answer are not empty, or when nothing follows it', () => {
+    it('appends again when the turns after the answer are not empty; adds only the empty turn when the answer ends the file', () => {
       const typed =
         '{"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}, {"role": "user", "content": "more"}]}';
       assert.equal(ok(appendReply(typed, answer('a'), SPACES)).already, undefined);
+      // The conversation panel wrote the answer alone: Reply does not write it twice.
       const ends = '{"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}]}';
-      assert.equal(ok(appendReply(ends, answer('a'), SPACES)).already, undefined);
+      const replied = ok(appendReply(ends, answer('a'), SPACES));
+      assert.deepEqual(
+        (parse(replied.text) as { messages: { role: string; content: string }[] }).messages.map((m) => m.role),
+        ['user', 'assistant', 'user'],
+      );
+      assert.match(withBar(replied), /"content": ?"\|"\}\]\}$/, 'the cursor in the new empty turn');
+      const calls = [{ id: 'c1', name: 'f', arguments: '{}' }];
+      const endsInCall =
+        '{"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}';
+      const toolTurn = ok(appendReply(endsInCall, answer(undefined, calls), SPACES));
+      assert.deepEqual((parse(toolTurn.text) as { messages: { role: string }[] }).messages.at(-1), {
+        role: 'tool',
+        tool_call_id: 'c1',
+        content: '',
+      });
       const noQuotes = '{"messages": [{"role": "assistant", "content": "a"}, {"role": "user"}]}';
       const r = ok(appendReply(noQuotes, answer('a'), SPACES));
       assert.equal(r.already, true);
       assert.equal(r.cursor, noQuotes.indexOf('{"role": "user"}'));
+    });
+
+    it('writes the answer alone for the panel (nextTurn false), once, in chat and Responses payloads', () => {
+      const alone = ok(appendReply(CHAT, answer('Hello'), { ...SPACES, nextTurn: false }));
+      const messages = (parse(alone.text) as { messages: { role: string; content: string }[] }).messages;
+      assert.deepEqual(
+        messages.map((m) => m.role),
+        ['system', 'user', 'assistant'],
+      );
+      assert.equal(messages[2].content, 'Hello');
+      assert.ok(alone.text.includes('// @env staging') && alone.text.includes('/* the question */'));
+      const again = ok(appendReply(alone.text, answer('Hello'), { ...SPACES, nextTurn: false }));
+      assert.equal(again.already, true);
+      assert.equal(again.text, alone.text);
+      const single = ok(
+        appendReply('// POST /v1/responses\n{"model": "m", "input": "q"}', answer('A'), { ...SPACES, nextTurn: false }),
+      );
+      assert.deepEqual((parse(single.text) as { input: unknown }).input, [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: 'A' },
+      ]);
+      // Tool calls still get their empty result turns: the person fills them.
+      const calls = [{ id: 'c1', name: 'f', arguments: '{}' }];
+      const tools = ok(appendReply(CHAT, answer(undefined, calls), { ...SPACES, nextTurn: false }));
+      assert.equal((parse(tools.text) as { messages: { role: string }[] }).messages.at(-1)?.role, 'tool');
     });
 
     it('picks a cursor marker the payload does not hold', () => {
