@@ -133,6 +133,57 @@ describe('checks/core/graderRun', () => {
     assert.match(r.message ?? '', /^the grader model e did not answer with one embedding per text/);
   });
 
+  it('a grader never passes what it could not grade: no answer at all, HTTP 300, no judge model, a failed answer embedding', async () => {
+    const failed: Observed = { elapsedMs: 1, streamed: false, failure: 'connection refused' };
+    for (const e of [similar, judge]) {
+      const r = await grade(e, failed, 'aurora-1', {
+        client: client(() => vectors([1])),
+        models: { embeddings: 'e' },
+        signal,
+      });
+      assert.deepEqual(r, { passed: false, message: 'The answer has no text to grade' });
+    }
+    const moved = await grade(similar, observed('x'), undefined, {
+      client: client(() => ({ ...vectors([1], [1]), status: 300 })),
+      models: { embeddings: 'e' },
+      signal,
+    });
+    assert.deepEqual(moved, { passed: false, message: 'the grader model e answered HTTP 300' });
+    const noJudge = await grade(judge, observed('x'), undefined, { client: client(() => ok({})), models: {}, signal });
+    assert.equal(noJudge.passed, false);
+    const down = await grade(judge, observed('x'), 'aurora-1', {
+      client: client(() => new Error('connection reset')),
+      models: {},
+      signal,
+    });
+    assert.deepEqual(down, {
+      passed: false,
+      message: 'the grader model aurora-1 could not be reached: connection reset',
+    });
+    // Over many rows: the reference is embedded, the answer's request fails: that row fails with the reason.
+    const half = client((_e, body) => ((body.input as string[])[0] === 'Paris' ? vectors([1, 0]) : new Error('reset')));
+    const row = await grade(similar, observed('Paris.'), undefined, {
+      client: half,
+      models: { embeddings: 'e' },
+      signal,
+      references: new Map(),
+    });
+    assert.deepEqual(row, { passed: false, message: 'the grader model e could not be reached: reset' });
+  });
+
+  it("a grader's request carries the run's signal, so Cancel stops it", async () => {
+    const run = new AbortController();
+    const seen: unknown[] = [];
+    const c = client(() => vectors([1], [1]));
+    const spy = {
+      ...c,
+      post: async (e: string, b: unknown, o?: { signal?: AbortSignal }) => (seen.push(o?.signal), c.post(e, b)),
+    };
+    await grade(similar, observed('x'), undefined, { client: spy, models: { embeddings: 'e' }, signal: run.signal });
+    await grade(judge, observed('x'), 'aurora-1', { client: spy, models: {}, signal: run.signal });
+    assert.deepEqual(seen, [run.signal, run.signal]);
+  });
+
   it('similar fails with the reason: no text, no model, an error status, not two vectors, unusable vectors, unreachable', async () => {
     const cases: Array<[ReturnType<typeof client>, string | undefined, Observed, RegExp]> = [
       [client(() => vectors([1], [1])), 'e', observed(undefined), /^The answer has no text to grade$/],
