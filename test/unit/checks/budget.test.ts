@@ -35,7 +35,7 @@ describe('checks/core/budget', function () {
   });
 
   it('without a clock past the deadline, only the step count stops it', () => {
-    const b = new StepBudget(5000, 10);
+    const b = new StepBudget(5000, 10, () => 0);
     for (let i = 0; i < 5000; i++) {
       b.step();
     }
