@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only catalog,upload,streaming,footprint,conversation] [--no-profile] [--save-baseline] [--write-docs]`
+ * `npm run bench [-- --quick] [--only catalog,upload,streaming,footprint,conversation,registry] [--no-profile] [--save-baseline] [--write-docs]`
  *
  * Starts the local Model Access Service (test/server/) and measures the extension against the raw floor
  * (undici + JSON.parse, no extension logic) on this machine, in this run: every figure is a median over
@@ -15,6 +15,7 @@ import { runCatalog } from './catalog';
 import { runChecks } from './checks';
 import { runGraders } from './graders';
 import { runConversation } from './conversation';
+import { runRegistry } from './registryChanges';
 import { describeLoad, machineLoad, type BenchContext } from './context';
 import { writeDocs } from './docs';
 import { runFootprint } from './footprint';
@@ -32,6 +33,7 @@ const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   checks: runChecks,
   graders: runGraders,
   conversation: runConversation,
+  registry: runRegistry,
 };
 
 const USAGE = `Usage: npm run bench -- [--quick] [--only ${Object.keys(SCENARIOS).join(',')}] [--no-profile] [--save-baseline] [--write-docs]

@@ -219,6 +219,8 @@ const REQUIRED = [
   'extension/dist/details.js',
   'extension/dist/diagnose.js',
   'extension/dist/checks.js',
+  // The schema that lets VS Code's JSON server accept the comments of scratch payloads (package.json jsonValidation).
+  'extension/media/payload.schema.json',
 ];
 
 async function packageLayer() {

@@ -13,6 +13,10 @@ export const Commands = {
   setBaseUrl: 'modelAccess.setBaseUrl',
   switchEnvironment: 'modelAccess.switchEnvironment',
   copyEnvironments: 'modelAccess.copyEnvironments',
+  /** A guided flow (name, URL, key) that adds an entry to `modelAccess.environments` in the user's settings. */
+  addEnvironment: 'modelAccess.addEnvironment',
+  /** The same flow for an existing entry: its name and URL (headers and variables stay). */
+  editEnvironment: 'modelAccess.editEnvironment',
   /** Stores the value of an environment's secret header (`"{{secret}}"` in the setting) in SecretStorage. */
   setHeaderSecret: 'modelAccess.setHeaderSecret',
   setApiKey: 'modelAccess.setApiKey',

@@ -22,6 +22,8 @@ export interface DiagnoseInput {
   tls?: TlsOptions;
   /** Where the key comes from, in words (never the key). */
   keySource: string;
+  /** Whether a key is set for the URL (false: the probe is not sent, and the way out is Set API Key). */
+  hasKey?: boolean;
   /** Whether a client certificate passphrase is stored (never the passphrase). */
   passphraseStored?: boolean;
   /** A client certificate is configured but not presented: the workspace's URL is not allowed yet. */
@@ -50,6 +52,13 @@ interface TlsResult {
 
 /** Text from settings, certificates or errors as inert Markdown, one line. */
 const md = (s: string): string => displayText(s, 1000).replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`);
+
+/**
+ * Text the network chose (a certificate's names, an error a server or proxy caused) as inert Markdown that the
+ * preview cannot turn into a link either: its linkify makes `https://…` clickable, so the `://` after a
+ * scheme is written escaped (`\:\/\/`, shown as `://`).
+ */
+const mdData = (s: string): string => md(s).replace(/([a-z][a-z0-9+.-]*):\/\//gi, '$1\\:\\/\\/');
 
 function dn(d: tls.Certificate | undefined): string {
   if (!d) {
@@ -262,8 +271,69 @@ function proxyLine(p: ProxyOptions | undefined, proxied: boolean, https: boolean
   return l10n.t('{0} (from {1}; {2})', displayProxy(p.url), source, parts.join('; '));
 }
 
+/**
+ * What the report says to do next: the connection works (`working`), the key is missing or refused (`key`),
+ * the address is wrong or unreachable (`address`), the certificate is not trusted (`trust`), or the service
+ * failed and may answer later (`later`).
+ */
+export type NextStep = 'working' | 'key' | 'address' | 'trust' | 'later';
+
+/** The next step from what the steps found (our own reading, never the server's words). */
+export function nextStep(found: {
+  hasKey?: boolean;
+  dnsResolved: boolean;
+  tls?: Pick<TlsResult, 'error' | 'chainError' | 'hostError'>;
+  probe: { status?: number; error?: string };
+}): NextStep {
+  if (found.tls?.chainError) {
+    return 'trust';
+  }
+  if (found.tls?.hostError) {
+    return 'address';
+  }
+  if (found.hasKey === false) {
+    return 'key';
+  }
+  const status = found.probe.status;
+  if (status !== undefined && status >= 200 && status < 300) {
+    return 'working';
+  }
+  if (status === 401 || status === 403) {
+    return 'key';
+  }
+  if (status === 404 || !found.dnsResolved || found.tls?.error || (status === undefined && found.probe.error)) {
+    return 'address';
+  }
+  return 'later';
+}
+
+/** The report's last section: what to do next, naming our own commands. */
+function nextStepLines(step: NextStep): string[] {
+  const text: Record<NextStep, string> = {
+    working: l10n.t(
+      'The service answered with its model list: the connection works. If the Models view still shows an error, refresh it.',
+    ),
+    key: l10n.t(
+      'The service needs a valid API key: run **Model Access: Set API Key…**. It is checked against the service, then kept in VS Code SecretStorage.',
+    ),
+    address: l10n.t(
+      'The service could not be reached at this address: check the URL with **Model Access: Set Service URL…** (or **Edit Environment…**), that the service is running, and the proxy above.',
+    ),
+    trust: l10n.t(
+      "The service's certificate is not trusted here: add the issuing CA's PEM file to modelAccess.tls.caCertificates, then run the diagnosis again.",
+    ),
+    later: l10n.t('The service answered with an error: try again in a moment, and show the log if it persists.'),
+  };
+  return ['', l10n.t('## What to do next'), '', text[step]];
+}
+
 /** Runs every step and returns the report as Markdown. */
 export async function diagnose(input: DiagnoseInput): Promise<string> {
+  return (await diagnoseReport(input)).markdown;
+}
+
+/** Runs every step: the report as Markdown (ending with what to do next), and that next step. */
+export async function diagnoseReport(input: DiagnoseInput): Promise<{ markdown: string; next: NextStep }> {
   const timeoutMs = input.timeoutMs ?? 10_000;
   const lines: string[] = [l10n.t('# Model Access: connection diagnosis'), ''];
   const url = new URL(input.baseUrl);
@@ -273,10 +343,12 @@ export async function diagnose(input: DiagnoseInput): Promise<string> {
   lines.push(l10n.t('- **Service URL:** {0}', md(input.baseUrl)), l10n.t('- **API key:** {0}', md(input.keySource)));
 
   let dns: string;
+  let dnsResolved = true;
   try {
     const found = await lookup(host, { all: true });
     dns = found.map((a) => a.address).join(', ');
   } catch (e) {
+    dnsResolved = false;
     dns = l10n.t('not resolved here ({0})', (e as { code?: string }).code ?? 'error');
   }
   const proxied = Boolean(input.proxy?.url && !input.proxy.bypass && !isLoopbackHost(host));
@@ -314,19 +386,21 @@ export async function diagnose(input: DiagnoseInput): Promise<string> {
   }
 
   lines.push('', l10n.t('## TLS'), '');
+  let tlsFound: TlsResult | undefined;
   if (!https) {
     lines.push(l10n.t('Plain http: no TLS.'));
   } else {
     const t = await probeTls(host, port, o, input.proxy?.bypass || !proxied ? undefined : input.proxy, timeoutMs);
+    tlsFound = t;
     if (t.error) {
-      lines.push(l10n.t('- **Handshake failed:** {0}', md(t.error)));
+      lines.push(l10n.t('- **Handshake failed:** {0}', mdData(t.error)));
     } else {
       lines.push(l10n.t('- **Version:** {0}', md(t.protocol ?? l10n.t('unknown'))));
       if (t.chainError) {
         lines.push(
           l10n.t(
             "- **Not trusted:** {0}; no trusted root issued this chain. Add the issuing CA's PEM file to modelAccess.tls.caCertificates, or install it in the OS with http.systemCertificates on.",
-            md(t.chainError),
+            mdData(t.chainError),
           ),
         );
       } else {
@@ -338,12 +412,12 @@ export async function diagnose(input: DiagnoseInput): Promise<string> {
         lines.push(
           l10n.t(
             '- **Wrong host:** {0}; use the host name the certificate was issued for in the service URL, or ask for a certificate that names this one.',
-            md(t.hostError),
+            mdData(t.hostError),
           ),
         );
       }
       lines.push('', l10n.t('| # | Subject | Issuer | Expires |'), '|---|---|---|---|');
-      t.chain.forEach((c, i) => lines.push(`| ${i} | ${md(c.subject)} | ${md(c.issuer)} | ${md(c.validTo)} |`));
+      t.chain.forEach((c, i) => lines.push(`| ${i} | ${mdData(c.subject)} | ${mdData(c.issuer)} | ${md(c.validTo)} |`));
     }
   }
 
@@ -351,9 +425,11 @@ export async function diagnose(input: DiagnoseInput): Promise<string> {
   const r = await input.probe();
   lines.push(
     r.error
-      ? l10n.t('- **Failed** after {0} ms: {1}', r.elapsedMs, md(r.error))
+      ? l10n.t('- **Failed** after {0} ms: {1}', r.elapsedMs, mdData(r.error))
       : l10n.t('- **Status:** {0} in {1} ms', r.status ?? 0, r.elapsedMs),
   );
+  const next = nextStep({ hasKey: input.hasKey, dnsResolved: dnsResolved || proxied, tls: tlsFound, probe: r });
+  lines.push(...nextStepLines(next));
   lines.push('', l10n.t('_This report names no API key, passphrase or proxy credentials._'), '');
-  return lines.join('\n');
+  return { markdown: lines.join('\n'), next };
 }

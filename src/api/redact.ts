@@ -132,7 +132,7 @@ export function redactor(secrets: readonly (string | undefined)[]): (text: strin
     table: failureTable(s),
     units: new Set(s.split('')),
   }));
-  return (text) => {
+  const once = (text: string): string => {
     let out = text;
     // Escaped echoes first, each with its escapes (`\/b…` as a whole): removing the verbatim `/b…` inside it
     // first would leave a backslash before the mark, and the body would no longer be JSON. Every escaped form
@@ -148,6 +148,20 @@ export function redactor(secrets: readonly (string | undefined)[]): (text: strin
       if (out.includes(form)) {
         out = out.split(form).join(REDACTED);
       }
+    }
+    return out;
+  };
+  return (text) => {
+    let out = once(text);
+    // A removal can change how the backslashes left around it read: a key ending in `\` before a key starting
+    // with `/` was read as the escape `\/`, and once the second key is gone that backslash ends an escaped echo
+    // of the first. Another pass finds it; a few passes at most (the mark itself may hold a short key's letters).
+    for (let pass = 0; pass < 3 && out.includes('\\'); pass++) {
+      const again = once(out);
+      if (again === out) {
+        break;
+      }
+      out = again;
     }
     return out;
   };

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { PostResult } from '../api/types';
 import type { Services } from '../services';
 import { classifyChatError } from './core/errors';
-import { ChatStreamReader, readCompletion, type OutputPart } from './core/chatAnswer';
+import { ChatStreamReader, offeredCallsOnly, readCompletion, type OutputPart } from './core/chatAnswer';
 import { toChatPayload } from './core/chatRequest';
 import { chatModels, inEnvironment, type ChatModelInfo } from './core/modelInfo';
 import type { ChatSettings } from './settings';
@@ -108,7 +108,10 @@ export class ModelAccessChatProvider extends Lifecycle implements vscode.Languag
     });
     const abort = new AbortController();
     const onCancel = token.onCancellationRequested(() => abort.abort());
-    const report = (part: OutputPart) => {
+    // The tools sent with the request (none when the model does not advertise tool calling).
+    const offered = new Set((payload.tools ?? []).map((t) => t.function.name));
+    const report = (given: OutputPart) => {
+      const part = offeredCallsOnly(given, offered);
       progress.report(
         part.kind === 'text'
           ? new vscode.LanguageModelTextPart(part.text)

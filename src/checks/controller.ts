@@ -1,5 +1,6 @@
 import { onFirstUse } from '../common/onFirstUse';
 import { EnvAccess } from '../platform/envAccess';
+import { readPayloadFile } from '../platform/payloadFiles';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeFailure } from '../domain/failure';
@@ -247,12 +248,18 @@ export class ChecksController implements vscode.Disposable {
       item.children.replace([]);
       return true;
     }
-    void this.read(vscode.Uri.joinPath(uri, '..', each.file)).then((data) => {
-      const rows = data === undefined ? undefined : readDataset(data, each.file);
+    void readPayloadFile(uri, each.file, this.scratch).then((data) => {
+      const rows = data.ok ? readDataset(data.text, each.file) : undefined;
       const fileItem = item as vscode.TestItem;
       if (!rows) {
         fileItem.children.replace([]);
-        fileItem.error = l10n.t('The dataset {0} cannot be read', displayText(each.file));
+        fileItem.error =
+          !data.ok && data.reason === 'outside'
+            ? l10n.t(
+                'The dataset {0} is outside the workspace folder of this payload: Model Access reads datasets and schemas only inside it.',
+                displayText(each.file),
+              )
+            : l10n.t('The dataset {0} cannot be read', displayText(each.file));
         return;
       }
       const lines = [...rows.rows.map((r) => r.line), ...rows.problems.map((p) => p.line)].sort((a, b) => a - b);
@@ -367,7 +374,6 @@ export class ChecksController implements vscode.Disposable {
     run.started(item);
     const text = (await this.read(uri)) ?? '';
     const started = Date.now();
-    const dir = vscode.Uri.joinPath(uri, '..');
     const files = new Map<string, string | undefined>();
     // Datasets and schemas next to the payload, read before the run (the core reads them synchronously).
     const lines = readCheckLines(text);
@@ -376,7 +382,8 @@ export class ChecksController implements vscode.Disposable {
       ...lines.expectations.flatMap((l) => (l.expectation?.kind === 'schema' ? [l.expectation.file] : [])),
     ];
     for (const f of wanted) {
-      files.set(f, await this.read(vscode.Uri.joinPath(dir, f)));
+      const read = await readPayloadFile(uri, f, this.scratch);
+      files.set(f, read.ok ? read.text : undefined);
     }
     const childOf = (label: string): vscode.TestItem | undefined => {
       const line = /:(\d+)$/.exec(label)?.[1];

@@ -4,7 +4,9 @@
  * prints a readable summary, writes JUnit XML with `--junit FILE`, and exits 0 when every check passed, 1 when
  * one failed, 2 when the checks could not run (no URL or key, nothing matched, the service unreachable or the
  * key refused). The key and secret header values never reach the output or the report: every line passes
- * through the redactor. Only pure code: api, common, domain and checks/core; no `vscode` import.
+ * through the redactor. `--changed-since FILE` runs only the payloads whose models changed since a list that
+ * `model-access models --save FILE` (models.ts) wrote; a check on a deprecated model warns. Only pure code:
+ * api, common, domain and checks/core; no `vscode` import.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -16,6 +18,8 @@ import type { ModelService } from '../api/types';
 import { findEnvironment, readEnvironments, type Environment } from '../domain/environments';
 import { displayUrl } from '../domain/keyScope';
 import { variableContext } from '../domain/payload/variableContext';
+import { pinnedEnvironment } from '../domain/payload/variables';
+import { isoDay } from '../domain/registry/lifecycle';
 import { describeExpectation, formatMs } from '../checks/core/expectations';
 import { firstFailure, runCheckFile, type Target } from '../checks/core/fileRun';
 import { hasChecks, readCheckLines } from '../checks/core/checkFile';
@@ -42,6 +46,12 @@ import {
 } from './scaleOptions';
 import { runFingerprint } from './junitMerge';
 import { mergeMain } from './merge';
+import { modelsMain } from './models';
+import { readModelList } from './modelList';
+import { payloadModels } from './payloadModels';
+import { lifecycleWarning, modelsById, selectPayload } from './changedSince';
+import { compareLists, type RegistryChanges } from '../domain/registry/changes';
+import type { ListModelsResult, ModelEntry } from '../api/types';
 
 export const EXIT_PASSED = 0;
 export const EXIT_FAILED = 1;
@@ -68,6 +78,8 @@ interface Options {
   runTimeout: number;
   scale: ScaleOptions;
   allowOutsideFiles: boolean;
+  changedSince?: string;
+  help?: boolean;
 }
 
 const USAGE = [
@@ -86,6 +98,7 @@ const USAGE = [
   '  --timeout S           the most one request may take, its answer included (default 120 s)',
   '  --run-timeout S       the most the whole run may take; then it stops and writes the report (default 1800 s)',
   "  --model ID            run on this model instead of the payload's (repeat for several models)",
+  '  --changed-since FILE  run only the payloads whose model changed since that list (model-access models --save)',
   ...SCALE_USAGE,
   '',
   'Environment: MODEL_ACCESS_BASE_URL, MODEL_ACCESS_API_KEY (its key: sent only to that origin and path),',
@@ -94,6 +107,13 @@ const USAGE = [
   '(e.g. MODEL_ACCESS_SECRET_X_ORG_TOKEN for X-Org-Token), MODEL_ACCESS_ENVIRONMENTS (the file).',
   '',
   'Exit code: 0 every check passed, 1 a check failed, 2 the checks could not run.',
+];
+
+const OTHER_COMMANDS = [
+  '',
+  'Other commands:',
+  '  model-access models   list the models, or save the list for --changed-since (model-access models --help)',
+  '  model-access merge    merge the JUnit reports of shards (model-access merge --help)',
 ];
 
 function parseArgs(args: readonly string[]): Options | string {
@@ -134,6 +154,10 @@ function parseArgs(args: readonly string[]): Options | string {
         o.environmentsFile = value();
       } else if (a === '--model') {
         o.models.push(value());
+      } else if (a === '--changed-since') {
+        o.changedSince = value();
+      } else if (a === '--help' || a === '-h') {
+        o.help = true;
       } else if (a === '--allow-outside-files') {
         o.allowOutsideFiles = true;
       } else if (a === '--timeout' || a === '--run-timeout') {
@@ -208,20 +232,37 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
 
   const command = args[0];
   if (command === '--help' || command === '-h' || command === undefined) {
-    USAGE.forEach((l) => io.out(l));
+    [...USAGE, ...OTHER_COMMANDS].forEach((l) => io.out(l));
     return command === undefined ? EXIT_CANNOT_RUN : EXIT_PASSED;
   }
   if (command === 'merge') {
     return mergeMain(args.slice(1), { cwd: io.cwd, out, err });
   }
+  if (command === 'models') {
+    return modelsMain(args.slice(1), {
+      env: io.env,
+      cwd: io.cwd,
+      out,
+      err,
+      redactor,
+      loadEnvironments,
+      openClient: (env, envKey) => openClient(env, envKey, io.env, redactor, DEFAULT_MAX_RESPONSE_BYTES),
+    });
+  }
   if (command !== 'check') {
-    err(`model-access: unknown command "${command}" (the commands are: model-access check …, model-access merge …)`);
+    err(
+      `model-access: unknown command "${command}" (the commands are: model-access check …, model-access models …, model-access merge …)`,
+    );
     return EXIT_CANNOT_RUN;
   }
   const options = parseArgs(args.slice(1));
   if (typeof options === 'string') {
-    err(`model-access check: ${options}. Run model-access --help.`);
+    err(`model-access check: ${options}. Run model-access check --help.`);
     return EXIT_CANNOT_RUN;
+  }
+  if (options.help) {
+    USAGE.forEach((l) => io.out(l));
+    return EXIT_PASSED;
   }
   if (options.patterns.length === 0) {
     err('model-access check: name the payloads to check, as in: model-access check "checks/**/*.jsonc"');
@@ -262,7 +303,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   }
 
   const { files: matched, unmatched } = expandPatterns(options.patterns, io.cwd);
-  const files = matched.filter((f) => hasChecks(safeRead(f) ?? ''));
+  let files = matched.filter((f) => hasChecks(safeRead(f) ?? ''));
   unmatched.forEach((p) => err(`model-access check: no file matches ${p}`));
   if (files.length === 0) {
     err('model-access check: no payload with a // @expect line was found; nothing was checked.');
@@ -288,6 +329,9 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     }
   }
   const clients = new Map<string, Promise<ModelService | string>>();
+  // Each environment's model list, read once when its client opens: the lifecycle of the models checks run
+  // on (a warning for a deprecated one), and the list --changed-since compares with.
+  const listings = new Map<string, Promise<ListModelsResult | string>>();
   const clientFor = (env: Environment, envKey: string): Promise<ModelService | string> => {
     let c = clients.get(env.name);
     if (!c) {
@@ -295,6 +339,11 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
         if (typeof opened === 'string') {
           return opened;
         }
+        const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(options.requestTimeout * 1000)]);
+        listings.set(
+          env.name,
+          opened.listModels({ signal }).catch((e: unknown) => (e instanceof Error ? e.message : String(e))),
+        );
         const throttled = throttledService(opened, limiter, DEFAULT_POST_RETRY, waits);
         return store ? cachingService(throttled, store, catalogVersions(opened), cacheStats) : throttled;
       });
@@ -308,6 +357,11 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   let cannotRun: string | undefined;
   let keyProblems = 0;
   const controller = new AbortController();
+  let fileEnvironment: string | undefined;
+  const listedIn = async (name: string | undefined): Promise<ReadonlyMap<string, ModelEntry>> => {
+    const listed = name === undefined ? undefined : await listings.get(name);
+    return modelsById(listed === undefined || typeof listed === 'string' ? [] : listed.models);
+  };
   const target = async (pinned: string | undefined): Promise<Target> => {
     const env = pinned === undefined ? fallback : findEnvironment(environments, pinned);
     if (!env) {
@@ -325,6 +379,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       return { problem: choice.problem };
     }
     const client = await clientFor(env, choice.key);
+    fileEnvironment = env.name;
     if (typeof client === 'string') {
       cannotRun ??= client;
       controller.abort();
@@ -344,6 +399,89 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     };
   };
 
+  const disposeClients = () =>
+    Promise.all(
+      [...clients.values()].map(async (c) =>
+        typeof (await c) === 'string' ? undefined : ((await c) as ModelService).dispose(),
+      ),
+    );
+
+  /**
+   * --changed-since: the payloads whose models changed between the saved list and the service's list now,
+   * each payload said run or skipped and why; or why nothing can be compared (exit 2).
+   */
+  const changedPayloads = async (file: string): Promise<string[] | string> => {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.resolve(io.cwd, file), 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return `the saved model list ${file} cannot be read (${code === 'ENOENT' ? 'no such file' : (code ?? 'unreadable')}); write it with model-access models --save ${file}`;
+    }
+    const saved = readModelList(text);
+    if (!saved.ok) {
+      return `the saved model list ${file} cannot be used: ${saved.problem}; write it again with model-access models --save ${file}`;
+    }
+    if (!fallback) {
+      return '--changed-since needs the service to compare with: set MODEL_ACCESS_BASE_URL, or --env NAME with --environments';
+    }
+    const service = displayUrl(fallback.baseUrl);
+    if (saved.service !== service) {
+      return `${file} lists the models of ${saved.service}, and this run goes to ${service}; save the list of this service`;
+    }
+    const choice = keyForEnvironment(fallback, io.env, baseUrl ?? fallback.baseUrl);
+    if ('problem' in choice) {
+      return choice.problem;
+    }
+    const client = await clientFor(fallback, choice.key);
+    if (typeof client === 'string') {
+      return `the checks could not run: ${client}`;
+    }
+    const now = await listings.get(fallback.name);
+    if (now === undefined || typeof now === 'string') {
+      return `the models of ${service} could not be listed${now ? `: ${now}` : ''}; nothing was compared`;
+    }
+    if (now.warnings.length > 0) {
+      // A partial list would make every model it misses look gone.
+      return `the models of ${service} were read only in part (${now.warnings.join('; ')}); nothing was compared`;
+    }
+    const changes: RegistryChanges = compareLists(saved.models, now.models);
+    const at = Date.now();
+    out(
+      `Changed since ${file} (saved ${isoDay(saved.savedAt)}): ${changes.added.length} new, ${changes.updated.length} updated, ${changes.gone.length} gone`,
+    );
+    const picked: string[] = [];
+    for (const f of files) {
+      const payload = safeRead(f) ?? '';
+      const pinned = pinnedEnvironment(payload)?.name;
+      const env = pinned === undefined ? fallback : findEnvironment(environments, pinned);
+      const selection =
+        env !== undefined && displayUrl(env.baseUrl) !== service
+          ? {
+              run: true,
+              reason: `it goes to environment ${env.name}, not the service of the saved list: run to be safe`,
+            }
+          : selectPayload(
+              payloadModels(payload, {
+                variables: variableContext(env ?? fallback, { readEnv: (name) => io.env[name] }),
+                readText: (p) => readInside(io.cwd, path.dirname(f), p, options.allowOutsideFiles),
+                models: options.models,
+                maxRows: options.maxRows,
+              }),
+              changes,
+              at,
+            );
+      out(`  ${selection.run ? 'run ' : 'skip'}  ${relativeOf(f)}  (${selection.reason})`);
+      if (selection.run) {
+        picked.push(f);
+      }
+    }
+    if (picked.length === 0) {
+      out('No payload uses a model that changed: nothing to run.');
+    }
+    return picked;
+  };
+
   // The run's deadline: a service dripping a byte every few seconds must not keep a CI job for hours.
   let runTimedOut = false;
   const runTimer = setTimeout(() => {
@@ -356,6 +494,16 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   let passed = 0;
   let failed = 0;
   const relativeOf = (file: string) => path.relative(io.cwd, file).split(path.sep).join('/');
+  if (options.changedSince !== undefined) {
+    const picked = await changedPayloads(options.changedSince);
+    if (typeof picked === 'string') {
+      err(`model-access check: ${picked}`);
+      await disposeClients();
+      clearTimeout(runTimer);
+      return EXIT_CANNOT_RUN;
+    }
+    files = picked;
+  }
   const shard = options.scale.shard;
   const fingerprint = runFingerprint(files.map(relativeOf), options.models, options.scale.repeat);
   out(
@@ -370,6 +518,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     const relative = relativeOf(file);
     const text = safeRead(file) ?? '';
     const dir = path.dirname(file);
+    fileEnvironment = undefined;
     const result = await runCheckFile(text, {
       target,
       readText: (p) => readInside(io.cwd, dir, p, options.allowOutsideFiles),
@@ -388,6 +537,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     if (cannotRun) {
       break;
     }
+    const usedEnvironment = fileEnvironment;
     if (gradersUsed && !gradersStated) {
       gradersStated = true;
       out(graderSummary(options.scale.graders, embeddingsDefaulted));
@@ -397,6 +547,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     }
     const suite: JUnitSuite = { name: relative, file: relative, cases: [] };
     suites.push(suite);
+    const listed = await listedIn(usedEnvironment);
     if (result.notRunnable) {
       failed++;
       const where = `${relative}:${result.notRunnable.line + 1}`;
@@ -419,6 +570,16 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     const count = tests.length > 1 ? `  ${tests.length - fileFailures.length}/${tests.length} passed` : '';
     const tally = tests.length === 1 && tests[0].tally ? `  ${tests[0].tally}${tests[0].flaky ? ', flaky' : ''}` : '';
     out(`  ${fileFailures.length === 0 ? 'PASS' : 'FAIL'}  ${relative}${count}${tally}${timing}`);
+    const warned = new Set<string>();
+    const lifecycleOf = (row: (typeof tests)[number]['shown']) => {
+      const model = row.kind === 'run' ? row.result.model : undefined;
+      const warning = model === undefined ? undefined : lifecycleWarning(model, listed, Date.now());
+      if (model !== undefined && warning && !warned.has(model)) {
+        warned.add(model);
+        out(`        warning: ${warning.message}`);
+      }
+      return warning ? [{ name: 'model-lifecycle', value: `${model}: ${warning.property}` }] : [];
+    };
     for (const test of tests) {
       const row = test.shown;
       const failure = firstFailure(row);
@@ -432,6 +593,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
         ...(test.tally ? [{ name: 'attempts', value: test.tally }] : []),
         ...(test.flaky ? [{ name: 'flaky', value: 'true' }] : []),
         ...test.grades.map((g) => ({ name: 'grade', value: g })),
+        ...lifecycleOf(row),
       ];
       if (test.passed || !failure) {
         passed++;
@@ -465,11 +627,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       out(`        ${result.skippedRows} more dataset rows were not run (--max-rows ${options.maxRows})`);
     }
   }
-  await Promise.all(
-    [...clients.values()].map(async (c) =>
-      typeof (await c) === 'string' ? undefined : ((await c) as ModelService).dispose(),
-    ),
-  );
+  await disposeClients();
   clearTimeout(runTimer);
   if (runTimedOut) {
     const message = `the run was stopped at its deadline (--run-timeout ${options.runTimeout} s); ${files.length - suites.length} payload files were not run`;
@@ -577,6 +735,13 @@ async function openClient(
 }
 
 if (require.main === module) {
+  // `model-access models | head`: a reader that stops reading ends the output, without an error's stack.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') {
+      process.exit(process.exitCode ?? EXIT_PASSED);
+    }
+    throw e;
+  });
   void main(process.argv.slice(2), {
     env: process.env,
     cwd: process.cwd(),

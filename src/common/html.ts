@@ -78,7 +78,7 @@ export function contentSecurityPolicy(nonce: string, cspSource: string, imageSou
 const BASE_STYLE = `
 body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground);
   background: var(--vscode-editor-background); padding: 0 20px 24px; line-height: 1.5; }
-h1 { font-size: 1.5em; font-weight: 600; margin: 16px 0 4px; word-break: break-all; }
+h1 { font-size: 1.5em; font-weight: 600; margin: 16px 0 4px; overflow-wrap: anywhere; }
 h2 { font-size: 1.05em; font-weight: 600; margin: 20px 0 6px; border-bottom: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent)); padding-bottom: 2px; }
 .muted { color: var(--vscode-descriptionForeground); }
 /* Error text in the foreground color (the theme's red is below 4.5:1 on a light background); the red border says error. */

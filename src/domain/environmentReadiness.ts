@@ -5,10 +5,14 @@
  */
 import { l10n } from '../common/l10n';
 import { clean, type DisplayText } from '../common/text';
+import { KeyMessages } from './keyMessages';
 
 export interface EnvironmentReadiness {
-  /** The scope the key is stored for, `missing` when none is, `unknown` when SecretStorage could not say. */
-  key: { scope: string } | 'missing' | 'unknown';
+  /**
+   * The key in use: where it comes from (stored for a scope, or the MODEL_ACCESS_API_KEY fallback), `missing`
+   * when there is none, `unknown` when SecretStorage could not say.
+   */
+  key: { scope: string; source: 'secretStorage' | 'environment' } | 'missing' | 'unknown';
   /** The host of its URL, for "No API key for … yet". */
   host: DisplayText;
   /** How many plain (non-secret) headers it sends. */
@@ -23,7 +27,7 @@ export function readinessLine(r: EnvironmentReadiness): DisplayText {
       ? l10n.t('No API key for {0} yet', r.host)
       : r.key === 'unknown'
         ? l10n.t('API key unknown')
-        : l10n.t('API key set for {0}', clean(r.key.scope));
+        : l10n.t('API key: {0}', KeyMessages.keySource(r.key.source, r.key.scope));
   if (r.headers === 1) {
     line = l10n.t('{0} · 1 header', line);
   } else if (r.headers > 1) {

@@ -11,6 +11,20 @@ export const ENV_KEY_NAME = 'MODEL_ACCESS_API_KEY';
 const env = clean(ENV_KEY_NAME);
 
 export const KeyMessages = {
+  /**
+   * Where the key a URL uses comes from, in the words every place that names a key uses (Switch Environment,
+   * the status bar, Diagnose Connection, Clear API Key): a stored key (and the scope it is stored for), the
+   * environment variable fallback, or none. Never the key itself.
+   */
+  keySource: (source: 'secretStorage' | 'environment' | undefined, scope?: string): DisplayText =>
+    source === 'secretStorage'
+      ? scope
+        ? l10n.t('stored key for {0}', clean(scope))
+        : l10n.t('stored key')
+      : source === 'environment'
+        ? l10n.t('key from {0}', env)
+        : l10n.t('no key'),
+
   // The question before a stored key first goes to a URL from workspace settings (a modal warning).
   consentQuestion: (url: string, keyScope: string, fromEnvironment: boolean): DisplayText =>
     fromEnvironment

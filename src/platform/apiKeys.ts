@@ -3,7 +3,8 @@ import type { BaseUrlSource } from './config';
 import type { Redactor } from '../api/redact';
 import { originOf } from '../api/baseUrl';
 import { candidateScopes, scopeOf } from '../domain/keyScope';
-import { clean, type DisplayText } from '../common/text';
+import type { DisplayText } from '../common/text';
+import { KeyMessages } from '../domain/keyMessages';
 import { l10n } from './l10n';
 import { Lifecycle } from './lifecycle';
 import { onSecretChange } from './secretChanges';
@@ -32,16 +33,12 @@ export interface KeyChange {
 const PREFIX = 'modelAccess.apiKey/';
 const ENV_KEY = 'MODEL_ACCESS_API_KEY';
 
-/** How a key's source is described to people — never the key itself. */
-export function describeKeySource(source: KeySource | undefined): DisplayText {
-  switch (source) {
-    case 'secretStorage':
-      return l10n.t('stored in VS Code SecretStorage');
-    case 'environment':
-      return l10n.t('from the {0} environment variable', clean(ENV_KEY));
-    default:
-      return l10n.t('not set');
-  }
+/**
+ * How a key's source is described to people — never the key itself: "stored key for <scope>", "key from
+ * MODEL_ACCESS_API_KEY" or "no key" (the wording lives in domain/keyMessages.ts).
+ */
+export function describeKeySource(source: KeySource | undefined, scope?: string): DisplayText {
+  return KeyMessages.keySource(source, scope);
 }
 
 /**

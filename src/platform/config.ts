@@ -120,6 +120,29 @@ export class Config implements vscode.Disposable {
       : readEnvironments(inspected?.globalValue, 'user', shorthand);
   }
 
+  /**
+   * Where the environments shown come from (a trusted workspace's own list, else the user's), and the
+   * setting's value as that settings file holds it, for Add/Edit Environment to edit.
+   */
+  environmentsSetting(): { workspaceHasList: boolean; user: unknown; workspace: unknown } {
+    const inspected = this.section().inspect<unknown>(Settings.environments);
+    const workspace = inspected?.workspaceValue;
+    return {
+      workspaceHasList: vscode.workspace.isTrusted && (inspected?.workspaceFolderValue ?? workspace) !== undefined,
+      user: inspected?.globalValue,
+      workspace,
+    };
+  }
+
+  /** Writes `modelAccess.environments` to the user's settings, or the workspace's when the person chose it. */
+  async setEnvironments(value: unknown[], target: 'user' | 'workspace'): Promise<void> {
+    await this.section().update(
+      Settings.environments,
+      value,
+      target === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global,
+    );
+  }
+
   /** The base URL given by the environment (`MODEL_ACCESS_BASE_URL`), whatever the setting says. */
   get environmentBaseUrl(): string | undefined {
     const v = this.env[ENV_BASE_URL]?.trim();

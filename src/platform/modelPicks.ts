@@ -3,6 +3,7 @@ import type { ModelEntry, PostEndpoint } from '../api/types';
 import { displayText, type DisplayText } from '../common/text';
 import { modelKind, suitsEndpoint, type ModelKind } from '../domain/modelKind';
 import { familyOf, sortModels } from '../domain/modelSorting';
+import { isGoingAway, lifecycleLabel, readLifecycle } from '../domain/registry/lifecycle';
 import { l10n } from './l10n';
 import type { SafePickItem } from './ui';
 
@@ -19,11 +20,20 @@ function kindLabel(kind: ModelKind): DisplayText {
   }
 }
 
-/** One model's item; `kind` adds what kind it is to the description (the models that do not suit). */
-function item(model: ModelEntry, picked: ReadonlySet<string> | undefined, kind?: ModelKind): ModelPickItem {
+/**
+ * One model's item; `kind` adds what kind it is to the description (the models that do not suit), and the
+ * lifecycle is said when the entry has one ("retires 2027-01-31").
+ */
+function item(
+  model: ModelEntry,
+  picked: ReadonlySet<string> | undefined,
+  now: number,
+  kind?: ModelKind,
+): ModelPickItem {
+  const lifecycle = lifecycleLabel(readLifecycle(model.raw), now);
   return {
     label: displayText(model.id, 200),
-    description: [displayText(model.version, 60), displayText(model.family, 60), kind ? kindLabel(kind) : '']
+    description: [displayText(model.version, 60), displayText(model.family, 60), lifecycle, kind ? kindLabel(kind) : '']
       .filter(Boolean)
       .join(' · ') as DisplayText,
     picked: picked?.has(model.id),
@@ -31,28 +41,42 @@ function item(model: ModelEntry, picked: ReadonlySet<string> | undefined, kind?:
   };
 }
 
+/** Whether the entry says the model is deprecated, retiring or retired. */
+function goingAway(model: ModelEntry, now: number): boolean {
+  return isGoingAway(readLifecycle(model.raw), now);
+}
+
 /**
  * Models as quick-pick items in the view's order, a separator per family; `picked` checks those ids in a
  * multi-select pick. With `endpoint`, the models that suit it come first (by family), then every other model
- * under one separator that says they may not answer it, each with its kind: nothing is hidden. Ids,
- * versions and families are registry text, so they go through displayText.
+ * under one separator that says they may not answer it, each with its kind: nothing is hidden. Models the
+ * registry deprecates or retires come after the current ones that suit, under their own separator and with
+ * their date, so the first model offered (the one Enter takes) is one that stays. Ids, versions and
+ * families are registry text, so they go through displayText.
  */
 export function modelPickItems(
   models: readonly ModelEntry[],
   picked?: ReadonlySet<string>,
   endpoint?: PostEndpoint,
+  now = Date.now(),
 ): ModelPickItem[] {
   const sorted = sortModels(models);
   const suited = endpoint ? sorted.filter((m) => suitsEndpoint(m, endpoint)) : sorted;
+  const current = suited.filter((m) => !goingAway(m, now));
+  const leaving = suited.filter((m) => goingAway(m, now));
   const items: ModelPickItem[] = [];
   let family: string | undefined;
-  for (const model of suited) {
+  for (const model of current) {
     const f = familyOf(model);
     if (f !== family) {
       family = f;
       items.push({ label: displayText(f, 80), kind: vscode.QuickPickItemKind.Separator });
     }
-    items.push(item(model, picked));
+    items.push(item(model, picked, now));
+  }
+  if (leaving.length > 0) {
+    items.push({ label: l10n.t('Deprecated or retiring'), kind: vscode.QuickPickItemKind.Separator });
+    items.push(...leaving.map((model) => item(model, picked, now)));
   }
   if (endpoint && suited.length < sorted.length) {
     items.push({
@@ -61,7 +85,7 @@ export function modelPickItems(
     });
     for (const model of sorted) {
       if (!suitsEndpoint(model, endpoint)) {
-        items.push(item(model, picked, modelKind(model)));
+        items.push(item(model, picked, now, modelKind(model)));
       }
     }
   }

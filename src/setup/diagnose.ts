@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { originOf } from '../api/baseUrl';
-import { Commands } from '../ids';
+import { BuiltinCommands, Commands } from '../ids';
+import { FAILURE_ACTIONS, type FailureAction } from '../domain/failure';
+import type { NextStep } from '../api/diagnose';
 import { describeKeySource } from '../platform/apiKeys';
 import type { Services } from '../services';
 import { clean } from '../common/text';
@@ -84,11 +86,12 @@ async function runDiagnosis(
       title: l10n.t('Diagnosing the connection to {0}…', clean(origin)),
     },
     () =>
-      probes().diagnose({
+      probes().diagnoseReport({
         baseUrl: baseUrl.url,
         proxy: options.proxy,
         tls: options.tls,
-        keySource: `${describeKeySource(state.keySource)}${state.keyScope ? ` (for ${state.keyScope})` : ''}`,
+        keySource: describeKeySource(state.keySource, state.keyScope),
+        hasKey: state.keySource !== undefined,
         passphraseStored,
         certificateWithheld,
         probe: async () => {
@@ -102,13 +105,55 @@ async function runDiagnosis(
       }),
   );
   // Every secret the extension knows is scrubbed once more, whatever a server or a system message held.
-  const text = services.log.redactor.redact(report);
+  const text = services.log.redactor.redact(report.markdown);
   const uri = vscode.Uri.from({ scheme: DIAGNOSIS_SCHEME, path: `/${new URL(origin).host}.md` });
   docs.set(uri, text);
   const doc = await vscode.workspace.openTextDocument(uri);
-  await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-  await vscode.window.showTextDocument(doc, { preview: false });
+  // Read as a page (headings, lists, the chain as a table), as Model Cards are; every value in it was made
+  // inert Markdown text by the probes (api/diagnose.ts), so nothing from the network becomes markup.
+  await vscode.commands.executeCommand(BuiltinCommands.showMarkdownPreview, uri);
+  offerWayOut(services, report.next, env?.name);
   return doc;
+}
+
+/** The report's next step as our own commands' buttons (the preview cannot run command links). */
+const WAYS_OUT: Record<NextStep, FailureAction[]> = {
+  working: ['retry'],
+  key: ['setApiKey'],
+  address: ['setBaseUrl', 'diagnose'],
+  trust: ['diagnose'],
+  later: ['diagnose', 'showLog'],
+};
+
+function offerWayOut(services: Services, next: NextStep, environment: string | undefined): void {
+  const message =
+    next === 'working'
+      ? l10n.t('Diagnose Connection: the service answers. The report is open beside your work.')
+      : l10n.t('Diagnose Connection found a problem; the report ends with what to do next.');
+  const actions = WAYS_OUT[next].map((a) => FAILURE_ACTIONS[a]);
+  const editEnvironment = l10n.t('Edit Environment…');
+  // An environment from modelAccess.environments is corrected where it is written, not with Set Service URL.
+  const env = environment === undefined ? undefined : services.environments.find(environment);
+  const titles = actions.map((a) =>
+    a === FAILURE_ACTIONS.setBaseUrl && env && !env.shorthand && env.source !== 'environment'
+      ? editEnvironment
+      : a.title,
+  );
+  const shown = next === 'working' ? services.ui.info(message, ...titles) : services.ui.warn(message, ...titles);
+  void Promise.resolve(shown).then((chosen) => {
+    const i = chosen === undefined ? -1 : titles.indexOf(chosen as never);
+    if (i < 0) {
+      return undefined;
+    }
+    if (titles[i] === editEnvironment) {
+      return vscode.commands.executeCommand(Commands.editEnvironment, environment);
+    }
+    const command = actions[i].command;
+    // Set API Key and Diagnose act on the environment the report is about; the others on the active one.
+    return command === Commands.setApiKey || command === Commands.diagnoseConnection
+      ? vscode.commands.executeCommand(command, environment)
+      : vscode.commands.executeCommand(command);
+  });
 }
 
 async function setPassphrase(services: Services): Promise<'stored' | 'cleared' | 'cancelled' | 'noUrl'> {

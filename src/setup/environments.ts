@@ -31,7 +31,7 @@ export function environmentCommands(deps: Services): vscode.Disposable[] {
   ];
 }
 
-type EnvironmentPick = SafePickItem & { name?: string; edit?: boolean };
+type EnvironmentPick = SafePickItem & { name?: string; edit?: boolean; command?: string };
 
 /**
  * Makes another environment active for this workspace: by name (from a test or a link), or from a quick
@@ -55,15 +55,21 @@ async function switchEnvironment(deps: Services, name?: string): Promise<string 
       name: env.name,
     })),
   );
+  items.push({ label: l10n.t('$(add) Add Environment…'), command: Commands.addEnvironment });
+  if (list.some((e) => !e.shorthand)) {
+    items.push({ label: l10n.t('$(edit) Edit Environment…'), command: Commands.editEnvironment });
+  }
   items.push({ label: l10n.t('$(gear) Edit environments in settings…'), edit: true });
   const pick = await ui.pick(items, {
     title: l10n.t('Model Access: Switch Environment'),
     placeHolder: list.length
       ? l10n.t('Active: {0} · the choice is kept for this workspace', active ? clean(active.name) : l10n.t('none'))
-      : l10n.t('No environments yet: add them to modelAccess.environments'),
+      : l10n.t('No environments yet: add one'),
     matchOnDescription: true,
   });
-  if (pick?.edit) {
+  if (pick?.command) {
+    await vscode.commands.executeCommand(pick.command);
+  } else if (pick?.edit) {
     await vscode.commands.executeCommand(BuiltinCommands.openSettings, `${Settings.section}.${Settings.environments}`);
   } else if (pick?.name !== undefined) {
     await environments.switchTo(pick.name);
@@ -77,7 +83,7 @@ async function keyLine(env: Environment, keys: ApiKeyStore, connection: ServiceC
     ? await connection.unsetSecretHeaders(env).catch(() => [...env.secretHeaders])
     : [];
   const key = await keys.get(env.baseUrl, env.source).then(
-    (k) => (k ? { scope: k.scope } : ('missing' as const)),
+    (k) => (k ? { scope: k.scope, source: k.source } : ('missing' as const)),
     () => 'unknown' as const,
   );
   return readinessLine({

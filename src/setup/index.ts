@@ -6,6 +6,7 @@ import { EnvironmentStatusBar, environmentCommands } from './environments';
 import { walkthroughCommands } from './walkthrough';
 import { diagnoseCommands } from './diagnose';
 import { headerSecretCommands } from './headerSecrets';
+import { environmentEditorCommands } from './environmentEditor';
 
 /** Service URL, API key, consent and environment commands, the status bar items, the walkthrough. */
 export function register(services: Services): vscode.Disposable[] {
@@ -20,6 +21,7 @@ export function register(services: Services): vscode.Disposable[] {
     environmentBar,
     ...setupCommands(services),
     ...environmentCommands(services),
+    ...environmentEditorCommands(services),
     ...headerSecretCommands(services),
     ...diagnoseCommands(services),
     ...walkthroughCommands(services),

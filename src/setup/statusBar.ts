@@ -80,7 +80,7 @@ export class ModelsStatusBar extends StatusBarEntry {
     }
     if (status.kind !== 'needsUrl') {
       md.appendMarkdown('\n\n');
-      md.appendText(l10n.t('API key: {0}.', describeKeySource(state.keySource)));
+      md.appendText(l10n.t('API key: {0}.', describeKeySource(state.keySource, state.keyScope)));
     }
     this.item.tooltip = md;
     this.item.accessibilityInformation = { label: statusSpoken(status.kind, clean(host), count) };

@@ -1,5 +1,6 @@
 // A person creates a Chat request from the palette, types a prompt, sends it with the CodeLens above the
-// payload, and reads the answer (its text first, then the status line) in the response document beside it.
+// payload, and reads the answer (its text first, then the status line) in the response document beside it;
+// the new payload has nothing underlined as an error.
 import * as assert from 'node:assert/strict';
 import { e2e } from './session';
 import {
@@ -40,6 +41,10 @@ describe('Scratch requests', () => {
     assert.match(read, /^The capital of France is Paris\./);
     assert.match(read, /POST \/v1\/chat · 200 OK · \d+ ms · [\d.]+ (B|KB) · request id req_/);
     assert.ok(!response.includes(e2e.demoKey), 'no key in the response document');
+    // By now VS Code's JSON server has validated the payload: its `// POST` line is no error (it was one, as
+    // "Comments are not permitted in JSON", before the payload language's schema allowed comments).
+    const payloadErrors = page.locator('.editor-group-container').first().locator('.squiggly-error');
+    assert.equal(await payloadErrors.count(), 0, 'no error underlined in the new payload');
     await moveMouseAway(page);
     await screenshot(page, 'requests');
   });

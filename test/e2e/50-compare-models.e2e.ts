@@ -18,6 +18,7 @@ import {
   readActiveEditorText,
   screenshot,
   setColorTheme,
+  setViewport,
   type Legibility,
   typeInQuickInput,
   waitForValue,
@@ -183,5 +184,79 @@ describe('Compare Models', () => {
     legible(await measureLegibility(await webviewFrame(page, '#c1-status'), selectors), 'dark theme');
     await moveMouseAway(page);
     await screenshot(page, 'compare-models-dark');
+    await setColorTheme(page, 'Default Light Modern');
+  });
+
+  it('four models at 900×700 with the sidebar open: no sideways scrolling, every answer whole and readable', async function () {
+    this.timeout(180_000);
+    const page = e2e.page;
+    await setViewport(page, 900, 700);
+    await openViewContainer(page); // The sidebar stays open.
+    await openPalette(page, 'View: Focus First Editor Group');
+    const payload = await readActiveEditorText(page, { contains: 'best season for a walk' });
+    // At 900 px the payload wraps: the model's value may be on the line after its key.
+    const first = /"model":\s*"([^"]+)"/.exec(payload)?.[1] ?? '';
+    assert.ok(first, 'the payload names a model');
+    const org = Object.keys(e2e.service.keys)[0];
+    const others = ['basalt-code-2.1', 'kestrel-reasoner-1.0.3', 'aurora-2-mini', 'lynx-vision-1.1']
+      .filter((id) => id !== first && e2e.service.registry.models.some((m) => m.id === id && m.organization === org))
+      .slice(0, 3);
+    assert.equal(others.length, 3, 'three more chat models in the demo registry');
+    await openPalette(page, 'Model Access: Compare Models…');
+    for (const id of others) {
+      await typeInQuickInput(page, id, { submit: false });
+      await pickQuickItem(page, id);
+    }
+    await quickInput(page).locator('input').press('Enter');
+
+    const frame = await webviewFrame(page, '#c3-status', 60_000);
+    const view = await waitForValue(
+      () => readComparison(frame),
+      (v) => v.summary === 'Finished.' && v.columns.length === 4 && v.columns.every((c) => /done/.test(c.status)),
+      'the four answers',
+      90_000,
+    );
+    assert.deepEqual(view.columns.map((c) => c.model).sort(), [first, ...others].sort());
+    const fit = await frame.evaluate(() => ({
+      page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      width: document.documentElement.clientWidth,
+      // The heading as it is laid out, line by line: a word cut in two shows as two parts on two lines.
+      title: (() => {
+        const h1 = document.querySelector('h1');
+        const range = document.createRange();
+        const lines: string[] = [];
+        let top = -1;
+        const text = h1?.firstChild;
+        for (let i = 0; text && i < (text.textContent ?? '').length; i++) {
+          range.setStart(text, i);
+          range.setEnd(text, i + 1);
+          const t = Math.round(range.getBoundingClientRect().top);
+          if (t !== top) {
+            lines.push('');
+            top = t;
+          }
+          lines[lines.length - 1] += text.textContent?.[i] ?? '';
+        }
+        return lines.map((l) => l.trim());
+      })(),
+      // A column whose content is wider than the column is cut (or scrolls) somewhere inside it.
+      cut: Array.from(document.querySelectorAll('section.column'))
+        .filter((c) => c.scrollWidth > c.clientWidth + 1)
+        .map((c) => c.querySelector('h2 .model')?.textContent ?? ''),
+    }));
+    assert.ok(fit.page <= 1, `no sideways scrolling at 900×700 (${fit.page} px over)`);
+    assert.ok(
+      fit.title.some((l) => /(^|\s)POST(\s|$)/.test(l)),
+      `the heading breaks between words, not inside "POST": ${JSON.stringify(fit.title)}`,
+    );
+    assert.deepEqual(fit.cut, [], 'no column is wider than its content allows');
+    for (const c of view.columns) {
+      assert.ok(c.box.left >= 0 && c.box.right <= fit.width + 1, `${c.model}'s column is whole on screen`);
+      assert.ok(c.text.length > 20, `${c.model}'s answer is shown`);
+      assert.match(c.usage, /^\d+ in · \d+ out · \d+ total$/);
+    }
+    await moveMouseAway(page);
+    await screenshot(page, 'compare-models-four-900');
+    await setViewport(page, 1280, 800);
   });
 });

@@ -4,7 +4,7 @@
 // Cancel stops a run, several models give a table per model, the results table saves as CSV, and an
 // expectation that cannot be read is an error in the editor.
 import * as assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -166,22 +166,23 @@ describe('Checks in Test Explorer', function () {
     api.ui.pickMany = async (items) => items.filter((i) => ['aurora-1', 'aurora-2'].includes(String(i.label))) as never;
     await vscode.commands.executeCommand(Commands.runChecksOnModels);
     const table = api.checks.lastModelTable();
+    // In the order the picker offered them: aurora-1 retires, so it comes after the current aurora-2.
     assert.deepEqual(
       table?.rows.map((r) => [r[0], r[1], r[2]]),
       [
-        ['aurora-1', '1/1', '100%'],
         ['aurora-2', '1/1', '100%'],
+        ['aurora-1', '1/1', '100%'],
       ],
     );
     assert.ok(
-      ui.messages.some((m) => /^Pass rate and median time per model: aurora-1 100% \(/.test(m)),
+      ui.messages.some((m) => /^Pass rate and median time per model: aurora-2 100% \(/.test(m)),
       ui.messages.join('\n'),
     );
     const target = vscode.Uri.file(path.join(tmp, 'results.csv'));
     api.ui.saveDialog = async () => target;
     await vscode.commands.executeCommand(Commands.saveCheckResults);
     const csv = readFileSync(target.fsPath, 'utf8');
-    assert.match(csv, /^model,passed,pass rate,median time\r\naurora-1,1\/1,100%,/);
+    assert.match(csv, /^model,passed,pass rate,median time\r\naurora-2,1\/1,100%,/);
   });
 
   it('an expectation that cannot be read is an error at its line, and fails its test with the reason', async () => {
@@ -241,5 +242,43 @@ describe('Checks in Test Explorer', function () {
       'HOME was sent to no one',
     );
     rmSync(file, { force: true });
+  });
+
+  it('a dataset outside the workspace folder, by ../ or by a symlink, is not read: the item says why, nothing is sent', async () => {
+    // `tmp` is outside the workspace: a file there holds what a payload must never send.
+    const secret = path.join(tmp, 'secrets.jsonl');
+    writeFileSync(secret, '{"city": "outside-secret-row"}\n');
+    const dir = path.join(root, 'capitals');
+    const byPath = path.join(dir, 'outside-by-path.jsonc');
+    const relative = path.relative(dir, secret).split(path.sep).join('/');
+    symlinkSync(secret, path.join(dir, 'linked.jsonl'));
+    const byLink = path.join(dir, 'outside-by-link.jsonc');
+    const payload = (each: string) =>
+      `// POST /v1/chat\n// @each ${each}\n// @expect status 200\n{ "model": "aurora-2", "messages": [{ "role": "user", "content": "{{city}}" }] }\n`;
+    writeFileSync(byPath, payload(relative));
+    writeFileSync(byLink, payload('linked.jsonl'));
+    const received = server.requests.length;
+    try {
+      for (const file of [byPath, byLink]) {
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file));
+      }
+      for (const name of ['outside-by-path.jsonc', 'outside-by-link.jsonc']) {
+        const listed = await eventually(() => (item(name)?.error ? item(name) : undefined), 15_000, `${name} listed`);
+        assert.match(String(listed.error), /is outside the workspace folder of this payload/);
+        assert.equal(listed.children.size, 0, 'no rows');
+      }
+      const doc = await vscode.workspace.openTextDocument(byLink);
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand(Commands.runChecks);
+      await eventually(() => api.checks.outcomes().get(doc.uri.toString()), 15_000, 'the run');
+      assert.ok(
+        server.requests.slice(received).every((r) => !JSON.stringify(r.json ?? '').includes('outside-secret-row')),
+        'no row of the outside file was sent',
+      );
+    } finally {
+      for (const f of [byPath, byLink, path.join(dir, 'linked.jsonl')]) {
+        rmSync(f, { force: true });
+      }
+    }
   });
 });

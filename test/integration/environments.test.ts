@@ -306,7 +306,10 @@ describe('Environments: two services side by side, each with its own key', funct
       assert.equal(row?.command?.command, Commands.setHeaderSecret);
       assert.match(String(api.view.treeView.message), /X-Org-Token of environment Alpha has no value yet/);
       // Switch Environment says so before anyone switches.
-      assert.match(await pickerLine('Alpha'), /API key set for .* · 1 header · secret header X-Org-Token not set$/);
+      assert.match(
+        await pickerLine('Alpha'),
+        /API key: stored key for .* · 1 header · secret header X-Org-Token not set$/,
+      );
 
       answers.push(token);
       const outcome = (await vscode.commands.executeCommand(Commands.setHeaderSecret)) as HeaderSecretOutcome;

@@ -1,6 +1,7 @@
 // The right model for the request: New Request from the palette uses the model selected in the Models view
 // when it suits the endpoint, and otherwise asks, with the models that suit the endpoint first and every
-// other model after them; Compare's picker lists the same way. Against the local service's demo registry
+// other model after them (those the registry deprecates or retires after the current ones); Compare's
+// picker lists the same way. Against the local service's demo registry
 // (chat models, `cirrus-embed-*` embedding models, speech models).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -71,19 +72,22 @@ describe('Model choice for New Request and Compare', function () {
     const editor = await vscode.commands.executeCommand<vscode.TextEditor>(Commands.newRequest);
     assert.equal(asked.length, 2, 'the endpoint, then the model');
     const models = rows(asked[1].items);
-    assert.deepEqual(models.slice(0, 5), [
+    // The model the registry retires comes after the current ones, with its date: Enter takes one that stays.
+    assert.deepEqual(models.slice(0, 6), [
       '— cirrus',
-      'cirrus-embed-1',
       'cirrus-embed-2',
       'cirrus-embed-2-large',
+      '— Deprecated or retiring',
+      'cirrus-embed-1',
       '— Other models (may not answer POST /v1/embeddings)',
     ]);
+    assert.match(String(asked[1].items.find((i) => i.label === 'cirrus-embed-1')?.description), /retire/);
     const acme = server.registry.models.filter((m) => m.organization === 'acme').map((m) => m.id);
     assert.deepEqual(models.filter((r) => !r.startsWith('— ')).sort(), [...acme].sort(), 'every model is offered');
     const speech = asked[1].items.find((i) => i.label === 'tern-tts-2');
     assert.match(String(speech?.description), /other kind of model$/);
     assert.match(String(asked[1].options.title), /which model for POST \/v1\/embeddings/);
-    assert.equal(payloadModel(editor), 'cirrus-embed-1');
+    assert.equal(payloadModel(editor), 'cirrus-embed-2');
   });
 
   it('a selected chat model that suits the endpoint is used without asking; one that does not makes it ask', async () => {
@@ -106,7 +110,7 @@ describe('Model choice for New Request and Compare', function () {
     const embeddings = await vscode.commands.executeCommand<vscode.TextEditor>(Commands.newRequest);
     assert.equal(asked.length, 2, 'the model is asked: aurora-2 is a chat model');
     assert.match(String(asked[1].options.placeHolder), /aurora-2 \(selected in the Models view\) may not answer/);
-    assert.equal(payloadModel(embeddings), 'cirrus-embed-1');
+    assert.equal(payloadModel(embeddings), 'cirrus-embed-2');
   });
 
   it('a selected embedding model puts Embeddings first and is used for it', async () => {

@@ -27,12 +27,11 @@ describe('Corporate networks: CA setting, client certificate and Diagnose Connec
 
   /** Runs the command and waits until the report's tab shows a report matching `expect` (it is refreshed in place). */
   async function diagnosis(expect: RegExp): Promise<string> {
-    await vscode.commands.executeCommand(Commands.diagnoseConnection);
+    const doc = await vscode.commands.executeCommand<vscode.TextDocument>(Commands.diagnoseConnection);
     return eventually(
       async () => {
-        const text = vscode.window.visibleTextEditors
-          .find((e) => e.document.uri.scheme === 'model-access-diagnosis')
-          ?.document.getText();
+        // The report opens as a rendered Markdown preview of this document (refreshed in place).
+        const text = doc?.getText();
         return text !== undefined && expect.test(text) ? text : undefined;
       },
       10_000,

@@ -154,12 +154,11 @@ describe('Corporate networks: through a CONNECT proxy with Basic auth', function
   });
 
   it('Diagnose Connection probes TLS through the proxy tunnel and names the proxy without its credentials', async () => {
-    await vscode.commands.executeCommand(Commands.diagnoseConnection);
+    const doc = await vscode.commands.executeCommand<vscode.TextDocument>(Commands.diagnoseConnection);
     const report = await eventually(
       async () => {
-        const text = vscode.window.visibleTextEditors
-          .find((e) => e.document.uri.scheme === 'model-access-diagnosis')
-          ?.document.getText();
+        // The report opens as a rendered Markdown preview of this document (refreshed in place).
+        const text = doc?.getText();
         return text !== undefined && /\*\*Status:\*\*/.test(text) ? text : undefined;
       },
       15_000,

@@ -5,6 +5,7 @@
  */
 import { l10n } from '../../common/plainL10n';
 import { isRecord } from '../../common/records';
+import { displayText } from '../../common/text';
 import { AnswerStream, type AnswerError, type AnswerPiece, type TokenUsage, type ToolCall } from '../../domain/answer';
 
 /** A streamed answer part, before it becomes a `LanguageModelTextPart` / `LanguageModelToolCallPart`. */
@@ -40,6 +41,21 @@ function toolCallPart(call: ToolCall): OutputPart {
     callId: call.id,
     name: call.name,
     input: isRecord(input) ? input : { value: input },
+  };
+}
+
+/**
+ * Only the tool calls for tools VS Code offered with the request go on: a call to any other name (a model led
+ * astray, a hostile service) would ask VS Code to run a tool the person never put in this chat. It becomes a
+ * line of text saying what was asked and left out. `offered` holds the names sent (empty: none were sent).
+ */
+export function offeredCallsOnly(part: OutputPart, offered: ReadonlySet<string>): OutputPart {
+  if (part.kind !== 'toolCall' || offered.has(part.name)) {
+    return part;
+  }
+  return {
+    kind: 'text',
+    text: `\n\n${l10n.t('(The model asked for a tool that was not offered, "{0}"; the call was left out.)', displayText(part.name, 80))}\n\n`,
   };
 }
 

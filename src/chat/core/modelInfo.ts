@@ -6,7 +6,8 @@ import type { ModelEntry } from '../../api/types';
 import { displayText } from '../../common/text';
 import { l10n } from '../../common/l10n';
 import { isRecord } from '../../common/records';
-import { chatModelId, chatSelection, words } from '../../domain/chatModels';
+import { chatModelId, chatSelection } from '../../domain/chatModels';
+import { readCapabilities } from '../../domain/registry/capabilities';
 
 export interface ChatModelDefaults {
   maxInputTokens: number;
@@ -121,56 +122,17 @@ export function tokenLimits(raw: unknown, defaults: ChatModelDefaults = DEFAULT_
   return { maxInputTokens: maxInput, maxOutputTokens: output };
 }
 
-function capabilityFlag(raw: unknown, keys: readonly string[], listWords: RegExp): boolean {
-  if (!isRecord(raw)) {
-    return false;
-  }
-  const caps = raw.capabilities;
-  const places = [raw, isRecord(caps) ? caps : undefined, isRecord(caps) ? caps.supports : undefined];
-  for (const place of places) {
-    if (!isRecord(place)) {
-      continue;
-    }
-    for (const key of keys) {
-      if (place[key] === true) {
-        return true;
-      }
-    }
-  }
-  const lists = [
-    Array.isArray(caps) ? caps : undefined,
-    raw.supported_parameters,
-    raw.input_modalities,
-    isRecord(raw.architecture) ? raw.architecture.input_modalities : undefined,
-  ];
-  return lists.some((l) => words(l).some((w) => listWords.test(w)));
-}
-
-/** Whether the entry advertises tool (function) calling; only then are tools sent to it. */
+/**
+ * Whether the entry advertises tool (function) calling; only then are tools sent to it. Read by the one
+ * capabilities reader (domain/registry/capabilities.ts), which the Models view shows too.
+ */
 export function supportsTools(raw: unknown): boolean {
-  return capabilityFlag(
-    raw,
-    [
-      'tool_calling',
-      'toolCalling',
-      'tools',
-      'function_calling',
-      'functionCalling',
-      'supports_tools',
-      'supports_function_calling',
-      'tool_calls',
-    ],
-    /^(tools|tool_calling|function_calling|tool_choice)$/,
-  );
+  return readCapabilities(raw)?.tools === true;
 }
 
 /** Whether the entry advertises image input. */
 export function supportsImages(raw: unknown): boolean {
-  return capabilityFlag(
-    raw,
-    ['vision', 'image_input', 'imageInput', 'supports_vision', 'supports_image_input', 'images'],
-    /^(vision|image)$/,
-  );
+  return readCapabilities(raw)?.vision === true;
 }
 
 /** How VS Code shows and budgets one model. `id` is the service's model id, used as is in requests. */

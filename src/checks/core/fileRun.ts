@@ -89,7 +89,7 @@ export function schemaSource(readText: (relative: string) => string | undefined)
       if (text === undefined) {
         found = {
           ok: false,
-          message: l10n.t('The schema file {0} cannot be read (the path is relative to the payload)', file),
+          message: l10n.t('The schema file {0} cannot be read (the path is relative to the payload, and files outside the workspace are not read)', file),
         };
       } else {
         try {

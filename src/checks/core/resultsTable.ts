@@ -12,7 +12,15 @@ import { median } from './planner';
 export interface Table {
   columns: string[];
   rows: string[][];
+  /**
+   * The last column is a sentence (the first failed expectation): the text form writes it under its row,
+   * wrapped at spaces, instead of as a column that would run past the output's edge and break mid-word.
+   */
+  note?: boolean;
 }
+
+/** How wide a line of the text form may be: Test Results beside its tree at 900 px shows about 64 columns. */
+const TEXT_WIDTH = 64;
 
 function statusOf(row: RowResult): string {
   if (row.kind === 'problem') {
@@ -23,6 +31,7 @@ function statusOf(row: RowResult): string {
 
 export function resultsTable(rows: readonly RowResult[]): Table {
   return {
+    note: true,
     columns: [
       l10n.t('row'),
       l10n.t('result'),
@@ -76,18 +85,53 @@ export function modelTable(rows: readonly RowResult[]): Table {
 
 /**
  * Columns padded to their widest cell; a cell's line breaks shown as ⏎ so each row stays one line, and its
- * other control characters made visible (Test Explorer's output is a terminal).
+ * other control characters made visible (Test Explorer's output is a terminal). A note column (see
+ * {@link Table.note}) goes under its row, indented and wrapped at spaces.
  */
-export function tableAsText(table: Table): string {
+export function tableAsText(table: Table, width = TEXT_WIDTH): string {
   const flat = (cell: string) => visibleControls(cell.replace(/\r?\n/g, '⏎'));
-  const all = [table.columns, ...table.rows].map((r) => r.map(flat));
-  const widths = table.columns.map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? '')].length)));
+  const shown = table.note ? table.columns.length - 1 : table.columns.length;
+  const all = [table.columns, ...table.rows].map((r) => r.slice(0, shown).map(flat));
+  const widths = all[0].map((_, i) => Math.max(...all.map((r) => [...(r[i] ?? '')].length)));
   const line = (r: string[]) =>
     r
       .map((c, i) => (i === r.length - 1 ? c : c + ' '.repeat(widths[i] - [...c].length)))
       .join('  ')
       .trimEnd();
-  return [line(all[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...all.slice(1).map(line)].join('\n');
+  const out = [line(all[0]), widths.map((w) => '-'.repeat(w)).join('  ')];
+  table.rows.forEach((row, i) => {
+    out.push(line(all[i + 1]));
+    const note = table.note ? flat(row[shown] ?? '') : '';
+    if (note !== '') {
+      out.push(...wrapWords(note, width - 4).map((l) => `    ${l}`));
+    }
+  });
+  return out.join('\n');
+}
+
+/** `text` in lines of at most `width` characters, broken at spaces (a longer word is cut: nothing else fits). */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(/ +/)) {
+    let rest = [...word];
+    if (current !== '' && [...current].length + 1 + rest.length <= width) {
+      current += ` ${word}`;
+      continue;
+    }
+    if (current !== '') {
+      lines.push(current);
+    }
+    while (rest.length > width) {
+      lines.push(rest.slice(0, width).join(''));
+      rest = rest.slice(width);
+    }
+    current = rest.join('');
+  }
+  if (current !== '') {
+    lines.push(current);
+  }
+  return lines;
 }
 
 /** RFC 4180: fields with a comma, quote or line break in quotes, quotes doubled; CRLF between records. */

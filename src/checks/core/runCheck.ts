@@ -86,7 +86,7 @@ export function loadDataset(
   if (text === undefined) {
     return {
       problem: {
-        message: l10n.t('The dataset {0} cannot be read (the path is relative to the payload)', each.file),
+        message: l10n.t('The dataset {0} cannot be read (the path is relative to the payload, and files outside the workspace are not read)', each.file),
         line: each.line,
       },
     };
@@ -238,7 +238,8 @@ export function withModel(value: unknown, model: string | undefined): unknown {
  * The variables of one request: the environment's, with the dataset row's fields over them. A row's fields
  * are data (a dataset may be answers saved from an earlier run): their `{{…}}` stay literal text.
  */
-function contextFor(run: PlannedRun, variables: VariableContext): VariableContext {
+/** The variables of one planned request: the environment's, with its dataset row's fields over them. */
+export function contextFor(run: PlannedRun, variables: VariableContext): VariableContext {
   if (!run.row) {
     return variables;
   }

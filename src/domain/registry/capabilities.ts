@@ -49,6 +49,7 @@ const SPELLINGS: Record<CapabilityName, readonly string[]> = {
     'functions',
     'supports_function_calling',
     'supports_tool_choice',
+    'tool_choice',
   ],
   reasoning: ['reasoning', 'thinking', 'supports_reasoning', 'reasoning_effort', 'include_reasoning'],
 };
@@ -78,6 +79,7 @@ const CONTEXT_KEYS = [
 function normalWord(w: string): string {
   return w
     .trim()
+    .replace(/([a-z])([A-Z])/g, '$1_$2') // `toolCalling`, `imageInput`: camelCase as snake_case.
     .toLowerCase()
     .replace(/[-\s]+/g, '_');
 }

@@ -6,12 +6,12 @@
  * occurrence is the model, as the service answers `GET /v1/models/{id}` by it) or writes a field under
  * another name (`version` → `model_version`, a date as epoch seconds instead of ISO) has not changed. An id
  * that moves to another family is one change. Linear in the two lists: one map of the earlier list, one pass
- * over the later one, and no lifecycle read for an entry whose raw object is the very same.
+ * over the later one, and no lifecycle read for an entry whose lifecycle fields are the very same.
  */
 import type { ModelEntry } from '../../api/types';
 import { l10n } from '../../common/l10n';
 import { clean, type DisplayText } from '../../common/text';
-import { lifecycleKey, mayHaveLifecycle, readLifecycle } from './lifecycle';
+import { lifecycleKey, mayHaveLifecycle, readLifecycle, sameLifecycleFields } from './lifecycle';
 
 export type ChangeKind = 'added' | 'gone' | 'updated';
 
@@ -46,74 +46,90 @@ export interface RegistryChanges {
   byId: ReadonlyMap<string, ModelChange>;
 }
 
-/** The first entry of each id, in list order (a registry may repeat an id). */
-function firstById(list: readonly ModelEntry[]): Map<string, ModelEntry> {
-  const map = new Map<string, ModelEntry>();
-  for (let i = 0; i < list.length; i++) {
-    const m = list[i];
-    if (!map.has(m.id)) {
-      map.set(m.id, m);
-    }
+/**
+ * Each id's first index in `list` (a registry may repeat an id; the first occurrence is the model). Filled
+ * from the end, so the first occurrence is written last and one map write per entry suffices.
+ */
+function firstIndexById(list: readonly ModelEntry[]): Map<string, number> {
+  const map = new Map<string, number>();
+  for (let i = list.length - 1; i >= 0; i--) {
+    map.set(list[i].id, i);
   }
   return map;
 }
 
 function lifecycleChanged(a: ModelEntry, b: ModelEntry): boolean {
-  if (a.raw === b.raw) {
+  if (sameLifecycleFields(a.raw, b.raw)) {
     return false;
   }
   const hasA = mayHaveLifecycle(a.raw);
   const hasB = mayHaveLifecycle(b.raw);
-  if (!hasA && !hasB) {
-    return false;
-  }
   return (
     lifecycleKey(hasA ? readLifecycle(a.raw) : undefined) !== lifecycleKey(hasB ? readLifecycle(b.raw) : undefined)
   );
 }
 
-/** The changes from `before` to `after`. Two lists holding the same models (in any order) give none. */
+/**
+ * The changes from `before` to `after`. Two lists holding the same models (in any order) give none. One map
+ * of the earlier list (id → first index) and one pass over the later one: an earlier entry met is marked in a
+ * byte array (so a repeat in the later list is skipped, and what is left unmarked is gone); nothing is
+ * allocated for a model that did not change.
+ */
 export function compareLists(before: readonly ModelEntry[], after: readonly ModelEntry[]): RegistryChanges {
-  const earlier = firstById(before);
+  const earlier = firstIndexById(before);
+  const met = new Uint8Array(before.length);
   const byId = new Map<string, ModelChange>();
   const added: ModelChange[] = [];
   const updated: ModelChange[] = [];
   const families = new Set<string>();
-  const seen = new Set<string>();
+  // Only ids new to the registry can repeat unnoticed by `met`: they are few.
+  let addedIds: Set<string> | undefined;
   for (let i = 0; i < after.length; i++) {
     const m = after[i];
-    if (seen.has(m.id)) {
-      continue;
-    }
-    seen.add(m.id);
-    const old = earlier.get(m.id);
-    if (old === undefined) {
+    const index = earlier.get(m.id);
+    if (index === undefined) {
+      addedIds ??= new Set();
+      if (addedIds.has(m.id)) {
+        continue;
+      }
+      addedIds.add(m.id);
       const change: ModelChange = { kind: 'added', id: m.id, after: m };
       added.push(change);
       byId.set(m.id, change);
       families.add(m.family ?? '');
       continue;
     }
-    const update: ModelUpdate = {
-      version: (old.version ?? '') !== (m.version ?? ''),
-      family: (old.family ?? '') !== (m.family ?? ''),
-      lifecycle: lifecycleChanged(old, m),
-    };
-    if (update.version || update.family || update.lifecycle) {
-      const change: ModelChange = { kind: 'updated', id: m.id, before: old, after: m, update };
+    if (met[index] === 1) {
+      continue;
+    }
+    met[index] = 1;
+    const old = before[index];
+    const version = (old.version ?? '') !== (m.version ?? '');
+    const family = (old.family ?? '') !== (m.family ?? '');
+    const lifecycle = lifecycleChanged(old, m);
+    if (version || family || lifecycle) {
+      const change: ModelChange = {
+        kind: 'updated',
+        id: m.id,
+        before: old,
+        after: m,
+        update: { version, family, lifecycle },
+      };
       updated.push(change);
       byId.set(m.id, change);
-      if (update.family) {
+      if (family) {
         families.add(m.family ?? '');
       }
     }
   }
   const gone: ModelChange[] = [];
-  for (const [id, m] of earlier) {
-    if (!seen.has(id)) {
-      const change: ModelChange = { kind: 'gone', id, before: m };
+  for (let i = 0; i < before.length; i++) {
+    // Unmarked: gone, or a repeat of an id (whose first occurrence decides).
+    if (met[i] === 0 && earlier.get(before[i].id) === i) {
+      const m = before[i];
+      const change: ModelChange = { kind: 'gone', id: m.id, before: m };
       gone.push(change);
-      byId.set(id, change);
+      byId.set(m.id, change);
     }
   }
   return { added, gone, updated, familiesWithNewMembers: [...families], byId };

@@ -192,6 +192,66 @@ export function mayHaveLifecycle(raw: unknown): boolean {
   return false;
 }
 
+/** Two JSON values alike (`depth` bounds the walk; past it they count as different, which only costs a read). */
+function sameJson(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b) {
+    return true;
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || depth > 8) {
+    return false;
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((v, i) => sameJson(v, (b as unknown[])[i], depth + 1))
+    );
+  }
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  let keys = 0;
+  for (const k in ra) {
+    if (!Object.prototype.hasOwnProperty.call(rb, k) || !sameJson(ra[k], rb[k], depth + 1)) {
+      return false;
+    }
+    keys++;
+  }
+  for (const _ in rb) {
+    keys--;
+  }
+  return keys === 0;
+}
+
+/**
+ * Whether two entries carry the very same lifecycle fields (the same names, equal values): then they read as
+ * the same lifecycle, and comparing 100,000 entries of a registry that writes a lifecycle on each needs no
+ * reading at all. Different fields may still read the same (a date respelled): {@link lifecycleKey} decides.
+ */
+export function sameLifecycleFields(a: unknown, b: unknown): boolean {
+  if (a === b) {
+    return true;
+  }
+  if (!isRecord(a) || !isRecord(b)) {
+    return !mayHaveLifecycle(a) && !mayHaveLifecycle(b);
+  }
+  let fields = 0;
+  for (const k in a) {
+    if (LIFECYCLE_FIELDS.has(k)) {
+      if (!sameJson(a[k], b[k], 0)) {
+        return false;
+      }
+      fields++;
+    }
+  }
+  for (const k in b) {
+    if (LIFECYCLE_FIELDS.has(k)) {
+      fields--;
+    }
+  }
+  return fields === 0;
+}
+
 /** The lifecycle an entry declares, or undefined when it declares none. */
 export function readLifecycle(raw: unknown): ModelLifecycle | undefined {
   if (!mayHaveLifecycle(raw) || !isRecord(raw)) {

@@ -2,10 +2,12 @@ import * as vscode from 'vscode';
 import { readDataset } from '../../domain/payload/dataset';
 import { datasetFields, eachLine, type DatasetFields } from '../../domain/payload/datasetVariables';
 import { Lifecycle } from '../../platform/lifecycle';
+import { readPayloadFile } from '../../platform/payloadFiles';
 
 /**
- * The dataset a payload's `// @each FILE` names (beside the payload, as a check run reads it), read once and
- * again when the file changes, open or on disk. `changed` fires then, so the editor checks the payloads again.
+ * The dataset a payload's `// @each FILE` names (beside the payload, read as a check run reads it, by
+ * platform/payloadFiles.ts), read once and again when the file changes, open or on disk. `changed` fires
+ * then, so the editor checks the payloads again.
  */
 export class PayloadDatasets extends Lifecycle {
   private readonly cache = new Map<string, Promise<DatasetFields | undefined>>();
@@ -14,7 +16,7 @@ export class PayloadDatasets extends Lifecycle {
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange = this._onDidChange.event;
 
-  constructor() {
+  constructor(private readonly scratch: vscode.Uri) {
     super();
     const forget = (uri: vscode.Uri) => {
       this.known.delete(uri.toString());
@@ -42,8 +44,8 @@ export class PayloadDatasets extends Lifecycle {
     const key = target.uri.toString();
     let fields = this.cache.get(key);
     if (fields === undefined) {
-      fields = this.read(target.uri).then((text) => {
-        const read = text === undefined ? undefined : datasetFields(target.file, readDataset(text, target.file));
+      fields = readPayloadFile(doc.uri, target.file, this.scratch).then((file) => {
+        const read = file.ok ? datasetFields(target.file, readDataset(file.text, target.file)) : undefined;
         this.known.set(key, read);
         return read;
       });
@@ -64,18 +66,5 @@ export class PayloadDatasets extends Lifecycle {
       return undefined;
     }
     return { uri: vscode.Uri.joinPath(doc.uri, '..', each.file), file: each.file };
-  }
-
-  private async read(uri: vscode.Uri): Promise<string | undefined> {
-    // An open editor's text first: what the person sees, saved or not.
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    if (open) {
-      return open.getText();
-    }
-    try {
-      return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    } catch {
-      return undefined;
-    }
   }
 }

@@ -308,7 +308,7 @@ export function variableProviders(
   scratch: ScratchFiles,
   access: EnvAccess,
 ): vscode.Disposable[] {
-  const datasets = new PayloadDatasets();
+  const datasets = new PayloadDatasets(scratch.folder);
   return [
     datasets,
     new VariableDiagnostics(environments, scratch, access, datasets),

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { diagnose, type DiagnoseInput } from '../../../src/api/diagnose';
+import MarkdownIt from 'markdown-it';
+import { diagnose, diagnoseReport, nextStep, type DiagnoseInput } from '../../../src/api/diagnose';
 import { startServer, type RunningServer } from '../../server';
 import { startProxy, type TestProxy } from '../helpers/proxy';
 import { createPki, startTlsFront, type TestPki, type TlsFront } from '../helpers/tls';
@@ -62,8 +63,68 @@ describe('api/diagnose: the Diagnose Connection report, against real TLS and a r
       'Plain http: no TLS.',
       '## GET /v1/models',
       '- **Status:** 200 in 12 ms',
+      '## What to do next',
+      'The service answered with its model list: the connection works. If the Models view still shows an error, refresh it.',
       '_This report names no API key, passphrase or proxy credentials._',
     ]);
+  });
+
+  it('ends with what to do next: Set API Key when the key is missing or refused, the URL when nothing answers', async () => {
+    const refused = await diagnoseReport({
+      baseUrl: service.url,
+      keySource: 'stored key',
+      probe: async () => ({ status: 401, elapsedMs: 3 }),
+    });
+    assert.equal(refused.next, 'key');
+    assert.match(
+      refused.markdown,
+      /## What to do next\n\nThe service needs a valid API key: run \*\*Model Access: Set API Key…\*\*/,
+    );
+    const noKey = await diagnoseReport({
+      baseUrl: service.url,
+      keySource: 'no key',
+      hasKey: false,
+      probe: async () => ({ elapsedMs: 0, error: 'not sent: no API key' }),
+    });
+    assert.equal(noKey.next, 'key');
+    const closed = await new Promise<number>((resolve) => {
+      const s = createServer();
+      s.listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as AddressInfo;
+        s.close(() => resolve(port));
+      });
+    });
+    const unreachable = await diagnoseReport({
+      baseUrl: `http://127.0.0.1:${closed}`,
+      keySource: 'stored key',
+      probe: async () => ({ elapsedMs: 1, error: 'connect ECONNREFUSED' }),
+    });
+    assert.equal(unreachable.next, 'address');
+    assert.match(unreachable.markdown, /check the URL with \*\*Model Access: Set Service URL…\*\*/);
+  });
+
+  it('a URL in what the network said stays text in the rendered page: the preview’s linkify makes no link of it', async () => {
+    const report = await diagnose({
+      baseUrl: service.url,
+      keySource: 'stored key',
+      probe: async () => ({ elapsedMs: 2, error: 'Blocked: sign in at https://evil.example.com/login first' }),
+    });
+    const html = new MarkdownIt({ linkify: true }).render(report);
+    assert.match(html, /sign in at https:\/\/evil\.example\.com\/login first/, 'the text reads as it was');
+    assert.doesNotMatch(html, /<a [^>]*evil/, 'no link to where the server said');
+  });
+
+  it('reads the next step from what the steps found, never from what the server said', () => {
+    const ok = { dnsResolved: true, probe: { status: 200 } };
+    assert.equal(nextStep(ok), 'working');
+    assert.equal(nextStep({ ...ok, hasKey: false }), 'key');
+    assert.equal(nextStep({ ...ok, probe: { status: 403, error: 'run Set Service URL' } }), 'key');
+    assert.equal(nextStep({ ...ok, probe: { status: 404 } }), 'address');
+    assert.equal(nextStep({ ...ok, dnsResolved: false, probe: { error: 'ENOTFOUND' } }), 'address');
+    assert.equal(nextStep({ ...ok, tls: { chainError: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' } }), 'trust');
+    assert.equal(nextStep({ ...ok, tls: { hostError: 'wrong host' } }), 'address');
+    assert.equal(nextStep({ ...ok, probe: { status: 503 } }), 'later');
+    assert.equal(nextStep({ ...ok, probe: { status: 429 } }), 'later');
   });
 
   it('https trusted through modelAccess.tls.caCertificates: version, the root and where it came from, the chain', async () => {

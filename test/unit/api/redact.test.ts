@@ -196,6 +196,14 @@ describe('Redactor: credential-looking text in logs and messages, and mixed esca
 });
 
 describe('redact: escaped echoes a simple search would miss', () => {
+  it('finds an escaped echo whose last backslash read as `\\/` until the key after it was removed', () => {
+    // A key ending in a backslash, then the same key (starting with a slash) verbatim: at first the backslash
+    // and the slash read as the escape `\/`; once the verbatim key is gone, the backslash ends an escaped echo.
+    const key = '/AAAAA\\';
+    const text = `/A\\u0041\\u0041\\u0041\\u0041\\${key}${key}text`;
+    assert.equal(redact(text, key), `${REDACTED}${REDACTED}${REDACTED}text`);
+  });
+
   it('finds a key whose beginning repeats inside it, right after a near miss', () => {
     // "sk-sk-sk/x" holds "sk-sk/x" from its fourth character: after "sk-sk" the search must not start over.
     assert.equal(redact('sk-sk\\/x and sk-sk-sk\\/x', 'sk-sk/x'), `${REDACTED} and sk-${REDACTED}`);

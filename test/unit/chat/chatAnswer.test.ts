@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { ChatStreamError, ChatStreamReader, readCompletion, type OutputPart } from '../../../src/chat/core/chatAnswer';
+import {
+  ChatStreamError,
+  ChatStreamReader,
+  offeredCallsOnly,
+  readCompletion,
+  type OutputPart,
+} from '../../../src/chat/core/chatAnswer';
 
 /** `chat.completion.chunk` as the local service and OpenAI send it. */
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
@@ -205,5 +211,27 @@ describe('chat: streamed answer', () => {
     reader.push({ choices: [], usage: null });
     reader.push({ choices: [] });
     assert.deepEqual(reader.usage, { input: undefined, output: undefined, total: 5 });
+  });
+});
+
+describe('chat: only the tools offered', () => {
+  const call = (name: string): OutputPart => ({ kind: 'toolCall', callId: 'c1', name, input: { city: 'Paris' } });
+
+  it('passes on a call to a tool VS Code offered with the request', () => {
+    assert.deepEqual(offeredCallsOnly(call('get_weather'), new Set(['get_weather'])), call('get_weather'));
+  });
+
+  it('turns a call to a tool never offered into a line of text saying so, its name shown as text', () => {
+    const part = offeredCallsOnly(call('run_in_terminal'), new Set(['get_weather']));
+    assert.equal(part.kind, 'text');
+    assert.match(part.kind === 'text' ? part.text : '', /not offered, "run_in_terminal"; the call was left out/);
+    const none = offeredCallsOnly(call('get_weather'), new Set());
+    assert.equal(none.kind, 'text', 'no tools were sent: no call goes on');
+    const hostile = offeredCallsOnly(call('x\u202e\u001b[2Kevil'), new Set());
+    assert.doesNotMatch(hostile.kind === 'text' ? hostile.text : '', /[\u202e\u001b]/);
+  });
+
+  it('leaves text alone', () => {
+    assert.deepEqual(offeredCallsOnly({ kind: 'text', text: 'hi' }, new Set()), { kind: 'text', text: 'hi' });
   });
 });

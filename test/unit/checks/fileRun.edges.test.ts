@@ -37,7 +37,7 @@ describe('checks/core/fileRun: runs that cannot start, schema files, one row of 
       skippedRows: 0,
     });
     assert.deepEqual(await runCheckFile(`${head}// @each x.jsonl\n// @expect status 200\n{}`, deps({})), {
-      notRunnable: { message: 'The dataset x.jsonl cannot be read (the path is relative to the payload)', line: 1 },
+      notRunnable: { message: 'The dataset x.jsonl cannot be read (the path is relative to the payload, and files outside the workspace are not read)', line: 1 },
       rows: [],
       skippedRows: 0,
     });

@@ -115,7 +115,7 @@ describe('checks/core/fileRun', function () {
     assert.deepEqual(bad.notRunnable?.line, 2);
     const noData = await runCheckFile(`${head}// @each x.jsonl\n// @expect status 200\n{}`, deps(client));
     assert.deepEqual(noData.notRunnable, {
-      message: 'The dataset x.jsonl cannot be read (the path is relative to the payload)',
+      message: 'The dataset x.jsonl cannot be read (the path is relative to the payload, and files outside the workspace are not read)',
       line: 1,
     });
     const misnamed = await runCheckFile(`${head}// @each x.txt\n// @expect status 200\n{}`, deps(client));
@@ -194,7 +194,7 @@ describe('checks/core/fileRun', function () {
     assert.match((source('bad.json') as { message: string }).message, /^The schema file bad\.json is not JSON$/);
     assert.deepEqual(source('none.json'), {
       ok: false,
-      message: 'The schema file none.json cannot be read (the path is relative to the payload)',
+      message: 'The schema file none.json cannot be read (the path is relative to the payload, and files outside the workspace are not read)',
     });
     const ctx = { ...variables, variables: { city: 'Rome' }, env: (n: string) => (n === 'S' ? 'secret' : undefined) };
     const bind = (s: string) => {

@@ -3,7 +3,7 @@
 // cells that a spreadsheet would take for formulas.
 import * as assert from 'node:assert/strict';
 import type { RowResult } from '../../../src/checks/core/fileRun';
-import { modelTable, resultsTable, tableAsCsv, tableAsText } from '../../../src/checks/core/resultsTable';
+import { modelTable, resultsTable, tableAsCsv, tableAsText, wrapWords } from '../../../src/checks/core/resultsTable';
 
 function runRow(model: string | undefined, status: number | undefined, elapsedMs: number, passed: boolean): RowResult {
   return {
@@ -52,6 +52,43 @@ describe('checks/core/resultsTable', () => {
 
   it('aligns a row whose first cell is empty', () => {
     assert.equal(tableAsText({ columns: ['a', 'b'], rows: [['', 'x']] }), 'a  b\n-  -\n   x');
+  });
+
+  it('Test Results: the failed expectation goes under its row, wrapped at spaces, so no line breaks mid-word', () => {
+    const message =
+      'line 4: The answer\'s text does not contain "London". It begins: "The capital of France is Paris."';
+    const text = tableAsText(
+      {
+        note: true,
+        columns: ['row', 'result', 'status', 'first failed expectation'],
+        rows: [
+          ['cities.jsonl:1', 'passed', '200', ''],
+          ['cities.jsonl:2', 'failed', '200', message],
+        ],
+      },
+      40,
+    );
+    assert.equal(
+      text,
+      [
+        'row             result  status',
+        '--------------  ------  ------',
+        'cities.jsonl:1  passed  200',
+        'cities.jsonl:2  failed  200',
+        "    line 4: The answer's text does not",
+        '    contain "London". It begins: "The',
+        '    capital of France is Paris."',
+      ].join('\n'),
+    );
+    assert.ok(text.split('\n').every((l) => l.length <= 40));
+    // The saved CSV keeps every column.
+    assert.match(tableAsCsv(resultsTable([])), /first failed expectation/);
+  });
+
+  it('wraps words at the width, and cuts only a word longer than a line', () => {
+    assert.deepEqual(wrapWords('aa bb cc', 5), ['aa bb', 'cc']);
+    assert.deepEqual(wrapWords('abcdefghij k', 4), ['abcd', 'efgh', 'ij k']);
+    assert.deepEqual(wrapWords('', 4), []);
   });
 
   it('CSV: only a leading =, +, - or @ is defused; model names with a dash stay as they are', () => {

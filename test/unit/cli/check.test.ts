@@ -240,7 +240,7 @@ describe('cli/check (model-access check)', function () {
     );
     assert.match(
       r.out,
-      /FAIL {2}c-no-data\.jsonc:2 {2}The dataset rows\.jsonl cannot be read \(the path is relative to the payload\)/,
+      /FAIL {2}c-no-data\.jsonc:2 {2}The dataset rows\.jsonl cannot be read \(the path is relative to the payload, and files outside the workspace are not read\)/,
     );
     assert.match(r.out, /line 2 {2}schema none\.json\n {10}The schema file none\.json cannot be read/);
     assert.match(r.out, /FAIL {2}e-rows\.jsonc {2}1\/2 passed/);

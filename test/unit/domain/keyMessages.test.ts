@@ -65,4 +65,11 @@ describe('domain/keyMessages', () => {
     assert.equal(KeyMessages.keyRemoved(scope), `API key for ${scope} removed.`);
     assert.equal(KeyMessages.keyRemovedLog(scope), `API key removed for ${scope}.`);
   });
+
+  it('every place that names a key says where it comes from: stored (for which scope), MODEL_ACCESS_API_KEY, or none', () => {
+    assert.equal(KeyMessages.keySource('secretStorage', scope), `stored key for ${scope}`);
+    assert.equal(KeyMessages.keySource('secretStorage'), 'stored key');
+    assert.equal(KeyMessages.keySource('environment', scope), 'key from MODEL_ACCESS_API_KEY');
+    assert.equal(KeyMessages.keySource(undefined), 'no key');
+  });
 });

@@ -1,7 +1,9 @@
 // The ids in src/ids.ts and the contributions in package.json must match both ways.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as nodePath from 'node:path';
 import { Commands, ContextKeys, ItemContext, ModelClickActions, Settings, Views } from '../../../src/ids';
-import { readManifest } from '../../harness/manifest';
+import { readManifest, REPO_ROOT } from '../../harness/manifest';
 import { PAYLOAD_LANGUAGE } from '../../../src/domain/payload/kind';
 
 interface Setting {
@@ -223,6 +225,7 @@ describe('payload features stay on payloads (package.json)', () => {
       contributes: {
         languages: { id: string; filenamePatterns?: string[] }[];
         jsonLanguageParticipants: { languageId: string; comments?: boolean }[];
+        jsonValidation: { fileMatch: string[]; url: string }[];
         configurationDefaults: Record<string, Record<string, unknown>>;
       };
     };
@@ -240,6 +243,13 @@ describe('payload features stay on payloads (package.json)', () => {
       'the storage folder',
     );
     assert.deepEqual(m.contributes.jsonLanguageParticipants, [{ languageId: PAYLOAD_LANGUAGE, comments: true }]);
+    // The JSON server ignores the participant's `comments` (VS Code 1.139): it reports the `// POST` line as an
+    // error unless the document's schema allows comments. The schema matches the scratch files, nothing else.
+    const schema = m.contributes.jsonValidation.find((v) => v.fileMatch.some((p) => globMatches(p, scratchFile)));
+    assert.ok(schema, 'a schema for the scratch payloads');
+    assert.ok(!schema.fileMatch.some((p) => globMatches(p, '/home/u/project/scratch/a.jsonc')));
+    const body = JSON.parse(fs.readFileSync(nodePath.join(REPO_ROOT, schema.url), 'utf8')) as Record<string, unknown>;
+    assert.equal(body.allowComments, true);
     assert.equal(m.contributes.configurationDefaults[`[${PAYLOAD_LANGUAGE}]`]['editor.wordWrap'], 'on');
     assert.ok(manifest.activationEvents?.includes(`onLanguage:${PAYLOAD_LANGUAGE}`));
   });

@@ -71,6 +71,9 @@ describe('compareLists (property)', () => {
         const repeated = [...shuffled, ...shuffled.slice(0, 3).map((r) => ({ ...r, version: 'not the first' }))];
         assert.equal(changeCount(compareLists(before, models(repeated))), 0);
         assert.equal(changeCount(compareLists(before, models(raws.map(respelled)))), 0);
+        // Repeats in the earlier list too: its first occurrence is the model, on both sides.
+        const earlierRepeated = models([...raws, ...raws.slice(0, 3).map((r) => ({ ...r, version: 'a repeat' }))]);
+        assert.equal(changeCount(compareLists(earlierRepeated, models(repeated))), 0);
       }),
     );
   });
@@ -88,7 +91,12 @@ describe('compareLists (property)', () => {
           let after: Raw[];
           switch (kind) {
             case 'add':
-              after = [...raws, { id: `${String(target.id)}\u0001new`, family: 'atlas', version: '9' }];
+              // Added twice (a repeat): still one model added.
+              after = [
+                ...raws,
+                { id: `${String(target.id)}\u0001new`, family: 'atlas', version: '9' },
+                { id: `${String(target.id)}\u0001new`, family: 'lynx', version: '10' },
+              ];
               break;
             case 'remove':
               after = raws.filter((_, j) => j !== i);

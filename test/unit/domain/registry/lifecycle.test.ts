@@ -7,6 +7,7 @@ import {
   lifecycleStage,
   readDate,
   readLifecycle,
+  sameLifecycleFields,
 } from '../../../../src/domain/registry/lifecycle';
 
 const NOW = Date.UTC(2026, 10, 27);
@@ -110,5 +111,39 @@ describe('lifecycle stage and words', () => {
     const b = readLifecycle({ lifecycle: { status: 'DEPRECATED' }, sunset_at: JAN31_S, successor: { id: 'b' } });
     assert.equal(lifecycleKey(a), lifecycleKey(b));
     assert.notEqual(lifecycleKey(a), lifecycleKey(readLifecycle({ lifecycle_status: 'deprecated' })));
+  });
+});
+
+describe('sameLifecycleFields', () => {
+  it('is true only when the entries carry the same lifecycle fields with equal values', () => {
+    const a = {
+      id: 'x',
+      version: '1',
+      lifecycle_status: 'deprecated',
+      deprecation: { inference: 1801353600, replacement: 'y' },
+    };
+    assert.equal(sameLifecycleFields(a, JSON.parse(JSON.stringify(a))), true);
+    assert.equal(
+      sameLifecycleFields(a, { ...a, version: '2', description: 'other' }),
+      true,
+      'other fields do not count',
+    );
+    assert.equal(sameLifecycleFields({ id: 'x' }, { id: 'x', created: 1 }), true, 'no lifecycle on either side');
+    assert.equal(sameLifecycleFields(a, { ...a, lifecycle_status: 'retired' }), false);
+    assert.equal(sameLifecycleFields(a, { ...a, deprecation: { inference: 1801353601, replacement: 'y' } }), false);
+    assert.equal(sameLifecycleFields(a, { ...a, deprecation: { inference: 1801353600 } }), false);
+    assert.equal(sameLifecycleFields(a, { ...a, successor: 'y' }), false, 'a lifecycle field added');
+    assert.equal(sameLifecycleFields({ ...a, successor: 'y' }, a), false, 'a lifecycle field dropped');
+    assert.equal(sameLifecycleFields({ id: 'x', sunset: [1, 2] }, { id: 'x', sunset: [1, 2] }), true);
+    assert.equal(sameLifecycleFields({ id: 'x', sunset: [1, 2] }, { id: 'x', sunset: [1] }), false);
+    assert.equal(sameLifecycleFields('x', 'x'), true);
+    assert.equal(sameLifecycleFields(null, { deprecated: true }), false);
+  });
+
+  it('different fields that read the same are not "the same fields" (the reading then decides)', () => {
+    const a = { lifecycle_status: 'deprecated', retirement_date: '2027-01-31' };
+    const b = { lifecycle: { status: 'Deprecated' }, sunset_at: 1801353600 };
+    assert.equal(sameLifecycleFields(a, b), false);
+    assert.equal(lifecycleKey(readLifecycle(a)), lifecycleKey(readLifecycle(b)));
   });
 });
