@@ -155,6 +155,8 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
     repeat,
   );
   const schemas = schemaSource(deps.readText);
+  // Many rows or repeats: each `similar` reference is embedded once for the file, not once per row.
+  const graderReferences = plan.runs.length > 1 ? new Map() : undefined;
   await runLimited(plan.runs, deps.concurrency, deps.signal, async (run) => {
     const label = runLabel(run, datasetName);
     deps.onStart?.(run, label);
@@ -168,6 +170,7 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
       requestTimeoutMs: deps.requestTimeoutMs,
       redact: deps.redact,
       graderModels,
+      graderReferences,
     });
     report({ kind: 'run', label, result });
   });

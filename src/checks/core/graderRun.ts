@@ -12,7 +12,7 @@ import type { Observed, Outcome } from './evaluate';
 import { compare } from './expectations';
 import type { GraderExpectation, GraderModels } from './graders';
 import { judgeRequest, readVerdict } from './judgePrompt';
-import { cosine, embeddingsRequest, formatScore } from './similarity';
+import { cosine, embeddingRequest, embeddingsRequest, formatScore } from './similarity';
 
 export interface GraderContext {
   /** The client grader calls go through (the run's: the same key, retries, cache). */
@@ -20,6 +20,13 @@ export interface GraderContext {
   /** The models asked for (the payload's `@grader` over the setting or flags); undefined: the default. */
   models: GraderModels;
   signal: AbortSignal;
+  /**
+   * The reference vectors of one file run, by embeddings model and reference text. Given (a file with many
+   * rows or repeats), `similar` embeds each distinct reference once for the run and only the answer per row:
+   * half the texts the service embeds (and bills) over a dataset. Absent (one request), the answer and the
+   * reference go in one request. Either way a body depends only on the file and the row, so `--cache` hits.
+   */
+  references?: Map<string, Promise<number[] | { problem: string }>>;
 }
 
 /** How the graders' models were chosen when nothing names them: said in the summary, never silent. */
@@ -79,6 +86,53 @@ async function call(
   }
 }
 
+/** The vectors of the texts of `body` (one per text, in order), or why the grader could not give them. */
+async function embed(
+  ctx: GraderContext,
+  model: string,
+  body: { input: readonly string[] },
+): Promise<number[][] | { problem: string }> {
+  const r = await call(ctx, '/v1/embeddings', body, model);
+  if ('problem' in r) {
+    return r;
+  }
+  const vectors = r.answer.vectors;
+  if (!vectors || vectors.length !== body.input.length) {
+    return {
+      problem: l10n.t(
+        'the grader model {0} did not answer with one embedding per text (is it an embeddings model?)',
+        model,
+      ),
+    };
+  }
+  return vectors;
+}
+
+/** The answer's vector (one request per row) and the reference's (one request per run, shared by the rows). */
+async function answerAndReference(
+  ctx: GraderContext,
+  references: NonNullable<GraderContext['references']>,
+  model: string,
+  text: string,
+  reference: string,
+): Promise<number[][] | { problem: string }> {
+  const key = `${model}\n${reference}`;
+  let known = references.get(key);
+  if (!known) {
+    known = embed(ctx, model, embeddingRequest(model, reference)).then((v) => ('problem' in v ? v : v[0]));
+    references.set(key, known);
+  }
+  const [answer, ref] = await Promise.all([embed(ctx, model, embeddingRequest(model, text)), known]);
+  if ('problem' in ref) {
+    // Not kept: the next row asks again (a passing hiccup fails one row, not the rest of the run).
+    if (references.get(key) === known) {
+      references.delete(key);
+    }
+    return ref;
+  }
+  return 'problem' in answer ? answer : [answer[0], ref];
+}
+
 async function similar(
   e: Extract<GraderExpectation, { kind: 'similar' }>,
   text: string,
@@ -93,16 +147,11 @@ async function similar(
       ),
     };
   }
-  const r = await call(ctx, '/v1/embeddings', embeddingsRequest(model, text, e.reference), model);
-  if ('problem' in r) {
-    return { passed: false, message: r.problem };
-  }
-  const vectors = r.answer.vectors;
-  if (!vectors || vectors.length !== 2) {
-    return {
-      passed: false,
-      message: l10n.t('the grader model {0} did not answer with two embeddings (is it an embeddings model?)', model),
-    };
+  const vectors = ctx.references
+    ? await answerAndReference(ctx, ctx.references, model, text, e.reference)
+    : await embed(ctx, model, embeddingsRequest(model, text, e.reference));
+  if ('problem' in vectors) {
+    return { passed: false, message: vectors.problem };
   }
   const score = cosine(vectors[0], vectors[1]);
   if (typeof score === 'string') {

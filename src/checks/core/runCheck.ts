@@ -17,7 +17,7 @@ import { redactObserved, secretRemover } from './redactObserved';
 import { readDataset, type Dataset } from '../../domain/payload/dataset';
 import { evaluate, type Observed, type Outcome, type SchemaSource } from './evaluate';
 import type { Expectation } from './expectations';
-import { grade } from './graderRun';
+import { grade, type GraderContext } from './graderRun';
 import { waitedBefore } from './throttledService';
 import type { GraderExpectation, GraderModels } from './graders';
 import type { PlannedRun } from './planner';
@@ -134,6 +134,8 @@ export interface RunDeps {
   redact?: (text: string) => string;
   /** The grader models the setting or flags name (a payload's `@grader` line goes over them). */
   graderModels?: GraderModels;
+  /** The file run's reference vectors, shared by its rows (GraderContext.references). */
+  graderReferences?: GraderContext['references'];
 }
 
 /** Sends one planned request and evaluates every expectation of the check against its answer. */
@@ -159,7 +161,12 @@ export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: Ru
         outcome: !e
           ? { passed: false, message: l10n.t('This expectation cannot be read: {0}', l.problem ?? '') }
           : isGrader(e)
-            ? await grade(e, observed, runModel, { client: deps.client, models: graders, signal: deps.signal })
+            ? await grade(e, observed, runModel, {
+                client: deps.client,
+                models: graders,
+                signal: deps.signal,
+                references: deps.graderReferences,
+              })
             : evaluateSafely(e, observed, deps.schemas),
       };
     }),

@@ -5,8 +5,17 @@
 import { l10n } from '../../common/plainL10n';
 
 /** The `POST /v1/embeddings` body: both texts in one request, answer first. */
-export function embeddingsRequest(model: string, answer: string, reference: string): Record<string, unknown> {
+export function embeddingsRequest(
+  model: string,
+  answer: string,
+  reference: string,
+): { model: string; input: string[] } {
   return { model, input: [answer, reference] };
+}
+
+/** The `POST /v1/embeddings` body of one text (a row's answer, or a reference shared by a run's rows). */
+export function embeddingRequest(model: string, text: string): { model: string; input: string[] } {
+  return { model, input: [text] };
 }
 
 /** Cosine similarity of two vectors of one length; a reason when they cannot be compared. */

@@ -22,6 +22,20 @@ describe('checks/core/aimd', () => {
     assert.equal(l.inFlight, 2);
   });
 
+  it('a freed slot lets exactly one waiter in, the first', async () => {
+    const l = new AimdLimiter(1);
+    const a = await l.acquire();
+    const started: string[] = [];
+    void l.acquire().then(() => started.push('second'));
+    void l.acquire().then(() => started.push('third'));
+    await tick();
+    assert.deepEqual(started, []);
+    a();
+    await tick();
+    assert.deepEqual(started, ['second']);
+    assert.equal(l.inFlight, 1);
+  });
+
   it('releasing twice frees one slot', async () => {
     const l = new AimdLimiter(1);
     const a = await l.acquire();

@@ -260,6 +260,11 @@ describe('checks/core/answerCache', () => {
       store.put(key, 'v');
       assert.equal(store.get(key), 'v');
       assert.deepEqual(fs.readdirSync(path.join(tmp, 'answers', 'ab')), [`${key}.json`]);
+      // The default folder is several levels under the OS cache dir, none of them there yet.
+      const nested = openCacheFolder(path.join(tmp, 'cache', 'model-access', 'answers'));
+      assert.ok(!('warning' in nested), JSON.stringify(nested));
+      nested.put(key, 'w');
+      assert.equal(nested.get(key), 'w');
       fs.writeFileSync(path.join(tmp, 'file'), '');
       const blocked = openCacheFolder(path.join(tmp, 'file', 'answers'));
       assert.ok('warning' in blocked);

@@ -80,6 +80,110 @@ describe('checks/core/graderRun', () => {
     assert.ok(Math.abs(fail.score! - Math.SQRT1_2) < 1e-12);
   });
 
+  it('similar over many rows: each reference embedded once for the run, the answer per row; the same scores', async () => {
+    // Word-count vectors: "Paris" -> [1, 0], "Rome" -> [0, 1]; an answer is scored against its own reference.
+    const vec = (t: string) => [t.includes('Paris') ? 1 : 0, t.includes('Rome') ? 1 : 0];
+    const c = client((_e, body) => vectors(...(body.input as string[]).map(vec)));
+    const references = new Map();
+    const ctx = { client: c, models: { embeddings: 'e' }, signal, references };
+    const rome = { ...similar, reference: 'Rome' };
+    const outcomes = await Promise.all([
+      grade(similar, observed('Paris.'), undefined, ctx),
+      grade(similar, observed('Rome, not Paris.'), undefined, ctx),
+      grade(rome, observed('Rome.'), undefined, ctx),
+      grade(rome, observed('Paris.'), undefined, ctx),
+    ]);
+    assert.deepEqual(
+      outcomes.map((o) => [o.passed, o.reason]),
+      [
+        [true, 'similarity 1.00 to the reference (e)'],
+        [false, 'similarity 0.70 to the reference (e)'],
+        [true, 'similarity 1.00 to the reference (e)'],
+        [false, 'similarity 0.00 to the reference (e)'],
+      ],
+    );
+    const inputs = c.sent.map(([, b]) => (b.input as string[]).join('|')).sort();
+    assert.deepEqual(inputs, ['Paris', 'Paris.', 'Paris.', 'Rome', 'Rome, not Paris.', 'Rome.']);
+    // A later row asks for the answer only.
+    c.sent.length = 0;
+    await grade(similar, observed('Paris!'), undefined, ctx);
+    assert.deepEqual(c.sent, [['/v1/embeddings', { model: 'e', input: ['Paris!'] }]]);
+  });
+
+  it('similar over many rows: a reference that failed is asked for again by the next row, and fails only its row', async () => {
+    let down = true;
+    const c = client((_e, body) =>
+      down && (body.input as string[])[0] === 'Paris' ? new Error('connection reset') : vectors([1, 0]),
+    );
+    const ctx = { client: c, models: { embeddings: 'e' }, signal, references: new Map() };
+    const first = await grade(similar, observed('Paris.'), undefined, ctx);
+    assert.equal(first.passed, false);
+    assert.equal(first.message, 'the grader model e could not be reached: connection reset');
+    down = false;
+    const second = await grade(similar, observed('Paris.'), undefined, ctx);
+    assert.equal(second.passed, true);
+    assert.equal(c.sent.filter(([, b]) => (b.input as string[])[0] === 'Paris').length, 2);
+  });
+
+  it('similar over many rows fails with the reason when a single-text request gets no single vector', async () => {
+    const c = client(() => vectors([1, 0], [1, 0]));
+    const ctx = { client: c, models: { embeddings: 'e' }, signal, references: new Map() };
+    const r = await grade(similar, observed('Paris.'), undefined, ctx);
+    assert.equal(r.passed, false);
+    assert.match(r.message ?? '', /^the grader model e did not answer with one embedding per text/);
+  });
+
+  it('a grader never passes what it could not grade: no answer at all, HTTP 300, no judge model, a failed answer embedding', async () => {
+    const failed: Observed = { elapsedMs: 1, streamed: false, failure: 'connection refused' };
+    for (const e of [similar, judge]) {
+      const r = await grade(e, failed, 'aurora-1', {
+        client: client(() => vectors([1])),
+        models: { embeddings: 'e' },
+        signal,
+      });
+      assert.deepEqual(r, { passed: false, message: 'The answer has no text to grade' });
+    }
+    const moved = await grade(similar, observed('x'), undefined, {
+      client: client(() => ({ ...vectors([1], [1]), status: 300 })),
+      models: { embeddings: 'e' },
+      signal,
+    });
+    assert.deepEqual(moved, { passed: false, message: 'the grader model e answered HTTP 300' });
+    const noJudge = await grade(judge, observed('x'), undefined, { client: client(() => ok({})), models: {}, signal });
+    assert.equal(noJudge.passed, false);
+    const down = await grade(judge, observed('x'), 'aurora-1', {
+      client: client(() => new Error('connection reset')),
+      models: {},
+      signal,
+    });
+    assert.deepEqual(down, {
+      passed: false,
+      message: 'the grader model aurora-1 could not be reached: connection reset',
+    });
+    // Over many rows: the reference is embedded, the answer's request fails: that row fails with the reason.
+    const half = client((_e, body) => ((body.input as string[])[0] === 'Paris' ? vectors([1, 0]) : new Error('reset')));
+    const row = await grade(similar, observed('Paris.'), undefined, {
+      client: half,
+      models: { embeddings: 'e' },
+      signal,
+      references: new Map(),
+    });
+    assert.deepEqual(row, { passed: false, message: 'the grader model e could not be reached: reset' });
+  });
+
+  it("a grader's request carries the run's signal, so Cancel stops it", async () => {
+    const run = new AbortController();
+    const seen: unknown[] = [];
+    const c = client(() => vectors([1], [1]));
+    const spy = {
+      ...c,
+      post: async (e: string, b: unknown, o?: { signal?: AbortSignal }) => (seen.push(o?.signal), c.post(e, b)),
+    };
+    await grade(similar, observed('x'), undefined, { client: spy, models: { embeddings: 'e' }, signal: run.signal });
+    await grade(judge, observed('x'), 'aurora-1', { client: spy, models: {}, signal: run.signal });
+    assert.deepEqual(seen, [run.signal, run.signal]);
+  });
+
   it('similar fails with the reason: no text, no model, an error status, not two vectors, unusable vectors, unreachable', async () => {
     const cases: Array<[ReturnType<typeof client>, string | undefined, Observed, RegExp]> = [
       [client(() => vectors([1], [1])), 'e', observed(undefined), /^The answer has no text to grade$/],
@@ -114,13 +218,13 @@ describe('checks/core/graderRun', () => {
         client(() => vectors([1, 0])),
         'e',
         observed('x'),
-        /did not answer with two embeddings \(is it an embeddings model\?\)/,
+        /did not answer with one embedding per text \(is it an embeddings model\?\)/,
       ],
       [
         client(() => ok({ choices: [{ message: { content: 'hi' } }] })),
         'e',
         observed('x'),
-        /did not answer with two embeddings/,
+        /did not answer with one embedding per text/,
       ],
       [
         client(() => vectors([1, 0], [1])),

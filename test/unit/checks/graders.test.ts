@@ -39,6 +39,35 @@ describe('checks/core/graders', () => {
     }
   });
 
+  it('reads every way a person writes a threshold, and refuses what only looks like one', () => {
+    for (const [text, threshold] of [
+      ['0.85', 0.85],
+      ['.85', 0.85],
+      ['.125', 0.125],
+      ['00.5', 0.5],
+      ['1.0', 1],
+    ] as const) {
+      const p = parseSimilar(`"x" >= ${text}`);
+      assert.ok(p.ok && p.expectation.kind === 'similar' && p.expectation.threshold === threshold, text);
+    }
+    // Numbers JavaScript reads but a threshold is not written as: refused, not read as 0.1 or 0.
+    for (const bad of ['1e-1', '0x0', '0.8x', 'x0.8', '.5.5', '1e0', '+.5', '.5e-1']) {
+      const p = parseSimilar(`"x" >= ${bad}`);
+      assert.ok(!p.ok && p.message === `the similarity threshold is a number from 0 to 1, not "${bad}"`, bad);
+    }
+  });
+
+  it('@grader: spaces, tabs and case around the roles; a part with a second "=" keeps it in the model', () => {
+    assert.deepEqual(parseGraderLine('  judge=aurora-1 \t  EMBEDDINGS=cirrus-embed-1  '), {
+      ok: true,
+      models: { judge: 'aurora-1', embeddings: 'cirrus-embed-1' },
+    });
+    for (const bad of ['=aurora-1', 'judge=', 'judge']) {
+      const p = parseGraderLine(bad);
+      assert.ok(!p.ok && p.message === `write each grader as role=MODEL, not "${bad}"`, bad);
+    }
+  });
+
   it('reads judge with one criterion, and refuses anything else', () => {
     assert.deepEqual(parseJudge(' "The answer names Paris" '), {
       ok: true,

@@ -78,5 +78,23 @@ describe('checks/core/judgePrompt', () => {
     }
     const long = readVerdict({ text: `no ${'x'.repeat(300)}`, error: undefined });
     assert.ok(!long.ok && long.problem.endsWith('…') && long.problem.length < 300);
+    // Exactly what the person reads: the answer quoted on one line, 200 characters at most, every field named.
+    const exact = (text: string | undefined) => {
+      const v = readVerdict({ text, error: undefined });
+      return v.ok ? 'ok' : v.problem;
+    };
+    assert.equal(exact(undefined), 'the judge gave no verdict (its answer has no text)');
+    assert.equal(exact('5'), 'the judge did not answer in the verdict format: 5');
+    assert.equal(exact('"pass"'), 'the judge did not answer in the verdict format: "pass"');
+    assert.equal(
+      exact('it  passes,\n\n  I think'),
+      'the judge did not answer in the verdict format: it passes, I think',
+    );
+    assert.equal(exact('y'.repeat(200)), `the judge did not answer in the verdict format: ${'y'.repeat(200)}`);
+    assert.equal(exact('y'.repeat(201)), `the judge did not answer in the verdict format: ${'y'.repeat(200)}…`);
+    assert.equal(
+      exact('{"verdict":"pass","reason":"r","score":1,"why":"x"}'),
+      "the judge's verdict has fields it should not: score, why",
+    );
   });
 });

@@ -20,7 +20,29 @@ describe('checks/core/repeats', () => {
     assert.deepEqual(parsePassRate('80%'), { ok: true, rate: 0.8 });
     assert.deepEqual(parsePassRate('100%'), { ok: true, rate: 1 });
     assert.deepEqual(parsePassRate('1'), { ok: true, rate: 1 });
-    for (const bad of ['0', '0%', '1.2', '120%', 'most', '', '-0.5']) {
+    assert.deepEqual(parsePassRate(' 85.5% '), { ok: true, rate: 0.855 });
+    assert.deepEqual(parsePassRate('.75'), { ok: true, rate: 0.75 });
+    assert.deepEqual(parsePassRate('0.125'), { ok: true, rate: 0.125 });
+    assert.deepEqual(parsePassRate('00.5'), { ok: true, rate: 0.5 });
+    assert.deepEqual(parsePassRate('12.25%'), { ok: true, rate: 0.1225 });
+    for (const bad of [
+      '0',
+      '0%',
+      '1.2',
+      '120%',
+      'most',
+      '',
+      '-0.5',
+      'x80%',
+      '80%%',
+      '1e-1',
+      '0.8x',
+      '.5.5',
+      '8.a%',
+      '0.5e-1',
+      '+.5',
+      '.5e-1',
+    ]) {
       const r = parsePassRate(bad);
       assert.ok(!r.ok, bad);
       assert.equal(r.message, `@pass-rate needs a share above 0 and at most 1 (0.8 or 80%), not "${bad}"`);

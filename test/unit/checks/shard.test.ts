@@ -15,6 +15,10 @@ describe('checks/core/shard', () => {
     assert.equal(parseShard('0/4'), '--shard 0/4: shards are counted from 1, as in 1/4');
     assert.equal(parseShard('0/0'), '--shard 0/0: the number of shards is from 1 to 1000');
     assert.equal(parseShard('1/1001'), '--shard 1/1001: the number of shards is from 1 to 1000');
+    // The spec as typed, without the spaces around it.
+    assert.equal(parseShard(' 3/2 '), '--shard 3/2: shard 3 does not exist in a run of 2 shards');
+    assert.equal(parseShard(' 0/4 '), '--shard 0/4: shards are counted from 1, as in 1/4');
+    assert.equal(parseShard(' 0/0 '), '--shard 0/0: the number of shards is from 1 to 1000');
     for (const bad of ['2', '1/', '/3', 'a/b', '1.5/3', '-1/3', '1/3/5', '']) {
       assert.equal(parseShard(bad), `--shard takes the form i/N, as in --shard 2/4, not "${bad}"`);
     }

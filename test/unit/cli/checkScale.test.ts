@@ -138,6 +138,61 @@ describe('cli/check at scale (graders, repeats, retries, shards, merge, cache)',
     });
   });
 
+  describe('graders over a dataset', () => {
+    it('similar embeds each reference once per run and each answer once, with the scores of one request per row; --cache then sends nothing', async () => {
+      const s = await start({ grading: { embeddings: 'words' } });
+      const cities = ['Paris', 'Rome', 'Paris', 'Oslo', 'Rome', 'Paris'];
+      const payload = (each: string, content: string) =>
+        [
+          '// POST /v1/chat',
+          each,
+          '// @expect similar "{{city}} is a city of Europe." >= 0.3',
+          JSON.stringify({ model: 'aurora-1', messages: [{ role: 'user', content }] }),
+        ].join('\n');
+      fs.writeFileSync(path.join(tmp, 'rows.jsonl'), cities.map((city, n) => JSON.stringify({ city, n })).join('\n'));
+      fs.writeFileSync(
+        path.join(tmp, 'cities.jsonc'),
+        payload('// @each rows.jsonl', 'Row {{n}}: tell me about {{city}}.'),
+      );
+      // The same rows as single payloads: one request with the answer and the reference, as before.
+      cities.forEach((city, n) =>
+        fs.writeFileSync(
+          path.join(tmp, `single-${n}.jsonc`),
+          payload('', `Row ${n}: tell me about ${city}.`).replace(/\{\{city\}\}/g, city),
+        ),
+      );
+      const scores = (out: string, label: (n: number) => RegExp) =>
+        cities.map((_, n) => {
+          const at = out.search(label(n));
+          assert.ok(at >= 0, `row ${n} is missing:\n${out}`);
+          const score = /similarity (\d\.\d\d)/.exec(out.slice(at))?.[1];
+          assert.ok(score, `no score for row ${n}:\n${out}`);
+          return score;
+        });
+      const singles = await cli(['check', ...cities.map((_, n) => `single-${n}.jsonc`)], env(s), tmp);
+      s.clearRecords();
+      const cache = path.join(tmp, 'cache');
+      const rows = await cli(['check', 'cities.jsonc', '--cache-dir', cache], env(s), tmp);
+      assert.equal(rows.code, singles.code, rows.out + rows.err);
+      const inputs = s.received('/v1/embeddings', 'POST').map((q) => (q.json?.input as string[]).join(' | '));
+      // Six answers and three distinct references: nine texts in nine requests (not twelve texts in six).
+      assert.equal(inputs.length, 9, inputs.join('\n'));
+      assert.deepEqual(inputs.filter((i) => i.endsWith('is a city of Europe.')).sort(), [
+        'Oslo is a city of Europe.',
+        'Paris is a city of Europe.',
+        'Rome is a city of Europe.',
+      ]);
+      assert.deepEqual(
+        scores(rows.out, (n) => new RegExp(`rows\\.jsonl:${n + 1}\\b`)),
+        scores(singles.out, (n) => new RegExp(`single-${n}\\.jsonc`)),
+      );
+      s.clearRecords();
+      const again = await cli(['check', 'cities.jsonc', '--cache-dir', cache], env(s), tmp);
+      assert.equal(again.code, rows.code);
+      assert.equal(posts(s).length, 0, 'the second run sent a POST');
+    });
+  });
+
   describe('repeats', () => {
     it('--repeat 5 on a service whose answers alternate: "3 of 5", flaky, failed at the default pass rate; flaky in JUnit', async () => {
       const s = await start({ grading: { chatScript: ['Paris, surely.', 'Lyon, I think.'] } });

@@ -60,6 +60,12 @@ describe('security: what answers write back stays literal', () => {
     );
     assert.equal(resolveString(literalText(HOSTILE), context).sent, HOSTILE);
     assert.deepEqual(literalValue({ '{{$env A}}': ['{{x}}', 1] }), { '\\{{$env A}}': ['\\{{x}}', 1] });
+    // An answer's JSON holds nulls and booleans (tool arguments): kept as they are.
+    assert.deepEqual(literalValue({ a: null, b: [null, true, '{{y}}'], c: { d: null } }), {
+      a: null,
+      b: [null, true, '\\{{y}}'],
+      c: { d: null },
+    });
   });
 
   it('Reply on Chat: the answer text and the tool calls (id, name, arguments) go out as written', () => {
