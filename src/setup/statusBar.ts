@@ -2,18 +2,25 @@ import * as vscode from 'vscode';
 import { describeKeySource } from '../platform/apiKeys';
 import { Commands } from '../ids';
 import type { ModelCatalog } from '../platform/catalog';
+import type { ModelChanges } from '../platform/modelChanges';
 import { StatusBarEntry } from '../platform/statusBarEntry';
 import { modelCount } from '../common/counts';
 import { updatedAgo } from '../domain/savedModelList';
-import { clean, displayText } from '../common/text';
+import { clean, displayText, type DisplayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import { statusSpoken } from './core/statusSpoken';
 
-/** Service host and model count (or what is wrong) in the status bar; a click opens the models picker. */
+/**
+ * Service host and model count (or what is wrong) in the status bar, and how many registry changes the Models
+ * view marks since the list was last seen; a click opens the Models view.
+ */
 export class ModelsStatusBar extends StatusBarEntry {
-  constructor(private readonly catalog: ModelCatalog) {
+  constructor(
+    private readonly catalog: ModelCatalog,
+    private readonly changes: ModelChanges,
+  ) {
     super('modelAccess.status', 'Model Access', 50);
-    this.follow(catalog.onDidChange, catalog.onDidChangeStatus);
+    this.follow(catalog.onDidChange, catalog.onDidChangeStatus, changes.onDidChange);
     this.item.show();
   }
 
@@ -51,13 +58,21 @@ export class ModelsStatusBar extends StatusBarEntry {
         md.appendText(l10n.t('Loading models from {0}…', clean(host)));
         this.item.command = Commands.showModels;
         break;
-      case 'ready':
-        this.item.text = `$(hubot) ${host} · ${modelCount(count)}`;
+      case 'ready': {
+        const changed = this.changes.count;
+        this.item.text = `$(hubot) ${host} · ${modelCount(count)}${changed > 0 ? ` · ${changedCount(changed)}` : ''}`;
         md.appendText(
           count === 1 ? l10n.t('1 model on {0}.', clean(host)) : l10n.t('{0} models on {1}.', count, clean(host)),
         );
+        if (changed > 0) {
+          md.appendMarkdown('\n\n');
+          md.appendText(
+            l10n.t('{0} since you last looked: the Models view marks them, with Show Changes.', changedCount(changed)),
+          );
+        }
         this.item.command = Commands.showModels;
         break;
+      }
       case 'error':
         this.item.text = `$(warning) ${host}`;
         this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
@@ -83,6 +98,13 @@ export class ModelsStatusBar extends StatusBarEntry {
       md.appendText(l10n.t('API key: {0}.', describeKeySource(state.keySource, state.keyScope)));
     }
     this.item.tooltip = md;
-    this.item.accessibilityInformation = { label: statusSpoken(status.kind, clean(host), count) };
+    const spoken = statusSpoken(status.kind, clean(host), count);
+    const changed = status.kind === 'ready' ? this.changes.count : 0;
+    this.item.accessibilityInformation = { label: changed > 0 ? `${spoken}, ${changedCount(changed)}` : spoken };
   }
+}
+
+/** "1 registry change", "4 registry changes". */
+function changedCount(n: number): DisplayText {
+  return n === 1 ? l10n.t('1 registry change') : l10n.t('{0} registry changes', n);
 }

@@ -1,8 +1,8 @@
 // The registry over time, across two window starts: the list is marked as seen, the local service's registry
 // changes (one model added, one gone, one new version, one deprecated with a successor), and the next start
-// marks exactly those four rows, by description and accessible name; Show Changes lists them; Mark as Seen
-// clears them and they stay cleared after another start; a payload naming the gone model gets the warning,
-// and its quick fix makes it name a listed model.
+// marks exactly those four rows, by description and accessible name (the status bar counts them); Show
+// Changes lists them; Mark as Seen clears them and they stay cleared after another start; a payload naming
+// the gone model gets the warning, and its quick fix makes it name a listed model.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -72,6 +72,9 @@ describe('Registry changes between two window starts', () => {
     assert.ok(row(bumped.id).ariaLabel.includes(`version ${bumped.version} → ${bumped.version}.1`));
     assert.match(row(deprecated.id).description, /retires 2099-01-31/);
     assert.ok(row(deprecated.id).ariaLabel.includes(`replaced by ${successor.id}`));
+    // The status bar counts them too.
+    const counted = page.locator('.statusbar-item', { hasText: /· 4 registry changes/ });
+    await counted.first().waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'registry-changes');
 
     // Show Changes lists the four, by family.
@@ -113,6 +116,7 @@ describe('Registry changes between two window starts', () => {
     await clearNotifications(page);
     await openPalette(page, 'Model Access: Mark as Seen');
     await waitForRows(page, (all) => marks(all).length === 0 && !all.some((r) => r.label === gone.id), 'no marks');
+    await counted.first().waitFor({ state: 'hidden', timeout: 15_000 });
     await reloadWorkbench(page);
     await openViewContainer(page);
     const after = await waitForRows(page, (all) => all.some((r) => r.label === added.id), 'the list after the restart');

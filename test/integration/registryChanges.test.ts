@@ -83,6 +83,8 @@ describe('Registry changes since the list was last seen', function () {
     assert.match(byId.get(deprecated.id)?.spoken ?? '', new RegExp(`replaced by ${successor.id}`));
     assert.match(String(api.view.treeView.message), /1 new · 2 updated · 1 gone since/);
     assert.equal(api.view.treeView.badge?.value, 4);
+    assert.match(api.statusBar.item.text, / · 4 registry changes$/, 'the status bar counts them');
+    assert.match(String(api.statusBar.item.accessibilityInformation?.label), /, 4 registry changes$/);
 
     const page =
       (
@@ -95,6 +97,7 @@ describe('Registry changes since the list was last seen', function () {
 
     assert.equal(await vscode.commands.executeCommand(Commands.markModelsSeen), 4);
     assert.equal(api.changes.count, 0);
+    assert.doesNotMatch(api.statusBar.item.text, /registry change/);
     assert.deepEqual(marked(), []);
     assert.ok(!rows().some((r) => r.model.id === gone.id), 'the gone model is no longer shown');
     await api.catalog.reload();
