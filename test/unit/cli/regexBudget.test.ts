@@ -23,7 +23,7 @@ describe('cli: a catastrophic regular expression in the bundled command line (di
     server = await startServer();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-regex-cli-'));
     const payload = (expect: string, content: string) =>
-      `// POST /v1/chat\n// @expect ${expect}\n${JSON.stringify({ model: 'aurora-1', messages: [{ role: 'user', content }] })}`;
+      `// POST /v1/chat\n// @expect ${expect}\n${JSON.stringify({ model: 'aurora-2', messages: [{ role: 'user', content }] })}`;
     // The demo model quotes the prompt in its answer: "… You asked: "aaaa…a!"."
     fs.writeFileSync(path.join(tmp, 'catastrophic.jsonc'), payload('text matches /(a+)+$/', `${'a'.repeat(40)}!`));
     fs.writeFileSync(path.join(tmp, 'plain.jsonc'), payload('text matches /paris/i', 'What is the capital of France?'));
