@@ -1,4 +1,4 @@
-// A person converses in the panel at 900×700 with the sidebar open: New Request (Chat), a prompt, Send →
+// A person converses in the panel at 900×700 and at 1400×900, the sidebar open: New Request (Chat), Send →
 // the answer rendered in the conversation panel beside the payload (no Markdown markup), a follow-up typed
 // into the message box and sent with Enter (the service received system, user, assistant, user), streaming
 // turned on in the header, Regenerate, Edit the first user turn and resend; the panel never scrolls
@@ -121,117 +121,126 @@ describe('Conversation panel', () => {
     await openPalette(e2e.page, 'View: Close All Editors').catch(() => undefined);
   });
 
-  it('900×700, sidebar open: Send, a follow-up from the message box, Regenerate, Edit and resend', async function () {
-    this.timeout(300_000);
-    const page = e2e.page;
-    await openViewContainer(page);
-    await openPalette(page, 'View: Close All Editors');
-    await hidePanel(page);
-    await connectService(page, e2e.service.url, e2e.demoKey);
-    await setViewport(page, 900, 700);
-    await openViewContainer(page); // The sidebar stays open.
+  for (const size of [
+    { width: 900, height: 700, name: '900' },
+    { width: 1400, height: 900, name: '1400' },
+  ]) {
+    it(`${size.width}×${size.height}, sidebar open: Send, a follow-up from the message box, Regenerate, Edit and resend`, async function () {
+      this.timeout(300_000);
+      const page = e2e.page;
+      await openViewContainer(page);
+      await openPalette(page, 'View: Close All Editors');
+      await hidePanel(page);
+      await connectService(page, e2e.service.url, e2e.demoKey);
+      await setViewport(page, size.width, size.height);
+      await openViewContainer(page); // The sidebar stays open.
 
-    await newRequest(page, 'Chat', 'Show me a JSON example');
-    const chats = finished('/v1/chat');
-    await openPalette(page, 'Model Access: Send Request');
-    await waitForRequests('/v1/chat', chats + 1);
-    const frame = await webviewFrame(page, '#message');
-    await waitForValue(
-      () => turns(frame),
-      (t) => t.length === 3,
-      'system, user and the answer in the panel',
-    );
-    const shown = await turns(frame);
-    assert.deepEqual(
-      shown.map((t) => t.name),
-      ['Turn 1: System', 'Turn 2: User', 'Turn 3: Assistant'],
-    );
-    assert.ok(!/^#{1,6} |```|^---$/m.test(shown[2].text), `no Markdown markup in the answer: ${shown[2].text}`);
-    assert.equal(await scrollsSideways(frame), false, 'the panel fits 900×700 with the sidebar open');
-    await moveMouseAway(page);
-    await screenshot(page, 'conversation-panel-900');
+      await newRequest(page, 'Chat', 'Show me a JSON example');
+      const chats = finished('/v1/chat');
+      await openPalette(page, 'Model Access: Send Request');
+      await waitForRequests('/v1/chat', chats + 1);
+      const frame = await webviewFrame(page, '#message');
+      await waitForValue(
+        () => turns(frame),
+        (t) => t.length === 3,
+        'system, user and the answer in the panel',
+      );
+      const shown = await turns(frame);
+      assert.deepEqual(
+        shown.map((t) => t.name),
+        ['Turn 1: System', 'Turn 2: User', 'Turn 3: Assistant'],
+      );
+      assert.ok(!/^#{1,6} |```|^---$/m.test(shown[2].text), `no Markdown markup in the answer: ${shown[2].text}`);
+      assert.equal(
+        await scrollsSideways(frame),
+        false,
+        `the panel fits ${size.width}×${size.height} with the sidebar open`,
+      );
+      await moveMouseAway(page);
+      await screenshot(page, `conversation-panel-${size.name}`);
 
-    // Streaming on from the header, then a follow-up typed into the message box and sent with Enter.
-    await clickIn(frame, '#stream');
-    await waitForValue(
-      async () => fs.readFileSync(newestPayload('chat-'), 'utf8'),
-      (t) => /"stream": true/.test(t),
-      'stream on in the payload file',
-    );
-    const box = frame.getByRole('textbox', { name: /Message/ });
-    await box.click();
-    await box.type('Tell me more');
-    await box.press('Enter');
-    await waitForChat((m) => m.at(-1)?.content === 'Tell me more', 'the follow-up sent');
-    assert.deepEqual(
-      lastMessages().map((m) => [m.role, m.content === 'Tell me more' ? 'Tell me more' : m.role]),
-      [
-        ['system', 'system'],
-        ['user', 'user'],
-        ['assistant', 'assistant'],
-        ['user', 'Tell me more'],
-      ],
-    );
-    assert.equal(e2e.service.lastReceived('/v1/chat').stream, 'completed', 'the answer streamed');
-    await waitForValue(
-      () => turns(frame),
-      (t) => t.length === 5,
-      'the streamed answer in place',
-    );
-    assert.equal(await scrollsSideways(frame), false);
+      // Streaming on from the header, then a follow-up typed into the message box and sent with Enter.
+      await clickIn(frame, '#stream');
+      await waitForValue(
+        async () => fs.readFileSync(newestPayload('chat-'), 'utf8'),
+        (t) => /"stream": true/.test(t),
+        'stream on in the payload file',
+      );
+      const box = frame.getByRole('textbox', { name: /Message/ });
+      await box.click();
+      await box.type('Tell me more');
+      await box.press('Enter');
+      await waitForChat((m) => m.at(-1)?.content === 'Tell me more', 'the follow-up sent');
+      assert.deepEqual(
+        lastMessages().map((m) => [m.role, m.content === 'Tell me more' ? 'Tell me more' : m.role]),
+        [
+          ['system', 'system'],
+          ['user', 'user'],
+          ['assistant', 'assistant'],
+          ['user', 'Tell me more'],
+        ],
+      );
+      assert.equal(e2e.service.lastReceived('/v1/chat').stream, 'completed', 'the answer streamed');
+      await waitForValue(
+        () => turns(frame),
+        (t) => t.length === 5,
+        'the streamed answer in place',
+      );
+      assert.equal(await scrollsSideways(frame), false);
 
-    // Regenerate: sent without the last answer, and a new one in its place.
-    const before = e2e.service.received('/v1/chat', 'POST').length;
-    await clickIn(frame, 'button[data-action="regenerate"]');
-    await waitForValue(
-      async () => e2e.service.received('/v1/chat', 'POST').length,
-      (n) => n > before,
-      'Regenerate sent',
-    );
-    assert.deepEqual(
-      lastMessages().map((m) => m.role),
-      ['system', 'user', 'assistant', 'user'],
-    );
-    await waitForValue(
-      () => turns(frame),
-      (t) => t.length === 5 && !t[4].name.includes('arriving'),
-      'the new answer',
-    );
+      // Regenerate: sent without the last answer, and a new one in its place.
+      const before = e2e.service.received('/v1/chat', 'POST').length;
+      await clickIn(frame, 'button[data-action="regenerate"]');
+      await waitForValue(
+        async () => e2e.service.received('/v1/chat', 'POST').length,
+        (n) => n > before,
+        'Regenerate sent',
+      );
+      assert.deepEqual(
+        lastMessages().map((m) => m.role),
+        ['system', 'user', 'assistant', 'user'],
+      );
+      await waitForValue(
+        () => turns(frame),
+        (t) => t.length === 5 && !t[4].name.includes('arriving'),
+        'the new answer',
+      );
 
-    // Edit the first user turn and resend: the turns after it go.
-    await clickIn(frame, 'article[data-index="1"] button[data-action="edit"]');
-    const editor = frame.locator('article[data-index="1"] textarea');
-    await editor.fill('Show me a YAML example');
-    await frame.locator('article[data-index="1"] .editor button.primary').click();
-    await waitForChat((m) => m.length === 2, 'the edited turn resent');
-    assert.deepEqual(
-      lastMessages().map((m) => [m.role, m.role === 'user' ? m.content : '']),
-      [
-        ['system', ''],
-        ['user', 'Show me a YAML example'],
-      ],
-    );
-    await waitForValue(
-      () => turns(frame),
-      (t) => t.length === 3 && !t[2].name.includes('arriving'),
-      'three turns',
-    );
-    // The answer is written into the file once it is complete (the panel shows it as it arrives).
-    const onDisk = await waitForValue(
-      async () => parse(fs.readFileSync(newestPayload('chat-'), 'utf8')) as { messages: Message[] },
-      (p) => p.messages.length === 3,
-      'the answer written into the payload file',
-    );
-    assert.deepEqual(
-      onDisk.messages.map((m) => m.role),
-      ['system', 'user', 'assistant'],
-      'the payload file holds the conversation',
-    );
-    assert.equal(onDisk.messages[1].content, 'Show me a YAML example');
-    assert.equal(await scrollsSideways(frame), false);
-    await moveMouseAway(page);
-    await screenshot(page, 'conversation-panel-900-edited');
-  });
+      // Edit the first user turn and resend: the turns after it go.
+      await clickIn(frame, 'article[data-index="1"] button[data-action="edit"]');
+      const editor = frame.locator('article[data-index="1"] textarea');
+      await editor.fill('Show me a YAML example');
+      await frame.locator('article[data-index="1"] .editor button.primary').click();
+      await waitForChat((m) => m.length === 2, 'the edited turn resent');
+      assert.deepEqual(
+        lastMessages().map((m) => [m.role, m.role === 'user' ? m.content : '']),
+        [
+          ['system', ''],
+          ['user', 'Show me a YAML example'],
+        ],
+      );
+      await waitForValue(
+        () => turns(frame),
+        (t) => t.length === 3 && !t[2].name.includes('arriving'),
+        'three turns',
+      );
+      // The answer is written into the file once it is complete (the panel shows it as it arrives).
+      const onDisk = await waitForValue(
+        async () => parse(fs.readFileSync(newestPayload('chat-'), 'utf8')) as { messages: Message[] },
+        (p) => p.messages.length === 3,
+        'the answer written into the payload file',
+      );
+      assert.deepEqual(
+        onDisk.messages.map((m) => m.role),
+        ['system', 'user', 'assistant'],
+        'the payload file holds the conversation',
+      );
+      assert.equal(onDisk.messages[1].content, 'Show me a YAML example');
+      assert.equal(await scrollsSideways(frame), false);
+      await moveMouseAway(page);
+      await screenshot(page, `conversation-panel-${size.name}-edited`);
+    });
+  }
 
   it('keyboard only: Tab and Enter reach the message box, Send, Regenerate and the raw exchange', async function () {
     this.timeout(180_000);
