@@ -181,16 +181,19 @@ describe('Settings', function () {
       assert.equal(outcome.kind, 'sent');
       return editor.document.uri;
     };
-    const panelUri = await sendChat();
-    assert.ok(api.requests.panels.shown(panelUri), 'the panel opened');
-    assert.ok(!vscode.window.visibleTextEditors.some(isAnswerDocument), 'no answer document by default');
-    await setSetting('answers.openAs', 'text');
+    // This suite's service never answers a chat (for the timeout test): here it answers, so Send ends.
+    server.setFaults(undefined);
     try {
+      const panelUri = await sendChat();
+      assert.ok(api.requests.panels.shown(panelUri), 'the panel opened');
+      assert.ok(!vscode.window.visibleTextEditors.some(isAnswerDocument), 'no answer document by default');
+      await setSetting('answers.openAs', 'text');
       const textUri = await sendChat();
       assert.equal(api.requests.panels.shown(textUri), undefined, 'no panel');
       await eventually(() => vscode.window.visibleTextEditors.some(isAnswerDocument), 5000, 'the answer document');
     } finally {
       await setSetting('answers.openAs', undefined);
+      server.setFaults({ hang: { rate: 1 }, paths: ['/v1/chat'] });
     }
   });
 
