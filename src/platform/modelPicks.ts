@@ -27,10 +27,9 @@ function kindLabel(kind: ModelKind): DisplayText {
 function item(
   model: ModelEntry,
   picked: ReadonlySet<string> | undefined,
-  now: number,
+  lifecycle: DisplayText,
   kind?: ModelKind,
 ): ModelPickItem {
-  const lifecycle = lifecycleLabel(readLifecycle(model.raw), now);
   return {
     label: displayText(model.id, 200),
     description: [displayText(model.version, 60), displayText(model.family, 60), lifecycle, kind ? kindLabel(kind) : '']
@@ -39,11 +38,6 @@ function item(
     picked: picked?.has(model.id),
     model,
   };
-}
-
-/** Whether the entry says the model is deprecated, retiring or retired. */
-function goingAway(model: ModelEntry, now: number): boolean {
-  return isGoingAway(readLifecycle(model.raw), now);
 }
 
 /**
@@ -62,8 +56,12 @@ export function modelPickItems(
 ): ModelPickItem[] {
   const sorted = sortModels(models);
   const suited = endpoint ? sorted.filter((m) => suitsEndpoint(m, endpoint)) : sorted;
-  const current = suited.filter((m) => !goingAway(m, now));
-  const leaving = suited.filter((m) => goingAway(m, now));
+  // Each entry's lifecycle read once: its label for the item, and whether it goes after the current models.
+  const lifecycles = new Map(sorted.map((m) => [m, readLifecycle(m.raw)] as const));
+  const label = (m: ModelEntry) => lifecycleLabel(lifecycles.get(m), now);
+  const leavingSet = new Set(suited.filter((m) => isGoingAway(lifecycles.get(m), now)));
+  const current = suited.filter((m) => !leavingSet.has(m));
+  const leaving = suited.filter((m) => leavingSet.has(m));
   const items: ModelPickItem[] = [];
   let family: string | undefined;
   for (const model of current) {
@@ -72,11 +70,11 @@ export function modelPickItems(
       family = f;
       items.push({ label: displayText(f, 80), kind: vscode.QuickPickItemKind.Separator });
     }
-    items.push(item(model, picked, now));
+    items.push(item(model, picked, label(model)));
   }
   if (leaving.length > 0) {
     items.push({ label: l10n.t('Deprecated or retiring'), kind: vscode.QuickPickItemKind.Separator });
-    items.push(...leaving.map((model) => item(model, picked, now)));
+    items.push(...leaving.map((model) => item(model, picked, label(model))));
   }
   if (endpoint && suited.length < sorted.length) {
     items.push({
@@ -85,7 +83,7 @@ export function modelPickItems(
     });
     for (const model of sorted) {
       if (!suitsEndpoint(model, endpoint)) {
-        items.push(item(model, picked, now, modelKind(model)));
+        items.push(item(model, picked, label(model), modelKind(model)));
       }
     }
   }
