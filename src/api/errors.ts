@@ -377,9 +377,13 @@ const FAILURE_RULES: readonly FailureRule[] = [
   },
   {
     // The client certificate's own key: nothing went over the network, and nothing will until it is set.
+    // OpenSSL 3 says "bad decrypt" for most wrong passphrases, but now and then the wrongly decrypted bytes
+    // fail to decode instead ("DECODER routines::unsupported", ERR_OSSL_UNSUPPORTED): the same mistake.
     match: (f) =>
       tlsCode(f) !== undefined &&
-      /bad decrypt|bad password|mac verify failure|interrupted or cancelled/i.test(errorMessage(f.e)),
+      /bad decrypt|bad password|mac verify failure|interrupted or cancelled|DECODER routines::unsupported/i.test(
+        errorMessage(f.e),
+      ),
     kind: 'config',
     code: 'TLS_PASSPHRASE',
     message: (f) =>

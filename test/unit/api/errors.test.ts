@@ -465,6 +465,13 @@ describe('api/errors: TLS and proxy failures a person can act on', () => {
     );
     assert.equal(e.kind, 'config');
     assert.equal(e.code, 'TLS_PASSPHRASE');
+    // Now and then a wrong passphrase decrypts to bytes OpenSSL cannot decode: the same mistake, the same way out.
+    const undecodable = networkError(
+      tlsErr('ERR_OSSL_UNSUPPORTED', 'error:1E08010C:DECODER routines::unsupported'),
+      'https://h',
+      'connect',
+    );
+    assert.deepEqual([undecodable.kind, undecodable.code], ['config', 'TLS_PASSPHRASE']);
     const unreachable = networkError(tlsErr('EHOSTUNREACH'), 'https://h', 'connect');
     assert.deepEqual([unreachable.kind, unreachable.code], ['network', 'EHOSTUNREACH']);
     // The same words without a TLS code are not about the certificate's key: the error's own message is shown.
