@@ -35,7 +35,7 @@ import { foldAttempts } from './attempts';
 import { expandPatterns } from './glob';
 import { junitXml, type JUnitSuite } from './junit';
 import { readInside } from './files';
-import { keyForEnvironment } from './keys';
+import { baseUrlEnvironment, keyForEnvironment } from './keys';
 import {
   cacheSummary,
   graderSummary,
@@ -291,15 +291,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       return EXIT_CANNOT_RUN;
     }
   } else if (baseUrl) {
-    fallback = {
-      name: 'MODEL_ACCESS_BASE_URL',
-      baseUrl,
-      source: 'environment',
-      headers: {},
-      secretHeaders: [],
-      variables: {},
-      shorthand: true,
-    };
+    fallback = baseUrlEnvironment(baseUrl);
   }
 
   const { files: matched, unmatched } = expandPatterns(options.patterns, io.cwd);

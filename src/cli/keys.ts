@@ -9,6 +9,19 @@
 import { displayUrl, scopeCovers, scopeOf } from '../domain/keyScope';
 import type { Environment } from '../domain/environments';
 
+/** The environment `MODEL_ACCESS_BASE_URL` describes when no `--env` names one (the key's own service). */
+export function baseUrlEnvironment(baseUrl: string): Environment {
+  return {
+    name: 'MODEL_ACCESS_BASE_URL',
+    baseUrl,
+    source: 'environment',
+    headers: {},
+    secretHeaders: [],
+    variables: {},
+    shorthand: true,
+  };
+}
+
 /** `staging eu` → `MODEL_ACCESS_API_KEY_STAGING_EU`. */
 export function environmentKeyVariable(name: string): string {
   return `MODEL_ACCESS_API_KEY_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;

@@ -13,7 +13,7 @@ import { displayText } from '../common/text';
 import { findEnvironment, type Environment } from '../domain/environments';
 import { displayUrl } from '../domain/keyScope';
 import { lifecycleLabel, readLifecycle } from '../domain/registry/lifecycle';
-import { keyForEnvironment } from './keys';
+import { baseUrlEnvironment, keyForEnvironment } from './keys';
 import { modelListDocument, terminalSafeJson } from './modelList';
 
 export const MODELS_USAGE = [
@@ -120,15 +120,7 @@ export function defaultService(
     return { problem: 'MODEL_ACCESS_BASE_URL is not set; set it to the service URL (or use --env NAME)' };
   }
   return {
-    env: {
-      name: 'MODEL_ACCESS_BASE_URL',
-      baseUrl,
-      source: 'environment',
-      headers: {},
-      secretHeaders: [],
-      variables: {},
-      shorthand: true,
-    },
+    env: baseUrlEnvironment(baseUrl),
     environments,
   };
 }
