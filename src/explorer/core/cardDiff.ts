@@ -24,10 +24,7 @@ export function cardDiffText(previewText: string): string {
 
 /** Why a side of the comparison has no card: no link, a link that is refused, a web page, or a failed read. */
 export type MissingCard =
-  | { kind: 'noLink' }
-  | { kind: 'refused'; reason: string }
-  | { kind: 'browser' }
-  | { kind: 'failed'; message: string };
+  { kind: 'noLink' } | { kind: 'refused'; reason: string } | { kind: 'browser' } | { kind: 'failed'; message: string };
 
 /** The text of a side that has no card to show, saying why (the other side still shows its card). */
 export function missingCardText(id: string, missing: MissingCard): string {
