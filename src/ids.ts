@@ -35,6 +35,9 @@ export const Commands = {
   copyModelId: 'modelAccess.copyModelId',
   showModelDetails: 'modelAccess.showModelDetails',
   previewModelCard: 'modelAccess.previewModelCard',
+  /** Two models' cards in the diff editor, and a card's changes since it was last read (src/explorer/cardCompare.ts). */
+  compareModelCards: 'modelAccess.compareModelCards',
+  showCardChanges: 'modelAccess.showCardChanges',
   /** What changed in the registry since the list was last marked as seen (src/explorer/registryChanges.ts). */
   showRegistryChanges: 'modelAccess.showRegistryChanges',
   markModelsSeen: 'modelAccess.markModelsSeen',
@@ -184,4 +187,6 @@ export const BuiltinCommands = {
   showMarkdownPreview: 'markdown.showPreview',
   /** The built-in Markdown extension's renderer: the engine, plugins and settings its preview uses. */
   renderMarkdown: 'markdown.api.render',
+  /** Two documents in the diff editor. */
+  diff: 'vscode.diff',
 } as const;

@@ -1,6 +1,13 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
-import { changeCount, compareLists, type RegistryChanges } from '../domain/registry/changes';
+import {
+  changeCount,
+  compareLists,
+  prepareList,
+  type PreparedList,
+  type RegistryChanges,
+} from '../domain/registry/changes';
+import type { SavedList } from '../domain/savedModelList';
 import type { ModelCatalog } from './catalog';
 import type { ModelListCache } from './modelCache';
 import { Lifecycle } from './lifecycle';
@@ -28,6 +35,11 @@ export class ModelChanges extends Lifecycle {
   /** The changes shown changed (computed, cleared, marked as seen). */
   readonly onDidChange = this._onDidChange.event;
   private pending: Promise<void> = Promise.resolve();
+  /**
+   * The seen list as last read, prepared for comparing: the cache hands back the same list until the file
+   * changes (Mark as Seen, another window), so a refresh pays only for the pass over the new list.
+   */
+  private prepared: { saved: SavedList; list: PreparedList } | undefined;
 
   constructor(
     private readonly catalog: ModelCatalog,
@@ -85,7 +97,10 @@ export class ModelChanges extends Lifecycle {
       }
       return;
     }
-    const changes = compareLists(saved.models, models);
+    if (this.prepared?.saved !== saved) {
+      this.prepared = { saved, list: prepareList(saved.models) };
+    }
+    const changes = compareLists(this.prepared.list, models);
     this.set(changeCount(changes) > 0 ? { changes, seenAt: saved.savedAt, identity } : undefined);
   }
 
