@@ -122,8 +122,10 @@ describe('Compare Model Cards', function () {
   it('from the palette picks both models; a model without a card is a side that says why', async () => {
     const answers = ['zephyr-1', 'nocard-1'];
     stub = stubUi(api.ui, {
-      pick: (async (items: readonly ModelPickItem[]) =>
-        items.find((i) => i.model?.id === answers.shift())) as typeof api.ui.pick,
+      pick: (async (items: readonly ModelPickItem[]) => {
+        const answer = answers.shift();
+        return items.find((i) => i.model?.id === answer);
+      }) as typeof api.ui.pick,
     });
     const outcome = await vscode.commands.executeCommand<Diff>(Commands.compareModelCards);
     assert.equal(outcome?.kind, 'diff');
