@@ -53,7 +53,7 @@ export function payloadModels(
 }
 
 /** The changes among the models a payload uses, in the order it names them (none when they are unknown). */
-export function changedModels(models: PayloadModels, changes: RegistryChanges): ModelChange[] {
+export function changedModels(models: PayloadModels, changes: Pick<RegistryChanges, 'byId'>): ModelChange[] {
   if ('unknown' in models) {
     return [];
   }
@@ -67,7 +67,8 @@ export function changedModels(models: PayloadModels, changes: RegistryChanges): 
 export interface EnvironmentChanges {
   /** The environment whose list changed (as the service state names it). */
   environment: string;
-  changes: RegistryChanges;
+  /** Only the changes by id are read, so changes gathered from several refreshes can be merged. */
+  changes: Pick<RegistryChanges, 'byId'>;
 }
 
 /**

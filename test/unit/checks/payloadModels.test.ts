@@ -59,11 +59,13 @@ describe('checks/payloadModels: which payloads a registry change makes outdated'
   const STAGING: VariableContext = { ...VARS, variables: { tier: 'mini', pick: 'atlas-3' }, environment: 'Staging' };
   const deps = (files: Record<string, string> = {}) => ({
     // Only the environment that changed has variables here; `undefined` asks for the active one.
-    variables: (pinned: string | undefined) => (pinned === undefined || /^staging$/i.test(pinned) ? STAGING : undefined),
+    variables: (pinned: string | undefined) =>
+      pinned === undefined || /^staging$/i.test(pinned) ? STAGING : undefined,
     readText: (p: string) => files[p],
     maxRows: 1000,
   });
-  const ids = (text: string, files?: Record<string, string>) => payloadChanges(text, found, deps(files)).map((c) => c.id);
+  const ids = (text: string, files?: Record<string, string>) =>
+    payloadChanges(text, found, deps(files)).map((c) => c.id);
 
   it('a payload whose model has a new version, lifecycle news, is new or is gone; not one whose model is as it was', () => {
     assert.deepEqual(ids(chat('atlas-3')), ['atlas-3']);
