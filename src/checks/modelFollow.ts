@@ -49,11 +49,14 @@ export class ModelFollow implements vscode.Disposable {
 
   constructor(
     private readonly host: FollowHost,
-    private readonly deps: Pick<Services, 'changes' | 'catalog' | 'ui'>,
+    private readonly deps: Pick<Services, 'changes' | 'catalog' | 'ui' | 'log'>,
   ) {
     this.disposables.push(
       deps.changes.onDidFindChanges((found) => {
-        this.handling = this.modelsChanged(found).catch(() => undefined);
+        this.handling = this.modelsChanged(found).catch((e: unknown) =>
+          // A background follow-up: the checks stay as they were, the log says why.
+          deps.log.warn(`Following the model changes in Test Explorer failed: ${String(e)}`),
+        );
       }),
     );
   }
