@@ -36,6 +36,9 @@ describe('Checks follow the registry', function () {
   let ui: UiStub;
   let root: string;
   let version = 2;
+  /** The changed ids of each "models changed" event, with its environment. */
+  const events: { environment: string; ids: string[] }[] = [];
+  let listening: vscode.Disposable | undefined;
   const key = `ma-follow-${randomBytes(12).toString('hex')}`;
 
   const name = (id: string) => path.basename(vscode.Uri.parse(id).path);
@@ -87,6 +90,9 @@ describe('Checks follow the registry', function () {
       `// POST /v1/chat\n// @expect status 200\n{ "model": "${CHANGING}", \n`,
     );
     ui = stubUi(api.ui);
+    listening = api.changes.onDidFindChanges((e) =>
+      events.push({ environment: e.environment, ids: [...e.changes.byId.keys()] }),
+    );
     await setSetting(Settings.rememberModelList, true);
     await api.keys.store(server.url, key);
     await setSetting('baseUrl', server.url);
@@ -97,6 +103,7 @@ describe('Checks follow the registry', function () {
   });
 
   after(async () => {
+    listening?.dispose();
     ui?.restore();
     await setSetting('baseUrl', undefined);
     await setSetting(Settings.rememberModelList, undefined);
@@ -108,6 +115,7 @@ describe('Checks follow the registry', function () {
 
   it('a new version of a payload’s model marks exactly its checks outdated, offers them once, and the command runs exactly those', async () => {
     assert.equal(api.changes.count, 0, 'the first load of a service finds nothing');
+    assert.equal(events.length, 0, 'and says nothing changed');
     const invalidatedBefore = api.checks.lastInvalidated();
     await api.catalog.refresh();
     await api.changes.settled();
@@ -116,6 +124,11 @@ describe('Checks follow the registry', function () {
     assert.equal(ui.messages.length, 0, ui.messages.join('\n'));
 
     await changeAndRefresh({ version: `${++version}` });
+    assert.deepEqual(
+      events.map((e) => e.ids),
+      [[CHANGING]],
+    );
+    assert.equal(events[0].environment, api.catalog.serviceState.environment);
     assert.deepEqual(ours(api.checks.lastInvalidated()), ['changing.jsonc', 'rows.jsonc']);
     const offers = ui.messages.filter((m) => m.includes('use models that changed'));
     assert.deepEqual(offers, [`2 checks use models that changed: ${CHANGING} (version 2 → 3)`]);
@@ -128,7 +141,9 @@ describe('Checks follow the registry', function () {
     const outcomes = api.checks.outcomes();
     assert.equal(outcomes.get(itemId('changing.jsonc') as string)?.state, 'passed');
     for (const other of ['steady.jsonc', 'elsewhere.jsonc', 'no-model.jsonc', 'broken.jsonc']) {
-      assert.equal(outcomes.get(itemId(other) as string), undefined, `${other} was not run`);
+      const id = itemId(other);
+      assert.ok(id, `${other} is a test`);
+      assert.equal(outcomes.get(id), undefined, `${other} was not run`);
     }
   });
 
