@@ -8,6 +8,7 @@ import { l10n } from '../platform/l10n';
 import type { RefreshChanges } from '../platform/modelChanges';
 import type { Services } from '../services';
 import { readCheckLines } from './core/checkFile';
+import { coveredParts } from './core/continuousCover';
 import { payloadChanges, type EnvironmentChanges } from './core/payloadModels';
 
 /** What the follower needs of the Test Explorer controller. */
@@ -164,9 +165,14 @@ export class ModelFollow implements vscode.Disposable {
       if (token.isCancellationRequested) {
         continue;
       }
-      const covered = items.filter((i) => covers(request, i));
+      const covered = items.flatMap((i) => {
+        const parts = coveredParts(request, i, childrenOf(i));
+        if (parts.length > 0) {
+          left.delete(i);
+        }
+        return parts;
+      });
       if (covered.length > 0) {
-        covered.forEach((i) => left.delete(i));
         runs.push(this.host.run(new vscode.TestRunRequest(covered, undefined, request.profile, true), token));
       }
     }
@@ -201,14 +207,8 @@ export class ModelFollow implements vscode.Disposable {
   }
 }
 
-/** Whether a run request includes the item (itself or a folder above it) and does not exclude it. */
-function covers(request: vscode.TestRunRequest, item: vscode.TestItem): boolean {
-  const chain: vscode.TestItem[] = [];
-  for (let i: vscode.TestItem | undefined = item; i; i = i.parent) {
-    chain.push(i);
-  }
-  if (request.exclude?.some((e) => chain.some((c) => c.id === e.id))) {
-    return false;
-  }
-  return request.include === undefined || request.include.some((e) => chain.some((c) => c.id === e.id));
+function childrenOf(item: vscode.TestItem): vscode.TestItem[] {
+  const out: vscode.TestItem[] = [];
+  item.children.forEach((c) => void out.push(c));
+  return out;
 }
