@@ -170,7 +170,8 @@ describe('Getting started walkthrough', () => {
       await waitUntilDone(page, 'browseModels');
       await waitUntilDone(page, 'openModelCard');
       await reloadWorkbench(page);
-      await openPalette(page, 'Model Access: Get Started');
+      // Extension commands are listed once the extension host has started again (slow on a busy machine).
+      await openPalette(page, 'Model Access: Get Started', { timeoutMs: 60_000 });
       await waitForWalkthrough(page);
       for (const id of ['setServiceUrl', 'setApiKey', 'browseModels', 'openModelCard']) {
         await waitUntilDone(page, id);
