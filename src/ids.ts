@@ -69,6 +69,8 @@ export const Commands = {
   runChecks: 'modelAccess.runChecks',
   runChecksOnModels: 'modelAccess.runChecksOnModels',
   saveCheckResults: 'modelAccess.saveCheckResults',
+  /** Runs the checks whose payloads use a model the registry changed (src/checks/modelFollow.ts). */
+  runChecksAffectedByModelChanges: 'modelAccess.runChecksAffectedByModelChanges',
   // Conversations in a payload (src/requests/conversation/conversation.ts)
   reply: 'modelAccess.reply',
   regenerate: 'modelAccess.regenerate',
