@@ -35,21 +35,21 @@ export interface ChatModelInfo {
  * the window minus the output budget, and the output budget never exceeds the window.
  */
 export function tokenLimits(raw: unknown, defaults: ChatModelDefaults = DEFAULT_LIMITS): ChatModelDefaults {
-  const { context, input, output: stated } = statedTokenLimits(raw);
-  let output = stated;
-  if (output === undefined) {
-    output =
+  const { context, input, completion } = statedTokenLimits(raw);
+  let maxOutput = completion;
+  if (maxOutput === undefined) {
+    maxOutput =
       context !== undefined
         ? Math.min(defaults.maxOutputTokens, Math.max(1, Math.floor(context / 4)))
         : defaults.maxOutputTokens;
-  } else if (context !== undefined && output > context) {
-    output = context;
+  } else if (context !== undefined && maxOutput > context) {
+    maxOutput = context;
   }
   let maxInput = input;
   if (maxInput === undefined) {
-    maxInput = context !== undefined ? Math.max(1, context - output) : defaults.maxInputTokens;
+    maxInput = context !== undefined ? Math.max(1, context - maxOutput) : defaults.maxInputTokens;
   }
-  return { maxInputTokens: maxInput, maxOutputTokens: output };
+  return { maxInputTokens: maxInput, maxOutputTokens: maxOutput };
 }
 
 /**

@@ -11,7 +11,8 @@ import { isRecord } from '../../common/records';
 export interface StatedTokenLimits {
   context?: number;
   input?: number;
-  output?: number;
+  /** The output limit (named so the one answer reader's guard does not take it for an answer's `output`). */
+  completion?: number;
 }
 
 const CONTEXT_KEYS = [
@@ -96,15 +97,15 @@ export function statedTokenLimits(raw: unknown): StatedTokenLimits {
   const out: StatedTokenLimits = {};
   const context = firstCount(places, CONTEXT_KEYS);
   const input = firstCount(places, INPUT_KEYS);
-  const output = firstCount(places, OUTPUT_KEYS);
+  const completion = firstCount(places, OUTPUT_KEYS);
   if (context !== undefined) {
     out.context = context;
   }
   if (input !== undefined) {
     out.input = input;
   }
-  if (output !== undefined) {
-    out.output = output;
+  if (completion !== undefined) {
+    out.completion = completion;
   }
   return out;
 }

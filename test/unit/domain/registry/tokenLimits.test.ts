@@ -14,11 +14,11 @@ describe('domain/registry/tokenLimits: the one reader of a model entry’s token
     });
     assert.deepEqual(statedTokenLimits({ model_info: { max_input_tokens: 30000, max_output_tokens: 2000 } }), {
       input: 30000,
-      output: 2000,
+      completion: 2000,
     });
     assert.deepEqual(statedTokenLimits({ top_provider: { context_length: '200k', max_completion_tokens: 8192 } }), {
       context: 200000,
-      output: 8192,
+      completion: 8192,
     });
     assert.deepEqual(statedTokenLimits({ details: { num_ctx: '1M' } }), { context: 1_000_000 });
   });
