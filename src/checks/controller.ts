@@ -482,7 +482,7 @@ export class ChecksController implements vscode.Disposable {
       },
     });
     if (repeated && !models?.length && !result.notRunnable) {
-      this.finishRepeated(run, item, uri, result, Date.now() - started, childOf);
+      this.finishRepeated(run, item, uri, result, Date.now() - started, childOf, lines.repeat?.line ?? 0);
     } else {
       this.finishFile(run, item, uri, result, Date.now() - started, models);
     }
@@ -541,6 +541,8 @@ export class ChecksController implements vscode.Disposable {
     result: FileResult,
     elapsed: number,
     childOf: (label: string) => vscode.TestItem | undefined,
+    /** The `// @repeat` line: the tally is shown there, in the editor as in Test Results. */
+    repeatLine: number,
   ): void {
     const { firstFailure, groupAttempts, judgeAttempts } = load();
     const groups = groupAttempts(
@@ -566,10 +568,9 @@ export class ChecksController implements vscode.Disposable {
         continue;
       }
       const failed = g.items.find((r) => firstFailure(r) !== undefined) ?? g.items[0];
-      const messages = [
-        new vscode.TestMessage(displayText(`${label}: ${tally}`, 300)),
-        ...this.messages(uri, failed, prefix),
-      ];
+      const summary = new vscode.TestMessage(displayText(`${label}: ${tally}`, 300));
+      summary.location = new vscode.Location(uri, new vscode.Position(repeatLine, 0));
+      const messages = [summary, ...this.messages(uri, failed, prefix)];
       failures.push(...messages);
       if (target !== item) {
         run.failed(target, messages, time);

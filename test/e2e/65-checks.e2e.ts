@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../harness/codeServer';
+import { startServer } from '../server';
 import { e2e } from './session';
 import {
   connectService,
@@ -22,7 +23,8 @@ const TESTING = 'workbench.view.extension.test';
 
 /** The rows of Test Explorer (alone in its container, its pane has no header to find it by; few rows: no scrolling). */
 async function testRows(): Promise<TreeRow[]> {
-  const list = e2e.page.locator(`[id="${TESTING}"] .monaco-list`).first();
+  // The tree's list, not the filter's (an editor with lists of its own once it is typed into).
+  const list = e2e.page.locator(`[id="${TESTING}"] .monaco-list[role="tree"]`).first();
   await list.waitFor({ state: 'attached', timeout: 15_000 });
   return list.locator('.monaco-list-row').evaluateAll((els) =>
     els.map((el) => ({
@@ -159,5 +161,55 @@ describe('Checks in Test Explorer', () => {
     assert.equal(await squiggles('error').count(), 0, 'no error for the columns of cities.jsonl');
     assert.equal(await squiggles('warning').count(), 0, 'no warning either');
     fs.rmSync(path.join(folder, 'countries.jsonc'), { force: true });
+  });
+
+  it('a repeated check whose answers alternate says "2 of 4" and is found by the flaky tag filter', async function () {
+    this.timeout(180_000);
+    const page = e2e.page;
+    // A service whose chat answers alternate between right and wrong, as a flaky model's do.
+    const flaky = await startServer({ grading: { chatScript: ['Paris, surely.', 'Lyon, I think.'] } });
+    const folder = path.join(e2e.dirs.workspace, 'checks', 'repeats');
+    try {
+      fs.mkdirSync(folder, { recursive: true });
+      fs.writeFileSync(
+        path.join(folder, 'flaky.jsonc'),
+        '// POST /v1/chat\n// @repeat 4\n// @expect text contains "Paris"\n' +
+          '{ "model": "aurora-1", "messages": [{ "role": "user", "content": "The capital of France?" }] }\n',
+      );
+      await openPalette(page, 'View: Close All Editor Groups');
+      await connectService(page, flaky.url, flaky.keys.acme);
+      await openFileByName(page, 'flaky.jsonc');
+      await readActiveEditorText(page, { contains: '@repeat 4' });
+      await openPalette(page, 'Test: Run Tests in Current File');
+      await waitForValue(
+        async () => flaky.received('/v1/chat', 'POST').length,
+        (n) => n >= 4,
+        'four attempts sent',
+      );
+      // The result, where a person reads it: the failure at the expectation, with the tally and "flaky".
+      const message = page.locator('.monaco-editor .inner > span.content', { hasText: 'flaky' });
+      await message.first().waitFor({ state: 'visible', timeout: 30_000 });
+      assert.match(await message.first().innerText(), /2 of 4 passed, flaky/);
+
+      // Test Explorer's filter by the tag: only the flaky check is left.
+      await openViewContainer(page, 'Testing', TESTING);
+      // The filter ("Filter (e.g. text, !exclude, @tag)") is a small editor that suggests tags: click it, type.
+      await page.locator(`[id="${TESTING}"] .monaco-editor[data-uri="testing:filter"]`).first().click();
+      await page.keyboard.type('@modelAccess.checks:flaky');
+      const rows = await waitForValue(
+        async () => (await expandAll()).filter((r) => r.label.endsWith('.jsonc')),
+        (list) => list.length === 1,
+        'one check left by the flaky filter',
+      );
+      assert.equal(rows[0].label, 'flaky.jsonc');
+      assert.match(rows[0].ariaLabel, /\(Failed\)/);
+      await screenshot(page, 'checks-flaky-filter');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Delete');
+    } finally {
+      await connectService(page, e2e.service.url, e2e.demoKey).catch(() => undefined);
+      await flaky.close();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

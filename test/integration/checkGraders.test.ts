@@ -79,6 +79,7 @@ describe('Checks with graders and repeats in Test Explorer', function () {
     const outcome = api.checks.outcomes().get(repeated.id);
     assert.equal(outcome?.state, 'failed', JSON.stringify(outcome));
     assert.match(outcome?.messages[0]?.message ?? '', /\d of 5 passed, flaky/);
+    assert.equal(outcome?.messages[0]?.line, 1, 'the tally at the // @repeat line, where the editor shows it');
     assert.ok(
       repeated.tags.some((t) => t.id === 'flaky'),
       'the flaky tag',
