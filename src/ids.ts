@@ -66,6 +66,8 @@ export const Commands = {
   runChecks: 'modelAccess.runChecks',
   runChecksOnModels: 'modelAccess.runChecksOnModels',
   saveCheckResults: 'modelAccess.saveCheckResults',
+  /** The grid of the last Run Checks on Several Models (src/checks/modelGridPanel.ts). */
+  showModelGrid: 'modelAccess.showModelGrid',
   // Conversations in a payload (src/requests/conversation/conversation.ts)
   reply: 'modelAccess.reply',
   regenerate: 'modelAccess.regenerate',
