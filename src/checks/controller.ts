@@ -352,8 +352,9 @@ export class ChecksController implements vscode.Disposable {
     }
     // Running only the children of models runs their payloads on those models again.
     const asked = request.include?.map((i) => i.id.split(MODEL_CHILD)[1]);
-    if (!models?.length && asked?.length && asked.every((m) => m !== undefined)) {
-      models = [...new Set(asked)];
+    const rerun = !models?.length && !!asked?.length && asked.every((m) => m !== undefined);
+    if (rerun) {
+      models = [...new Set(asked as string[])];
     }
     const items = this.collect(request);
     const run = recording(this.controller.createTestRun(request), this.outcomes);
@@ -370,7 +371,7 @@ export class ChecksController implements vscode.Disposable {
           item.children.forEach((c) => run.skipped(c));
           continue;
         }
-        tables.push(await this.runFile(run, item, rows, abort.signal, models));
+        tables.push(await this.runFile(run, item, rows, abort.signal, models, rerun));
       }
     } finally {
       cancel.dispose();
@@ -388,6 +389,7 @@ export class ChecksController implements vscode.Disposable {
     onlyRows: Set<number> | undefined,
     signal: AbortSignal,
     models: readonly string[] | undefined,
+    rerun = false,
   ): Promise<Table> {
     const uri = item.uri as vscode.Uri;
     run.started(item);
@@ -470,7 +472,7 @@ export class ChecksController implements vscode.Disposable {
           dataset: result.dataset,
           passRate: result.passRate,
         });
-        this.reportModels(run, item, uri, result, models);
+        this.reportModels(run, item, uri, result, models, rerun);
         run.appendOutput(
           `${l10n.t('Model Access: Show Results Across Models shows them as a grid, and saves it as CSV.')}\r\n`,
           undefined,
@@ -568,7 +570,8 @@ export class ChecksController implements vscode.Disposable {
 
   /**
    * A child of the payload per model of a several-models run, in the order asked, each passed or failed with
-   * the messages of its own requests (a dataset row's prefixed with the row).
+   * the messages of its own requests (a dataset row's prefixed with the row). A new run replaces the children
+   * of the last; a `rerun` of some of them from Test Explorer keeps the others.
    */
   private reportModels(
     run: vscode.TestRun,
@@ -576,18 +579,26 @@ export class ChecksController implements vscode.Disposable {
     uri: vscode.Uri,
     result: FileResult,
     models: readonly string[],
+    rerun: boolean,
   ): void {
     const { firstFailure, rowsByModel } = load();
     const children = [...rowsByModel(result.rows, models)].map(([model, rows], i) => {
-      const child = this.controller.createTestItem(`${item.id}${MODEL_CHILD}${model}`, displayText(model, 120), uri);
+      const id = `${item.id}${MODEL_CHILD}${model}`;
+      const existing = rerun ? item.children.get(id) : undefined;
+      const child = existing ?? this.controller.createTestItem(id, displayText(model, 120), uri);
       child.range = item.range;
       // After the dataset's rows (their sortText is the padded line number), in the order the models were asked.
-      child.sortText = `~${String(i).padStart(3, '0')}`;
+      child.sortText ??= `~${String(i).padStart(3, '0')}`;
       return { child, rows };
     });
-    const rowChildren: vscode.TestItem[] = [];
-    item.children.forEach((c) => void (c.id.includes(MODEL_CHILD) || rowChildren.push(c)));
-    item.children.replace([...rowChildren, ...children.map((c) => c.child)]);
+    const kept: vscode.TestItem[] = [];
+    item.children.forEach((c) => {
+      const model = c.id.split(MODEL_CHILD)[1];
+      if (model === undefined || (rerun && !models.includes(model))) {
+        kept.push(c);
+      }
+    });
+    item.children.replace([...kept, ...children.map((c) => c.child)]);
     for (const { child, rows } of children) {
       const time = rows.reduce((t, r) => t + (r.kind === 'run' ? r.result.observed.elapsedMs : 0), 0);
       if (rows.length === 0) {

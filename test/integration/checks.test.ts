@@ -201,6 +201,19 @@ describe('Checks in Test Explorer', function () {
     for (const child of perModel) {
       assert.equal(api.checks.outcomes().get(child.id)?.state, 'passed', child.label);
     }
+    // Running one model's child sends the payload to that model alone, and keeps the other children.
+    server.clearRecords();
+    await api.checks.run([perModel[0]]);
+    assert.deepEqual(
+      server.received('/v1/chat').map((r) => (r.json as { model: string }).model),
+      [perModel[0].label],
+    );
+    assert.deepEqual(
+      children(paris)
+        .filter((c) => c.id.includes('#model:'))
+        .map((c) => c.label),
+      perModel.map((c) => c.label),
+    );
 
     // Save as CSV (the page's button): the grid, a column group per model, and the summary row.
     const target = vscode.Uri.file(path.join(tmp, 'grid.csv'));
