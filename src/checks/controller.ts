@@ -440,7 +440,8 @@ export class ChecksController implements vscode.Disposable {
       onSecrets: (secrets) => secrets.forEach((s) => this.deps.log.redactor.add(s)),
       onStart: (_run, label) => {
         const child = childOf(label);
-        if (child) {
+        // On several models a row's requests are the models' children's (their rows are not reported alone).
+        if (child && !models?.length) {
           run.started(child);
         }
       },
