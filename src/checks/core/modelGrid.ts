@@ -17,7 +17,7 @@ export interface GridCell {
   state: CellState;
   /** What the cell says: "passed", "failed", "no answer", "not run"; "3 of 5 passed" for repeated requests. */
   text: string;
-  /** The lowest graders' score (`similar`, `judge`) of the cell, averaged over attempts; undefined without one. */
+  /** The lowest of the graders' scores (`similar`, `judge`; each averaged over attempts); undefined without one. */
   score?: number;
   /** Every grader's score, "similar 0.91, judge 1" (the score's title). */
   scores?: string;
@@ -72,12 +72,13 @@ function rowLabel(row: RowResult, input: GridInput): string {
   return line !== undefined && input.dataset !== undefined ? `${input.dataset}:${line}` : input.payload;
 }
 
-function gradeScores(row: RowResult): { name: string; score: number }[] {
+/** The graded expectations of a request: their line, grader (`similar`, `judge`) and score. */
+function gradeScores(row: RowResult): { line: number; name: string; score: number }[] {
   if (row.kind !== 'run') {
     return [];
   }
   return row.result.results.flatMap((r) =>
-    r.outcome.score === undefined ? [] : [{ name: r.source.split(/\s+/)[0] ?? r.source, score: r.outcome.score }],
+    r.outcome.score === undefined ? [] : [{ line: r.line, name: r.source.split(' ')[0], score: r.outcome.score }],
   );
 }
 
@@ -101,12 +102,19 @@ function cellOf(attempts: readonly RowResult[], passRate: number): GridCell {
     const t = answered(a);
     return t === undefined ? [] : [t];
   });
-  const graded = attempts.map(gradeScores).filter((s) => s.length > 0);
-  const score =
-    graded.length === 0
-      ? undefined
-      : graded.reduce((sum, s) => sum + Math.min(...s.map((g) => g.score)), 0) / graded.length;
-  const scores = graded[0]?.map((g) => `${g.name} ${formatScore(g.score)}`).join(', ');
+  // Each grader's score, averaged over the attempts that were graded; the cell shows the lowest.
+  const byGrader = new Map<number, { name: string; list: number[] }>();
+  for (const g of attempts.flatMap(gradeScores)) {
+    const found = byGrader.get(g.line) ?? { name: g.name, list: [] };
+    found.list.push(g.score);
+    byGrader.set(g.line, found);
+  }
+  const means = [...byGrader.values()].map(({ name, list }) => ({
+    name,
+    score: list.reduce((a, b) => a + b, 0) / list.length,
+  }));
+  const score = means.length === 0 ? undefined : Math.min(...means.map((m) => m.score));
+  const scores = means.length === 0 ? undefined : means.map((m) => `${m.name} ${formatScore(m.score)}`).join(', ');
   const why = firstFailed ? `${l10n.t('line {0}', firstFailed.line + 1)}: ${firstFailed.message}` : undefined;
   const base = { score, scores, timeMs: median(times), why };
   if (attempts.length > 1) {

@@ -181,6 +181,35 @@ describe('checks/core/modelGrid', () => {
     assert.deepEqual([lenient.rows[0].cells[0].state, lenient.rows[0].cells[0].why], ['passed', undefined]);
   });
 
+  it('repeated graded requests: each grader averaged over the attempts, the cell shows the lowest', () => {
+    const judged = (score: number, attempt: number): RowResult => {
+      const row = run({ model: 'a', attempt, score });
+      if (row.kind === 'run') {
+        row.result.results.push({ line: 5, source: 'judge "names Paris"', outcome: { passed: true, score: 1 } });
+      }
+      return row;
+    };
+    const grid = modelGrid({
+      payload: 'p.jsonc',
+      models: ['a'],
+      rows: [judged(0.9, 1), judged(0.7, 2)],
+      passRate: 0.5,
+    });
+    const cell = grid.rows[0].cells[0];
+    assert.equal(cell.scores, 'similar 0.8, judge 1');
+    assert.ok(Math.abs((cell.score ?? 0) - 0.8) < 1e-9, String(cell.score));
+    assert.deepEqual([cell.state, cell.text], ['passed', '1 of 2 passed']);
+  });
+
+  it('a run that was cancelled before any answer: the payload row says "not run" for every model', () => {
+    const grid = modelGrid({ payload: 'paris.jsonc', models: ['a', 'b'], rows: [] });
+    assert.deepEqual(
+      grid.rows.map((r) => [r.label, ...r.cells.map((c) => c.text)]),
+      [['paris.jsonc', 'not run', 'not run']],
+    );
+    assert.deepEqual(gridAsTable(grid).rows.at(-1), ['all rows', 'not run', '', '', '', 'not run', '', '', '']);
+  });
+
   it('leaves out requests of models not asked for, and names a model asked twice once', () => {
     const grid = modelGrid({
       payload: 'p.jsonc',

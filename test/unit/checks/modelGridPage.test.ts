@@ -96,6 +96,14 @@ describe('checks/core/modelGridPage', () => {
     assert.ok(!elements(modelGridHtml(all, 'n', 's')).some((e) => e.tag === 'h2'), 'no list when nothing failed');
   });
 
+  it('names one model in the singular', () => {
+    const one = modelGrid({ payload: 'p.jsonc', models: ['a'], rows: [] });
+    assert.equal(
+      elements(modelGridHtml(one, 'n', 's')).find((e) => e.tag === 'caption')?.text,
+      'p.jsonc on 1 model: each cell says passed or failed, the score of its graders and the time.',
+    );
+  });
+
   it('Save as CSV is a button that posts its action; anything else the page could post is ignored', () => {
     const button = render().filter((e) => e.tag === 'button');
     assert.deepEqual(
