@@ -21,7 +21,9 @@
 //   npm test -- --only lint,unit  a subset: lint, format, typecheck, unit, package, integration, e2e, demo
 //   npm test -- --skip e2e        everything but some layers
 //   npm test -- --vscode 1.139   the integration layer on these VS Code versions (default: tested =
-//                                1.139,1.135; also 1.104, all)
+//                                1.139,1.135; also 1.104, all): the whole suite on the newest of them,
+//                                its compatibility suites on the others (test/integration/runner.ts)
+//   npm test -- --full-compat    the whole integration suite on every version
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -61,6 +63,13 @@ try {
   console.error(e.message);
   process.exit(2);
 }
+
+// The whole integration suite runs on the newest version asked for; the older ones run the suites whose
+// behaviour rests on APIs that change between VS Code versions (runner.ts COMPAT_SUITES), unless asked.
+const fullCompat = args.includes('--full-compat');
+const minor = (v) => Number(String(v).split('.')[1] ?? 0);
+const newestAsked = [...vscodeVersions].sort((a, b) => minor(b) - minor(a))[0];
+const fullOn = (version) => fullCompat || version === newestAsked;
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const VSIX = path.join(ROOT, `${pkg.name}-${pkg.version}.vsix`);
@@ -312,27 +321,28 @@ if (needVersions.length > 0) {
       setupEnded = Date.now();
       return r.code === 0;
     });
-  const cached = needVersions.filter((v) => !(useFresh && v === newest));
-  // One version after the other (two native builds at once would only compete for the cores); the
-  // integration layer of a version starts as soon as that version is ready.
-  let chain = Promise.resolve(true);
-  for (const v of cached) {
-    chain = chain.then(() => runSetup([v]));
-    setupReady[v] = chain;
-  }
+  let freshEnv = {};
   if (useFresh) {
     freshRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'model-access-fresh-'));
     const home = path.join(freshRoot, 'home');
     fs.mkdirSync(home);
     // A newcomer: empty HOME (no ~/.npmrc, no npm cache, no code-server cache), default cache folder.
-    const env = {
+    freshEnv = {
       HOME: home,
       MODEL_ACCESS_CACHE: '',
       XDG_CACHE_HOME: '',
       XDG_CONFIG_HOME: '',
       npm_config_cache: path.join(home, '.npm'),
     };
-    setupReady[newest] = chain.then(() => runSetup([newest], env));
+  }
+  // One version after the other (two native builds at once would only compete for the cores), the newest
+  // first: the whole integration suite, e2e and demo need it, the older versions only the shorter
+  // compatibility run. The integration layer of a version starts as soon as that version is ready.
+  let chain = Promise.resolve(true);
+  for (const v of [...needVersions].sort((a, b) => minor(b) - minor(a))) {
+    const env = useFresh && v === newest ? freshEnv : {};
+    chain = chain.then(() => runSetup([v], env));
+    setupReady[v] = chain;
   }
   const what = needVersions
     .map((v) => `VS Code ${v}${useFresh && v === newest ? ' (fresh install into an empty HOME, CI)' : ''}`)
@@ -364,9 +374,11 @@ async function integrationLayer(version) {
   if (!(await ensureVSCode(version))) {
     return { ok: false, note: 'setup of code-server/Chromium failed' };
   }
-  const r = await run(path.join(BIN, 'tsx'), ['test/integration/runner.ts', '--vscode', version], {
-    env: vscodeEnv(version),
-  });
+  const r = await run(
+    path.join(BIN, 'tsx'),
+    ['test/integration/runner.ts', '--vscode', version, ...(fullOn(version) ? [] : ['--compat'])],
+    { env: vscodeEnv(version) },
+  );
   const m = /integration: (\d+) passed, (\d+) failed, (\d+) pending/.exec(stripAnsi(r.output));
   const counts = m ? { passed: Number(m[1]), failed: Number(m[2]), pending: Number(m[3]) } : undefined;
   return { ok: r.code === 0 && !!counts && counts.passed > 0, counts, note: counts ? undefined : 'no results' };
@@ -421,17 +433,14 @@ const layers = {
   },
 };
 
-// Integration runs first on versions whose setup is cached, last on the one being installed fresh.
+// Integration runs in the order of the setup: the newest version (the whole suite) first.
 const plan = [];
 for (const name of LAYERS) {
   if (!selected.includes(name)) {
     continue;
   }
   if (name === 'integration') {
-    const ordered = [
-      ...itVersions.filter((v) => !(useFresh && v === newest)),
-      ...itVersions.filter((v) => useFresh && v === newest),
-    ];
+    const ordered = [...itVersions].sort((a, b) => minor(b) - minor(a));
     for (const v of ordered) {
       plan.push([`integration ${v}`, () => integrationLayer(v)]);
     }

@@ -180,6 +180,8 @@ export const BuiltinCommands = {
   setContext: 'setContext',
   openSettings: 'workbench.action.openSettings',
   openWalkthrough: 'workbench.action.openWalkthrough',
+  /** Hides the notification toasts (they stay in the notification center). */
+  hideToasts: 'notifications.hideToasts',
   openFolder: 'vscode.openFolder',
   showMarkdownPreview: 'markdown.showPreview',
   /** The built-in Markdown extension's renderer: the engine, plugins and settings its preview uses. */

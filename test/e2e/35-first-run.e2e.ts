@@ -20,6 +20,7 @@ import {
   screenshot,
   viewContainer,
   hidePanel,
+  waitForNotification,
 } from './helpers';
 
 const SEND_KEY = 'Control+Alt+Enter';
@@ -95,13 +96,17 @@ describe('First run, as a newcomer', () => {
     );
   });
 
-  it('Send Request (palette) sends a selected JSON object on its own', async () => {
+  it('Send Request (palette) sends a selected JSON object on its own; the earlier "not valid JSON" goes', async () => {
     const page = e2e.page;
     await openFileByName(page, 'variants.jsonc');
     await page
       .locator('.codelens-decoration a', { hasText: 'Send' })
       .first()
       .waitFor({ state: 'visible', timeout: 15_000 });
+    // First as a person tries it: Send on the whole file, two objects, is not one JSON value.
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await page.keyboard.press(SEND_KEY);
+    await waitForNotification(page, /Nothing was sent: the payload is not valid JSON/);
     await openPalette(page, 'Go to Line/Column');
     await quickInput(page).locator('input').fill(':4');
     await page.keyboard.press('Enter');
@@ -119,6 +124,11 @@ describe('First run, as a newcomer', () => {
     const answer = (await readAnswer(page, 'variants', /POST \/v1\/chat · 200 OK/)).replace(/\s+/g, ' ');
     assert.ok(answer.includes('second variant'), 'the selected variant was sent');
     assert.ok(!answer.includes('first variant'));
+    assert.equal(
+      await page.locator('.notification-toast', { hasText: /not valid JSON/ }).count(),
+      0,
+      'the new Send took the old "not valid JSON" away',
+    );
   });
 
   it('package.json: the Send keybinding leaves it byte-identical, and the palette offers no Send', async () => {

@@ -56,6 +56,12 @@ export class RequestSender implements vscode.Disposable {
    */
   answerView?: (payload: vscode.Uri, endpoint: PostEndpoint) => Promise<boolean>;
   readonly diagnostics = vscode.languages.createDiagnosticCollection('model-access-payload');
+  /**
+   * Whether the last Send left a notification up ("Nothing was sent…", a failure with its way out). The next
+   * Send hides it: a toast about an earlier attempt next to a new answer reads as if the new one failed.
+   * The API cannot close one notification, so the toasts are hidden; they stay in the notification center.
+   */
+  private leftMessage = false;
 
   constructor(
     private readonly deps: Services,
@@ -67,6 +73,10 @@ export class RequestSender implements vscode.Disposable {
   ) {}
 
   async send(editor: SendSource | undefined, fixed?: PostEndpoint, options: SendOptions = {}): Promise<SendOutcome> {
+    if (this.leftMessage) {
+      this.leftMessage = false;
+      void vscode.commands.executeCommand(BuiltinCommands.hideToasts).then(undefined, () => undefined);
+    }
     if (!editor) {
       return this.notSent(l10n.t('Open a JSON payload (or run "Model Access: New Request…") to send it.'));
     }
@@ -94,6 +104,7 @@ export class RequestSender implements vscode.Disposable {
         start.character + 1,
         clean(p.message),
       );
+      this.leftMessage = true;
       void this.deps.ui.error(message);
       return { kind: 'invalid', message };
     }
@@ -105,6 +116,7 @@ export class RequestSender implements vscode.Disposable {
         'Nothing was sent: this payload is pinned to environment {0} (// @env), and no environment has that name in modelAccess.environments.',
         clean(target.missing),
       );
+      this.leftMessage = true;
       void this.deps.ui.error(message);
       return { kind: 'invalid', message };
     }
@@ -117,10 +129,12 @@ export class RequestSender implements vscode.Disposable {
       const message = unresolvedMessage(resolved.problems);
       if (resolved.problems.some((p) => p.refusedEnv !== undefined)) {
         // Allow NAME remembers the name for this workspace and sends again.
+        this.leftMessage = true;
         void this.envAccess
           .offerAllow(this.deps.ui, message, resolved.problems)
           .then((allowed) => (allowed ? this.send(editor, fixed) : undefined));
       } else {
+        this.leftMessage = true;
         void this.deps.ui.error(message);
       }
       return { kind: 'invalid', message };
@@ -207,6 +221,7 @@ export class RequestSender implements vscode.Disposable {
     if (options.quiet) {
       // The caller shows the failure where it belongs.
     } else if (record.limitReached) {
+      this.leftMessage = true;
       void this.deps.ui
         .warn(l10n.t('POST {0}: {1}', clean(endpoint), clean(record.error)), l10n.t('Open Settings'))
         .then((a) =>
@@ -219,6 +234,7 @@ export class RequestSender implements vscode.Disposable {
         );
     } else if (record.failure && !record.cancelled) {
       // Retry sends the payload as it is now, from its editor, to the same endpoint.
+      this.leftMessage = true;
       offerWayOut(this.deps, failedMessage(`POST ${endpoint}`, record.error), record.failure, async () =>
         this.send(await vscode.window.showTextDocument(doc, { preview: false }), endpoint),
       );
