@@ -463,7 +463,7 @@ export class ChecksController implements vscode.Disposable {
       run.appendOutput(`${tableAsText(table).replace(/\n/g, '\r\n')}\r\n`, undefined, item);
     }
     if (models && models.length > 0) {
-      this.models = modelTable(result.rows);
+      this.models = modelTable(result.rows, models);
       run.appendOutput(`${tableAsText(this.models).replace(/\n/g, '\r\n')}\r\n`, undefined, item);
       if (!result.notRunnable) {
         this.grid = load().modelGrid({
