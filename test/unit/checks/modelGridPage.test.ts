@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import type { RowResult } from '../../../src/checks/core/fileRun';
 import { modelGrid, type ModelGrid } from '../../../src/checks/core/modelGrid';
-import { GRID_STYLE, modelGridHtml, parseGridMessage } from '../../../src/checks/core/modelGridPage';
-import { bodyText, elements } from '../helpers/html';
+import { GRID_STYLE, modelGridHtml, parseGridMessage, stackedStyle } from '../../../src/checks/core/modelGridPage';
+import { bodyText, elements, type ParsedElement } from '../helpers/html';
 
 function run(model: string, line: number, passed: boolean, ms: number, score?: number): RowResult {
   return {
@@ -45,6 +45,17 @@ const grid = (): ModelGrid =>
 
 const render = (g: ModelGrid = grid()) => elements(modelGridHtml(g, 'n0nce', 'https://webview.test'));
 
+/** Each cell of `kind` (`cell`, `summary`) as [what it says, the model it names for the narrow layout]. */
+const cellsOf = (els: ParsedElement[], kind: string) =>
+  els.flatMap((e, i) => {
+    if (e.tag !== 'td' || !e.attrs.class?.split(' ').includes(kind)) {
+      return [];
+    }
+    const after = els.slice(i + 1);
+    const model = after.find((x) => x.attrs.class === 'cell-model');
+    return [{ td: e, text: after.find((x) => x.attrs.class === 'lines')?.text ?? '', model }];
+  });
+
 describe('checks/core/modelGridPage', () => {
   it('a table with a caption, a column header per model in the order asked, a row header per request', () => {
     const els = render();
@@ -66,14 +77,19 @@ describe('checks/core/modelGridPage', () => {
   });
 
   it("each cell: passed or failed, the score, the time; a failed cell's title says why; a missing one says not run", () => {
-    const cells = render().filter((e) => e.tag === 'td' && e.attrs.class?.startsWith('cell'));
+    const cells = cellsOf(render(), 'cell');
     assert.deepEqual(
       cells.map((c) => c.text),
       ['✓ passedscore 1120ms', '✗ failedscore 01.5s', '✓ passed90ms', '✓ passed100ms', '– not run', '✓ passed80ms'],
     );
-    assert.equal(cells[1].attrs['data-state'], 'failed');
-    assert.equal(cells[1].attrs.title, 'line 3: The judge says no: it names <b>Lyon</b> instead.');
-    assert.equal(cells[0].attrs.title, undefined);
+    assert.equal(cells[1].td.attrs['data-state'], 'failed');
+    assert.equal(cells[1].td.attrs.title, 'line 3: The judge says no: it names <b>Lyon</b> instead.');
+    assert.equal(cells[0].td.attrs.title, undefined);
+    // The narrow layout names each cell's model; screen readers have the column header already.
+    assert.deepEqual(
+      cells.map((c) => [c.model?.text, c.model?.attrs['aria-hidden']]),
+      ['aurora-2', 'mira-1', 'zeta-3', 'aurora-2', 'mira-1', 'zeta-3'].map((m) => [m, 'true']),
+    );
     // The marks are for the eye; the words say the same to a screen reader.
     assert.ok(
       render()
@@ -85,7 +101,7 @@ describe('checks/core/modelGridPage', () => {
   it('the footer sums each model up, and the reasons are listed under the table for the keyboard', () => {
     const els = render();
     assert.deepEqual(
-      els.filter((e) => e.tag === 'td' && e.attrs.class === 'summary').map((e) => e.text),
+      cellsOf(els, 'summary').map((c) => c.text),
       ['2 of 2 passed · 100%median 110ms', '0 of 1 passed · 0%median 1.5s', '2 of 2 passed · 100%median 85ms'],
     );
     assert.deepEqual(
@@ -102,6 +118,25 @@ describe('checks/core/modelGridPage', () => {
       elements(modelGridHtml(one, 'n', 's')).find((e) => e.tag === 'caption')?.text,
       'p.jsonc on 1 model: each cell says passed or failed, the score of its graders and the time.',
     );
+  });
+
+  it('narrower than a readable column per model, each request is a card (and the table keeps its roles)', () => {
+    // Three models: a table in the editor beside the sidebar at 900 px (about 550 px); six: cards there.
+    const below = (models: number) => Number(/@media \(max-width: (\d+)px\)/.exec(stackedStyle(models))?.[1]);
+    assert.ok(below(3) < 550 && below(6) > 550, `${below(3)} / ${below(6)}`);
+    assert.ok(below(2) < below(3));
+    assert.match(stackedStyle(3), /table\.grid tr \{[^}]*border/);
+    assert.match(modelGridHtml(grid(), 'n', 's'), new RegExp(`max-width: ${below(3)}px`));
+    const roles = render()
+      .filter((e) => ['table', 'tr', 'th', 'td'].includes(e.tag))
+      .map((e) => `${e.tag}:${e.attrs.role}`);
+    assert.deepEqual([...new Set(roles)].sort(), [
+      'table:table',
+      'td:cell',
+      'th:columnheader',
+      'th:rowheader',
+      'tr:row',
+    ]);
   });
 
   it('Save as CSV is a button that posts its action; anything else the page could post is ignored', () => {
@@ -152,13 +187,13 @@ describe('checks/core/modelGridPage', () => {
     );
     assert.ok(!/nowrap/.test(GRID_STYLE), 'nothing refuses to wrap');
     // Widths only as shares of the page: a length (px, em, ch…) could be wider than a 550 px column.
-    const widths = [...GRID_STYLE.matchAll(/(?:^|[\s;{])((?:min-|max-)?width):\s*([^;}]+)/g)].map((m) => [
-      m[1],
-      m[2].trim(),
-    ]);
+    const widths = [...(GRID_STYLE + stackedStyle(6)).matchAll(/(?:^|[\s;{])((?:min-|max-)?width):\s*([^;}]+)/g)].map(
+      (m) => [m[1], m[2].trim()],
+    );
     assert.ok(widths.length > 0);
     for (const [property, value] of widths) {
-      assert.match(value, /^(\d+%|auto)$/, `${property}: ${value}`);
+      // 1px: the column headers kept for screen readers while the narrow layout hides them.
+      assert.match(value, /^(\d+%|auto|1px|0)$/, `${property}: ${value}`);
     }
     assert.ok(
       widths.filter(([p]) => p === 'width').every(([, v]) => v === 'auto' || parseInt(v, 10) <= 100),
