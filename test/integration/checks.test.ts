@@ -226,7 +226,7 @@ describe('Checks in Test Explorer', function () {
 
     // Closed, it comes back from the palette with the same grid.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    assert.equal(api.checks.grid.html(), undefined);
+    await eventually(() => api.checks.grid.html() === undefined, 5000, 'the grid closed');
     await vscode.commands.executeCommand(Commands.showModelGrid);
     assert.deepEqual(
       [...(api.checks.grid.html() ?? '').matchAll(/class="model">(.*?)<\/th>/g)].map((m) => m[1].replace(/<wbr>/g, '')),
