@@ -188,10 +188,13 @@ describe('Checks in Test Explorer', function () {
     const html = api.checks.grid.html() ?? '';
     const headers = [...html.matchAll(/class="model">(.*?)<\/th>/g)].map((m) => m[1].replace(/<wbr>/g, ''));
     assert.deepEqual(headers, offered);
-    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-    assert.ok(
-      tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('modelAccess.modelGrid'),
-      `the grid is the active tab (${tab?.label})`,
+    await eventually(
+      () => {
+        const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+        return tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('modelAccess.modelGrid');
+      },
+      5000,
+      'the grid is the active tab',
     );
 
     // Test Explorer: one child of the payload per model, each with its own result.
