@@ -35,6 +35,9 @@ export const Commands = {
   copyModelId: 'modelAccess.copyModelId',
   showModelDetails: 'modelAccess.showModelDetails',
   previewModelCard: 'modelAccess.previewModelCard',
+  /** Two models' cards in the diff editor, and a card's changes since it was last read (src/explorer/cardCompare.ts). */
+  compareModelCards: 'modelAccess.compareModelCards',
+  showCardChanges: 'modelAccess.showCardChanges',
   /** What changed in the registry since the list was last marked as seen (src/explorer/registryChanges.ts). */
   showRegistryChanges: 'modelAccess.showRegistryChanges',
   markModelsSeen: 'modelAccess.markModelsSeen',
@@ -68,6 +71,8 @@ export const Commands = {
   saveCheckResults: 'modelAccess.saveCheckResults',
   /** The grid of the last Run Checks on Several Models (src/checks/modelGridPanel.ts). */
   showModelGrid: 'modelAccess.showModelGrid',
+  /** Runs the checks whose payloads use a model the registry changed (src/checks/modelFollow.ts). */
+  runChecksAffectedByModelChanges: 'modelAccess.runChecksAffectedByModelChanges',
   // Conversations in a payload (src/requests/conversation/conversation.ts)
   reply: 'modelAccess.reply',
   regenerate: 'modelAccess.regenerate',
@@ -186,4 +191,6 @@ export const BuiltinCommands = {
   showMarkdownPreview: 'markdown.showPreview',
   /** The built-in Markdown extension's renderer: the engine, plugins and settings its preview uses. */
   renderMarkdown: 'markdown.api.render',
+  /** Two documents in the diff editor. */
+  diff: 'vscode.diff',
 } as const;

@@ -6,6 +6,7 @@
 import type { PlatformTestApi } from './services';
 import type { ModelDocuments } from './explorer/inspect';
 import type { CardPreviews } from './explorer/cardPreview';
+import type { CardComparisons } from './explorer/cardCompare';
 import type { ModelDetailsPanels } from './explorer/details';
 import type { ModelsView } from './explorer/modelsView';
 import type { RegistryChangesPage } from './explorer/registryChanges';
@@ -26,6 +27,8 @@ export interface ModelAccessApi extends PlatformTestApi {
   details: ModelDetailsPanels;
   /** Model Cards previewed in the editor. */
   cards: CardPreviews;
+  /** Compare Model Cards and Show Card Changes. */
+  cardComparisons: CardComparisons;
   /** Show Changes' page (registry changes since the list was last seen). */
   changesPage: RegistryChangesPage;
   statusBar: ModelsStatusBar;

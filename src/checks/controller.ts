@@ -14,6 +14,7 @@ import type { FileResult, RowResult, Target } from './core/fileRun';
 import type { Table } from './core/resultsTable';
 import type { ModelGrid } from './core/modelGrid';
 import type { ChecksSettings } from './settings';
+import { ModelFollow } from './modelFollow';
 
 /** What integration tests observe and drive. */
 export interface ChecksApi {
@@ -29,6 +30,12 @@ export interface ChecksApi {
   lastModelTable(): Table | undefined;
   /** The grid of the last several-models run (Results Across Models). */
   lastModelGrid(): ModelGrid | undefined;
+  /** The run profile (tests start a continuous run through its handler). */
+  profile: vscode.TestRunProfile;
+  /** Resolves once the latest registry change was followed (outdated marks, continuous runs, an accepted offer). */
+  modelChangesFollowed(): Promise<void>;
+  /** The test item ids the latest registry change marked outdated. */
+  lastInvalidated(): readonly string[];
 }
 
 const MAX_FILES = 5000;
@@ -107,6 +114,8 @@ export class ChecksController implements vscode.Disposable {
   private readonly outcomes = new Map<string, CheckOutcome>();
   private readonly scratch: vscode.Uri;
   private readonly envAccess: EnvAccess;
+  private readonly follow: ModelFollow;
+  private readonly profile: vscode.TestRunProfile;
 
   constructor(
     private readonly deps: Services,
@@ -120,10 +129,32 @@ export class ChecksController implements vscode.Disposable {
       }
     };
     this.controller.refreshHandler = () => this.refresh();
-    this.controller.createRunProfile(
+    this.follow = new ModelFollow(
+      {
+        controller: this.controller,
+        payloadItems: () => this.payloadItems(),
+        read: (uri) => this.read(uri),
+        readBeside: (uri, file) => readPayloadFile(uri, file, this.scratch).then((r) => (r.ok ? r.text : undefined)),
+        variables: (pinned, uri) => {
+          const env = pinned === undefined ? this.deps.environments.active : this.deps.environments.find(pinned);
+          return pinned !== undefined && !env
+            ? undefined
+            : variableContext(env, { envPolicy: this.envAccess.policyFor(uri) });
+        },
+        get maxRows() {
+          return settings.maxRows;
+        },
+        run: (request, token) => this.runRequest(request, token),
+      },
+      deps,
+    );
+    // A continuous run re-runs the checks whose models a refresh finds changed (ModelFollow).
+    this.profile = this.controller.createRunProfile(
       l10n.t('Run Checks'),
       vscode.TestRunProfileKind.Run,
-      (request, token) => this.runRequest(request, token),
+      (request, token) => (request.continuous ? this.follow.watch(request, token) : this.runRequest(request, token)),
+      true,
+      undefined,
       true,
     );
     const watcher = vscode.workspace.createFileSystemWatcher('**/*.{json,jsonc,jsonl,ndjson,csv}');
@@ -133,6 +164,7 @@ export class ChecksController implements vscode.Disposable {
       watcher.onDidCreate(changed),
       watcher.onDidChange(changed),
       watcher.onDidDelete((uri) => this.remove(uri)),
+      this.follow,
       vscode.workspace.onDidSaveTextDocument((doc) => changed(doc.uri)),
       vscode.workspace.onDidOpenTextDocument((doc) => {
         if (doc.uri.scheme === 'file' && /\.jsonc?$/i.test(doc.fileName)) {
@@ -151,7 +183,25 @@ export class ChecksController implements vscode.Disposable {
       lastTable: () => this.table,
       lastModelTable: () => this.models,
       lastModelGrid: () => this.grid,
+      profile: this.profile,
+      modelChangesFollowed: () => this.follow.settled(),
+      lastInvalidated: () => this.follow.lastInvalidated(),
     };
+  }
+
+  /** Runs the checks whose models changed (Run Checks Affected by Model Changes); the ids of the items run. */
+  runAffectedByModelChanges(): Promise<string[]> {
+    return this.follow.runAffected();
+  }
+
+  /** Every payload's test item; the workspace is looked through first when none is known yet. */
+  private async payloadItems(): Promise<vscode.TestItem[]> {
+    if (this.controller.items.size === 0) {
+      await this.refresh();
+    }
+    const out: vscode.TestItem[] = [];
+    this.controller.items.forEach((folder) => folder.children.forEach((file) => void out.push(file)));
+    return out;
   }
 
   /** Every `.json`/`.jsonc` file of the workspace and the scratch folder, as tests when they hold checks. */

@@ -82,5 +82,6 @@ export function register(deps: Services): vscode.Disposable[] {
     }),
     vscode.commands.registerCommand(Commands.saveCheckResults, () => checks.saveTable()),
     vscode.commands.registerCommand(Commands.showModelGrid, () => grid.show()),
+    vscode.commands.registerCommand(Commands.runChecksAffectedByModelChanges, () => checks.runAffectedByModelChanges()),
   ];
 }

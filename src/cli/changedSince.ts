@@ -10,7 +10,7 @@ import { displayText } from '../common/text';
 import type { RegistryChanges } from '../domain/registry/changes';
 import { changeMark } from '../domain/registry/changeText';
 import { isGoingAway, lifecycleLabel, lifecycleStage, readLifecycle } from '../domain/registry/lifecycle';
-import type { PayloadModels } from './payloadModels';
+import { changedModels, type PayloadModels } from '../checks/core/payloadModels';
 
 export interface Selection {
   run: boolean;
@@ -25,10 +25,7 @@ export function selectPayload(models: PayloadModels, changes: RegistryChanges, n
   if ('unknown' in models) {
     return { run: true, reason: `${models.unknown}: run to be safe` };
   }
-  const changed = models.models.flatMap((id) => {
-    const c = changes.byId.get(id);
-    return c ? [`${shown(id)}: ${changeMark(c, now)}`] : [];
-  });
+  const changed = changedModels(models, changes).map((c) => `${shown(c.id)}: ${changeMark(c, now)}`);
   if (changed.length > 0) {
     return { run: true, reason: changed.join('; ') };
   }

@@ -48,7 +48,7 @@ import { runFingerprint } from './junitMerge';
 import { mergeMain } from './merge';
 import { modelsMain } from './models';
 import { readModelList } from './modelList';
-import { payloadModels } from './payloadModels';
+import { payloadModels } from '../checks/core/payloadModels';
 import { lifecycleWarning, modelsById, selectPayload } from './changedSince';
 import { compareLists, type RegistryChanges } from '../domain/registry/changes';
 import type { ListModelsResult, ModelEntry } from '../api/types';

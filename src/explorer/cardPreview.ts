@@ -2,7 +2,10 @@ import * as vscode from 'vscode';
 import type { NetworkSettings } from '../api/dispatcher';
 import type { ModelEntry } from '../api/types';
 import { FAILURE_ACTIONS } from '../domain/failure';
-import { displayText, clean } from '../common/text';
+import { displayText, clean, type DisplayText } from '../common/text';
+import { seenDay } from '../domain/registry/changes';
+import type { MissingCard, KeptCard } from './core/cardDiff';
+import type { KeptCards } from './keptCards';
 import { BuiltinCommands } from '../ids';
 import type { RedactingLog } from '../platform/log';
 import type { Ui } from '../platform/ui';
@@ -15,9 +18,31 @@ import { l10n } from '../platform/l10n';
 export const CARD_SCHEME = 'model-access-card';
 
 export type CardPreviewOutcome =
-  | { kind: 'preview'; uri: vscode.Uri; text: string }
+  /** `changedSince`: when the card kept before, which differs, was read (epoch ms). */
+  | { kind: 'preview'; uri: vscode.Uri; text: string; changedSince?: number }
   | { kind: 'browser'; opened: unknown }
   | { kind: 'failed'; message: string };
+
+/** How many reported changes Show Card Changes can still show (each holds two cards). */
+const MAX_CHANGES = 20;
+
+/** A card as the preview shows it, or why there is none. */
+export type CardText =
+  { kind: 'text'; text: string } | { kind: 'missing'; missing: MissingCard; contentType?: string; setup?: boolean };
+
+/** A card that changed since it was last read: the text kept then, and the text read now. */
+export interface CardChange {
+  model: ModelEntry;
+  environment: string | undefined;
+  before: KeptCard;
+  after: string;
+}
+
+/** The line above a changed card in the preview (our text: Markdown-safe, the date is digits and a month). */
+function changedNote(at: number): string {
+  const day = clean(seenDay(at, Date.now()).replace(/[\\`*_[\]<>#|~]/g, ''));
+  return `*${l10n.t('This card changed since you last read it on {0}.', day)}*\n\n`;
+}
 
 /**
  * Model Cards in VS Code's Markdown preview: the card is fetched without the API key but through the service's
@@ -33,6 +58,8 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
   /** Fires when a card is shown in the Markdown preview. */
   readonly onDidPreview = this._onDidPreview.event;
   private readonly registration: vscode.Disposable;
+  /** Cards whose preview reported a change, by kept-card key, oldest first. */
+  private readonly changes = new Map<string, CardChange>();
 
   constructor(
     private readonly deps: {
@@ -42,7 +69,13 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
       openCard: (model: ModelEntry, environment?: string) => Promise<unknown>;
       /** The proxy, roots and client certificate a card is fetched with (never the key), for `environment`. */
       network: (environment?: string) => Promise<NetworkSettings>;
+      /** The cards last read, and the key of a model's card in `environment` (undefined: no service to tie it to). */
+      kept: KeptCards;
+      keptKey: (id: string, environment?: string) => string | undefined;
+      /** Shows a change in the diff editor (Show Card Changes). */
+      showChanges: (change: CardChange) => Promise<unknown>;
     },
+    private readonly now: () => number = Date.now,
   ) {
     this.registration = vscode.workspace.registerTextDocumentContentProvider(CARD_SCHEME, this);
   }
@@ -65,64 +98,155 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
   }
 
   /**
-   * `environment`: the environment whose root the model's row is under (none: the active one); the card is
-   * fetched through its network settings (its client certificate only for its origin).
+   * A model's card as the preview shows it, read but not opened: the text, or why there is none (no link, a
+   * refused link, a web page, a failed read with whether the network setup is the cause). Compare Model
+   * Cards and the preview read cards through this one path.
    */
-  async preview(model: ModelEntry, environment?: string): Promise<CardPreviewOutcome> {
+  async read(model: ModelEntry, environment?: string): Promise<CardText> {
     const link = model.cardUrl ?? rawCardLink(model.raw);
-    if (!checkCardLink(link).ok) {
-      // The usual message (no card, or why the link is refused), with Inspect offered.
-      return { kind: 'browser', opened: await this.deps.openCard(model, environment) };
+    const check = checkCardLink(link);
+    if (!check.ok) {
+      return {
+        kind: 'missing',
+        missing:
+          typeof link !== 'string' || link.trim() === ''
+            ? { kind: 'noLink' }
+            : { kind: 'refused', reason: check.reason },
+      };
     }
     const result = await vscode.window.withProgress(
       {
         location: vscode.ProgressLocation.Window,
         title: l10n.t('Reading the Model Card of {0}', displayText(model.id, 60)),
       },
-      async () => fetchCard(link as string, { network: await this.deps.network(environment) }),
+      async () => fetchCard(check.url, { network: await this.deps.network(environment) }),
     );
     if (result.kind === 'browser') {
-      this.deps.log.info(
-        result.contentType
-          ? l10n.t(
-              'The Model Card of {0} is {1}: opening it in the browser.',
-              clean(model.id),
-              clean(result.contentType),
-            )
-          : l10n.t('The Model Card of {0} is not text: opening it in the browser.', clean(model.id)),
-      );
-      return { kind: 'browser', opened: await this.deps.openCard(model, environment) };
+      return { kind: 'missing', missing: { kind: 'browser' }, contentType: result.contentType };
     }
     if (result.kind === 'failed') {
-      const message = l10n.t(
-        'The Model Card of {0} could not be previewed. {1}',
-        clean(model.id),
-        clean(result.message),
-      );
-      this.deps.log.warn(message);
-      const browser = l10n.t('Open in Browser');
-      // A proxy or TLS failure is the same network the service is reached through: the diagnosis explains it.
-      const diagnose = result.setup ? [FAILURE_ACTIONS.diagnose.title] : [];
-      void this.deps.ui.warn(message, browser, ...diagnose).then((a) => {
-        if (a === browser) {
-          return this.deps.openCard(model, environment);
-        }
-        return a ? vscode.commands.executeCommand(FAILURE_ACTIONS.diagnose.command, environment) : undefined;
-      });
-      return { kind: 'failed', message };
+      return { kind: 'missing', missing: { kind: 'failed', message: result.message }, setup: result.setup === true };
     }
     const body = result.kind === 'markdown' ? await this.renderCard(result.text) : plainTextAsMarkdown(result.text);
     const note = result.truncated
       ? `\n\n---\n*The card is longer than the preview reads; open it in the browser for the rest.*\n`
       : '';
-    const text = `${body}${note}`;
+    return { kind: 'text', text: `${body}${note}` };
+  }
+
+  /**
+   * Says that a card could not be read, with the way out: open it in the browser, and Diagnose Connection
+   * when the proxy or TLS setup is the cause (the same network the service is reached through).
+   */
+  warnUnread(model: ModelEntry, environment: string | undefined, failure: string, setup: boolean): DisplayText {
+    const message = l10n.t('The Model Card of {0} could not be previewed. {1}', clean(model.id), clean(failure));
+    this.deps.log.warn(message);
+    const browser = l10n.t('Open in Browser');
+    const diagnose = setup ? [FAILURE_ACTIONS.diagnose.title] : [];
+    void this.deps.ui.warn(message, browser, ...diagnose).then((a) => {
+      if (a === browser) {
+        return this.deps.openCard(model, environment);
+      }
+      return a ? vscode.commands.executeCommand(FAILURE_ACTIONS.diagnose.command, environment) : undefined;
+    });
+    return message;
+  }
+
+  /**
+   * `environment`: the environment whose root the model's row is under (none: the active one); the card is
+   * fetched through its network settings (its client certificate only for its origin).
+   */
+  async preview(model: ModelEntry, environment?: string): Promise<CardPreviewOutcome> {
+    const card = await this.read(model, environment);
+    if (card.kind === 'missing') {
+      const missing = card.missing;
+      if (missing.kind === 'failed') {
+        return { kind: 'failed', message: this.warnUnread(model, environment, missing.message, card.setup === true) };
+      }
+      if (missing.kind === 'browser') {
+        this.deps.log.info(
+          card.contentType
+            ? l10n.t(
+                'The Model Card of {0} is {1}: opening it in the browser.',
+                clean(model.id),
+                clean(card.contentType),
+              )
+            : l10n.t('The Model Card of {0} is not text: opening it in the browser.', clean(model.id)),
+        );
+      }
+      // No card, a refused link (the usual message, with Inspect offered), or a web page: the browser path.
+      return { kind: 'browser', opened: await this.deps.openCard(model, environment) };
+    }
+    const changed = await this.remember(model, environment, card.text);
+    const text = changed ? `${changedNote(changed.before.at)}${card.text}` : card.text;
     const uri = CardPreviews.uriFor(model.id, environment);
     this.contents.set(uri.toString(), text);
     this._onDidChange.fire(uri);
     await vscode.workspace.openTextDocument(uri);
     await vscode.commands.executeCommand(BuiltinCommands.showMarkdownPreview, uri);
     this._onDidPreview.fire(model);
-    return { kind: 'preview', uri, text };
+    if (changed) {
+      this.announceChange(changed);
+    }
+    return { kind: 'preview', uri, text, changedSince: changed?.before.at };
+  }
+
+  /**
+   * Keeps `text` as the card last read; returns the change when the card kept before differs (the first
+   * preview of a card, or a service with no URL, says nothing).
+   */
+  private async remember(
+    model: ModelEntry,
+    environment: string | undefined,
+    text: string,
+  ): Promise<CardChange | undefined> {
+    const key = this.deps.keptKey(model.id, environment);
+    if (key === undefined) {
+      return undefined;
+    }
+    const before = this.deps.kept.get(key);
+    await this.deps.kept.keep(key, { text, at: this.now() });
+    if (!before || before.text === text) {
+      this.changes.delete(key);
+      return undefined;
+    }
+    const change: CardChange = { model, environment, before, after: text };
+    // The latest last (Show Card Changes from the palette takes it), and only the latest few.
+    this.changes.delete(key);
+    this.changes.set(key, change);
+    for (const old of this.changes.keys()) {
+      if (this.changes.size <= MAX_CHANGES) {
+        break;
+      }
+      this.changes.delete(old);
+    }
+    return change;
+  }
+
+  private announceChange(change: CardChange): void {
+    const show = l10n.t('Show Card Changes');
+    void this.deps.ui
+      .info(
+        l10n.t(
+          'The Model Card of {0} changed since you last read it on {1}.',
+          displayText(change.model.id, 80),
+          seenDay(change.before.at, this.now()),
+        ),
+        show,
+      )
+      .then((a) => (a === show ? this.deps.showChanges(change) : undefined));
+  }
+
+  /**
+   * The change the preview last reported for a model (`model` undefined: the latest one), kept for Show Card
+   * Changes until the card is previewed again unchanged.
+   */
+  changeOf(model?: ModelEntry, environment?: string): CardChange | undefined {
+    if (!model) {
+      return [...this.changes.values()].pop();
+    }
+    const key = this.deps.keptKey(model.id, environment);
+    return key === undefined ? undefined : this.changes.get(key);
   }
 
   /**
@@ -149,6 +273,8 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
   dispose(): void {
     this.registration.dispose();
     this._onDidChange.dispose();
+    this._onDidPreview.dispose();
     this.contents.clear();
+    this.changes.clear();
   }
 }

@@ -10,6 +10,9 @@ import { openModelCard } from './modelCard';
 import type { ModelEntry } from '../api/types';
 import { onFirstUse } from '../common/onFirstUse';
 import { RegistryChangesPage, registryChangeCommands } from './registryChanges';
+import { CardComparisons } from './cardCompare';
+import { KeptCards } from './keptCards';
+import { scopeOf } from '../domain/keyScope';
 
 /** The Models view, Model Cards, Inspect, and the per-model commands. */
 export function register(services: Services): vscode.Disposable[] {
@@ -33,7 +36,23 @@ export function register(services: Services): vscode.Disposable[] {
   };
   const network = (environment?: string) =>
     connection.keylessNetwork(environment === undefined ? environments.active : environments.find(environment));
-  const cards = new CardPreviews({ ui: services.ui, log, openCard, network });
+  // The card last read per environment, service origin and model (never the key), to say that a card changed.
+  const keptKey = (id: string, environment?: string) => {
+    const env = environment === undefined ? environments.active : environments.find(environment);
+    const origin = env && scopeOf(env.baseUrl);
+    return env && origin ? KeptCards.key(env.name, origin, id) : undefined;
+  };
+  const cards = new CardPreviews({
+    ui: services.ui,
+    log,
+    openCard,
+    network,
+    kept: new KeptCards(services.context.globalState),
+    keptKey,
+    // Called once a preview has reported a change, after `comparisons` exists.
+    showChanges: (change): Promise<unknown> => comparisons.showChange(change),
+  });
+  const comparisons = new CardComparisons(services, cards);
   // A card read in the preview counts for the walkthrough like one opened in the browser.
   cards.onDidPreview(() => services.firstSteps.reach('cardOpened'));
   // Model Details (details.ts, dist/details.js) loads when the first details tab opens.
@@ -45,7 +64,7 @@ export function register(services: Services): vscode.Disposable[] {
     });
   });
   const details = { show: (model: ModelEntry, environment?: string) => loadDetails().show(model, environment) };
-  Object.assign(services.testApi, { view, documents, cards, changesPage });
+  Object.assign(services.testApi, { view, documents, cards, changesPage, cardComparisons: comparisons });
   Object.defineProperty(services.testApi, 'details', { get: loadDetails, enumerable: true, configurable: true });
   // First load once activation has returned (no network inside activate): the view asked for it. Otherwise
   // the list saved by an earlier window is read from disk, so the view shows it as soon as it opens.
@@ -66,6 +85,7 @@ export function register(services: Services): vscode.Disposable[] {
     }),
     documents,
     cards,
+    comparisons,
     changesPage,
     ...registryChangeCommands(services, changesPage),
     { dispose: () => loadDetails.loaded?.dispose() },

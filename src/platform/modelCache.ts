@@ -23,6 +23,11 @@ interface Target {
   file: string;
 }
 
+/** A file's identity on disk: a write renames a new file into place, so its inode (and mtime) change. */
+function stampOf(stat: { ino: number; mtimeMs: number; size: number }, binding: CacheBinding): string {
+  return `${stat.ino}:${stat.mtimeMs}:${stat.size}:${binding.fingerprint}`;
+}
+
 /**
  * The last good model list of each environment and service, in the extension's global storage. Thin glue
  * over domain/savedModelList.ts: finds the file, reads and writes it, keeps the salt. Failures are never the
@@ -33,6 +38,13 @@ export class ModelListCache {
   /** Writes whose file is still being worked out (the salt is read once, from SecretStorage). */
   private readonly scheduling = new Set<Promise<void>>();
   private readonly pending = new Map<string, { timer: ReturnType<typeof setTimeout>; write: () => Promise<void> }>();
+  /**
+   * The list last read or written per file, with the file's stamp then: a refresh compares with the seen list
+   * every time, and reading and parsing 100,000 entries again cost more than the comparison itself. A file
+   * another window rewrote has another stamp and is read again. Only the seen lists are kept: the last good
+   * list is read once, when a window starts.
+   */
+  private readonly memory = new Map<string, { stamp: string; list: SavedList }>();
 
   constructor(
     private readonly dir: string,
@@ -51,18 +63,30 @@ export class ModelListCache {
       return undefined;
     }
     let text: string;
+    let stamp: string;
     try {
+      stamp = stampOf(await fs.stat(target.file), target.binding);
+      const known = this.memory.get(target.file);
+      if (known?.stamp === stamp) {
+        return known.list;
+      }
       text = await fs.readFile(target.file, 'utf8');
     } catch {
+      this.memory.delete(target.file);
       return undefined;
     }
     const reading = parseCache(text, target.binding, Date.now());
     if (reading.kind === 'corrupt') {
+      this.memory.delete(target.file);
       this.log(`The saved model list could not be read (${reading.reason}); it is replaced after the next load.`);
       await fs.rm(target.file, { force: true }).catch(() => undefined);
       return undefined;
     }
-    return reading.kind === 'ok' ? reading.list : undefined;
+    if (reading.kind !== 'ok') {
+      return undefined;
+    }
+    this.remember(target.file, stamp, reading.list);
+    return reading.list;
   }
 
   /** Saves `list` for this service state a moment from now, off the path of the refresh that produced it. */
@@ -101,6 +125,7 @@ export class ModelListCache {
       clearTimeout(w.timer);
     }
     this.pending.clear();
+    this.memory.clear();
     const names = await fs.readdir(this.dir).catch(() => [] as string[]);
     await Promise.all(
       names
@@ -124,9 +149,17 @@ export class ModelListCache {
       await fs.writeFile(tmp, serializeCache(target.binding, list), { encoding: 'utf8', mode: 0o600 });
       // Another window reading meanwhile sees the old file or the new one, never half of one.
       await fs.rename(tmp, target.file);
+      this.remember(target.file, stampOf(await fs.stat(target.file), target.binding), list);
     } catch (e) {
+      this.memory.delete(target.file);
       await fs.rm(tmp, { force: true }).catch(() => undefined);
       this.log(`The model list could not be saved: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private remember(file: string, stamp: string, list: SavedList): void {
+    if (this.prefix === 'seen') {
+      this.memory.set(file, { stamp, list });
     }
   }
 

@@ -1,6 +1,13 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
-import { changeCount, compareLists, type RegistryChanges } from '../domain/registry/changes';
+import {
+  changeCount,
+  compareLists,
+  prepareList,
+  type PreparedList,
+  type RegistryChanges,
+} from '../domain/registry/changes';
+import type { SavedList } from '../domain/savedModelList';
 import type { ModelCatalog } from './catalog';
 import type { ModelListCache } from './modelCache';
 import { Lifecycle } from './lifecycle';
@@ -14,12 +21,26 @@ export interface ShownChanges {
   identity: string;
 }
 
+/** What one refresh found changed in the active environment's list (the models changed event). */
+export interface RefreshChanges {
+  /** The environment whose list it is (as the service state names it). */
+  environment: string;
+  /** The service and key it belongs to (never shown: it holds the key). */
+  identity: string;
+  /**
+   * Against the list compared last in this window for this service and key, or, on the first refresh in this
+   * window, against the list last marked as seen (what changed since the previous window).
+   */
+  changes: RegistryChanges;
+}
+
 /**
  * "What changed since you last looked", per environment, service and key: the list a person last marked as
  * seen is kept on disk (`seen-….json` beside the saved lists, same binding and fingerprint), and every list
  * the catalog loads in full is compared with it. The first load of a service marks nothing: its list becomes
  * the seen one. A failed load, or one whose list may be partial (the client's warnings: page cap, size cap,
  * repeated cursor), computes nothing and leaves what is shown. Mark as Seen makes the list shown the seen one.
+ * `onDidFindChanges` says what each refresh found changed (Test Explorer follows it), never on a first load.
  */
 export class ModelChanges extends Lifecycle {
   private _current: ShownChanges | undefined;
@@ -28,6 +49,16 @@ export class ModelChanges extends Lifecycle {
   /** The changes shown changed (computed, cleared, marked as seen). */
   readonly onDidChange = this._onDidChange.event;
   private pending: Promise<void> = Promise.resolve();
+  /**
+   * The seen list as last read, prepared for comparing: the cache hands back the same list until the file
+   * changes (Mark as Seen, another window), so a refresh pays only for the pass over the new list.
+   */
+  private prepared: { saved: SavedList; list: PreparedList } | undefined;
+  private readonly _onDidFindChanges = new vscode.EventEmitter<RefreshChanges>();
+  /** A refresh found models changed (added, gone, a new version, lifecycle news) since the list before it. */
+  readonly onDidFindChanges = this._onDidFindChanges.event;
+  /** The list compared last per service and key in this window (a few environments at most). */
+  private readonly lastCompared = new Map<string, readonly ModelEntry[]>();
 
   constructor(
     private readonly catalog: ModelCatalog,
@@ -37,6 +68,7 @@ export class ModelChanges extends Lifecycle {
     super();
     this.own(
       this._onDidChange,
+      this._onDidFindChanges,
       catalog.onDidChangeStatus((status) => {
         if (status.kind === 'ready' && !catalog.savedListShown) {
           this.pending = this.compare();
@@ -79,14 +111,24 @@ export class ModelChanges extends Lifecycle {
     }
     if (!saved) {
       // The first list of this service and key: nothing to compare with, so it is what was seen.
+      this.lastCompared.set(identity, models);
       await this.save(models);
       if (generation === this.generation) {
         this.set(undefined);
       }
       return;
     }
-    const changes = compareLists(saved.models, models);
+    if (this.prepared?.saved !== saved) {
+      this.prepared = { saved, list: prepareList(saved.models) };
+    }
+    const changes = compareLists(this.prepared.list, models);
     this.set(changeCount(changes) > 0 ? { changes, seenAt: saved.savedAt, identity } : undefined);
+    const previous = this.lastCompared.get(identity);
+    this.lastCompared.set(identity, models);
+    const found = previous === undefined ? changes : compareLists(previous, models);
+    if (changeCount(found) > 0) {
+      this._onDidFindChanges.fire({ environment: state.environment ?? '', identity, changes: found });
+    }
   }
 
   /** Mark as Seen: the list shown now becomes the one later lists are compared with. */

@@ -5,9 +5,9 @@
 import type { ModelEntry } from '../../api/types';
 import { displayText } from '../../common/text';
 import { l10n } from '../../common/l10n';
-import { isRecord } from '../../common/records';
 import { chatModelId, chatSelection } from '../../domain/chatModels';
 import { readCapabilities } from '../../domain/registry/capabilities';
+import { statedTokenLimits } from '../../domain/registry/tokenLimits';
 
 export interface ChatModelDefaults {
   maxInputTokens: number;
@@ -30,96 +30,26 @@ export interface ChatModelInfo {
   readonly capabilities: { readonly imageInput?: boolean; readonly toolCalling?: boolean | number };
 }
 
-/** A positive whole number of tokens, from a number or a numeric string. */
-function tokenCount(v: unknown): number | undefined {
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : undefined;
-}
-
-/** The first usable token count among `keys`, looked up in each of `places` in turn. */
-function firstCount(places: unknown[], keys: readonly string[]): number | undefined {
-  for (const place of places) {
-    if (!isRecord(place)) {
-      continue;
-    }
-    for (const key of keys) {
-      const n = tokenCount(place[key]);
-      if (n !== undefined) {
-        return n;
-      }
-    }
-  }
-  return undefined;
-}
-
-/** Where services put limits: the entry itself, or a nested object (OpenRouter, GitHub Models, LiteLLM…). */
-function limitPlaces(raw: unknown): unknown[] {
-  if (!isRecord(raw)) {
-    return [];
-  }
-  const capabilities = raw.capabilities;
-  return [
-    raw,
-    raw.limits,
-    raw.token_limits,
-    isRecord(capabilities) ? capabilities.limits : undefined,
-    raw.top_provider,
-    raw.model_info,
-    raw.details,
-  ];
-}
-
-const CONTEXT_KEYS = [
-  'context_window',
-  'contextWindow',
-  'context_length',
-  'contextLength',
-  'max_context_length',
-  'max_context_window_tokens',
-  'max_model_len',
-  'num_ctx',
-  'max_sequence_length',
-] as const;
-const INPUT_KEYS = [
-  'max_input_tokens',
-  'maxInputTokens',
-  'input_token_limit',
-  'inputTokenLimit',
-  'max_prompt_tokens',
-  'maxPromptTokens',
-] as const;
-const OUTPUT_KEYS = [
-  'max_output_tokens',
-  'maxOutputTokens',
-  'output_token_limit',
-  'outputTokenLimit',
-  'max_completion_tokens',
-  'maxCompletionTokens',
-  'max_tokens',
-] as const;
-
 /**
  * Token limits from the registry entry, else the defaults. A context window alone bounds both: input is
  * the window minus the output budget, and the output budget never exceeds the window.
  */
 export function tokenLimits(raw: unknown, defaults: ChatModelDefaults = DEFAULT_LIMITS): ChatModelDefaults {
-  const places = limitPlaces(raw);
-  const context = firstCount(places, CONTEXT_KEYS);
-  const input = firstCount(places, INPUT_KEYS);
-  let output = firstCount(places, OUTPUT_KEYS);
-  if (output === undefined) {
-    output =
+  const { context, input, completion } = statedTokenLimits(raw);
+  let maxOutput = completion;
+  if (maxOutput === undefined) {
+    maxOutput =
       context !== undefined
         ? Math.min(defaults.maxOutputTokens, Math.max(1, Math.floor(context / 4)))
         : defaults.maxOutputTokens;
-  } else if (context !== undefined && output > context) {
-    output = context;
+  } else if (context !== undefined && maxOutput > context) {
+    maxOutput = context;
   }
   let maxInput = input;
   if (maxInput === undefined) {
-    maxInput = context !== undefined ? Math.max(1, context - output) : defaults.maxInputTokens;
+    maxInput = context !== undefined ? Math.max(1, context - maxOutput) : defaults.maxInputTokens;
   }
-  return { maxInputTokens: maxInput, maxOutputTokens: output };
+  return { maxInputTokens: maxInput, maxOutputTokens: maxOutput };
 }
 
 /**

@@ -13,6 +13,7 @@ import { l10n } from '../../common/l10n';
 import { isRecord } from '../../common/records';
 import type { DisplayText } from '../../common/text';
 import { declaredKind, words } from '../modelKind';
+import { statedTokenLimits } from './tokenLimits';
 
 export const CAPABILITY_NAMES = ['chat', 'embeddings', 'vision', 'tools', 'reasoning'] as const;
 export type CapabilityName = (typeof CAPABILITY_NAMES)[number];
@@ -61,21 +62,6 @@ for (const name of CAPABILITY_NAMES) {
   }
 }
 
-const CONTEXT_KEYS = [
-  'context_window',
-  'contextWindow',
-  'context_length',
-  'contextLength',
-  'max_context_length',
-  'max_context_tokens',
-  'max_context_window_tokens',
-  'max_input_tokens',
-  'input_token_limit',
-  'inputTokenLimit',
-  'max_model_len',
-  'num_ctx',
-];
-
 function normalWord(w: string): string {
   return w
     .trim()
@@ -92,21 +78,6 @@ function setFrom(word: string, value: boolean, out: ModelCapabilities): void {
   }
 }
 
-/** A positive whole number of tokens (`128000`, `"128000"`, `"128k"`). */
-function tokens(v: unknown): number | undefined {
-  if (typeof v === 'number') {
-    return Number.isFinite(v) && v > 0 ? Math.floor(v) : undefined;
-  }
-  if (typeof v === 'string') {
-    const m = /^\s*(\d+(?:\.\d+)?)\s*([kKmM])?\s*$/.exec(v);
-    if (m) {
-      const n = Number(m[1]) * (m[2] === undefined ? 1 : /k/i.test(m[2]) ? 1000 : 1_000_000);
-      return n > 0 ? Math.floor(n) : undefined;
-    }
-  }
-  return undefined;
-}
-
 function readFlags(o: Record<string, unknown>, out: ModelCapabilities): void {
   for (const [k, v] of Object.entries(o)) {
     if (typeof v === 'boolean') {
@@ -114,19 +85,6 @@ function readFlags(o: Record<string, unknown>, out: ModelCapabilities): void {
       setFrom(k, v, out);
     }
   }
-}
-
-function readContext(o: unknown): number | undefined {
-  if (!isRecord(o)) {
-    return undefined;
-  }
-  for (const k of CONTEXT_KEYS) {
-    const n = tokens(o[k]);
-    if (n !== undefined) {
-      return n;
-    }
-  }
-  return undefined;
 }
 
 /** The capabilities an entry declares, or undefined when it declares none. */
@@ -177,16 +135,11 @@ export function readCapabilities(raw: unknown): ModelCapabilities | undefined {
       out.embeddings = true;
     }
   }
-  out.contextWindow =
-    readContext(raw) ??
-    readContext(caps) ??
-    readContext(isRecord(caps) ? caps.limits : undefined) ??
-    readContext(raw.limits) ??
-    readContext(info) ??
-    readContext(raw.top_provider) ??
-    readContext(raw.details);
-  if (out.contextWindow === undefined) {
-    delete out.contextWindow;
+  // The window a person reads on the row: the context, else the input limit (what a prompt may fill).
+  const limits = statedTokenLimits(raw);
+  const window = limits.context ?? limits.input;
+  if (window !== undefined) {
+    out.contextWindow = window;
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -6,7 +6,8 @@
  * occurrence is the model, as the service answers `GET /v1/models/{id}` by it) or writes a field under
  * another name (`version` → `model_version`, a date as epoch seconds instead of ISO) has not changed. An id
  * that moves to another family is one change. Linear in the two lists: one map of the earlier list, one pass
- * over the later one, and no lifecycle read for an entry whose lifecycle fields are the very same.
+ * over the later one, and no lifecycle read for an entry whose lifecycle fields are the very same. The earlier
+ * list can be prepared once ({@link prepareList}) and compared with many later ones.
  */
 import type { ModelEntry } from '../../api/types';
 import { l10n } from '../../common/l10n';
@@ -47,37 +48,62 @@ export interface RegistryChanges {
 }
 
 /**
- * Each id's first index in `list` (a registry may repeat an id; the first occurrence is the model). Filled
- * from the end, so the first occurrence is written last and one map write per entry suffices.
+ * A list prepared for being compared with: each id's first index (a registry may repeat an id; the first
+ * occurrence is the model) and which entries may carry lifecycle fields. The list compared with is the one
+ * last seen, which changes only on Mark as Seen, while every refresh compares with it: prepared once, it
+ * costs each refresh only the pass over the new list. The list must not be changed afterwards (lists are
+ * never changed in place: they are `readonly` throughout).
  */
-function firstIndexById(list: readonly ModelEntry[]): Map<string, number> {
-  const map = new Map<string, number>();
-  for (let i = list.length - 1; i >= 0; i--) {
-    map.set(list[i].id, i);
-  }
-  return map;
+export interface PreparedList {
+  readonly models: readonly ModelEntry[];
+  readonly firstIndex: ReadonlyMap<string, number>;
+  /** 1 where the entry has a field a lifecycle is read from. */
+  readonly lifecycleFields: Uint8Array;
 }
 
-function lifecycleChanged(a: ModelEntry, b: ModelEntry): boolean {
+/** Prepares `list` for {@link compareLists}: one map write per entry, filled from the end (the first occurrence is written last). */
+export function prepareList(list: readonly ModelEntry[]): PreparedList {
+  const firstIndex = new Map<string, number>();
+  const lifecycleFields = new Uint8Array(list.length);
+  for (let i = list.length - 1; i >= 0; i--) {
+    firstIndex.set(list[i].id, i);
+    if (mayHaveLifecycle(list[i].raw)) {
+      lifecycleFields[i] = 1;
+    }
+  }
+  return { models: list, firstIndex, lifecycleFields };
+}
+
+function lifecycleChanged(a: ModelEntry, b: ModelEntry, aHasFields: boolean): boolean {
+  const hasB = mayHaveLifecycle(b.raw);
+  if (!aHasFields && !hasB) {
+    // Neither says anything about its lifecycle: one look at the new entry's keys, none at the old one's.
+    return false;
+  }
   if (sameLifecycleFields(a.raw, b.raw)) {
     return false;
   }
-  const hasA = mayHaveLifecycle(a.raw);
-  const hasB = mayHaveLifecycle(b.raw);
   return (
-    lifecycleKey(hasA ? readLifecycle(a.raw) : undefined) !== lifecycleKey(hasB ? readLifecycle(b.raw) : undefined)
+    lifecycleKey(aHasFields ? readLifecycle(a.raw) : undefined) !==
+    lifecycleKey(hasB ? readLifecycle(b.raw) : undefined)
   );
 }
 
 /**
- * The changes from `before` to `after`. Two lists holding the same models (in any order) give none. One map
- * of the earlier list (id → first index) and one pass over the later one: an earlier entry met is marked in a
- * byte array (so a repeat in the later list is skipped, and what is left unmarked is gone); nothing is
- * allocated for a model that did not change.
+ * The changes from `before` (a list, or one prepared by {@link prepareList}) to `after`. Two lists holding the
+ * same models (in any order) give none. One map of the earlier list (id → first index) and one pass over the
+ * later one: an earlier entry met is marked in a byte array (so a repeat in the later list is skipped, and
+ * what is left unmarked is gone); nothing is allocated for a model that did not change.
  */
-export function compareLists(before: readonly ModelEntry[], after: readonly ModelEntry[]): RegistryChanges {
-  const earlier = firstIndexById(before);
-  const met = new Uint8Array(before.length);
+export function compareLists(
+  before: readonly ModelEntry[] | PreparedList,
+  after: readonly ModelEntry[],
+): RegistryChanges {
+  const prepared = 'firstIndex' in before ? before : prepareList(before);
+  const earlierList = prepared.models;
+  const earlier = prepared.firstIndex;
+  const lifecycleFields = prepared.lifecycleFields;
+  const met = new Uint8Array(earlierList.length);
   const byId = new Map<string, ModelChange>();
   const added: ModelChange[] = [];
   const updated: ModelChange[] = [];
@@ -103,10 +129,10 @@ export function compareLists(before: readonly ModelEntry[], after: readonly Mode
       continue;
     }
     met[index] = 1;
-    const old = before[index];
+    const old = earlierList[index];
     const version = (old.version ?? '') !== (m.version ?? '');
     const family = (old.family ?? '') !== (m.family ?? '');
-    const lifecycle = lifecycleChanged(old, m);
+    const lifecycle = lifecycleChanged(old, m, lifecycleFields[index] === 1);
     if (version || family || lifecycle) {
       const change: ModelChange = {
         kind: 'updated',
@@ -123,10 +149,10 @@ export function compareLists(before: readonly ModelEntry[], after: readonly Mode
     }
   }
   const gone: ModelChange[] = [];
-  for (let i = 0; i < before.length; i++) {
+  for (let i = 0; i < earlierList.length; i++) {
     // Unmarked: gone, or a repeat of an id (whose first occurrence decides).
-    if (met[i] === 0 && earlier.get(before[i].id) === i) {
-      const m = before[i];
+    if (met[i] === 0 && earlier.get(earlierList[i].id) === i) {
+      const m = earlierList[i];
       const change: ModelChange = { kind: 'gone', id: m.id, before: m };
       gone.push(change);
       byId.set(m.id, change);

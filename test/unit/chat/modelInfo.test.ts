@@ -151,13 +151,18 @@ describe('chat: which models can chat', () => {
     assert.equal(declared({ type: 'model' }, 'x-tts'), false, 'a type that says neither: by name');
   });
 
-  it('reads token counts written as numeric strings, whole numbers only', () => {
+  it('reads token counts written as numeric strings or with k/M, as the Models view shows them', () => {
     const defaults = { maxInputTokens: 1000, maxOutputTokens: 200 };
     assert.deepEqual(tokenLimits({ max_input_tokens: ' 4096 ', max_output_tokens: 100.7 }, defaults), {
       maxInputTokens: 4096,
       maxOutputTokens: 100,
     });
-    for (const bad of ['8k', 'x4096', '4096x', '4 096', '1e3', '0x10', '0', 0, Number.POSITIVE_INFINITY]) {
+    // The same reading as the row's "8k": one reader of the registry's limits (domain/registry/tokenLimits.ts).
+    assert.deepEqual(tokenLimits({ max_input_tokens: '8k', max_output_tokens: '0.5k' }, defaults), {
+      maxInputTokens: 8000,
+      maxOutputTokens: 500,
+    });
+    for (const bad of ['x4096', '4096x', '4 096', '1e3', '0x10', '0', 0, Number.POSITIVE_INFINITY]) {
       assert.deepEqual(tokenLimits({ max_input_tokens: bad }, defaults), defaults, String(bad));
     }
     assert.deepEqual(tokenLimits({ context_window: 8000, max_output_tokens: 8000 }, defaults), {

@@ -2,45 +2,10 @@ import * as assert from 'node:assert/strict';
 import { normalizeModel } from '../../../src/api/models';
 import type { ModelEntry } from '../../../src/api/types';
 import { lifecycleWarning, modelsById, selectPayload } from '../../../src/cli/changedSince';
-import { payloadModels } from '../../../src/cli/payloadModels';
 import { compareLists } from '../../../src/domain/registry/changes';
-import type { VariableContext } from '../../../src/domain/payload/variables';
 
 const m = (raw: Record<string, unknown>): ModelEntry => normalizeModel(raw) as ModelEntry;
 const NOW = Date.UTC(2026, 10, 28);
-const VARS: VariableContext = { variables: { tier: 'mini' }, env: () => undefined, uuid: () => 'u', now: () => 0 };
-const chat = (model: unknown, lines: string[] = []) =>
-  `// POST /v1/chat\n${lines.map((l) => `${l}\n`).join('')}// @expect status 200\n${JSON.stringify({ model, messages: [] })}\n`;
-
-describe('cli/payloadModels: the models a payload goes to, before sending', () => {
-  const deps = (files: Record<string, string> = {}, models: string[] = []) => ({
-    variables: VARS,
-    readText: (p: string) => files[p],
-    models,
-    maxRows: 1000,
-  });
-
-  it('the payload’s model; the run’s --model models instead when given', () => {
-    assert.deepEqual(payloadModels(chat('atlas-3'), deps()), { models: ['atlas-3'] });
-    assert.deepEqual(payloadModels(chat('atlas-3'), deps({}, ['b', 'a', 'b'])), { models: ['b', 'a'] });
-  });
-
-  it('variables resolved as the run resolves them: the environment’s, each dataset row’s', () => {
-    assert.deepEqual(payloadModels(chat('atlas-{{tier}}'), deps()), { models: ['atlas-mini'] });
-    const rows = { 'rows.jsonl': '{"m":"x-1"}\n{"m":"x-2"}\n{"m":"x-1"}\n' };
-    assert.deepEqual(payloadModels(chat('{{m}}', ['// @each rows.jsonl']), deps(rows)), { models: ['x-1', 'x-2'] });
-  });
-
-  it('a model not known in advance says why (the caller runs the payload)', () => {
-    assert.match((payloadModels(chat(undefined), deps()) as { unknown: string }).unknown, /names no model/);
-    assert.match((payloadModels(chat('{{nope}}'), deps()) as { unknown: string }).unknown, /variable without a value/);
-    assert.match(
-      (payloadModels(chat('{{m}}', ['// @each gone.jsonl']), deps()) as { unknown: string }).unknown,
-      /dataset/,
-    );
-    assert.match((payloadModels('not a payload', deps()) as { unknown: string }).unknown, /cannot be read/);
-  });
-});
 
 describe('cli/changedSince: which payloads run, and the lifecycle warning', () => {
   const before = [m({ id: 'a', family: 'f', version: '1' }), m({ id: 'b', version: '1' }), m({ id: 'c' })];

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { normalizeModel } from '../../../../src/api/models';
 import type { ModelEntry } from '../../../../src/api/types';
-import { changeCount, compareLists } from '../../../../src/domain/registry/changes';
+import { changeCount, compareLists, prepareList } from '../../../../src/domain/registry/changes';
 
 type Raw = Record<string, unknown>;
 
@@ -131,6 +131,23 @@ describe('compareLists (property)', () => {
           }
         },
       ),
+    );
+  });
+
+  it('finds the same changes against a list prepared once as against the list itself, refresh after refresh', () => {
+    fc.assert(
+      fc.property(registry, fc.array(registry, { minLength: 1, maxLength: 4 }), (raws, laters) => {
+        const before = models(raws);
+        const prepared = prepareList(before);
+        for (const later of laters) {
+          // A later list shares some ids with the earlier one and brings its own.
+          const after = models([...raws.slice(0, Math.floor(raws.length / 2)), ...later]);
+          const fromPrepared = compareLists(prepared, after);
+          const fromList = compareLists(before, after);
+          assert.deepEqual([...fromPrepared.byId.entries()], [...fromList.byId.entries()]);
+          assert.deepEqual(fromPrepared.familiesWithNewMembers, fromList.familiesWithNewMembers);
+        }
+      }),
     );
   });
 });
