@@ -69,6 +69,8 @@ export const Commands = {
   runChecks: 'modelAccess.runChecks',
   runChecksOnModels: 'modelAccess.runChecksOnModels',
   saveCheckResults: 'modelAccess.saveCheckResults',
+  /** The grid of the last Run Checks on Several Models (src/checks/modelGridPanel.ts). */
+  showModelGrid: 'modelAccess.showModelGrid',
   /** Runs the checks whose payloads use a model the registry changed (src/checks/modelFollow.ts). */
   runChecksAffectedByModelChanges: 'modelAccess.runChecksAffectedByModelChanges',
   // Conversations in a payload (src/requests/conversation/conversation.ts)

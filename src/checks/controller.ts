@@ -12,6 +12,7 @@ import { hasChecks, readCheckLines } from './core/checkFile';
 import { readDataset } from '../domain/payload/dataset';
 import type { FileResult, RowResult, Target } from './core/fileRun';
 import type { Table } from './core/resultsTable';
+import type { ModelGrid } from './core/modelGrid';
 import type { ChecksSettings } from './settings';
 import { ModelFollow } from './modelFollow';
 
@@ -27,6 +28,8 @@ export interface ChecksApi {
   /** The table of the last run (a row per request), and the per-model table of a several-models run. */
   lastTable(): Table | undefined;
   lastModelTable(): Table | undefined;
+  /** The grid of the last several-models run (Results Across Models). */
+  lastModelGrid(): ModelGrid | undefined;
   /** The run profile (tests start a continuous run through its handler). */
   profile: vscode.TestRunProfile;
   /** Resolves once the latest registry change was followed (outdated marks, continuous runs, an accepted offer). */
@@ -48,6 +51,8 @@ export interface CheckOutcome {
 }
 
 const DATA_ROW = /^row:(\d+)$/;
+/** A payload's child for one model of its last several-models run: `…#model:<id>`. */
+const MODEL_CHILD = '#model:';
 
 /** The tag of a test whose attempts both passed and failed in its last run (`// @repeat`). */
 export const FLAKY_TAG = new vscode.TestTag('flaky');
@@ -105,6 +110,7 @@ export class ChecksController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private table: Table | undefined;
   private models: Table | undefined;
+  private grid: ModelGrid | undefined;
   private readonly outcomes = new Map<string, CheckOutcome>();
   private readonly scratch: vscode.Uri;
   private readonly envAccess: EnvAccess;
@@ -176,6 +182,7 @@ export class ChecksController implements vscode.Disposable {
       outcomes: () => this.outcomes,
       lastTable: () => this.table,
       lastModelTable: () => this.models,
+      lastModelGrid: () => this.grid,
       profile: this.profile,
       modelChangesFollowed: () => this.follow.settled(),
       lastInvalidated: () => this.follow.lastInvalidated(),
@@ -294,15 +301,17 @@ export class ChecksController implements vscode.Disposable {
     item.range = new vscode.Range(first, 0, first, 0);
     item.error = undefined;
     const each = lines.each;
+    // The results of the last several-models run stay under the payload until the next one.
+    const perModel = modelChildren(item);
     if (!each || each.problem) {
-      item.children.replace([]);
+      item.children.replace(perModel);
       return true;
     }
     void readPayloadFile(uri, each.file, this.scratch).then((data) => {
       const rows = data.ok ? readDataset(data.text, each.file) : undefined;
       const fileItem = item as vscode.TestItem;
       if (!rows) {
-        fileItem.children.replace([]);
+        fileItem.children.replace(perModel);
         fileItem.error =
           !data.ok && data.reason === 'outside'
             ? l10n.t(
@@ -313,14 +322,15 @@ export class ChecksController implements vscode.Disposable {
         return;
       }
       const lines = [...rows.rows.map((r) => r.line), ...rows.problems.map((p) => p.line)].sort((a, b) => a - b);
-      fileItem.children.replace(
-        lines.slice(0, this.settings.maxRows).map((line) => {
+      fileItem.children.replace([
+        ...lines.slice(0, this.settings.maxRows).map((line) => {
           const child = this.controller.createTestItem(`${fileItem.id}#row:${line}`, `${each.file}:${line}`, uri);
           child.range = new vscode.Range(each.line, 0, each.line, 0);
           child.sortText = String(line).padStart(8, '0');
           return child;
         }),
-      );
+        ...perModel,
+      ]);
     });
     return true;
   }
@@ -358,6 +368,10 @@ export class ChecksController implements vscode.Disposable {
         item.children.forEach(add);
         return;
       }
+      if (item.id.includes(MODEL_CHILD) && item.parent) {
+        add(item.parent);
+        return;
+      }
       const row = DATA_ROW.exec(item.id.slice(item.id.lastIndexOf('#') + 1));
       if (row && item.parent) {
         if (out.has(item.parent) && out.get(item.parent) === undefined) {
@@ -386,6 +400,12 @@ export class ChecksController implements vscode.Disposable {
     if (!request.include) {
       await this.refresh();
     }
+    // Running only the children of models runs their payloads on those models again.
+    const asked = request.include?.map((i) => i.id.split(MODEL_CHILD)[1]);
+    const rerun = !models?.length && !!asked?.length && asked.every((m) => m !== undefined);
+    if (rerun) {
+      models = [...new Set(asked as string[])];
+    }
     const items = this.collect(request);
     const run = recording(this.controller.createTestRun(request), this.outcomes);
     const abort = new AbortController();
@@ -401,7 +421,7 @@ export class ChecksController implements vscode.Disposable {
           item.children.forEach((c) => run.skipped(c));
           continue;
         }
-        tables.push(await this.runFile(run, item, rows, abort.signal, models));
+        tables.push(await this.runFile(run, item, rows, abort.signal, models, rerun));
       }
     } finally {
       cancel.dispose();
@@ -419,6 +439,7 @@ export class ChecksController implements vscode.Disposable {
     onlyRows: Set<number> | undefined,
     signal: AbortSignal,
     models: readonly string[] | undefined,
+    rerun = false,
   ): Promise<Table> {
     const uri = item.uri as vscode.Uri;
     run.started(item);
@@ -469,7 +490,8 @@ export class ChecksController implements vscode.Disposable {
       onSecrets: (secrets) => secrets.forEach((s) => this.deps.log.redactor.add(s)),
       onStart: (_run, label) => {
         const child = childOf(label);
-        if (child) {
+        // On several models a row's requests are the models' children's (their rows are not reported alone).
+        if (child && !models?.length) {
           run.started(child);
         }
       },
@@ -491,8 +513,23 @@ export class ChecksController implements vscode.Disposable {
       run.appendOutput(`${tableAsText(table).replace(/\n/g, '\r\n')}\r\n`, undefined, item);
     }
     if (models && models.length > 0) {
-      this.models = modelTable(result.rows);
+      this.models = modelTable(result.rows, models);
       run.appendOutput(`${tableAsText(this.models).replace(/\n/g, '\r\n')}\r\n`, undefined, item);
+      if (!result.notRunnable) {
+        this.grid = load().modelGrid({
+          payload: path.basename(uri.path),
+          models,
+          rows: result.rows,
+          dataset: result.dataset,
+          passRate: result.passRate,
+        });
+        this.reportModels(run, item, uri, result, models, rerun);
+        run.appendOutput(
+          `${l10n.t('Model Access: Show Results Across Models shows them as a grid, and saves it as CSV.')}\r\n`,
+          undefined,
+          item,
+        );
+      }
     }
     return table;
   }
@@ -580,6 +617,59 @@ export class ChecksController implements vscode.Disposable {
       run.passed(item, elapsed);
     } else {
       run.failed(item, failures.slice(0, 40), elapsed);
+    }
+  }
+
+  /**
+   * A child of the payload per model of a several-models run, in the order asked, each passed or failed with
+   * the messages of its own requests (a dataset row's prefixed with the row). A new run replaces the children
+   * of the last; a `rerun` of some of them from Test Explorer keeps the others.
+   */
+  private reportModels(
+    run: vscode.TestRun,
+    item: vscode.TestItem,
+    uri: vscode.Uri,
+    result: FileResult,
+    models: readonly string[],
+    rerun: boolean,
+  ): void {
+    const { firstFailure, rowsByModel } = load();
+    const children = [...rowsByModel(result.rows, models)].map(([model, rows], i) => {
+      const id = `${item.id}${MODEL_CHILD}${model}`;
+      const existing = rerun ? item.children.get(id) : undefined;
+      const child = existing ?? this.controller.createTestItem(id, displayText(model, 120), uri);
+      child.range = item.range;
+      // After the dataset's rows (their sortText is the padded line number), in the order the models were asked.
+      child.sortText ??= `~${String(i).padStart(3, '0')}`;
+      return { child, rows };
+    });
+    const kept: vscode.TestItem[] = [];
+    item.children.forEach((c) => {
+      const model = c.id.split(MODEL_CHILD)[1];
+      if (model === undefined || (rerun && !models.includes(model))) {
+        kept.push(c);
+      }
+    });
+    item.children.replace([...kept, ...children.map((c) => c.child)]);
+    for (const { child, rows } of children) {
+      const time = rows.reduce((t, r) => t + (r.kind === 'run' ? r.result.observed.elapsedMs : 0), 0);
+      if (rows.length === 0) {
+        run.skipped(child);
+        continue;
+      }
+      const failures = rows.filter((r) => firstFailure(r) !== undefined);
+      if (failures.length === 0) {
+        run.passed(child, time);
+        continue;
+      }
+      const line = (r: RowResult) => (r.kind === 'run' ? r.result.run.row?.line : undefined);
+      const prefix = (r: RowResult) =>
+        result.dataset && line(r) !== undefined ? `${result.dataset}:${line(r)}: ` : '';
+      run.failed(
+        child,
+        failures.slice(0, 20).flatMap((r) => this.messages(uri, r, prefix(r))),
+        time,
+      );
     }
   }
 
@@ -694,4 +784,11 @@ export class ChecksController implements vscode.Disposable {
     this.disposables.forEach((d) => d.dispose());
     this.controller.dispose();
   }
+}
+
+/** The children of a payload's test for the models of its last several-models run. */
+function modelChildren(item: vscode.TestItem): vscode.TestItem[] {
+  const out: vscode.TestItem[] = [];
+  item.children.forEach((c) => void (c.id.includes(MODEL_CHILD) && out.push(c)));
+  return out;
 }

@@ -1,14 +1,15 @@
 import * as vscode from 'vscode';
-import { clean } from '../common/text';
 import { Commands } from '../ids';
 import { modelPickItems } from '../platform/modelPicks';
 import { l10n } from '../platform/l10n';
 import type { Services } from '../services';
-import { ChecksController } from './controller';
+import { ChecksController, type ChecksApi as RunApi } from './controller';
 import { CHECK_SELECTOR, ExpectationCompletion, ExpectationDiagnostics, ExpectationHover } from './editing';
+import { ModelGridPanel, type ModelGridApi } from './modelGridPanel';
 import { ChecksSettings } from './settings';
 
-export type { ChecksApi } from './controller';
+/** What integration tests observe and drive: the runs, and the page of results across models. */
+export type ChecksApi = RunApi & { grid: ModelGridApi };
 
 const MIN_MODELS = 2;
 const MAX_MODELS = 6;
@@ -20,7 +21,9 @@ const MAX_MODELS = 6;
  */
 export function register(deps: Services): vscode.Disposable[] {
   const checks = new ChecksController(deps, new ChecksSettings());
-  deps.testApi.checks = checks.api;
+  const grid = new ModelGridPanel(deps.ui);
+  const api: ChecksApi = { ...checks.api, grid: grid.api };
+  deps.testApi.checks = api;
 
   const activePayloadItem = async (): Promise<vscode.TestItem | undefined> => {
     const doc = vscode.window.activeTextEditor?.document;
@@ -35,6 +38,7 @@ export function register(deps: Services): vscode.Disposable[] {
 
   return [
     checks,
+    grid,
     new ExpectationDiagnostics(),
     vscode.languages.registerCompletionItemProvider(CHECK_SELECTOR, new ExpectationCompletion(), ' '),
     vscode.languages.registerHoverProvider(CHECK_SELECTOR, new ExpectationHover()),
@@ -68,18 +72,16 @@ export function register(deps: Services): vscode.Disposable[] {
         );
         return;
       }
+      const before = checks.api.lastModelGrid();
       await checks.api.run([item], models);
-      const table = checks.api.lastModelTable();
-      if (table) {
-        const summary = table.rows.map((r) => `${r[0]} ${r[2]} (${r[3]})`).join(' · ');
-        const save = l10n.t('Save as CSV');
-        const answer = await deps.ui.info(l10n.t('Pass rate and median time per model: {0}', clean(summary)), save);
-        if (answer === save) {
-          await checks.saveTable();
-        }
+      // The grid of this run (none when the payload could not run: Test Explorer says why at its line).
+      const made = checks.api.lastModelGrid();
+      if (made && made !== before) {
+        grid.show(made);
       }
     }),
     vscode.commands.registerCommand(Commands.saveCheckResults, () => checks.saveTable()),
+    vscode.commands.registerCommand(Commands.showModelGrid, () => grid.show()),
     vscode.commands.registerCommand(Commands.runChecksAffectedByModelChanges, () => checks.runAffectedByModelChanges()),
   ];
 }

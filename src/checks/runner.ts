@@ -7,3 +7,5 @@ export { firstFailure, runCheckFile } from './core/fileRun';
 export { modelTable, resultsTable, tableAsCsv, tableAsText } from './core/resultsTable';
 export { runRecord } from './core/messages';
 export { groupAttempts, judgeAttempts } from './core/repeats';
+export { gridAsTable, modelGrid, rowsByModel } from './core/modelGrid';
+export { modelGridHtml, parseGridMessage } from './core/modelGridPage';

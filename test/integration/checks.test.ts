@@ -1,8 +1,8 @@
 // Payload checks in Test Explorer, inside a real VS Code against the local service: payloads with // @expect
 // in the workspace are listed by folder (a dataset's rows as children), Run Checks runs them, a failure is
 // reported at its expectation's line with expected and actual, the settings bound concurrency and rows,
-// Cancel stops a run, several models give a table per model, the results table saves as CSV, and an
-// expectation that cannot be read is an error in the editor.
+// Cancel stops a run, several models give a grid across models (and a child per model in Test Explorer),
+// the results tables save as CSV, and an expectation that cannot be read is an error in the editor.
 import * as assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -159,30 +159,92 @@ describe('Checks in Test Explorer', function () {
     }
   });
 
-  it('several models: a pass rate and median time per model; the table saves as CSV', async () => {
+  it('several models: a grid of results across three models, a child per model in Test Explorer, both tables save as CSV', async () => {
     const doc = await vscode.workspace.openTextDocument(path.join(root, 'capitals', 'paris.jsonc'));
     await vscode.window.showTextDocument(doc);
     await api.catalog.refresh();
-    api.ui.pickMany = async (items) => items.filter((i) => ['aurora-1', 'aurora-2'].includes(String(i.label))) as never;
+    let offered: string[] = [];
+    api.ui.pickMany = async (items) => {
+      const picked = items.filter((i) => ['aurora-1', 'aurora-2', 'aurora-2-mini'].includes(String(i.label)));
+      offered = picked.map((i) => String(i.label));
+      return picked as never;
+    };
     await vscode.commands.executeCommand(Commands.runChecksOnModels);
+    assert.equal(offered.length, 3, 'the picker offered the three models');
     const table = api.checks.lastModelTable();
-    // In the order the picker offered them: aurora-1 retires, so it comes after the current aurora-2.
+    // In the order the picker offered them (aurora-1 retires, so it comes after the current ones).
     assert.deepEqual(
       table?.rows.map((r) => [r[0], r[1], r[2]]),
-      [
-        ['aurora-2', '1/1', '100%'],
-        ['aurora-1', '1/1', '100%'],
-      ],
+      offered.map((m) => [m, '1/1', '100%']),
     );
-    assert.ok(
-      ui.messages.some((m) => /^Pass rate and median time per model: aurora-2 100% \(/.test(m)),
-      ui.messages.join('\n'),
+
+    // The grid opened by itself: a column per model in that order, a row for the payload, every cell passed.
+    const grid = api.checks.grid.grid();
+    assert.deepEqual(grid?.models, offered);
+    assert.deepEqual(
+      grid?.rows.map((r) => [r.label, ...r.cells.map((c) => c.text)]),
+      [['paris.jsonc', 'passed', 'passed', 'passed']],
     );
-    const target = vscode.Uri.file(path.join(tmp, 'results.csv'));
+    const html = api.checks.grid.html() ?? '';
+    const headers = [...html.matchAll(/class="model">(.*?)<\/th>/g)].map((m) => m[1].replace(/<wbr>/g, ''));
+    assert.deepEqual(headers, offered);
+    await eventually(
+      () => {
+        const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+        return tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('modelAccess.modelGrid');
+      },
+      5000,
+      'the grid is the active tab',
+    );
+
+    // Test Explorer: one child of the payload per model, each with its own result.
+    const paris = item('paris.jsonc') as vscode.TestItem;
+    const perModel = children(paris).filter((c) => c.id.includes('#model:'));
+    assert.deepEqual(perModel.map((c) => c.label).sort(), [...offered].sort());
+    for (const child of perModel) {
+      assert.equal(api.checks.outcomes().get(child.id)?.state, 'passed', child.label);
+    }
+    // Running one model's child sends the payload to that model alone, and keeps the other children.
+    server.clearRecords();
+    await api.checks.run([perModel[0]]);
+    assert.deepEqual(
+      server.received('/v1/chat').map((r) => (r.json as { model: string }).model),
+      [perModel[0].label],
+    );
+    assert.deepEqual(
+      children(paris)
+        .filter((c) => c.id.includes('#model:'))
+        .map((c) => c.label),
+      perModel.map((c) => c.label),
+    );
+
+    // Save as CSV (the page's button): the grid, a column group per model, and the summary row.
+    const target = vscode.Uri.file(path.join(tmp, 'grid.csv'));
     api.ui.saveDialog = async () => target;
+    assert.equal((await api.checks.grid.saveCsv())?.fsPath, target.fsPath);
+    const gridCsv = readFileSync(target.fsPath, 'utf8').split('\r\n');
+    assert.equal(gridCsv[0], `row,${offered.map((m) => `${m},${m} score,${m} time,${m} failure`).join(',')}`);
+    assert.match(gridCsv[1], /^paris\.jsonc,passed,,\d+(\.\d+)?m?s,,passed,/);
+    assert.match(gridCsv[2], /^all rows,1\/1 \(100%\),,/);
+
+    // Closed, it comes back from the palette with the same grid.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await eventually(() => api.checks.grid.html() === undefined, 5000, 'the grid closed');
+    await vscode.commands.executeCommand(Commands.showModelGrid);
+    assert.deepEqual(
+      [...(api.checks.grid.html() ?? '').matchAll(/class="model">(.*?)<\/th>/g)].map((m) => m[1].replace(/<wbr>/g, '')),
+      offered,
+    );
+
+    // Save Check Results as CSV still saves the per-model table.
+    const summary = vscode.Uri.file(path.join(tmp, 'results.csv'));
+    api.ui.saveDialog = async () => summary;
     await vscode.commands.executeCommand(Commands.saveCheckResults);
-    const csv = readFileSync(target.fsPath, 'utf8');
-    assert.match(csv, /^model,passed,pass rate,median time\r\naurora-2,1\/1,100%,/);
+    assert.match(
+      readFileSync(summary.fsPath, 'utf8'),
+      new RegExp(`^model,passed,pass rate,median time\r\n${offered[0]},1/1,100%,`),
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('an expectation that cannot be read is an error at its line, and fails its test with the reason', async () => {

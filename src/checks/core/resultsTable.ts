@@ -56,9 +56,17 @@ export function resultsTable(rows: readonly RowResult[]): Table {
   };
 }
 
-/** Pass rate and median time per model, in the order the models were asked for. */
-export function modelTable(rows: readonly RowResult[]): Table {
+/**
+ * Pass rate and median time per model, in the order the models were asked for (`models`; without it, the order
+ * their first answers came in, which concurrent requests make any order).
+ */
+export function modelTable(rows: readonly RowResult[], models: readonly string[] = []): Table {
   const byModel = new Map<string, RowResult[]>();
+  for (const model of models) {
+    if (rows.some((r) => r.kind === 'run' && r.result.run.model === model)) {
+      byModel.set(model, []);
+    }
+  }
   for (const row of rows) {
     const model = row.kind === 'run' ? (row.result.run.model ?? '') : '';
     if (row.kind === 'run') {

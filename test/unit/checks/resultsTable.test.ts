@@ -46,6 +46,18 @@ describe('checks/core/resultsTable', () => {
     ]);
   });
 
+  it('in the order the models were asked for, whichever answered first', () => {
+    const rows = [runRow('c', 200, 5, true), runRow('a', 200, 9, true), runRow('b', 200, 7, false)];
+    assert.deepEqual(
+      modelTable(rows, ['a', 'b', 'c', 'never-answered']).rows.map((r) => r[0]),
+      ['a', 'b', 'c'],
+    );
+    assert.deepEqual(
+      modelTable(rows).rows.map((r) => r[0]),
+      ['c', 'a', 'b'],
+    );
+  });
+
   it('a run without a model is listed under an empty name', () => {
     assert.deepEqual(modelTable([runRow(undefined, 200, 10, true)]).rows, [['', '1/1', '100%', '10ms']]);
   });
