@@ -111,6 +111,8 @@ export class ChecksController implements vscode.Disposable {
   private table: Table | undefined;
   private models: Table | undefined;
   private grid: ModelGrid | undefined;
+  /** The last several-models run (payload, models asked, rows): a re-run of some models replaces their rows. */
+  private acrossModels: { uri: string; models: readonly string[]; rows: readonly RowResult[] } | undefined;
   private readonly outcomes = new Map<string, CheckOutcome>();
   private readonly scratch: vscode.Uri;
   private readonly envAccess: EnvAccess;
@@ -513,13 +515,28 @@ export class ChecksController implements vscode.Disposable {
       run.appendOutput(`${tableAsText(table).replace(/\n/g, '\r\n')}\r\n`, undefined, item);
     }
     if (models && models.length > 0) {
-      this.models = modelTable(result.rows, models);
+      // Re-running one model's child from Test Explorer updates that model's column and keeps the others.
+      const last = this.acrossModels;
+      const across =
+        rerun && last?.uri === uri.toString()
+          ? {
+              uri: last.uri,
+              models: [...new Set([...last.models, ...models])],
+              // A request that never ran names no model: the re-run reports its own.
+              rows: [
+                ...last.rows.filter((r) => r.kind === 'run' && !models.includes(r.result.run.model ?? '')),
+                ...result.rows,
+              ],
+            }
+          : { uri: uri.toString(), models, rows: result.rows };
+      this.acrossModels = across;
+      this.models = modelTable(across.rows, across.models);
       run.appendOutput(`${tableAsText(this.models).replace(/\n/g, '\r\n')}\r\n`, undefined, item);
       if (!result.notRunnable) {
         this.grid = load().modelGrid({
           payload: path.basename(uri.path),
-          models,
-          rows: result.rows,
+          models: across.models,
+          rows: across.rows,
           dataset: result.dataset,
           passRate: result.passRate,
         });
