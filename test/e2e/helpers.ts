@@ -135,7 +135,9 @@ export async function openViewContainer(
     await entry.waitFor({ state: 'visible', timeout: 30_000 });
     const active = await entry.evaluate((el) => el.closest('.action-item')?.classList.contains('checked') ?? false);
     if (!active) {
-      await entry.click();
+      // While the view loads, its progress badge lies over the entry and takes the pointer: the click goes
+      // through the badge then (it is part of the entry, whose item handles the click).
+      await entry.click({ timeout: 5000 }).catch(() => entry.click({ force: true }));
     }
     try {
       await container.waitFor({ state: 'visible', timeout: 10_000 });
