@@ -55,6 +55,27 @@ export function liveRegion(id: string, text = '', visible = true): string {
   return `<p id="${id}" role="status" aria-live="polite"${visible ? ' class="muted"' : ' class="visually-hidden"'}>${text}</p>`;
 }
 
+/**
+ * The script of a page whose buttons carry `data-action` (and, for a link of the page's own list, `data-link`):
+ * a press posts `{action, link}` to the extension, which may answer `{announce}` ("Copied …", "Saved …"),
+ * read out by screen readers from the hidden live region `announce` (liveRegion('announce', '', false)).
+ */
+export const ACTION_SCRIPT = `
+const vscode = acquireVsCodeApi();
+window.addEventListener('message', (event) => {
+  const said = event.data && typeof event.data.announce === 'string' ? event.data.announce : undefined;
+  const region = document.getElementById('announce');
+  if (said !== undefined && region) { region.textContent = ''; setTimeout(() => { region.textContent = said; }, 50); }
+});
+document.addEventListener('click', (event) => {
+  const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
+  if (!target) { return; }
+  event.preventDefault();
+  const link = target.getAttribute('data-link');
+  vscode.postMessage({ action: target.getAttribute('data-action'), link: link === null ? undefined : Number(link) });
+});
+`;
+
 /** A random nonce for a page's Content-Security-Policy (`script-src 'nonce-…'`). */
 export function newNonce(): string {
   return randomBytes(18).toString('base64').replace(/[+/=]/g, '');

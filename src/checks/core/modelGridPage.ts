@@ -12,7 +12,7 @@
  * than the page and nothing scrolls sideways. Where a model's column would be too narrow to read, each
  * request is a card listing the models instead ({@link stackedStyle}).
  */
-import { escapeHtml, liveRegion, page } from '../../common/html';
+import { ACTION_SCRIPT, escapeHtml, liveRegion, page } from '../../common/html';
 import { l10n } from '../../common/l10n';
 import { clean } from '../../common/text';
 import { formatMs } from './expectations';
@@ -87,22 +87,6 @@ function breakable(text: string): string {
     .map(escapeHtml)
     .join('<wbr>');
 }
-
-const SCRIPT = `
-const vscode = acquireVsCodeApi();
-// What the extension did after a press ("Saved …"), read out by screen readers from the live region.
-window.addEventListener('message', (event) => {
-  const said = event.data && typeof event.data.announce === 'string' ? event.data.announce : undefined;
-  const region = document.getElementById('announce');
-  if (said !== undefined && region) { region.textContent = ''; setTimeout(() => { region.textContent = said; }, 50); }
-});
-document.addEventListener('click', (event) => {
-  const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
-  if (!target) { return; }
-  event.preventDefault();
-  vscode.postMessage({ action: target.getAttribute('data-action') });
-});
-`;
 
 const MARKS: Record<GridCell['state'], string> = { passed: '✓', failed: '✗', noAnswer: '✗', notRun: '–' };
 
@@ -193,6 +177,6 @@ export function modelGridHtml(grid: ModelGrid, nonce: string, cspSource: string)
     cspSource,
     body: content,
     style: GRID_STYLE + stackedStyle(models),
-    script: SCRIPT,
+    script: ACTION_SCRIPT,
   });
 }

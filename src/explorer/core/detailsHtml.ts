@@ -6,7 +6,7 @@
  */
 import { l10n } from '../../common/l10n';
 import { characterCount } from '../../common/counts';
-import { escapeHtml, liveRegion, page } from '../../common/html';
+import { ACTION_SCRIPT, escapeHtml, liveRegion, page } from '../../common/html';
 import type { ModelDetails, SectionTitle } from './modelDetails';
 import { clean, type DisplayText } from '../../common/text';
 
@@ -62,23 +62,6 @@ const STYLE = `
 .facts th { width: 9em; }
 .card-refused { font-weight: 600; border-left: 3px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); padding-left: 6px; }
 .field-name { font-family: var(--vscode-editor-font-family); }
-`;
-
-const SCRIPT = `
-const vscode = acquireVsCodeApi();
-// What the extension did after a press ("Copied …"), read out by screen readers from the live region.
-window.addEventListener('message', (event) => {
-  const said = event.data && typeof event.data.announce === 'string' ? event.data.announce : undefined;
-  const region = document.getElementById('announce');
-  if (said !== undefined && region) { region.textContent = ''; setTimeout(() => { region.textContent = said; }, 50); }
-});
-document.addEventListener('click', (event) => {
-  const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
-  if (!target) { return; }
-  event.preventDefault();
-  const link = target.getAttribute('data-link');
-  vscode.postMessage({ action: target.getAttribute('data-action'), link: link === null ? undefined : Number(link) });
-});
 `;
 
 function button(action: string, label: DisplayText, primary = false): string {
@@ -180,5 +163,5 @@ export function detailsHtml(state: DetailsPageState, nonce: string, cspSource: s
       : '',
     '</main>',
   ].join('\n');
-  return page({ title: d.id, nonce, cspSource, body, style: STYLE, script: SCRIPT });
+  return page({ title: d.id, nonce, cspSource, body, style: STYLE, script: ACTION_SCRIPT });
 }
