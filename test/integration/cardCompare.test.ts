@@ -3,24 +3,13 @@
 // without a card shown as a side that says why, and a card that changed between two previews reported, with its
 // changes in the diff editor.
 import * as assert from 'node:assert/strict';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/testApi';
 import type { ModelPickItem } from '../../src/platform/modelPicks';
 import { Commands } from '../../src/ids';
 import { CARD_MARKER, startServer, type RunningServer } from '../server';
+import { freePort } from '../harness/processes';
 import { activateExtension, eventually, setSetting, sleep, stubUi, type UiStub } from './helpers';
-
-/** A port free now (the service is started on it, so a card URL can name it first). */
-function freePort(): Promise<number> {
-  const probe = createNetServer();
-  return new Promise((resolve) =>
-    probe.listen(0, '127.0.0.1', () => {
-      const port = (probe.address() as AddressInfo).port;
-      probe.close(() => resolve(port));
-    }),
-  );
-}
 
 type Diff = { kind: 'diff'; left: vscode.Uri; right: vscode.Uri; title: string };
 

@@ -2,25 +2,14 @@
 // Model Access Service: what a person sees in the details tab, that hostile registry text stays text there,
 // that a card is fetched without the key, and that a comparison shows every model's answer and timings.
 import * as assert from 'node:assert/strict';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/testApi';
 import type { FamilyNode, ModelNode, ModelsTreeNode } from '../../src/explorer/nodes';
 import { Commands } from '../../src/ids';
 import { CARD_MARKER, HOSTILE, HOSTILE_IDS, startServer, type RunningServer } from '../server';
+import { freePort } from '../harness/processes';
 import { elements } from '../unit/helpers/html';
 import { activateExtension, eventually, newPayload, setSetting, sleep } from './helpers';
-
-/** A port free now (the service is started on it, so a card URL can name it first). */
-function freePort(): Promise<number> {
-  const probe = createNetServer();
-  return new Promise((resolve) =>
-    probe.listen(0, '127.0.0.1', () => {
-      const port = (probe.address() as AddressInfo).port;
-      probe.close(() => resolve(port));
-    }),
-  );
-}
 
 const isFamily = (n: ModelsTreeNode): n is FamilyNode => n.contextValue === 'family';
 const isModel = (n: ModelsTreeNode): n is ModelNode => /^model/.test(n.contextValue ?? '');
