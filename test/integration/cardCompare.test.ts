@@ -9,7 +9,7 @@ import type { ModelPickItem } from '../../src/platform/modelPicks';
 import { Commands } from '../../src/ids';
 import { CARD_MARKER, startServer, type RunningServer } from '../server';
 import { freePort } from '../harness/processes';
-import { activateExtension, eventually, setSetting, sleep, stubUi, type UiStub } from './helpers';
+import { activateExtension, connectTo, eventually, setSetting, stubUi, type UiStub } from './helpers';
 
 type Diff = { kind: 'diff'; left: vscode.Uri; right: vscode.Uri; title: string };
 
@@ -45,12 +45,7 @@ describe('Compare Model Cards', function () {
         ],
       },
     });
-    await setSetting('baseUrl', server.url);
-    await api.keys.store(server.url, server.keys.acme);
-    await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url), 5000, 'the URL');
-    await sleep(150);
-    await api.catalog.refresh();
-    await eventually(() => api.catalog.status.kind === 'ready', 15_000, 'the model list');
+    await connectTo(api, server);
   });
 
   afterEach(async () => {

@@ -3,6 +3,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Ui } from '../../src/platform/ui'; // types only: the suite is bundled apart
+import type { ModelAccessApi } from '../../src/testApi';
+import type { RunningServer } from '../server';
 import { Commands } from '../../src/ids';
 
 export const EXTENSION_ID = 'model-access-team.model-access';
@@ -52,6 +54,19 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /** Sets a `modelAccess.*` user setting (undefined removes it). */
 export async function setSetting(name: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration(SECTION).update(name, value, vscode.ConfigurationTarget.Global);
+}
+
+/**
+ * Points the extension at `server` with its acme key, as a person does (URL in the settings, key stored), and
+ * waits until the model list is loaded from it.
+ */
+export async function connectTo(api: ModelAccessApi, server: RunningServer): Promise<void> {
+  await setSetting('baseUrl', server.url);
+  await api.keys.store(server.url, server.keys.acme);
+  await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url), 5000, 'the URL');
+  await sleep(150);
+  await api.catalog.refresh();
+  await eventually(() => api.catalog.status.kind === 'ready', 15_000, 'the model list');
 }
 
 /**

@@ -10,7 +10,7 @@ import type { ModelPickItem } from '../../src/platform/modelPicks';
 import type { SafePickItem, SafeQuickPickOptions } from '../../src/platform/ui';
 import { Commands } from '../../src/ids';
 import { startServer, type RunningServer } from '../server';
-import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
+import { activateExtension, connectTo, newPayload, setSetting, stubUi, type UiStub } from './helpers';
 
 interface Asked {
   items: readonly SafePickItem[];
@@ -45,12 +45,7 @@ describe('Model choice for New Request and Compare', function () {
   before(async () => {
     api = await activateExtension<ModelAccessApi>();
     server = await startServer();
-    await setSetting('baseUrl', server.url);
-    await api.keys.store(server.url, server.keys.acme);
-    await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url), 5000, 'the URL');
-    await sleep(150);
-    await api.catalog.refresh();
-    await eventually(() => api.catalog.status.kind === 'ready', 15_000, 'the model list');
+    await connectTo(api, server);
   });
 
   afterEach(async () => {
