@@ -171,6 +171,40 @@ function mochaCounts(output) {
   return { passed: num(/(\d+) passing/g), failed: num(/(\d+) failing/g), pending: num(/(\d+) pending/g) };
 }
 
+/**
+ * The failed tests' titles and first error lines, from mocha's spec report ("1) suite / test: / Error…")
+ * or the integration runner's ("✘ test" then the error indented). CI keeps only the tail of the output,
+ * so the summary repeats them: a red run must say which test failed without the full log.
+ */
+function failedTests(output) {
+  const lines = stripAnsi(output).split('\n');
+  const found = [];
+  const start = lines.findIndex((l) => /^\s*\d+ failing/.test(l));
+  if (start >= 0) {
+    for (let i = start + 1; i < lines.length; i++) {
+      if (!/^\s+\d+\) \S/.test(lines[i])) {
+        continue;
+      }
+      const title = [lines[i].replace(/^\s+\d+\) /, '').trim()];
+      let j = i + 1;
+      while (j < lines.length && !title[title.length - 1].endsWith(':') && lines[j].trim()) {
+        title.push(lines[j].trim());
+        j++;
+      }
+      found.push(`${title.join(' › ').replace(/:$/, '')}: ${(lines[j] ?? '').trim()}`);
+      i = j;
+    }
+  } else {
+    lines.forEach((l, i) => {
+      const m = /^\s*✘ (.+)/.exec(l);
+      if (m) {
+        found.push(`${m[1].trim()}: ${(lines[i + 1] ?? '').trim()}`);
+      }
+    });
+  }
+  return found.map((f) => (f.length > 240 ? `${f.slice(0, 239)}…` : f));
+}
+
 // ---- packaging check -------------------------------------------------------------------------------
 
 /** Entry names of a zip file, read from its central directory. */
@@ -381,7 +415,12 @@ async function integrationLayer(version) {
   );
   const m = /integration: (\d+) passed, (\d+) failed, (\d+) pending/.exec(stripAnsi(r.output));
   const counts = m ? { passed: Number(m[1]), failed: Number(m[2]), pending: Number(m[3]) } : undefined;
-  return { ok: r.code === 0 && !!counts && counts.passed > 0, counts, note: counts ? undefined : 'no results' };
+  return {
+    ok: r.code === 0 && !!counts && counts.passed > 0,
+    counts,
+    failures: failedTests(r.output),
+    note: counts ? undefined : 'no results',
+  };
 }
 
 const layers = {
@@ -401,7 +440,12 @@ const layers = {
     const r = await run(path.join(BIN, 'mocha'), []);
     const counts = mochaCounts(r.output);
     const ok = r.code === 0 && counts.passed > 0;
-    return { ok, counts, note: counts.passed === 0 ? 'no unit tests ran' : undefined };
+    return {
+      ok,
+      counts,
+      failures: failedTests(r.output),
+      note: counts.passed === 0 ? 'no unit tests ran' : undefined,
+    };
   },
   package: packageLayer,
   e2e: async () => {
@@ -420,6 +464,7 @@ const layers = {
     return {
       ok: r.code === 0 && counts.passed > 0,
       counts,
+      failures: failedTests(r.output),
       note: counts.passed === 0 ? 'no e2e steps ran' : undefined,
     };
   },
@@ -502,6 +547,9 @@ for (const name of order.filter((n) => results[n])) {
   const note = r.note ? ` (${r.note})` : '';
   const when = name === 'setup' ? ' (background)' : '';
   console.log(`${r.ok ? '✔' : '✘'} ${name.padEnd(17)} ${times[name].toFixed(1).padStart(6)} s${when}${counts}${note}`);
+  for (const f of (r.failures ?? []).slice(0, 8)) {
+    console.log(`    ✘ ${f}`);
+  }
 }
 const failed = order.filter((n) => results[n] && !results[n].ok);
 console.log(

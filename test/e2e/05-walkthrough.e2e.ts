@@ -176,6 +176,10 @@ describe('Getting started walkthrough', () => {
       for (const id of ['setServiceUrl', 'setApiKey', 'browseModels', 'openModelCard']) {
         await waitUntilDone(page, id);
       }
+    } catch (e) {
+      // The session's picture of a failed step comes after the clean-up below, which closes what failed.
+      await screenshot(page, 'e2e-failed-walkthrough-before-clean-up').catch(() => undefined);
+      throw e;
     } finally {
       await openPalette(page, 'View: Close All Editors').catch(() => undefined);
       await connectService(page, e2e.service.url).catch(() => undefined);

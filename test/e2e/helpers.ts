@@ -188,6 +188,7 @@ export async function openPalette(
   // An editor that takes the focus just after the palette opened (a document a command is still showing)
   // closes it again: open it anew then, a few times. Escape first closes whatever input is open, but in an
   // editor it also drops the selection: `keepSelection` for commands that act on it.
+  const deadline = Date.now() + timeoutMs;
   for (let attempt = 1; ; attempt++) {
     if (!keepSelection || (await quickInput(page).isVisible())) {
       await page.keyboard.press('Escape');
@@ -213,7 +214,22 @@ export async function openPalette(
       continue;
     }
     const row = quickInput(page).locator('.monaco-list-row', { hasText: command }).first();
-    await row.waitFor({ state: 'visible', timeout: timeoutMs });
+    // The palette lists the commands known when the text was typed: after a window reload, an extension's
+    // commands arrive with its host, later on a busy machine, and a restored editor may take the focus and
+    // close the palette. So while the entry is missing, open the palette again every few seconds.
+    const listed = await row
+      .waitFor({ state: 'visible', timeout: Math.max(1000, Math.min(5000, deadline - Date.now())) })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (!listed) {
+      if (Date.now() < deadline) {
+        attempt -= 1; // A late list is not a failed attempt.
+        continue;
+      }
+      throw new Error(`"${command}" was not in the command palette within ${timeoutMs} ms`);
+    }
     try {
       // Enter runs the first (focused) entry; make sure it is ours.
       await row.click({ timeout: attempt < 3 ? 3000 : 15_000 });
