@@ -10,10 +10,11 @@
 //   - `npm ci` when node_modules is missing or does not match package-lock.json;
 //   - in the background while lint/typecheck/unit run: `node scripts/setup-vscode.js` (Chromium, and
 //     per VS Code version its Node + code-server, cached in ~/.cache/model-access or $MODEL_ACCESS_CACHE).
-// With CI=true (or MODEL_ACCESS_FRESH_SETUP=1) the newest code-server is installed again from nothing,
-// into a throwaway HOME, the way a newcomer's first `npm test` does it (nested npm installs started
-// from inside `npm test`), and the integration, e2e and demo layers use that install. This costs ~2-3 min
-// (in parallel with the first layers) and turns CI red whenever a first run would break.
+// With CI=true (or MODEL_ACCESS_FRESH_SETUP=1) code-server is installed again from nothing, into a
+// throwaway HOME, the way a newcomer's first `npm test` does it (nested npm installs started from inside
+// `npm test`), and the integration, e2e and demo layers use that install. This costs ~3-4 min (in
+// parallel with the first layers: the second version reuses the first one's compiled native modules)
+// and turns CI red whenever a first run would break.
 // MODEL_ACCESS_FRESH_SETUP=0 turns it off.
 //
 //   npm test                     all layers
@@ -330,13 +331,13 @@ const itVersions = selected.includes('integration') ? vscodeVersions : [];
 const needVersions = [
   ...new Set([...itVersions, ...(selected.some((l) => l === 'e2e' || l === 'demo') ? [newest] : [])]),
 ];
-const useFresh = freshSetup && needVersions.includes(newest);
+// Every version goes into the same throwaway HOME: one cache folder, so the second version's native
+// modules come out of the first one's compiler cache (scripts/setup-vscode.js compilerCache).
+const useFresh = freshSetup && needVersions.length > 0;
 /** Environment for the layers that run VS Code `version`. */
 const vscodeEnv = (version) => ({
   MODEL_ACCESS_VSCODE: version,
-  ...(useFresh && version === newest
-    ? { MODEL_ACCESS_CACHE: path.join(freshRoot, 'home', '.cache', 'model-access') }
-    : {}),
+  ...(useFresh ? { MODEL_ACCESS_CACHE: path.join(freshRoot, 'home', '.cache', 'model-access') } : {}),
 });
 const setupSink = makeSink(true);
 const setupReady = {};
@@ -374,12 +375,11 @@ if (needVersions.length > 0) {
   // compatibility run. The integration layer of a version starts as soon as that version is ready.
   let chain = Promise.resolve(true);
   for (const v of [...needVersions].sort((a, b) => minor(b) - minor(a))) {
-    const env = useFresh && v === newest ? freshEnv : {};
-    chain = chain.then(() => runSetup([v], env));
+    chain = chain.then(() => runSetup([v], freshEnv));
     setupReady[v] = chain;
   }
   const what = needVersions
-    .map((v) => `VS Code ${v}${useFresh && v === newest ? ' (fresh install into an empty HOME, CI)' : ''}`)
+    .map((v) => `VS Code ${v}${useFresh ? ' (fresh install into an empty HOME, CI)' : ''}`)
     .join(', ');
   console.log(`\nsetup of Chromium and code-server started in the background: ${what}`);
 }
@@ -394,9 +394,7 @@ async function ensureVSCode(version) {
   const ok = await ready;
   if (!results.setup || results.setup.ok) {
     times.setup = (setupEnded - setupStarted) / 1000;
-    const what = needVersions
-      .map((v) => `${v}${useFresh && v === newest ? ' fresh into an empty HOME' : ''}`)
-      .join(', ');
+    const what = needVersions.map((v) => `${v}${useFresh ? ' fresh into an empty HOME' : ''}`).join(', ');
     results.setup = { ok, note: ok ? `VS Code ${what}` : `failed for VS Code ${version}` };
   }
   return ok;
