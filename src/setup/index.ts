@@ -10,7 +10,7 @@ import { environmentEditorCommands } from './environmentEditor';
 
 /** Service URL, API key, consent and environment commands, the status bar items, the walkthrough. */
 export function register(services: Services): vscode.Disposable[] {
-  const statusBar = new ModelsStatusBar(services.catalog, services.changes);
+  const statusBar = new ModelsStatusBar(services.catalog, services.changes, services.environments);
   const environmentBar = new EnvironmentStatusBar(services.environments);
   services.testApi.statusBar = statusBar;
   services.testApi.environmentBar = environmentBar;

@@ -3,6 +3,7 @@ import { describeKeySource } from '../platform/apiKeys';
 import { Commands } from '../ids';
 import type { ModelCatalog } from '../platform/catalog';
 import type { ModelChanges } from '../platform/modelChanges';
+import type { Environments } from '../platform/environments';
 import { StatusBarEntry } from '../platform/statusBarEntry';
 import { modelCount } from '../common/counts';
 import { updatedAgo } from '../domain/savedModelList';
@@ -18,20 +19,23 @@ export class ModelsStatusBar extends StatusBarEntry {
   constructor(
     private readonly catalog: ModelCatalog,
     private readonly changes: ModelChanges,
+    private readonly environments: Pick<Environments, 'list' | 'onDidChangeList'>,
   ) {
     super('modelAccess.status', 'Model Access', 50);
-    this.follow(catalog.onDidChange, catalog.onDidChangeStatus, changes.onDidChange);
+    this.follow(catalog.onDidChange, catalog.onDidChangeStatus, changes.onDidChange, environments.onDidChangeList);
     this.item.show();
   }
 
   protected update(): void {
     const status = this.catalog.status;
     const state = this.catalog.serviceState;
-    // With several environments the name says which one (the environment item beside it switches).
+    // One fact per item: with several environments the environment item beside this one names the active
+    // environment, so this one shows the host alone; the tooltip says both.
     const host =
       state.environment && state.host && state.environment !== state.host
         ? `${displayText(state.environment, 60)} (${state.host})`
         : (state.host ?? 'Model Access');
+    const shown = this.environments.list.length > 1 ? (state.host ?? host) : host;
     const count = this.catalog.models.length;
     const md = this.tooltip('Model Access');
     this.item.backgroundColor = undefined;
@@ -44,23 +48,23 @@ export class ModelsStatusBar extends StatusBarEntry {
         this.item.command = Commands.setBaseUrl;
         break;
       case 'needsKey':
-        this.item.text = `$(key) ${host}`;
+        this.item.text = `$(key) ${shown}`;
         md.appendText(l10n.t('No API key is set for {0}. Click to set it.', clean(host)));
         this.item.command = Commands.setApiKey;
         break;
       case 'idle':
-        this.item.text = `$(hubot) ${host}`;
+        this.item.text = `$(hubot) ${shown}`;
         md.appendText(l10n.t('Models on {0} are not loaded yet. Click to list them.', clean(host)));
         this.item.command = Commands.showModels;
         break;
       case 'loading':
-        this.item.text = `$(sync~spin) ${host}`;
+        this.item.text = `$(sync~spin) ${shown}`;
         md.appendText(l10n.t('Loading models from {0}…', clean(host)));
         this.item.command = Commands.showModels;
         break;
       case 'ready': {
         const changed = this.changes.count;
-        this.item.text = `$(hubot) ${host} · ${modelCount(count)}${changed > 0 ? ` · ${changedCount(changed)}` : ''}`;
+        this.item.text = `$(hubot) ${shown} · ${modelCount(count)}${changed > 0 ? ` · ${changedCount(changed)}` : ''}`;
         md.appendText(
           count === 1 ? l10n.t('1 model on {0}.', clean(host)) : l10n.t('{0} models on {1}.', count, clean(host)),
         );
@@ -74,7 +78,7 @@ export class ModelsStatusBar extends StatusBarEntry {
         break;
       }
       case 'error':
-        this.item.text = `$(warning) ${host}`;
+        this.item.text = `$(warning) ${shown}`;
         this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
         md.appendText(displayText(status.failure.message, 300));
         if (count > 0) {
@@ -98,7 +102,8 @@ export class ModelsStatusBar extends StatusBarEntry {
       md.appendText(l10n.t('API key: {0}.', describeKeySource(state.keySource, state.keyScope)));
     }
     this.item.tooltip = md;
-    const spoken = statusSpoken(status.kind, clean(host), count);
+    // Spoken as shown: the accessible name starts with what is visible.
+    const spoken = statusSpoken(status.kind, clean(shown), count);
     const changed = status.kind === 'ready' ? this.changes.count : 0;
     this.item.accessibilityInformation = { label: changed > 0 ? `${spoken}, ${changedCount(changed)}` : spoken };
   }

@@ -117,7 +117,10 @@ describe('Environments: two services side by side, each with its own key', funct
     await api.catalog.settled();
     assert.deepEqual(new Set(shownIds()), new Set(modelsOf(beta, 'globex')));
     assert.match(api.environmentBar.item.text, /Beta/);
-    assert.match(api.statusBar.item.text, /Beta/);
+    // One fact per item: the environment item names it, the models item beside it shows the host alone.
+    assert.ok(api.statusBar.item.text.includes(`${new URL(beta.url).host} · `), api.statusBar.item.text);
+    assert.doesNotMatch(api.statusBar.item.text, /Beta/);
+    assert.match(String((api.statusBar.item.tooltip as vscode.MarkdownString).value), /Beta/);
     assert.match(String(api.view.treeView.description), /^Beta · 127\.0\.0\.1:/);
   });
 
