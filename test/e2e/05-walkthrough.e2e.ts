@@ -68,9 +68,28 @@ describe('Getting started walkthrough', () => {
     const page = e2e.page;
     // Room for the step pictures beside the steps (the walkthrough hides them in a narrow editor).
     await openPalette(page, 'View: Close Primary Side Bar');
-    await openPalette(page, 'Welcome: Open Walkthrough...');
-    await typeInQuickInput(page, 'Model Access', { submit: false });
-    await pickQuickItem(page, walkthrough.title);
+    // Opening the walkthrough activates the extension, whose first start offers the same walkthrough
+    // (setup/walkthrough.ts): that can open the page while the picker is still in use, which closes the
+    // picker. As a person would, open the picker again unless the walkthrough is already there.
+    for (let attempt = 1; !(await step(page, 'setServiceUrl').isVisible()); attempt++) {
+      try {
+        await openPalette(page, 'Welcome: Open Walkthrough...');
+        await quickInput(page).locator('input').fill('Model Access', { timeout: 5000 });
+        await pickQuickItem(page, walkthrough.title, { timeoutMs: 10_000 });
+        await waitForWalkthrough(page);
+      } catch (e) {
+        if (attempt >= 4) {
+          throw e;
+        }
+      }
+    }
+    // The extension is active (its status bar item is there), so its one-time offer has been made: the
+    // next steps' input boxes are not closed by a late one.
+    await page
+      .locator('.statusbar-item[id$="modelAccess.status"]')
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
+    await page.waitForTimeout(1000);
     await waitForWalkthrough(page);
     // The steps render one after the other just after the page opens: read the titles once all are there.
     const expected = walkthrough.steps.map((s) => s.title);
