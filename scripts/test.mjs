@@ -306,25 +306,6 @@ function header(name) {
   console.log(`\n━━━━ ${name} ${'━'.repeat(Math.max(0, 70 - name.length))}`);
 }
 
-header('install');
-{
-  const t = Date.now();
-  const why = dependenciesStale(ROOT);
-  if (why) {
-    console.log(`npm ci (${why})`);
-    const r = await run('npm', ['ci', '--no-audit', '--no-fund']);
-    results.install = { ok: r.code === 0, note: r.code === 0 ? `npm ci: ${why}` : 'npm ci failed' };
-  } else {
-    console.log('node_modules matches package-lock.json');
-    results.install = { ok: true, note: 'node_modules up to date' };
-  }
-  times.install = (Date.now() - t) / 1000;
-  if (!results.install.ok) {
-    console.log('\nFAILED: npm ci; nothing else can run');
-    process.exit(1);
-  }
-}
-
 // VS Code versions the layers need, and the cache each one comes from.
 const newest = setup.NEWEST_VSCODE;
 const itVersions = selected.includes('integration') ? vscodeVersions : [];
@@ -382,6 +363,31 @@ if (needVersions.length > 0) {
     .map((v) => `VS Code ${v}${useFresh ? ' (fresh install into an empty HOME, CI)' : ''}`)
     .join(', ');
   console.log(`\nsetup of Chromium and code-server started in the background: ${what}`);
+}
+
+// Dependencies after the setup has started: the setup needs nothing of node_modules (node: modules and its
+// own npm installs into its own prefixes), so code-server installs while `npm ci` runs instead of after it.
+header('install');
+{
+  const t = Date.now();
+  const why = dependenciesStale(ROOT);
+  if (why) {
+    console.log(`npm ci (${why})`);
+    const r = await run('npm', ['ci', '--no-audit', '--no-fund']);
+    results.install = { ok: r.code === 0, note: r.code === 0 ? `npm ci: ${why}` : 'npm ci failed' };
+  } else {
+    console.log('node_modules matches package-lock.json');
+    results.install = { ok: true, note: 'node_modules up to date' };
+  }
+  times.install = (Date.now() - t) / 1000;
+  if (!results.install.ok) {
+    console.log('\nFAILED: npm ci; nothing else can run');
+    for (const child of children) {
+      child.kill('SIGTERM');
+    }
+    removeFreshRoot();
+    process.exit(1);
+  }
 }
 
 /** Waits for the setup of `version`; shows its output from then on. */
