@@ -292,6 +292,34 @@ describe('cli/check at scale (graders, repeats, retries, shards, merge, cache)',
       assert.deepEqual(names(xml), names(wholeXml));
     });
 
+    it('shards whose requests all timed out merge to errors, never a pass: exit 1; a shard stopped at its deadline: exit 2', async () => {
+      const s = await start({ faults: { hang: { rate: 1 }, paths: ['/v1/chat', '/v1/responses'] } });
+      const files = ['capitals/paris.jsonc', 'capitals/cities.jsonc'];
+      for (const i of [1, 2]) {
+        const r = await cli(
+          ['check', ...files, '--shard', `${i}/2`, '--timeout', '0.3', '--junit', path.join(tmp, `t-${i}.xml`)],
+          env(s),
+          CHECKS,
+        );
+        assert.equal(r.code, 1, r.out + r.err);
+      }
+      const merged = await cli(['merge', 't-*.xml', '--junit', 'all.xml'], {}, tmp);
+      assert.equal(merged.code, 1, merged.out + merged.err);
+      assert.match(merged.out, /^0 passed, 0 failed, 6 errors$/m);
+      assert.match(merged.err, /6 tests did not run to the end/);
+      assert.match(fs.readFileSync(path.join(tmp, 'all.xml'), 'utf8'), /tests="6" failures="0" errors="6"/);
+      for (const i of [1, 2]) {
+        await cli(
+          ['check', ...files, '--shard', `${i}/2`, '--run-timeout', '0.5', '--junit', path.join(tmp, `d-${i}.xml`)],
+          env(s),
+          CHECKS,
+        );
+      }
+      const stopped = await cli(['merge', 'd-*.xml'], {}, tmp);
+      assert.equal(stopped.code, 2, stopped.out + stopped.err);
+      assert.match(stopped.out, /run deadline: error: the run was stopped at its deadline \(--run-timeout 0\.5 s\)/);
+    });
+
     it('a shard spec like 3/2 or 0/4 exits 2 with the reason; merging different runs or a missing shard says so', async () => {
       const s = await start({});
       const over = await cli(['check', '**/*.jsonc', '--shard', '3/2'], env(s), CHECKS);
