@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../api/answerLimits';
 import { ServiceClient } from '../api/client';
 import { Redactor } from '../api/redact';
-import { visibleControls } from '../common/controlChars';
+import { inertCiCommands, visibleControls } from '../common/controlChars';
 import type { ModelService } from '../api/types';
 import { findEnvironment, readEnvironments, type Environment } from '../domain/environments';
 import { displayUrl } from '../domain/keyScope';
@@ -35,6 +35,7 @@ import { foldAttempts } from './attempts';
 import { expandPatterns } from './glob';
 import { junitXml, type JUnitSuite } from './junit';
 import { readInside } from './files';
+import { writeReportFile } from './reportFile';
 import { baseUrlEnvironment, keyForEnvironment } from './keys';
 import {
   cacheSummary,
@@ -227,8 +228,9 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   // echo it; not the credential-looking patterns of the log, which would mangle answers ("token budget").
   // Then every control character made visible: what a service, a dataset or a file name says cannot drive the
   // terminal or the CI log (erase a line to forge PASS, hide a link, start a workflow command).
-  const out = (line: string) => io.out(visibleControls(redactor.removeSecrets(line)));
-  const err = (line: string) => io.err(visibleControls(redactor.removeSecrets(line)));
+  // And no line a CI runner reads as its own command (`::add-mask::`, `##[error]`).
+  const out = (line: string) => io.out(inertCiCommands(visibleControls(redactor.removeSecrets(line))));
+  const err = (line: string) => io.err(inertCiCommands(visibleControls(redactor.removeSecrets(line))));
 
   const command = args[0];
   if (command === '--help' || command === '-h' || command === undefined) {
@@ -646,10 +648,8 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   }
   if (options.junit) {
     try {
-      const target = path.resolve(io.cwd, options.junit);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(
-        target,
+      writeReportFile(
+        path.resolve(io.cwd, options.junit),
         junitXml(suites, redactor.removeSecrets, {
           run: fingerprint,
           shard: shard ? `${shard.index}/${shard.count}` : undefined,

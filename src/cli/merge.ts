@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expandPatterns } from './glob';
+import { writeReportFile } from './reportFile';
 import { junitXml, type JUnitCase } from './junit';
 import { MAX_REPORT_BYTES, mergeReports, parseReport, type NamedReport } from './junitMerge';
 
@@ -103,9 +104,8 @@ export async function mergeMain(args: readonly string[], io: MergeIo): Promise<n
   );
   if (out) {
     try {
-      fs.mkdirSync(path.dirname(out), { recursive: true });
       // The reports were redacted when they were written; nothing of the run's secrets is known here.
-      fs.writeFileSync(
+      writeReportFile(
         out,
         junitXml(merged.suites, (text) => text, { run: merged.run }),
       );
