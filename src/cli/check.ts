@@ -25,7 +25,13 @@ import { firstFailure, runCheckFile, type Target } from '../checks/core/fileRun'
 import { hasChecks, readCheckLines } from '../checks/core/checkFile';
 import { median } from '../checks/core/planner';
 import { AimdLimiter } from '../checks/core/aimd';
-import { cachingService, catalogVersions, type CacheStore } from '../checks/core/answerCache';
+import {
+  cacheBinding,
+  cachingService,
+  catalogVersions,
+  type CacheStats,
+  type CacheStore,
+} from '../checks/core/answerCache';
 import { defaultCacheFolder, openCacheFolder } from '../checks/core/cacheFolder';
 import { defaultEmbeddingsModel } from '../checks/core/graderRun';
 import { DEFAULT_POST_RETRY } from '../checks/core/retryPolicy';
@@ -312,16 +318,38 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   const limiter = new AimdLimiter(maxConcurrency);
   const waits = newWaitStats();
   let store: CacheStore | undefined;
-  const cacheStats = { hits: 0, misses: 0, unwritten: 0 };
+  const cacheStats: CacheStats = { hits: 0, misses: 0, unwritten: 0, rejected: 0 };
   if (options.scale.cache) {
     const folder = path.resolve(io.cwd, options.scale.cache.dir ?? defaultCacheFolder(io.env));
     const opened = openCacheFolder(folder);
     if ('warning' in opened) {
       err(`model-access check: ${opened.warning}`);
     } else {
-      store = opened;
+      store = opened.store;
+      if (opened.note) {
+        err(`model-access check: ${opened.note}`);
+      }
     }
   }
+  // Entries are bound to the key and environment that asked (answerCache.ts): another key or environment looks
+  // under other names; an entry that fails its seal is said here, not used, and its request sent again.
+  const caching = (env: Environment, envKey: string) => ({
+    binding: cacheBinding(envKey, {
+      origin: env.baseUrl,
+      headers: env.headers,
+      secrets: env.secretHeaders.map((h) => io.env[secretHeaderVariable(h)] ?? ''),
+    }),
+    options: {
+      redact: redactor.removeSecrets,
+      onRejected: (what: string) => {
+        if ((cacheStats.rejected ?? 0) <= 5) {
+          err(
+            `model-access check: a cached answer for ${what} failed its integrity check (changed, or not written with this key); it was not used and the request was sent again`,
+          );
+        }
+      },
+    },
+  });
   const clients = new Map<string, Promise<ModelService | string>>();
   // Each environment's model list, read once when its client opens: the lifecycle of the models checks run
   // on (a warning for a deprecated one), and the list --changed-since compares with.
@@ -339,7 +367,11 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
           opened.listModels({ signal }).catch((e: unknown) => (e instanceof Error ? e.message : String(e))),
         );
         const throttled = throttledService(opened, limiter, DEFAULT_POST_RETRY, waits);
-        return store ? cachingService(throttled, store, catalogVersions(opened), cacheStats) : throttled;
+        if (!store) {
+          return throttled;
+        }
+        const { binding, options: cachingOptions } = caching(env, envKey);
+        return cachingService(throttled, store, catalogVersions(opened), cacheStats, binding, cachingOptions);
       });
       clients.set(env.name, c);
     }
