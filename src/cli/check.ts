@@ -664,8 +664,35 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     });
     err(`model-access check: ${message}`);
   }
+  const writeJunit = (): boolean => {
+    if (!options.junit) {
+      return true;
+    }
+    try {
+      writeReportFile(
+        path.resolve(io.cwd, options.junit),
+        junitXml(suites, redactor.removeSecrets, {
+          run: fingerprint,
+          shard: shard ? `${shard.index}/${shard.count}` : undefined,
+        }),
+      );
+      out(`JUnit report: ${options.junit}`);
+      return true;
+    } catch (e) {
+      err(`model-access check: the JUnit report could not be written to ${options.junit}: ${(e as Error).message}`);
+      return false;
+    }
+  };
   if (cannotRun) {
-    err(`model-access check: the checks could not run: ${cannotRun}`);
+    const message = `the checks could not run: ${cannotRun}`;
+    err(`model-access check: ${message}`);
+    // In the report too, as an error of the run (not of a payload): a merge of the shards exits 2 like this run.
+    suites.push({
+      name: 'model-access check',
+      file: '',
+      cases: [{ name: 'service', time: 0, error: { message, detail: message } }],
+    });
+    writeJunit();
     return EXIT_CANNOT_RUN;
   }
   const elapsed = formatMs(performance.now() - started);
@@ -678,20 +705,8 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   if (store) {
     out(cacheSummary(cacheStats));
   }
-  if (options.junit) {
-    try {
-      writeReportFile(
-        path.resolve(io.cwd, options.junit),
-        junitXml(suites, redactor.removeSecrets, {
-          run: fingerprint,
-          shard: shard ? `${shard.index}/${shard.count}` : undefined,
-        }),
-      );
-      out(`JUnit report: ${options.junit}`);
-    } catch (e) {
-      err(`model-access check: the JUnit report could not be written to ${options.junit}: ${(e as Error).message}`);
-      return EXIT_CANNOT_RUN;
-    }
+  if (!writeJunit()) {
+    return EXIT_CANNOT_RUN;
   }
   if (runTimedOut) {
     return EXIT_CANNOT_RUN;

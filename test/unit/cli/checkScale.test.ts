@@ -329,6 +329,32 @@ describe('cli/check at scale (graders, repeats, retries, shards, merge, cache)',
       assert.match(stopped.out, /run deadline: error: the run was stopped at its deadline \(--run-timeout 0\.5 s\)/);
     });
 
+    it('a shard whose service cannot be reached writes its report with the error; merging it exits 2 and says why', async () => {
+      const gone = await startServer({});
+      const url = gone.url;
+      await gone.close();
+      const s = await start({});
+      const files = ['capitals/paris.jsonc', 'capitals/cities.jsonc'];
+      const ok = await cli(['check', ...files, '--shard', '1/2', '--junit', path.join(tmp, 'u-1.xml')], env(s), CHECKS);
+      assert.equal(ok.code, 0, ok.out + ok.err);
+      const down = await cli(
+        ['check', ...files, '--shard', '2/2', '--junit', path.join(tmp, 'u-2.xml')],
+        { MODEL_ACCESS_BASE_URL: url, MODEL_ACCESS_API_KEY: s.keys.acme },
+        CHECKS,
+      );
+      assert.equal(down.code, 2, down.out + down.err);
+      assert.match(
+        fs.readFileSync(path.join(tmp, 'u-2.xml'), 'utf8'),
+        /<error message="the checks could not run: the service at /,
+      );
+      const merged = await cli(['merge', 'u-*.xml'], {}, tmp);
+      assert.equal(merged.code, 2, merged.out + merged.err);
+      assert.match(
+        merged.out,
+        /^ {8}service: error: the checks could not run: the service at http:\/\/127\.0\.0\.1:\d+ cannot be reached/m,
+      );
+    });
+
     it('a shard spec like 3/2 or 0/4 exits 2 with the reason; merging different runs or a missing shard says so', async () => {
       const s = await start({});
       const over = await cli(['check', '**/*.jsonc', '--shard', '3/2'], env(s), CHECKS);
