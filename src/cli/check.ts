@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../api/answerLimits';
 import { ServiceClient } from '../api/client';
 import { Redactor } from '../api/redact';
-import { visibleControls } from '../common/controlChars';
+import { inertCiCommands, visibleControls } from '../common/controlChars';
 import type { ModelService } from '../api/types';
 import { findEnvironment, readEnvironments, type Environment } from '../domain/environments';
 import { displayUrl } from '../domain/keyScope';
@@ -25,7 +25,13 @@ import { firstFailure, runCheckFile, type Target } from '../checks/core/fileRun'
 import { hasChecks, readCheckLines } from '../checks/core/checkFile';
 import { median } from '../checks/core/planner';
 import { AimdLimiter } from '../checks/core/aimd';
-import { cachingService, catalogVersions, type CacheStore } from '../checks/core/answerCache';
+import {
+  cacheBinding,
+  cachingService,
+  catalogVersions,
+  type CacheStats,
+  type CacheStore,
+} from '../checks/core/answerCache';
 import { defaultCacheFolder, openCacheFolder } from '../checks/core/cacheFolder';
 import { defaultEmbeddingsModel } from '../checks/core/graderRun';
 import { DEFAULT_POST_RETRY } from '../checks/core/retryPolicy';
@@ -35,6 +41,7 @@ import { foldAttempts } from './attempts';
 import { expandPatterns } from './glob';
 import { junitXml, type JUnitSuite } from './junit';
 import { readInside } from './files';
+import { writeReportFile } from './reportFile';
 import { baseUrlEnvironment, keyForEnvironment } from './keys';
 import {
   cacheSummary,
@@ -227,8 +234,9 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   // echo it; not the credential-looking patterns of the log, which would mangle answers ("token budget").
   // Then every control character made visible: what a service, a dataset or a file name says cannot drive the
   // terminal or the CI log (erase a line to forge PASS, hide a link, start a workflow command).
-  const out = (line: string) => io.out(visibleControls(redactor.removeSecrets(line)));
-  const err = (line: string) => io.err(visibleControls(redactor.removeSecrets(line)));
+  // And no line a CI runner reads as its own command (`::add-mask::`, `##[error]`).
+  const out = (line: string) => io.out(inertCiCommands(visibleControls(redactor.removeSecrets(line))));
+  const err = (line: string) => io.err(inertCiCommands(visibleControls(redactor.removeSecrets(line))));
 
   const command = args[0];
   if (command === '--help' || command === '-h' || command === undefined) {
@@ -310,16 +318,38 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   const limiter = new AimdLimiter(maxConcurrency);
   const waits = newWaitStats();
   let store: CacheStore | undefined;
-  const cacheStats = { hits: 0, misses: 0, unwritten: 0 };
+  const cacheStats: CacheStats = { hits: 0, misses: 0, unwritten: 0, rejected: 0 };
   if (options.scale.cache) {
     const folder = path.resolve(io.cwd, options.scale.cache.dir ?? defaultCacheFolder(io.env));
     const opened = openCacheFolder(folder);
     if ('warning' in opened) {
       err(`model-access check: ${opened.warning}`);
     } else {
-      store = opened;
+      store = opened.store;
+      if (opened.note) {
+        err(`model-access check: ${opened.note}`);
+      }
     }
   }
+  // Entries are bound to the key and environment that asked (answerCache.ts): another key or environment looks
+  // under other names; an entry that fails its seal is said here, not used, and its request sent again.
+  const caching = (env: Environment, envKey: string) => ({
+    binding: cacheBinding(envKey, {
+      origin: env.baseUrl,
+      headers: env.headers,
+      secrets: env.secretHeaders.map((h) => io.env[secretHeaderVariable(h)] ?? ''),
+    }),
+    options: {
+      redact: redactor.removeSecrets,
+      onRejected: (what: string) => {
+        if ((cacheStats.rejected ?? 0) <= 5) {
+          err(
+            `model-access check: a cached answer for ${what} failed its integrity check (changed, or not written with this key); it was not used and the request was sent again`,
+          );
+        }
+      },
+    },
+  });
   const clients = new Map<string, Promise<ModelService | string>>();
   // Each environment's model list, read once when its client opens: the lifecycle of the models checks run
   // on (a warning for a deprecated one), and the list --changed-since compares with.
@@ -337,7 +367,11 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
           opened.listModels({ signal }).catch((e: unknown) => (e instanceof Error ? e.message : String(e))),
         );
         const throttled = throttledService(opened, limiter, DEFAULT_POST_RETRY, waits);
-        return store ? cachingService(throttled, store, catalogVersions(opened), cacheStats) : throttled;
+        if (!store) {
+          return throttled;
+        }
+        const { binding, options: cachingOptions } = caching(env, envKey);
+        return cachingService(throttled, store, catalogVersions(opened), cacheStats, binding, cachingOptions);
       });
       clients.set(env.name, c);
     }
@@ -630,8 +664,35 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     });
     err(`model-access check: ${message}`);
   }
+  const writeJunit = (): boolean => {
+    if (!options.junit) {
+      return true;
+    }
+    try {
+      writeReportFile(
+        path.resolve(io.cwd, options.junit),
+        junitXml(suites, redactor.removeSecrets, {
+          run: fingerprint,
+          shard: shard ? `${shard.index}/${shard.count}` : undefined,
+        }),
+      );
+      out(`JUnit report: ${options.junit}`);
+      return true;
+    } catch (e) {
+      err(`model-access check: the JUnit report could not be written to ${options.junit}: ${(e as Error).message}`);
+      return false;
+    }
+  };
   if (cannotRun) {
-    err(`model-access check: the checks could not run: ${cannotRun}`);
+    const message = `the checks could not run: ${cannotRun}`;
+    err(`model-access check: ${message}`);
+    // In the report too, as an error of the run (not of a payload): a merge of the shards exits 2 like this run.
+    suites.push({
+      name: 'model-access check',
+      file: '',
+      cases: [{ name: 'service', time: 0, error: { message, detail: message } }],
+    });
+    writeJunit();
     return EXIT_CANNOT_RUN;
   }
   const elapsed = formatMs(performance.now() - started);
@@ -644,22 +705,8 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   if (store) {
     out(cacheSummary(cacheStats));
   }
-  if (options.junit) {
-    try {
-      const target = path.resolve(io.cwd, options.junit);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(
-        target,
-        junitXml(suites, redactor.removeSecrets, {
-          run: fingerprint,
-          shard: shard ? `${shard.index}/${shard.count}` : undefined,
-        }),
-      );
-      out(`JUnit report: ${options.junit}`);
-    } catch (e) {
-      err(`model-access check: the JUnit report could not be written to ${options.junit}: ${(e as Error).message}`);
-      return EXIT_CANNOT_RUN;
-    }
+  if (!writeJunit()) {
+    return EXIT_CANNOT_RUN;
   }
   if (runTimedOut) {
     return EXIT_CANNOT_RUN;

@@ -5,7 +5,7 @@
  * Each field is redacted before it is escaped (an escaped secret, `pa&quot;ss`, no longer matches the secret),
  * and its control characters are made visible. No `vscode` import.
  */
-import { visibleControls } from '../common/controlChars';
+import { inertCiCommands, visibleControls } from '../common/controlChars';
 
 export interface JUnitCase {
   name: string;
@@ -46,8 +46,9 @@ export function xmlEscape(text: string): string {
  * which run (and shard) it belongs to, for `model-access merge`.
  */
 export function junitXml(suites: readonly JUnitSuite[], redact: (text: string) => string, from: JUnitRun = {}): string {
-  const field = (text: string) => xmlEscape(visibleControls(redact(text)));
-  const block = (text: string) => xmlEscape(visibleControls(redact(text), { keepLineFeed: true }));
+  // A test reporter may print a field into the CI log: no line of it reads as a runner's command there.
+  const field = (text: string) => xmlEscape(inertCiCommands(visibleControls(redact(text))));
+  const block = (text: string) => xmlEscape(inertCiCommands(visibleControls(redact(text), { keepLineFeed: true })));
   const count = (s: JUnitSuite) => s.cases.length;
   const failures = (s: JUnitSuite) => s.cases.filter((c) => c.failure).length;
   const errors = (s: JUnitSuite) => s.cases.filter((c) => c.error && !c.failure).length;

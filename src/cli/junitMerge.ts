@@ -6,6 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { JUnitCase, JUnitSuite } from './junit';
+import { readXml, type XmlElement } from './xmlRead';
+
+export { xmlUnescape } from './xmlRead';
 
 /** The payload set of a run (every file before sharding) and what multiplies it: equal across its shards. */
 export function runFingerprint(
@@ -23,60 +26,68 @@ export interface ParsedReport {
   suites: JUnitSuite[];
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/** The largest report `model-access merge` reads: far above any run's, far below what would exhaust memory. */
+export const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
-export function xmlUnescape(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);/gi, (_, e: string) =>
-    e[0] === '#'
-      ? String.fromCodePoint(e[1].toLowerCase() === 'x' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
-      : ENTITIES[e.toLowerCase()],
-  );
+/** A `<failure>` or `<error>` of a test case: its message and its text. */
+function problemOf(element: XmlElement | undefined): { message: string; detail: string } | undefined {
+  return element && { message: element.attributes.get('message') ?? '', detail: element.text };
 }
 
-function attributes(tag: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of tag.matchAll(/([\w:-]+)="([^"]*)"/g)) {
-    out[m[1]] = xmlUnescape(m[2]);
-  }
-  return out;
-}
-
-/** A report written by `model-access check`, or why it is not one. */
+/**
+ * A report written by `model-access check`, or why it is not one: not well-formed XML (a bad character
+ * reference, an unclosed tag, a report cut short — with the line), or not ours. Every `<failure>` and every
+ * `<error>` (a timeout, the run's deadline) is kept: an error never becomes a pass.
+ */
 export function parseReport(xml: string): ParsedReport | string {
-  const root = /<testsuites\b([^>]*)>/.exec(xml);
-  if (!root || !/name="model-access check"/.test(root[1])) {
+  if (xml.length > MAX_REPORT_BYTES) {
+    return `it is larger than ${MAX_REPORT_BYTES / 1024 / 1024} MB, more than any report of model-access check`;
+  }
+  const root = readXml(xml);
+  if (typeof root === 'string') {
+    return `it is not well-formed XML: ${root}`;
+  }
+  if (root.name !== 'testsuites' || root.attributes.get('name') !== 'model-access check') {
     return 'it is not a JUnit report of model-access check';
   }
-  const rootAttrs = attributes(root[1]);
   let shard: ParsedReport['shard'];
-  if (rootAttrs['model-access-shard'] !== undefined) {
-    const m = /^(\d+)\/(\d+)$/.exec(rootAttrs['model-access-shard']);
+  const shardText = root.attributes.get('model-access-shard');
+  if (shardText !== undefined) {
+    const m = /^(\d{1,6})\/(\d{1,6})$/.exec(shardText);
     if (!m) {
-      return `its shard "${rootAttrs['model-access-shard']}" cannot be read`;
+      return `its shard "${shardText.slice(0, 40)}" cannot be read`;
     }
     shard = { index: Number(m[1]), count: Number(m[2]) };
   }
   const suites: JUnitSuite[] = [];
-  for (const s of xml.matchAll(/<testsuite\b([^>]*)>([\s\S]*?)<\/testsuite>/g)) {
-    const sa = attributes(s[1]);
-    const suite: JUnitSuite = { name: sa.name ?? '', file: sa.file ?? sa.name ?? '', cases: [] };
-    for (const c of s[2].matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
-      const ca = attributes(c[1]);
-      const body = c[3] ?? '';
-      const testCase: JUnitCase = { name: ca.name ?? '', time: Number(ca.time ?? 0) || 0 };
-      const failure = /<failure\b([^>]*)>([\s\S]*?)<\/failure>/.exec(body);
+  for (const s of root.children.filter((c) => c.name === 'testsuite')) {
+    const name = s.attributes.get('name') ?? '';
+    const suite: JUnitSuite = { name, file: s.attributes.get('file') ?? name, cases: [] };
+    for (const c of s.children.filter((e) => e.name === 'testcase')) {
+      const testCase: JUnitCase = {
+        name: c.attributes.get('name') ?? '',
+        time: Number(c.attributes.get('time') ?? 0) || 0,
+      };
+      const failure = problemOf(c.children.find((e) => e.name === 'failure'));
       if (failure) {
-        testCase.failure = { message: attributes(failure[1]).message ?? '', detail: xmlUnescape(failure[2]) };
+        testCase.failure = failure;
       }
-      const properties = [...body.matchAll(/<property\b([^>]*)\/>/g)].map((p) => attributes(p[1]));
+      const error = problemOf(c.children.find((e) => e.name === 'error'));
+      if (error) {
+        testCase.error = error;
+      }
+      const properties = c.children
+        .filter((e) => e.name === 'properties')
+        .flatMap((p) => p.children.filter((e) => e.name === 'property'))
+        .map((p) => ({ name: p.attributes.get('name') ?? '', value: p.attributes.get('value') ?? '' }));
       if (properties.length > 0) {
-        testCase.properties = properties.map((p) => ({ name: p.name ?? '', value: p.value ?? '' }));
+        testCase.properties = properties;
       }
       suite.cases.push(testCase);
     }
     suites.push(suite);
   }
-  return { run: rootAttrs['model-access-run'], shard, suites };
+  return { run: root.attributes.get('model-access-run'), shard, suites };
 }
 
 export interface NamedReport {

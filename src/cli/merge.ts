@@ -1,13 +1,16 @@
 /**
  * `model-access merge a.xml b.xml … [--junit all.xml]`: one report and one exit code for a sharded run —
- * 0 when every test of every shard passed, 1 when one failed, 2 when the reports cannot be merged (not
- * readable, of different runs, a shard missing or twice). No `vscode` import.
+ * 0 when every test of every shard passed, 1 when one failed or did not run to its end (an `<error>`: a
+ * request's timeout), 2 when a shard's run was stopped (its deadline) or the reports cannot be merged (not
+ * readable, not well-formed, of different runs, a shard missing or twice) — the meaning `check` gives them.
+ * No `vscode` import.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expandPatterns } from './glob';
-import { junitXml } from './junit';
-import { mergeReports, parseReport, type NamedReport } from './junitMerge';
+import { writeReportFile } from './reportFile';
+import { junitXml, type JUnitCase } from './junit';
+import { MAX_REPORT_BYTES, mergeReports, parseReport, type NamedReport } from './junitMerge';
 
 export interface MergeIo {
   cwd: string;
@@ -19,7 +22,8 @@ export const MERGE_USAGE = [
   'Usage: model-access merge <JUnit reports or "globs"> [--junit FILE]',
   '',
   "Merges the JUnit reports of a sharded run's slices (model-access check --shard i/N --junit …) into one",
-  'report with one pass/fail count. Exit code: 0 every test passed, 1 a test failed, 2 the reports cannot be merged.',
+  'report with one pass/fail count. Exit code: 0 every test passed, 1 a test failed or did not run to its end',
+  "(an error, such as a request's timeout), 2 a shard's run was stopped at its deadline or the reports cannot be merged.",
 ];
 
 export async function mergeMain(args: readonly string[], io: MergeIo): Promise<number> {
@@ -50,6 +54,13 @@ export async function mergeMain(args: readonly string[], io: MergeIo): Promise<n
     const name = path.relative(io.cwd, file).split(path.sep).join('/');
     let text: string;
     try {
+      // Measured before it is read: a huge file is refused, not loaded.
+      if (fs.statSync(file).size > MAX_REPORT_BYTES) {
+        io.err(
+          `model-access merge: ${name}: it is larger than ${MAX_REPORT_BYTES / 1024 / 1024} MB, more than any report of model-access check`,
+        );
+        return 2;
+      }
       text = fs.readFileSync(file, 'utf8');
     } catch (e) {
       io.err(`model-access merge: ${name} cannot be read: ${(e as Error).message}`);
@@ -67,23 +78,34 @@ export async function mergeMain(args: readonly string[], io: MergeIo): Promise<n
     io.err(`model-access merge: ${merged}`);
     return 2;
   }
+  // As in the report: a case with a <failure> failed; one with only an <error> (a request's timeout, the
+  // run's deadline, a service that went away) did not run to its end — never a pass.
+  const isFailed = (c: JUnitCase) => c.failure !== undefined;
+  const isError = (c: JUnitCase) => c.failure === undefined && c.error !== undefined;
   const cases = merged.suites.flatMap((s) => s.cases);
-  const failed = cases.filter((c) => c.failure).length;
+  const failed = cases.filter(isFailed).length;
+  const errors = cases.filter(isError).length;
   const flaky = cases.filter((c) => c.properties?.some((p) => p.name === 'flaky')).length;
   io.out(`model-access merge: ${reports.length} report${reports.length === 1 ? '' : 's'}`);
   for (const s of merged.suites) {
-    const f = s.cases.filter((c) => c.failure).length;
-    io.out(
-      `  ${f === 0 ? 'PASS' : 'FAIL'}  ${s.name}${s.cases.length > 1 ? `  ${s.cases.length - f}/${s.cases.length} passed` : ''}`,
-    );
+    const f = s.cases.filter(isFailed).length;
+    const e = s.cases.filter(isError).length;
+    const passedHere = s.cases.length - f - e;
+    const counts = [
+      ...(s.cases.length > 1 ? [`${passedHere}/${s.cases.length} passed`] : []),
+      ...(e > 0 ? [`${e} error${e === 1 ? '' : 's'}`] : []),
+    ].join(', ');
+    io.out(`  ${f > 0 ? 'FAIL' : e > 0 ? 'ERROR' : 'PASS'}  ${s.name}${counts ? `  ${counts}` : ''}`);
+    s.cases.filter(isError).forEach((c) => io.out(`        ${c.name}: error: ${oneLine(c.error!.message)}`));
   }
   io.out('');
-  io.out(`${cases.length - failed} passed, ${failed} failed${flaky > 0 ? `, ${flaky} flaky` : ''}`);
+  io.out(
+    `${cases.length - failed - errors} passed, ${failed} failed${errors > 0 ? `, ${errors} error${errors === 1 ? '' : 's'}` : ''}${flaky > 0 ? `, ${flaky} flaky` : ''}`,
+  );
   if (out) {
     try {
-      fs.mkdirSync(path.dirname(out), { recursive: true });
       // The reports were redacted when they were written; nothing of the run's secrets is known here.
-      fs.writeFileSync(
+      writeReportFile(
         out,
         junitXml(merged.suites, (text) => text, { run: merged.run }),
       );
@@ -93,5 +115,17 @@ export async function mergeMain(args: readonly string[], io: MergeIo): Promise<n
       return 2;
     }
   }
-  return failed > 0 ? 1 : 0;
+  if (errors > 0) {
+    io.err(
+      `model-access merge: ${errors} test${errors === 1 ? '' : 's'} did not run to the end (see "error" above); the run did not pass`,
+    );
+  }
+  // check's meaning: 2 when the run itself was stopped (its deadline: an error outside any payload file),
+  // 1 when a test failed or was stopped (a request's timeout counts as a failed check there too).
+  const runStopped = merged.suites.some((s) => s.file === '' && s.cases.some(isError));
+  return runStopped ? 2 : failed + errors > 0 ? 1 : 0;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\r?\n/g, '⏎');
 }

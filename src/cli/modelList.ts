@@ -87,12 +87,14 @@ const UNSAFE_IN_TERMINAL = new RegExp(`[\\u007f-\\u009f\\u2028\\u2029${INVISIBLE
 /**
  * JSON text that reads back to the same value and drives no terminal: JSON escapes C0 controls itself, and
  * the C1 controls, line separators, bidi and zero-width characters a registry may hold are escaped as `\uXXXX`
- * too (rather than shown as pictures, which would change the data).
+ * too (rather than shown as pictures, which would change the data), and so is the `[` of a CI command `##[`.
  */
 export function terminalSafeJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
-    UNSAFE_IN_TERMINAL,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  return (
+    JSON.stringify(value, null, 2)
+      .replace(UNSAFE_IN_TERMINAL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      // A CI runner's `##[` / `##vso[` command, which it reads anywhere in a line: `[` escaped, the value kept.
+      .replace(/##(vso)?\[/gi, (m) => `${m.slice(0, -1)}\\u005b`)
   );
 }
 

@@ -5,7 +5,6 @@
  * --changed-since FILE` compares with later. A list the client could read only in part is shown with its
  * warnings but never saved: compared later, its missing models would read as gone. No `vscode` import.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ModelService } from '../api/types';
 import type { Redactor } from '../api/redact';
@@ -15,6 +14,7 @@ import { displayUrl } from '../domain/keyScope';
 import { lifecycleLabel, readLifecycle } from '../domain/registry/lifecycle';
 import { baseUrlEnvironment, keyForEnvironment } from './keys';
 import { modelListDocument, terminalSafeJson } from './modelList';
+import { writeReportFile } from './reportFile';
 
 export const MODELS_USAGE = [
   'Usage: model-access models [options]',
@@ -213,12 +213,8 @@ export async function modelsMain(args: readonly string[], deps: ModelsDeps): Pro
   }
   const target = path.resolve(deps.cwd, options.save);
   try {
-    fs.mkdirSync(path.dirname(target), { recursive: true });
     // Whatever the service echoed, the key is not written to a file CI may keep as an artifact.
-    const text = deps.redactor.removeSecrets(`${terminalSafeJson(document)}\n`);
-    const temporary = `${target}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, text);
-    fs.renameSync(temporary, target);
+    writeReportFile(target, deps.redactor.removeSecrets(`${terminalSafeJson(document)}\n`));
   } catch (e) {
     err(`model-access models: the list could not be written to ${options.save}: ${(e as Error).message}`);
     return 2;

@@ -111,5 +111,8 @@ export function graderSummary(models: GraderModels, embeddingsDefaulted: boolean
 
 export function cacheSummary(stats: CacheStats): string {
   const unwritten = stats.unwritten > 0 ? `; ${stats.unwritten} could not be kept` : '';
-  return `Cache: ${stats.hits} answer${stats.hits === 1 ? '' : 's'} reused, ${stats.misses} sent${unwritten}`;
+  const rejected = stats.rejected
+    ? `; ${stats.rejected} failed the integrity check (changed, or not written with this key) and ${stats.rejected === 1 ? 'was' : 'were'} sent again`
+    : '';
+  return `Cache: ${stats.hits} answer${stats.hits === 1 ? '' : 's'} reused, ${stats.misses} sent${unwritten}${rejected}`;
 }

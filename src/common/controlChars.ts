@@ -35,3 +35,22 @@ export function visibleControls(text: string, options: { keepLineFeed?: boolean 
   re.lastIndex = 0;
   return re.test(text) ? text.replace(re, picture) : text;
 }
+
+// A line that starts (after any spaces) with `::` is a GitHub Actions workflow command (`::add-mask::`,
+// `::error::`, `::stop-commands::`), and `##[` anywhere in a line is its older form, read by the runner wherever it
+// stands (as `##vso[` is by Azure Pipelines). Only line feeds end a line here: every other line break was made
+// visible first. `[^\S\n]*` never crosses a line feed, so the pattern stays linear however many lines there are.
+const LINE_COMMAND = /(^|\n)([^\S\n]*)::/g;
+const ANYWHERE_COMMAND = /##(vso)?\[/gi;
+
+/**
+ * `text` as a CI runner will not read it as its own command: a `·` before a `::` that starts a line and
+ * between the `#`s of `##[` / `##vso[`. Our own lines never start so; only text from a service, a dataset or
+ * a file does. Apply after {@link visibleControls}.
+ */
+export function inertCiCommands(text: string): string {
+  if (!text.includes('::') && !text.includes('##')) {
+    return text;
+  }
+  return text.replace(LINE_COMMAND, '$1$2\u00b7::').replace(ANYWHERE_COMMAND, (m) => `#\u00b7${m.slice(1)}`);
+}

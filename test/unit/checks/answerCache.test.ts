@@ -1,20 +1,28 @@
 // The cache for re-runs: keyed by endpoint, model, catalog version and the exact body; only successful
 // answers kept; streams kept once read to the end and replayed.
 import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EventStream, ModelService, PostResult, ServerSentEvent } from '../../../src/api/types';
 import {
+  cacheBinding,
+  openEntry,
+  sealEntry,
   bodyModel,
   bodyText,
   cacheKey,
   cachingService,
   catalogVersions,
   replayEvents,
+  type CacheStats,
   type CacheStore,
 } from '../../../src/checks/core/answerCache';
 import { defaultCacheFolder, openCacheFolder } from '../../../src/checks/core/cacheFolder';
+
+/** The binding of one key at one service: what names and seals its entries. */
+const B = cacheBinding('ma-test-key', { origin: 'https://svc.example' });
 
 function memory(): CacheStore & { map: Map<string, string> } {
   const map = new Map<string, string>();
@@ -66,15 +74,15 @@ async function read(events: EventStream | undefined): Promise<string[]> {
 }
 
 describe('checks/core/answerCache', () => {
-  const stats = () => ({ hits: 0, misses: 0, unwritten: 0 });
+  const stats = (): CacheStats => ({ hits: 0, misses: 0, unwritten: 0 });
 
   it('keys by endpoint, model, version and every byte of the body', () => {
-    const k = cacheKey('u', 'm', 'v', '{"a":1}');
+    const k = cacheKey(B, 'u', 'm', 'v', '{"a":1}');
     assert.match(k, /^[0-9a-f]{64}$/);
-    assert.notEqual(k, cacheKey('u2', 'm', 'v', '{"a":1}'));
-    assert.notEqual(k, cacheKey('u', 'm2', 'v', '{"a":1}'));
-    assert.notEqual(k, cacheKey('u', 'm', 'v2', '{"a":1}'));
-    assert.notEqual(k, cacheKey('u', 'm', 'v', '{"a": 1}'));
+    assert.notEqual(k, cacheKey(B, 'u2', 'm', 'v', '{"a":1}'));
+    assert.notEqual(k, cacheKey(B, 'u', 'm2', 'v', '{"a":1}'));
+    assert.notEqual(k, cacheKey(B, 'u', 'm', 'v2', '{"a":1}'));
+    assert.notEqual(k, cacheKey(B, 'u', 'm', 'v', '{"a": 1}'));
     assert.equal(bodyText('{"x"}'), '{"x"}');
     assert.equal(bodyText({ x: 1 }), '{"x":1}');
     assert.equal(bodyModel('{"model":"m"}'), 'm');
@@ -88,7 +96,7 @@ describe('checks/core/answerCache', () => {
     const store = memory();
     const st = stats();
     let version = 'v1';
-    const s = cachingService(inner, store, async () => version, st);
+    const s = cachingService(inner, store, async () => version, st, B);
     const first = await s.post('/v1/chat', '{"model":"m","x":1}');
     const again = await s.post('/v1/chat', '{"model":"m","x":1}');
     assert.equal(inner.bodies.length, 1);
@@ -110,24 +118,24 @@ describe('checks/core/answerCache', () => {
     truncated.body!.truncated = true;
     const inner = service([json(429, { error: {} }), json(500, {}), json(300, {}), json(199, {}), truncated]);
     const store = memory();
-    const s = cachingService(inner, store, async () => '', stats());
+    const s = cachingService(inner, store, async () => '', stats(), B);
     for (let i = 0; i < 5; i++) {
       await s.post('/v1/chat', { model: 'm' });
     }
     assert.equal(store.map.size, 0);
-    await cachingService(service([json(299, {})]), store, async () => '', stats()).post('/v1/chat', { model: 'm' });
+    await cachingService(service([json(299, {})]), store, async () => '', stats(), B).post('/v1/chat', { model: 'm' });
     assert.equal(store.map.size, 1);
   });
 
   it('a body without a model asks for no version; the version is part of the key', async () => {
     const asked: string[] = [];
     const store = memory();
-    const s = cachingService(service([]), store, async (m) => (asked.push(m), 'v9'), stats());
+    const s = cachingService(service([]), store, async (m) => (asked.push(m), 'v9'), stats(), B);
     await s.post('/v1/chat', '{"x":1}');
     await s.post('/v1/chat', '{"model":"m"}');
     assert.deepEqual(asked, ['m']);
-    assert.ok(store.map.has(cacheKey('https://svc.example/v1/chat', 'm', 'v9', '{"model":"m"}')));
-    assert.ok(store.map.has(cacheKey('https://svc.example/v1/chat', '', '', '{"x":1}')));
+    assert.ok(store.map.has(cacheKey(B, 'https://svc.example/v1/chat', 'm', 'v9', '{"model":"m"}')));
+    assert.ok(store.map.has(cacheKey(B, 'https://svc.example/v1/chat', '', '', '{"x":1}')));
   });
 
   it('an entry of another shape is a miss', async () => {
@@ -139,12 +147,20 @@ describe('checks/core/answerCache', () => {
     ]) {
       const inner = service([]);
       const st = stats();
-      await cachingService(inner, { get: () => kept, put: () => undefined }, async () => '', st).post('/v1/chat', {});
+      const sealed = sealEntry(B, cacheKey(B, 'https://svc.example/v1/chat', '', '', '{}'), kept);
+      await cachingService(inner, { get: () => sealed, put: () => undefined }, async () => '', st, B).post(
+        '/v1/chat',
+        {},
+      );
       assert.deepEqual([st.hits, st.misses, inner.bodies.length], [0, 1, 1], kept);
     }
-    const good = '{"v":1,"status":201,"statusText":"Created","contentType":"application/json"}';
+    const good = sealEntry(
+      B,
+      cacheKey(B, 'https://svc.example/v1/chat', '', '', '{}'),
+      '{"v":1,"status":201,"statusText":"Created","contentType":"application/json"}',
+    );
     const st = stats();
-    const r = await cachingService(service([]), { get: () => good, put: () => undefined }, async () => '', st).post(
+    const r = await cachingService(service([]), { get: () => good, put: () => undefined }, async () => '', st, B).post(
       '/v1/chat',
       {},
     );
@@ -160,7 +176,7 @@ describe('checks/core/answerCache', () => {
     };
     const store = memory();
     const c = new AbortController();
-    const r = await cachingService(service([streamed]), store, async () => '', stats()).post(
+    const r = await cachingService(service([streamed]), store, async () => '', stats(), B).post(
       '/v1/chat',
       {},
       { signal: c.signal },
@@ -180,7 +196,7 @@ describe('checks/core/answerCache', () => {
     };
     const inner = service([streamed, { ...streamed, events: replayEvents(events) }]);
     const store = memory();
-    const s = cachingService(inner, store, async () => '', stats());
+    const s = cachingService(inner, store, async () => '', stats(), B);
     const first = await s.post('/v1/chat', { model: 'm', stream: true });
     assert.equal(store.map.size, 0, 'kept before it was read');
     assert.deepEqual(await read(first.events), ['a', 'b']);
@@ -209,12 +225,94 @@ describe('checks/core/answerCache', () => {
         throw new Error('disk full');
       },
     };
-    const r = await cachingService(inner, broken, async () => '', st).post('/v1/chat', { model: 'm' });
+    const r = await cachingService(inner, broken, async () => '', st, B).post('/v1/chat', { model: 'm' });
     assert.equal(r.status, 200);
-    assert.deepEqual(st, { hits: 0, misses: 1, unwritten: 1 });
+    // Unsealed text under the name is not an entry of this key: rejected, and the request sent.
+    assert.deepEqual(st, { hits: 0, misses: 1, unwritten: 1, rejected: 1 });
     const garbage: CacheStore = { get: () => 'not json', put: () => undefined };
-    await cachingService(inner, garbage, async () => '', st).post('/v1/chat', { model: 'm' });
+    await cachingService(inner, garbage, async () => '', st, B).post('/v1/chat', { model: 'm' });
     assert.equal(st.misses, 2);
+  });
+
+  describe('bound to who asked (issue 44)', () => {
+    const endpoint = 'https://svc.example/v1/chat';
+    const body = '{"model":"m"}';
+
+    it('names entries by origin, headers, secret headers and a one-way fingerprint of the key, never the key', () => {
+      const name = cacheKey(B, endpoint, 'm', 'v', body);
+      assert.match(name, /^[0-9a-f]{64}$/);
+      const other = (b: ReturnType<typeof cacheBinding>) => cacheKey(b, endpoint, 'm', 'v', body);
+      assert.notEqual(other(cacheBinding('ma-test-key-2', { origin: 'https://svc.example' })), name);
+      assert.notEqual(other(cacheBinding('ma-test-key', { origin: 'https://staging.svc.example' })), name);
+      assert.notEqual(
+        other(cacheBinding('ma-test-key', { origin: 'https://svc.example', headers: { 'X-Org': 'a' } })),
+        name,
+      );
+      assert.notEqual(other(cacheBinding('ma-test-key', { origin: 'https://svc.example', secrets: ['s'] })), name);
+      assert.equal(other(cacheBinding('ma-test-key', { origin: 'https://svc.example' })), name, 'stable across runs');
+      assert.equal(
+        cacheKey(cacheBinding('k', { origin: 'o', headers: { A: '1', b: '2' } }), endpoint, 'm', 'v', body),
+        cacheKey(cacheBinding('k', { origin: 'o', headers: { B: '2', a: '1' } }), endpoint, 'm', 'v', body),
+        'header order and case do not matter',
+      );
+      const sha = createHash('sha256').update('ma-test-key').digest('hex');
+      const stored = sealEntry(B, name, '{"v":1}');
+      for (const text of [name, stored]) {
+        assert.ok(!text.includes('ma-test-key') && !text.includes(sha.slice(0, 16)), text);
+      }
+    });
+
+    it('a changed, planted, moved or other-key entry fails its seal: not used, said, sent again, then replaced', async () => {
+      const inner = service([json(200, { answer: 'live' })]);
+      const store = memory();
+      const st = stats();
+      const rejected: string[] = [];
+      const s = cachingService(inner, store, async () => 'v', st, B, { onRejected: (w) => rejected.push(w) });
+      await s.post('/v1/chat', body);
+      const name = cacheKey(B, endpoint, 'm', 'v', body);
+      const good = store.map.get(name)!;
+      assert.equal(openEntry(B, name, good), good.slice(65));
+      const forged = good.replace('live', 'lies');
+      const planted = sealEntry(
+        cacheBinding('attacker-key', { origin: 'https://svc.example' }),
+        name,
+        good.slice(65).replace('live', 'lies'),
+      );
+      const moved = sealEntry(B, 'another-name', good.slice(65).replace('live', 'lies'));
+      for (const bad of [forged, planted, moved, good.slice(65).replace('live', 'lies'), 'x'.repeat(64) + '\n{}', '']) {
+        store.map.set(name, bad);
+        inner.bodies.length = 0;
+        const r = await s.post('/v1/chat', body);
+        assert.deepEqual(r.body?.json, { ok: true }, 'the answer came from the service');
+        assert.equal(inner.bodies.length, 1, bad.slice(0, 80));
+        assert.notEqual(store.map.get(name), bad, 'the bad entry was replaced');
+        assert.ok(openEntry(B, name, store.map.get(name)!));
+      }
+      assert.equal(st.rejected, 6);
+      assert.deepEqual(rejected, Array(6).fill('/v1/chat (model m)'));
+      const replay = await s.post('/v1/chat', body);
+      assert.equal(replay.headers['x-model-access-cache'], 'hit');
+    });
+
+    it("what is stored passes through the run's redaction before it is sealed", async () => {
+      const store = memory();
+      const s = cachingService(
+        service([json(200, { echo: 'token s3cr3t-value' })]),
+        store,
+        async () => '',
+        stats(),
+        B,
+        {
+          redact: (t) => t.replaceAll('s3cr3t-value', '[redacted]'),
+        },
+      );
+      await s.post('/v1/chat', body);
+      const [stored] = [...store.map.values()];
+      assert.ok(!stored.includes('s3cr3t-value'));
+      assert.match(stored, /\[redacted\]/);
+      const replay = await s.post('/v1/chat', body);
+      assert.deepEqual(replay.body?.json, { echo: 'token [redacted]' });
+    });
   });
 
   it('catalogVersions lists once and gives each model its version, or nothing', async () => {
@@ -253,16 +351,29 @@ describe('checks/core/answerCache', () => {
     );
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-cache-'));
     try {
-      const store = openCacheFolder(path.join(tmp, 'answers'));
-      assert.ok(!('warning' in store));
+      const opened = openCacheFolder(path.join(tmp, 'answers'));
+      assert.ok(!('warning' in opened));
+      const store = opened.store;
       const key = 'ab'.padEnd(64, '0');
       assert.equal(store.get(key), undefined);
       store.put(key, 'v');
       assert.equal(store.get(key), 'v');
       assert.deepEqual(fs.readdirSync(path.join(tmp, 'answers', 'ab')), [`${key}.json`]);
+      if (process.platform !== 'win32') {
+        // A link where an entry belongs is read as nothing valid (it then fails its seal), never followed.
+        const entry = path.join(tmp, 'answers', 'ab', `${key}.json`);
+        fs.writeFileSync(path.join(tmp, 'elsewhere'), 'v');
+        fs.rmSync(entry);
+        fs.symlinkSync(path.join(tmp, 'elsewhere'), entry);
+        assert.equal(store.get(key), '');
+        store.put(key, 'v2');
+        assert.ok(fs.lstatSync(entry).isFile(), 'put replaced the link');
+        assert.equal(fs.readFileSync(path.join(tmp, 'elsewhere'), 'utf8'), 'v');
+      }
       // The default folder is several levels under the OS cache dir, none of them there yet.
-      const nested = openCacheFolder(path.join(tmp, 'cache', 'model-access', 'answers'));
-      assert.ok(!('warning' in nested), JSON.stringify(nested));
+      const nestedOpened = openCacheFolder(path.join(tmp, 'cache', 'model-access', 'answers'));
+      assert.ok(!('warning' in nestedOpened), JSON.stringify(nestedOpened));
+      const nested = nestedOpened.store;
       nested.put(key, 'w');
       assert.equal(nested.get(key), 'w');
       fs.writeFileSync(path.join(tmp, 'file'), '');
@@ -270,7 +381,7 @@ describe('checks/core/answerCache', () => {
       assert.ok('warning' in blocked);
       assert.match(
         blocked.warning,
-        /^The cache folder .* cannot be written \((ENOTDIR|EEXIST)\); this run goes on without the cache$/,
+        /^The cache folder .* cannot be used \(it cannot be written: (ENOTDIR|EEXIST)\); this run goes on without the cache$/,
       );
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // `model-access check` at scale against the local service: graders (similar, judge) that pass and fail where
 // they should, repeats and flakiness, 429s waited out, shards that cover a run once and merge back, the cache.
 import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -9,6 +10,14 @@ import { startServer, type RunningServer, type ServerOptions } from '../../serve
 
 const SCALE = path.resolve(__dirname, '../../fixtures/checks-scale');
 const CHECKS = path.resolve(__dirname, '../../fixtures/checks');
+
+/** The entry files of a cache folder. */
+function cacheFiles(folder: string): string[] {
+  return fs
+    .readdirSync(folder, { recursive: true, encoding: 'utf8' })
+    .map((f) => path.join(folder, f))
+    .filter((f) => fs.statSync(f).isFile());
+}
 
 interface Ran {
   code: number;
@@ -292,6 +301,60 @@ describe('cli/check at scale (graders, repeats, retries, shards, merge, cache)',
       assert.deepEqual(names(xml), names(wholeXml));
     });
 
+    it('shards whose requests all timed out merge to errors, never a pass: exit 1; a shard stopped at its deadline: exit 2', async () => {
+      const s = await start({ faults: { hang: { rate: 1 }, paths: ['/v1/chat', '/v1/responses'] } });
+      const files = ['capitals/paris.jsonc', 'capitals/cities.jsonc'];
+      for (const i of [1, 2]) {
+        const r = await cli(
+          ['check', ...files, '--shard', `${i}/2`, '--timeout', '0.3', '--junit', path.join(tmp, `t-${i}.xml`)],
+          env(s),
+          CHECKS,
+        );
+        assert.equal(r.code, 1, r.out + r.err);
+      }
+      const merged = await cli(['merge', 't-*.xml', '--junit', 'all.xml'], {}, tmp);
+      assert.equal(merged.code, 1, merged.out + merged.err);
+      assert.match(merged.out, /^0 passed, 0 failed, 6 errors$/m);
+      assert.match(merged.err, /6 tests did not run to the end/);
+      assert.match(fs.readFileSync(path.join(tmp, 'all.xml'), 'utf8'), /tests="6" failures="0" errors="6"/);
+      for (const i of [1, 2]) {
+        await cli(
+          ['check', ...files, '--shard', `${i}/2`, '--run-timeout', '0.5', '--junit', path.join(tmp, `d-${i}.xml`)],
+          env(s),
+          CHECKS,
+        );
+      }
+      const stopped = await cli(['merge', 'd-*.xml'], {}, tmp);
+      assert.equal(stopped.code, 2, stopped.out + stopped.err);
+      assert.match(stopped.out, /run deadline: error: the run was stopped at its deadline \(--run-timeout 0\.5 s\)/);
+    });
+
+    it('a shard whose service cannot be reached writes its report with the error; merging it exits 2 and says why', async () => {
+      const gone = await startServer({});
+      const url = gone.url;
+      await gone.close();
+      const s = await start({});
+      const files = ['capitals/paris.jsonc', 'capitals/cities.jsonc'];
+      const ok = await cli(['check', ...files, '--shard', '1/2', '--junit', path.join(tmp, 'u-1.xml')], env(s), CHECKS);
+      assert.equal(ok.code, 0, ok.out + ok.err);
+      const down = await cli(
+        ['check', ...files, '--shard', '2/2', '--junit', path.join(tmp, 'u-2.xml')],
+        { MODEL_ACCESS_BASE_URL: url, MODEL_ACCESS_API_KEY: s.keys.acme },
+        CHECKS,
+      );
+      assert.equal(down.code, 2, down.out + down.err);
+      assert.match(
+        fs.readFileSync(path.join(tmp, 'u-2.xml'), 'utf8'),
+        /<error message="the checks could not run: the service at /,
+      );
+      const merged = await cli(['merge', 'u-*.xml'], {}, tmp);
+      assert.equal(merged.code, 2, merged.out + merged.err);
+      assert.match(
+        merged.out,
+        /^ {8}service: error: the checks could not run: the service at http:\/\/127\.0\.0\.1:\d+ cannot be reached/m,
+      );
+    });
+
     it('a shard spec like 3/2 or 0/4 exits 2 with the reason; merging different runs or a missing shard says so', async () => {
       const s = await start({});
       const over = await cli(['check', '**/*.jsonc', '--shard', '3/2'], env(s), CHECKS);
@@ -313,6 +376,121 @@ describe('cli/check at scale (graders, repeats, retries, shards, merge, cache)',
   });
 
   describe('cache', () => {
+    it('--cache is bound to the key: another key at the same service reuses nothing, and no file holds the key', async () => {
+      const keyA = 'ma-cache-key-A-7f3c91';
+      const keyB = 'ma-cache-key-B-2d80e4';
+      const cache = path.join(tmp, 'cache');
+      const run = (s: RunningServer, key: string) =>
+        cli(
+          ['check', 'capitals/paris.jsonc', '--cache-dir', cache],
+          { MODEL_ACCESS_BASE_URL: s.url, MODEL_ACCESS_API_KEY: key },
+          CHECKS,
+        );
+      const a = await start({ keys: { acme: keyA } });
+      assert.match((await run(a, keyA)).out, /^Cache: 0 answers reused, 1 sent$/m);
+      assert.match((await run(a, keyA)).out, /^Cache: 1 answer reused, 0 sent$/m);
+      const port = a.port;
+      await a.close();
+      // The same service (same origin, same organization), now with another key.
+      const b = await start({ port, keys: { acme: keyB } });
+      const other = await run(b, keyB);
+      assert.equal(other.code, 0, other.out + other.err);
+      assert.match(other.out, /^Cache: 0 answers reused, 1 sent$/m);
+      assert.equal(posts(b).length, 1, "the other key's run reused the first key's answer");
+      assert.match((await run(b, keyB)).out, /^Cache: 1 answer reused, 0 sent$/m);
+      const files = fs.readdirSync(cache, { recursive: true, encoding: 'utf8' });
+      const texts = files.map(
+        (f) => f + (fs.statSync(path.join(cache, f)).isFile() ? fs.readFileSync(path.join(cache, f), 'utf8') : ''),
+      );
+      for (const key of [keyA, keyB]) {
+        const forms = [
+          key,
+          Buffer.from(key).toString('base64'),
+          Buffer.from(key).toString('hex'),
+          createHash('sha256').update(key).digest('hex'),
+        ];
+        for (const form of forms) {
+          assert.ok(!texts.some((t) => t.includes(form)), `the cache holds ${form}`);
+        }
+      }
+    });
+
+    it('--cache: the folder and its files are private (0700/0600); a folder others can read is made private, with a note', async function () {
+      if (process.platform === 'win32') {
+        this.skip();
+      }
+      const s = await start({});
+      const cache = path.join(tmp, 'cache');
+      fs.mkdirSync(cache);
+      fs.chmodSync(cache, 0o755);
+      const first = await cli(['check', 'capitals/paris.jsonc', '--cache-dir', cache], env(s), CHECKS);
+      assert.equal(first.code, 0, first.out + first.err);
+      assert.match(
+        first.err,
+        /The cache folder .*cache could be read by other users \(mode 755\); it is now private to you \(700\)/,
+      );
+      assert.equal(fs.statSync(cache).mode & 0o777, 0o700);
+      const file = cacheFiles(cache)[0];
+      assert.equal(fs.statSync(path.dirname(file)).mode & 0o777, 0o700);
+      assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+      const fresh = path.join(tmp, 'fresh', 'answers');
+      await cli(['check', 'capitals/paris.jsonc', '--cache-dir', fresh], env(s), CHECKS);
+      assert.equal(fs.statSync(fresh).mode & 0o777, 0o700);
+      assert.equal(fs.statSync(cacheFiles(fresh)[0]).mode & 0o777, 0o600);
+    });
+
+    it('--cache: an entry changed on disk fails its integrity check: a note, the request sent again, the entry replaced', async () => {
+      const s = await start({});
+      const cache = path.join(tmp, 'cache');
+      const first = await cli(['check', 'capitals/paris.jsonc', '--cache-dir', cache], env(s), CHECKS);
+      assert.equal(first.code, 0, first.out + first.err);
+      const file = cacheFiles(cache)[0];
+      // Someone rewrites the answer (keeping the file's shape): the check must see the service's answer again.
+      const stored = fs.readFileSync(file, 'utf8');
+      assert.match(stored, /Paris/);
+      fs.writeFileSync(file, stored.replaceAll('Paris', 'Lyon'));
+      s.clearRecords();
+      const second = await cli(['check', 'capitals/paris.jsonc', '--cache-dir', cache], env(s), CHECKS);
+      assert.equal(second.code, 0, second.out + second.err);
+      assert.match(
+        second.err,
+        /^model-access check: a cached answer for \/v1\/chat \(model aurora-1\) failed its integrity check \(changed, or not written with this key\); it was not used and the request was sent again$/m,
+      );
+      assert.match(
+        second.out,
+        /^Cache: 0 answers reused, 1 sent; 1 failed the integrity check .* and was sent again$/m,
+      );
+      assert.equal(posts(s).length, 1);
+      assert.match(fs.readFileSync(file, 'utf8'), /Paris/, 'the entry was written again');
+      s.clearRecords();
+      const third = await cli(['check', 'capitals/paris.jsonc', '--cache-dir', cache], env(s), CHECKS);
+      assert.match(third.out, /^Cache: 1 answer reused, 0 sent$/m);
+      assert.equal(third.err, '');
+    });
+
+    it('--cache refuses a folder that belongs to another user; the run goes on uncached', async function () {
+      if (process.platform === 'win32') {
+        this.skip();
+      }
+      const s = await start({});
+      let foreign = '/';
+      if (process.getuid?.() === 0) {
+        foreign = path.join(tmp, 'foreign');
+        fs.mkdirSync(foreign, { mode: 0o700 });
+        fs.chownSync(foreign, 65534, 65534);
+      }
+      const r = await cli(['check', 'capitals/paris.jsonc', '--cache-dir', foreign], env(s), CHECKS);
+      assert.equal(r.code, 0, r.out + r.err);
+      assert.match(
+        r.err,
+        /The cache folder .* cannot be used \(it belongs to another user; choose a folder of your own with --cache-dir\); this run goes on without the cache/,
+      );
+      assert.equal(posts(s).length, 1);
+      if (foreign !== '/') {
+        assert.deepEqual(fs.readdirSync(foreign), [], 'nothing was written there');
+      }
+    });
+
     it('--cache: the second run sends no POST; a changed body sends one; an unwritable folder runs uncached with a warning', async () => {
       const s = await start({ grading: { embeddings: 'words', chatScript: ['Paris is the capital of France.'] } });
       const cache = path.join(tmp, 'cache');
@@ -342,7 +520,10 @@ describe('cli/check at scale (graders, repeats, retries, shards, merge, cache)',
       fs.writeFileSync(blocked, 'a file, not a folder');
       const uncached = await cli(['check', 'graded.jsonc', '--cache-dir', path.join(blocked, 'cache')], env(s), tmp);
       assert.equal(uncached.code, 0, uncached.out + uncached.err);
-      assert.match(uncached.err, /The cache folder .* cannot be written \(\w+\); this run goes on without the cache/);
+      assert.match(
+        uncached.err,
+        /The cache folder .* cannot be used \(it cannot be written: \w+\); this run goes on without the cache/,
+      );
       assert.equal(posts(s).length, 3);
     });
   });

@@ -42,15 +42,30 @@ describe('cli/junitMerge', () => {
       parseReport('<testsuites name="pytest"></testsuites>'),
       'it is not a JUnit report of model-access check',
     );
-    assert.equal(parseReport('not xml'), 'it is not a JUnit report of model-access check');
+    assert.equal(
+      parseReport('<?xml version="1.0"?><html><body>not a report</body></html>'),
+      'it is not a JUnit report of model-access check',
+    );
     assert.equal(
       parseReport('<testsuites name="model-access check" model-access-shard="two"></testsuites>'),
       'its shard "two" cannot be read',
     );
   });
 
-  it('unescapes the five entities and character references', () => {
-    assert.equal(xmlUnescape('&lt;a&gt; &amp; &quot;b&quot; &apos;c&apos; &#65;&#x42;'), `<a> & "b" 'c' AB`);
+  it('unescapes the five entities and character references; a malformed one is an error, not a crash', () => {
+    assert.equal(xmlUnescape('&lt;a&gt; &amp; &quot;b&quot; &apos;c&apos; &#65;&#x42;&#x1F600;'), `<a> & "b" 'c' AB😀`);
+    assert.throws(() => xmlUnescape('&#99999999999;'), /is not a reference XML knows/);
+    assert.throws(() => xmlUnescape('&#xD800;'), /names a character XML does not allow/);
+    assert.throws(() => xmlUnescape('&constructor;'), /is not a reference XML knows/);
+  });
+
+  it('reads <error> (a timeout, the deadline) beside <failure>, and attributes named like Object members', () => {
+    const s: JUnitSuite[] = suites('a.jsonc', {
+      name: '__proto__',
+      time: 2,
+      error: { message: 'No answer within 2 s', detail: 'a.jsonc:2\nNo answer' },
+    });
+    assert.deepEqual(parseReport(junitXml(s, (t) => t, { run: 'r' })), { run: 'r', shard: undefined, suites: s });
   });
 
   it('merges shards: a file split by rows becomes one suite, cases in order, one count', () => {
