@@ -26,6 +26,7 @@ import { hasChecks, readCheckLines } from '../checks/core/checkFile';
 import { median } from '../checks/core/planner';
 import { AimdLimiter } from '../checks/core/aimd';
 import { cachingService, catalogVersions, type CacheStore } from '../checks/core/answerCache';
+import { secretFreeStore } from '../checks/core/secretFreeCache';
 import { defaultCacheFolder, openCacheFolder } from '../checks/core/cacheFolder';
 import { defaultEmbeddingsModel } from '../checks/core/graderRun';
 import { DEFAULT_POST_RETRY } from '../checks/core/retryPolicy';
@@ -337,7 +338,9 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
           opened.listModels({ signal }).catch((e: unknown) => (e instanceof Error ? e.message : String(e))),
         );
         const throttled = throttledService(opened, limiter, DEFAULT_POST_RETRY, waits);
-        return store ? cachingService(throttled, store, catalogVersions(opened), cacheStats) : throttled;
+        // An answer that holds a secret once read whole (a key split across two events) is not kept.
+        const kept = store && secretFreeStore(store, redactor.removeSecrets);
+        return kept ? cachingService(throttled, kept, catalogVersions(opened), cacheStats) : throttled;
       });
       clients.set(env.name, c);
     }
