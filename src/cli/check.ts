@@ -36,7 +36,7 @@ import { foldAttempts } from './attempts';
 import { expandPatterns } from './glob';
 import { junitXml, type JUnitSuite } from './junit';
 import { readInside } from './files';
-import { baseUrlEnvironment, keyForEnvironment } from './keys';
+import { baseUrlEnvironment, keyForEnvironment, secretHeadersFor } from './keys';
 import {
   cacheSummary,
   graderSummary,
@@ -105,7 +105,8 @@ const USAGE = [
   'Environment: MODEL_ACCESS_BASE_URL, MODEL_ACCESS_API_KEY (its key: sent only to that origin and path),',
   'MODEL_ACCESS_API_KEY_<ENV NAME> for another environment (e.g. MODEL_ACCESS_API_KEY_STAGING),',
   'MODEL_ACCESS_SECRET_<HEADER> for an environment header whose value is "{{secret}}"',
-  '(e.g. MODEL_ACCESS_SECRET_X_ORG_TOKEN for X-Org-Token), MODEL_ACCESS_ENVIRONMENTS (the file).',
+  '(e.g. MODEL_ACCESS_SECRET_X_ORG_TOKEN for X-Org-Token; MODEL_ACCESS_SECRET_<HEADER>_<ENV NAME> when',
+  'environments at several URLs send that header), MODEL_ACCESS_ENVIRONMENTS (the file).',
   '',
   'Exit code: 0 every check passed, 1 a check failed, 2 the checks could not run.',
 ];
@@ -195,10 +196,7 @@ function parseArgs(args: readonly string[]): Options | string {
   return o;
 }
 
-/** `X-Org-Token` → `MODEL_ACCESS_SECRET_X_ORG_TOKEN`. */
-export function secretHeaderVariable(header: string): string {
-  return `MODEL_ACCESS_SECRET_${header.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
-}
+export { secretHeaderVariable } from './keys';
 
 function loadEnvironments(file: string, cwd: string): { environments: Environment[] } | { problem: string } {
   let raw: unknown;
@@ -222,8 +220,11 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   const redactor = new Redactor();
   const key = io.env.MODEL_ACCESS_API_KEY?.trim();
   redactor.add(key);
-  // Every environment's own key (MODEL_ACCESS_API_KEY_<NAME>), whichever the run ends up using.
-  Object.entries(io.env).forEach(([name, value]) => name.startsWith('MODEL_ACCESS_API_KEY_') && redactor.add(value));
+  // Every environment's own key (MODEL_ACCESS_API_KEY_<NAME>) and secret header value (MODEL_ACCESS_SECRET_…).
+  Object.entries(io.env).forEach(
+    ([name, value]) =>
+      (name.startsWith('MODEL_ACCESS_API_KEY_') || name.startsWith('MODEL_ACCESS_SECRET_')) && redactor.add(value),
+  );
   // Every secret the run knows (the key, secret header values, `{{$env …}}` values) in each form a server may
   // echo it; not the credential-looking patterns of the log, which would mangle answers ("token budget").
   // Then every control character made visible: what a service, a dataset or a file name says cannot drive the
@@ -247,7 +248,8 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       err,
       redactor,
       loadEnvironments,
-      openClient: (env, envKey) => openClient(env, envKey, io.env, redactor, DEFAULT_MAX_RESPONSE_BYTES),
+      openClient: (env, envKey, environments) =>
+        openClient(env, envKey, io.env, redactor, DEFAULT_MAX_RESPONSE_BYTES, environments),
     });
   }
   if (command !== 'check') {
@@ -328,7 +330,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   const clientFor = (env: Environment, envKey: string): Promise<ModelService | string> => {
     let c = clients.get(env.name);
     if (!c) {
-      c = openClient(env, envKey, io.env, redactor, options.maxResponseBytes).then((opened) => {
+      c = openClient(env, envKey, io.env, redactor, options.maxResponseBytes, environments).then((opened) => {
         if (typeof opened === 'string') {
           return opened;
         }
@@ -368,7 +370,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       };
     }
     // The key goes only to its own service; another environment's payloads need that environment's key.
-    const choice = keyForEnvironment(env, io.env, baseUrl ?? fallback?.baseUrl);
+    const choice = keyForEnvironment(env, io.env, baseUrl ?? fallback?.baseUrl, environments);
     if ('problem' in choice) {
       keyProblems++;
       return { problem: choice.problem };
@@ -424,7 +426,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     if (saved.service !== service) {
       return `${file} lists the models of ${saved.service}, and this run goes to ${service}; save the list of this service`;
     }
-    const choice = keyForEnvironment(fallback, io.env, baseUrl ?? fallback.baseUrl);
+    const choice = keyForEnvironment(fallback, io.env, baseUrl ?? fallback.baseUrl, environments);
     if ('problem' in choice) {
       return choice.problem;
     }
@@ -693,16 +695,16 @@ async function openClient(
   processEnv: Record<string, string | undefined>,
   redactor: Redactor,
   maxResponseBytes: number,
+  /** The environments file's environments: which of them a secret header's value may go to. */
+  environments: readonly Environment[],
 ): Promise<ModelService | string> {
-  const secrets: Record<string, string> = {};
-  for (const header of env.secretHeaders) {
-    const value = processEnv[secretHeaderVariable(header)];
-    if (!value) {
-      return `the environment ${env.name} sends the secret header ${header}: set ${secretHeaderVariable(header)}`;
-    }
-    redactor.add(value);
-    secrets[header] = value;
+  // A secret header's value goes only to the environment it belongs to (keys.ts).
+  const found = secretHeadersFor(env, processEnv, environments);
+  if ('problem' in found) {
+    return found.problem;
   }
+  const { secrets } = found;
+  Object.values(secrets).forEach((value) => redactor.add(value));
   let client: ServiceClient;
   try {
     client = new ServiceClient({
