@@ -9,14 +9,21 @@ export const REDACTED = '[redacted]';
 /** Secrets shorter than this get no derived (base64, hex) forms: theirs would be too short to tell from text. */
 const MIN_DERIVED = 6;
 
+/** Forms found by a search for text, grouped under a probe every one of them contains (searched for first). */
+interface FormGroup {
+  probe: string;
+  /** Longest first: a shorter form inside a longer one must not leave the longer one's ends behind. */
+  forms: string[];
+}
+
 /**
  * The base64 forms of `bytes` (a secret's UTF-8), standard and URL-safe, at each of the three alignments it
  * can have inside a longer encoded text (`Basic base64(user:key)`, a JWT, a token carrying the key): for each,
- * the characters made of the secret's bits only (whatever surrounds it), and the same with its last
- * characters and with and without padding (the secret at the end of the encoded text). Longest first.
+ * the characters made of the secret's bits only (whatever surrounds it: the probe), and the same with its
+ * last characters, with and without padding (the secret at the end of the encoded text).
  */
-function base64Forms(bytes: Buffer): string[] {
-  const forms: string[] = [];
+function base64Groups(bytes: Buffer): FormGroup[] {
+  const groups: FormGroup[] = [];
   for (let offset = 0; offset < 3; offset++) {
     const full = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
     // Character j holds bits 6j…6j+5: it is the secret's alone from the first one past the prefix's bits up
@@ -24,11 +31,11 @@ function base64Forms(bytes: Buffer): string[] {
     const first = Math.ceil((8 * offset) / 6);
     const inner = full.slice(first, Math.floor((8 * (offset + bytes.length)) / 6));
     const atEnd = full.slice(first);
-    for (const form of [atEnd, atEnd.replace(/=+$/, ''), inner]) {
-      forms.push(form, form.replace(/\+/g, '-').replace(/\//g, '_'));
+    for (const alphabet of [(t: string) => t, (t: string) => t.replace(/\+/g, '-').replace(/\//g, '_')]) {
+      groups.push({ probe: alphabet(inner), forms: [atEnd, atEnd.replace(/=+$/, ''), inner].map(alphabet) });
     }
   }
-  return forms;
+  return groups;
 }
 
 /**
@@ -38,21 +45,32 @@ function base64Forms(bytes: Buffer): string[] {
  * zero-width or NUL character between two of its characters) are found by decoding the text
  * (`decodedOccurrences`), whatever was escaped.
  */
-function formsOf(secret: string): string[] {
-  const forms = [secret];
+function formsOf(secret: string): FormGroup[] {
+  const groups: FormGroup[] = [{ probe: secret, forms: [secret] }];
   try {
-    forms.push(encodeURIComponent(secret));
+    const encoded = encodeURIComponent(secret);
+    groups.push({ probe: encoded, forms: [encoded] });
   } catch {
     // Lone surrogates cannot be URL-encoded; the verbatim form is still removed.
   }
   if (secret.length >= MIN_DERIVED) {
     const bytes = Buffer.from(secret, 'utf8');
     const hex = bytes.toString('hex');
-    forms.push(hex, hex.toUpperCase(), ...base64Forms(bytes));
+    groups.push({ probe: hex, forms: [hex] }, { probe: hex.toUpperCase(), forms: [hex.toUpperCase()] });
+    groups.push(...base64Groups(bytes));
   }
-  // Longest first: a shorter form inside a longer one (the inner base64 inside the padded one) must not
-  // leave the longer one's ends behind.
-  return [...new Set(forms)].filter((f) => f === secret || f.length >= MIN_DERIVED).sort((a, b) => b.length - a.length);
+  // One group per probe, its forms long enough to tell from text, the groups with the longest forms first.
+  const byProbe = new Map<string, Set<string>>();
+  for (const { probe, forms } of groups) {
+    if (probe.length >= MIN_DERIVED || probe === secret) {
+      const set = byProbe.get(probe) ?? new Set<string>();
+      forms.forEach((f) => set.add(f));
+      byProbe.set(probe, set);
+    }
+  }
+  return [...byProbe]
+    .map(([probe, forms]) => ({ probe, forms: [...forms].sort((x, y) => y.length - x.length) }))
+    .sort((x, y) => y.forms[0].length - x.forms[0].length);
 }
 
 /**
@@ -168,16 +186,19 @@ function decodedOccurrences(
   return found;
 }
 
+/** Marks, among the units {@link hiddenUnits} finds, that the text holds a NUL or zero-width character. */
+const SPLIT = 'split';
+
 /**
- * Whether `text` may hold an echo of a secret made of `units` that a search for text cannot find: a NUL or
- * zero-width character anywhere, or a JSON escape or HTML reference standing for one of `units` (which
- * include those characters). Without one, every match of the secret in the decoded text is made of literal
- * characters, a verbatim copy (which `includes` finds): an answer's `\n`s, `\"`s and `&#39;`s do not make the
- * client decode the whole body for each secret.
+ * The units that JSON escapes and HTML references in `text` stand for, and {@link SPLIT} when it holds a NUL
+ * or zero-width character: one pass for all secrets. A secret none of whose characters is among them can only
+ * be in the decoded text as a verbatim copy (which `includes` finds): an answer's `\n`s, `\"`s and `&#39;`s do
+ * not make the client decode the whole body for each secret.
  */
-function hidesIn(text: string, units: ReadonlySet<string>): boolean {
+function hiddenUnits(text: string): Set<string> {
+  const units = new Set<string>();
   if (SPLITTER.test(text)) {
-    return true;
+    units.add(SPLIT);
   }
   for (const [mark, decode] of [
     ['\\', escapeAt],
@@ -185,13 +206,13 @@ function hidesIn(text: string, units: ReadonlySet<string>): boolean {
   ] as const) {
     for (let i = text.indexOf(mark); i >= 0;) {
       const decoded = decode(text, i);
-      if (decoded && units.has(decoded.unit)) {
-        return true;
+      if (decoded) {
+        units.add(decoded.unit);
       }
       i = text.indexOf(mark, decoded ? decoded.end : i + 1);
     }
   }
-  return false;
+  return units;
 }
 
 /**
@@ -213,14 +234,14 @@ function replaceRanges(text: string, ranges: [number, number][]): string {
  * is removed whatever its length (a short key makes messages uglier, never leakier).
  */
 export function redactor(secrets: readonly (string | undefined)[]): (text: string) => string {
-  const forms = secrets.flatMap((s) => (s ? formsOf(s) : []));
-  if (forms.length === 0) {
+  const groups = secrets.flatMap((s) => (s ? formsOf(s) : []));
+  if (groups.length === 0) {
     return (text) => text;
   }
   const decoded = [...new Set(secrets.filter((s): s is string => Boolean(s)))].map((s) => {
     // A splitter that is one of the key's own characters is read as itself.
     const skip = new Set([...SPLITTERS].filter((c) => !s.includes(c)));
-    return { secret: s, table: failureTable(s), skip, units: new Set([...s.split(''), ...skip]) };
+    return { secret: s, table: failureTable(s), skip, units: [...new Set([...s.split(''), ...skip])] };
   });
   const once = (text: string): string => {
     let out = text;
@@ -228,15 +249,22 @@ export function redactor(secrets: readonly (string | undefined)[]): (text: strin
     // verbatim `/b…` inside it first would leave a backslash before the mark, and the body would no longer be
     // JSON. Each of these needs a backslash, an `&` or a splitter: text without any has none.
     if (out.includes('\\') || out.includes('&') || SPLITTER.test(out)) {
+      const hidden = hiddenUnits(out);
       for (const { secret, table, skip, units } of decoded) {
-        if (out.includes(secret) || hidesIn(out, units)) {
+        const split = hidden.has(SPLIT) && skip.size > 0;
+        if (split || out.includes(secret) || units.some((u) => hidden.has(u))) {
           out = replaceRanges(out, decodedOccurrences(out, secret, table, skip));
         }
       }
     }
-    for (const form of forms) {
-      if (out.includes(form)) {
-        out = out.split(form).join(REDACTED);
+    for (const { probe, forms } of groups) {
+      if (!out.includes(probe)) {
+        continue;
+      }
+      for (const form of forms) {
+        if (out.includes(form)) {
+          out = out.split(form).join(REDACTED);
+        }
       }
     }
     return out;
