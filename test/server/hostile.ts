@@ -226,6 +226,29 @@ export function derivedKeyEchoes(key: string): string[] {
   ].map((form) => `${form} `);
 }
 
+/**
+ * What a reader can recover from `text`: the text with splitters taken out (also as the CLI shows them: NUL as
+ * ␀, the others as `<U+200B>`, XML-escaped in the report) and HTML references decoded, then every base64 and
+ * hex run decoded — all of it, to search for the key in what a client wrote (the inverse of
+ * `derivedKeyEchoes`).
+ */
+export function recoverable(text: string): string {
+  const plain = text
+    .replace(/(?:<|&lt;)U\+(?:200B|200C|200D|FEFF|2060)(?:>|&gt;)/g, '')
+    .replace(/[\u0000\u200B\u200C\u200D\uFEFF\u2060\u2400]/g, '')
+    .replace(/&#[xX]([0-9a-fA-F]+);?/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)))
+    .replace(/&#([0-9]+);?/g, (_m, d: string) => String.fromCharCode(parseInt(d, 10)));
+  const base64 = (plain.match(/[A-Za-z0-9+/_-]{8,}={0,2}/g) ?? []).map((run) =>
+    Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1'),
+  );
+  // Hex at both nibble alignments.
+  const hex = (plain.match(/[0-9a-fA-F]{12,}/g) ?? []).flatMap((run) => [
+    Buffer.from(run.slice(0, run.length - (run.length % 2)), 'hex').toString('latin1'),
+    Buffer.from(run.slice(1, run.length - ((run.length - 1) % 2)), 'hex').toString('latin1'),
+  ]);
+  return [plain, ...base64, ...hex].join('\n');
+}
+
 /** Header of the hostile answers with piece `derivedKeys`: the key's base64 and hex. */
 export const HOSTILE_DERIVED_ECHO_HEADER = 'x-hostile-echo-derived';
 

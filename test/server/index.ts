@@ -55,6 +55,7 @@ export {
   HOSTILE_ECHO_HEADER,
   HOSTILE_DERIVED_ECHO_HEADER,
   derivedKeyEchoes,
+  recoverable,
   hostileAnswerPieces,
   hostileErrorMessage,
   splitKey,

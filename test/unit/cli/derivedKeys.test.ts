@@ -6,32 +6,10 @@ import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startServer, type RunningServer } from '../../server';
+import { recoverable, startServer, type RunningServer } from '../../server';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
-
-/**
- * What a reader can recover from `text`: the text with splitters taken out (also as the CLI shows them: NUL as
- * ␀, the others as `<U+200B>`, XML-escaped in the report) and HTML references decoded, then every base64 and
- * hex run decoded — all of it, to search for the key.
- */
-function recoverable(text: string): string {
-  const plain = text
-    .replace(/(?:<|&lt;)U\+(?:200B|200C|200D|FEFF|2060)(?:>|&gt;)/g, '')
-    .replace(/[\u0000\u200B\u200C\u200D\uFEFF\u2060\u2400]/g, '')
-    .replace(/&#[xX]([0-9a-fA-F]+);?/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)))
-    .replace(/&#([0-9]+);?/g, (_m, d: string) => String.fromCharCode(parseInt(d, 10)));
-  const base64 = (plain.match(/[A-Za-z0-9+/_-]{8,}={0,2}/g) ?? []).map((run) =>
-    Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1'),
-  );
-  // Hex at both nibble alignments.
-  const hex = (plain.match(/[0-9a-fA-F]{12,}/g) ?? []).flatMap((run) => [
-    Buffer.from(run.slice(0, run.length - (run.length % 2)), 'hex').toString('latin1'),
-    Buffer.from(run.slice(1, run.length - ((run.length - 1) % 2)), 'hex').toString('latin1'),
-  ]);
-  return [plain, ...base64, ...hex].join('\n');
-}
 
 describe('cli: no derived form of the key in what model-access check writes (dist/cli.js)', function () {
   this.timeout(120_000);
