@@ -6,18 +6,79 @@
 
 export const REDACTED = '[redacted]';
 
+/** Secrets shorter than this get no derived (base64, hex) forms: theirs would be too short to tell from text. */
+const MIN_DERIVED = 6;
+
+/** Forms found by a search for text, grouped under a probe every one of them contains (searched for first). */
+interface FormGroup {
+  probe: string;
+  /** Longest first: a shorter form inside a longer one must not leave the longer one's ends behind. */
+  forms: string[];
+}
+
 /**
- * The plain forms a secret takes when a server echoes it: verbatim and URL-encoded. Its JSON-escaped echoes
- * (`\"`, `\/`, `\u0073`) are found by decoding the text (`escapedOccurrences`), whatever was escaped.
+ * The base64 forms of `bytes` (a secret's UTF-8), standard and URL-safe, at each of the three alignments it
+ * can have inside a longer encoded text (`Basic base64(user:key)`, a JWT, a token carrying the key): for each,
+ * the characters made of the secret's bits only (whatever surrounds it: the probe), and the same with its
+ * last characters, with and without padding (the secret at the end of the encoded text).
  */
-function formsOf(secret: string): string[] {
+function base64Groups(bytes: Buffer): FormGroup[] {
+  const groups: FormGroup[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const full = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    // Character j holds bits 6j…6j+5: it is the secret's alone from the first one past the prefix's bits up
+    // to the last one before the secret ends.
+    const first = Math.ceil((8 * offset) / 6);
+    const inner = full.slice(first, Math.floor((8 * (offset + bytes.length)) / 6));
+    const atEnd = full.slice(first);
+    for (const alphabet of [(t: string) => t, (t: string) => t.replace(/\+/g, '-').replace(/\//g, '_')]) {
+      groups.push({ probe: alphabet(inner), forms: [atEnd, atEnd.replace(/=+$/, ''), inner].map(alphabet) });
+    }
+  }
+  return groups;
+}
+
+/**
+ * The forms a secret takes when a server echoes it that a search for text finds: verbatim, URL-encoded, and
+ * derived from its bytes — base64 (standard and URL-safe, each alignment, padded or not) and hex (either
+ * case). Computed once per secret. Its JSON-escaped, HTML-entity and split echoes (`\"`, `&#115;`, a
+ * zero-width or NUL character between two of its characters) are found by decoding the text
+ * (`decodedOccurrences`), whatever was escaped.
+ */
+function formsOf(secret: string): FormGroup[] {
+  const groups: FormGroup[] = [{ probe: secret, forms: [secret] }];
   try {
-    return [secret, encodeURIComponent(secret)];
+    const encoded = encodeURIComponent(secret);
+    groups.push({ probe: encoded, forms: [encoded] });
   } catch {
     // Lone surrogates cannot be URL-encoded; the verbatim form is still removed.
-    return [secret];
   }
+  if (secret.length >= MIN_DERIVED) {
+    const bytes = Buffer.from(secret, 'utf8');
+    const hex = bytes.toString('hex');
+    groups.push({ probe: hex, forms: [hex] }, { probe: hex.toUpperCase(), forms: [hex.toUpperCase()] });
+    groups.push(...base64Groups(bytes));
+  }
+  // One group per probe, its forms long enough to tell from text, the groups with the longest forms first.
+  const byProbe = new Map<string, Set<string>>();
+  for (const { probe, forms } of groups) {
+    if (probe.length >= MIN_DERIVED || probe === secret) {
+      const set = byProbe.get(probe) ?? new Set<string>();
+      forms.forEach((f) => set.add(f));
+      byProbe.set(probe, set);
+    }
+  }
+  return [...byProbe]
+    .map(([probe, forms]) => ({ probe, forms: [...forms].sort((x, y) => y.length - x.length) }))
+    .sort((x, y) => y.forms[0].length - x.forms[0].length);
 }
+
+/**
+ * Characters a service may slip between a secret's characters so that no search for it matches, while a
+ * person (or a terminal, which drops NUL) still reads it: NUL and the zero-width ones.
+ */
+const SPLITTERS = '\u0000\u200B\u200C\u200D\uFEFF\u2060';
+const SPLITTER = /[\u0000\u200B\u200C\u200D\uFEFF\u2060]/;
 
 const SHORT_ESCAPES: Record<string, string> = {
   '"': '"',
@@ -41,6 +102,33 @@ function escapeAt(text: string, i: number): { unit: string; end: number } | unde
   return unit === undefined ? undefined : { unit, end: i + 2 };
 }
 
+/**
+ * An HTML character reference at `text[i]` (an `&`): numeric (`&#115;`, `&#x73;`, `;` optional) or one of the
+ * five that escape markup (`&amp;`…); else undefined.
+ */
+const CHARACTER_REFERENCE = /&(?:#(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}));?|(amp|lt|gt|quot|apos);)/y;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function referenceAt(text: string, i: number): { unit: string; end: number } | undefined {
+  CHARACTER_REFERENCE.lastIndex = i;
+  const m = CHARACTER_REFERENCE.exec(text);
+  if (!m) {
+    return undefined;
+  }
+  if (m[3] !== undefined) {
+    return { unit: NAMED[m[3]], end: i + m[0].length };
+  }
+  const code = m[1] !== undefined ? parseInt(m[1], 16) : parseInt(m[2], 10);
+  // One UTF-16 unit: what the matcher compares (a secret's characters beyond it are found verbatim).
+  return code <= 0xffff ? { unit: String.fromCharCode(code), end: i + m[0].length } : undefined;
+}
+
+/** The unit that the text at `i` stands for once decoded (a JSON escape, an HTML reference, or itself). */
+function unitAt(text: string, i: number): { unit: string; end: number } {
+  const c = text[i];
+  return (c === '\\' ? escapeAt(text, i) : c === '&' ? referenceAt(text, i) : undefined) ?? { unit: c, end: i + 1 };
+}
+
 /** Knuth–Morris–Pratt failure table of `pattern` (UTF-16 units). */
 function failureTable(pattern: string): Int32Array {
   const table = new Int32Array(pattern.length);
@@ -57,21 +145,30 @@ function failureTable(pattern: string): Int32Array {
 }
 
 /**
- * Where `secret` occurs in `text` once JSON escapes are decoded (`sk\/a`, `\u0073k-…`): servers echo keys inside
- * JSON strings, and decoding them later must not bring the key back. One pass over `text` with a
- * Knuth–Morris–Pratt matcher over the decoded units, so any length of key costs linear time; memory is the
- * key's length (where each of the last units started).
+ * Where `secret` occurs in `text` once decoded: JSON escapes (`sk\/a`, `\u0073k-…`: servers echo keys inside
+ * JSON strings, and decoding them later must not bring the key back), HTML character references (`&#115;k`,
+ * `&#x73;k`), and NUL or zero-width characters between its characters skipped (`s\u200Bk-…`), in any mix. One
+ * pass over `text` with a Knuth–Morris–Pratt matcher over the decoded units, so any length of key costs linear
+ * time; memory is the key's length (where each of the last units started).
  */
-function escapedOccurrences(text: string, secret: string, table: Int32Array): [number, number][] {
+function decodedOccurrences(
+  text: string,
+  secret: string,
+  table: Int32Array,
+  skip: ReadonlySet<string>,
+): [number, number][] {
   const m = secret.length;
   const starts = new Int32Array(m);
   const found: [number, number][] = [];
   let k = 0;
   let d = 0;
-  for (let i = 0; i < text.length; d++) {
-    const escape = text[i] === '\\' ? escapeAt(text, i) : undefined;
-    const unit = escape ? escape.unit : text[i];
-    const next = escape ? escape.end : i + 1;
+  for (let i = 0; i < text.length;) {
+    const { unit, end: next } = unitAt(text, i);
+    if (skip.has(unit) && k > 0) {
+      // Between two of the key's characters: read past (before its first, the match has not started).
+      i = next;
+      continue;
+    }
     starts[d % m] = i;
     while (k > 0 && secret[k] !== unit) {
       k = table[k - 1];
@@ -84,28 +181,42 @@ function escapedOccurrences(text: string, secret: string, table: Int32Array): [n
       k = 0;
     }
     i = next;
+    d++;
   }
   return found;
 }
 
+/** Marks, among the units {@link hiddenUnits} finds, that the text holds a NUL or zero-width character. */
+const SPLIT = 'split';
+
 /**
- * Whether a JSON escape in `text` stands for one of `units`. Without one, every match of the secret in the
- * decoded text is made of literal characters, a verbatim copy (which `includes` finds): an answer's `\n`s
- * and `\"`s do not make the client decode the whole body for each secret.
+ * The units that JSON escapes and HTML references in `text` stand for, and {@link SPLIT} when it holds a NUL
+ * or zero-width character: one pass for all secrets. A secret none of whose characters is among them can only
+ * be in the decoded text as a verbatim copy (which `includes` finds): an answer's `\n`s, `\"`s and `&#39;`s do
+ * not make the client decode the whole body for each secret.
  */
-function escapesInto(text: string, units: ReadonlySet<string>): boolean {
-  for (let i = text.indexOf('\\'); i >= 0;) {
-    const escape = escapeAt(text, i);
-    if (escape && units.has(escape.unit)) {
-      return true;
-    }
-    i = text.indexOf('\\', escape ? escape.end : i + 1);
+function hiddenUnits(text: string): Set<string> {
+  const units = new Set<string>();
+  if (SPLITTER.test(text)) {
+    units.add(SPLIT);
   }
-  return false;
+  for (const [mark, decode] of [
+    ['\\', escapeAt],
+    ['&', referenceAt],
+  ] as const) {
+    for (let i = text.indexOf(mark); i >= 0;) {
+      const decoded = decode(text, i);
+      if (decoded) {
+        units.add(decoded.unit);
+      }
+      i = text.indexOf(mark, decoded ? decoded.end : i + 1);
+    }
+  }
+  return units;
 }
 
 /**
- * `text` with each of `ranges` replaced by one mark. The ranges are those of one {@link escapedOccurrences}
+ * `text` with each of `ranges` replaced by one mark. The ranges are those of one {@link decodedOccurrences}
  * scan: in order and apart (the matcher starts afresh after each occurrence), so they need no sorting or merging.
  */
 function replaceRanges(text: string, ranges: [number, number][]): string {
@@ -123,30 +234,37 @@ function replaceRanges(text: string, ranges: [number, number][]): string {
  * is removed whatever its length (a short key makes messages uglier, never leakier).
  */
 export function redactor(secrets: readonly (string | undefined)[]): (text: string) => string {
-  const forms = secrets.flatMap((s) => (s ? formsOf(s) : []));
-  if (forms.length === 0) {
+  const groups = secrets.flatMap((s) => (s ? formsOf(s) : []));
+  if (groups.length === 0) {
     return (text) => text;
   }
-  const escaped = [...new Set(secrets.filter((s): s is string => Boolean(s)))].map((s) => ({
-    secret: s,
-    table: failureTable(s),
-    units: new Set(s.split('')),
-  }));
+  const decoded = [...new Set(secrets.filter((s): s is string => Boolean(s)))].map((s) => {
+    // A splitter that is one of the key's own characters is read as itself.
+    const skip = new Set([...SPLITTERS].filter((c) => !s.includes(c)));
+    return { secret: s, table: failureTable(s), skip, units: [...new Set([...s.split(''), ...skip])] };
+  });
   const once = (text: string): string => {
     let out = text;
-    // Escaped echoes first, each with its escapes (`\/b…` as a whole): removing the verbatim `/b…` inside it
-    // first would leave a backslash before the mark, and the body would no longer be JSON. Every escaped form
-    // has a backslash: text without one has none.
-    if (out.includes('\\')) {
-      for (const { secret, table, units } of escaped) {
-        if (out.includes(secret) || escapesInto(out, units)) {
-          out = replaceRanges(out, escapedOccurrences(out, secret, table));
+    // Escaped, referenced and split echoes first, each with its escapes (`\/b…` as a whole): removing the
+    // verbatim `/b…` inside it first would leave a backslash before the mark, and the body would no longer be
+    // JSON. Each of these needs a backslash, an `&` or a splitter: text without any has none.
+    if (out.includes('\\') || out.includes('&') || SPLITTER.test(out)) {
+      const hidden = hiddenUnits(out);
+      for (const { secret, table, skip, units } of decoded) {
+        const split = hidden.has(SPLIT) && skip.size > 0;
+        if (split || out.includes(secret) || units.some((u) => hidden.has(u))) {
+          out = replaceRanges(out, decodedOccurrences(out, secret, table, skip));
         }
       }
     }
-    for (const form of forms) {
-      if (out.includes(form)) {
-        out = out.split(form).join(REDACTED);
+    for (const { probe, forms } of groups) {
+      if (!out.includes(probe)) {
+        continue;
+      }
+      for (const form of forms) {
+        if (out.includes(form)) {
+          out = out.split(form).join(REDACTED);
+        }
       }
     }
     return out;

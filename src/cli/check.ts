@@ -32,6 +32,7 @@ import {
   type CacheStats,
   type CacheStore,
 } from '../checks/core/answerCache';
+import { entryHoldsSecret } from '../checks/core/secretFreeCache';
 import { defaultCacheFolder, openCacheFolder } from '../checks/core/cacheFolder';
 import { defaultEmbeddingsModel } from '../checks/core/graderRun';
 import { DEFAULT_POST_RETRY } from '../checks/core/retryPolicy';
@@ -42,7 +43,7 @@ import { expandPatterns } from './glob';
 import { junitXml, type JUnitSuite } from './junit';
 import { readInside } from './files';
 import { writeReportFile } from './reportFile';
-import { baseUrlEnvironment, keyForEnvironment } from './keys';
+import { baseUrlEnvironment, keyForEnvironment, secretHeadersFor, secretHeaderVariable } from './keys';
 import {
   cacheSummary,
   graderSummary,
@@ -111,7 +112,8 @@ const USAGE = [
   'Environment: MODEL_ACCESS_BASE_URL, MODEL_ACCESS_API_KEY (its key: sent only to that origin and path),',
   'MODEL_ACCESS_API_KEY_<ENV NAME> for another environment (e.g. MODEL_ACCESS_API_KEY_STAGING),',
   'MODEL_ACCESS_SECRET_<HEADER> for an environment header whose value is "{{secret}}"',
-  '(e.g. MODEL_ACCESS_SECRET_X_ORG_TOKEN for X-Org-Token), MODEL_ACCESS_ENVIRONMENTS (the file).',
+  '(e.g. MODEL_ACCESS_SECRET_X_ORG_TOKEN for X-Org-Token; MODEL_ACCESS_SECRET_<HEADER>_<ENV NAME> when',
+  'environments at several URLs send that header), MODEL_ACCESS_ENVIRONMENTS (the file).',
   '',
   'Exit code: 0 every check passed, 1 a check failed, 2 the checks could not run.',
 ];
@@ -201,10 +203,7 @@ function parseArgs(args: readonly string[]): Options | string {
   return o;
 }
 
-/** `X-Org-Token` → `MODEL_ACCESS_SECRET_X_ORG_TOKEN`. */
-export function secretHeaderVariable(header: string): string {
-  return `MODEL_ACCESS_SECRET_${header.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
-}
+export { secretHeaderVariable } from './keys';
 
 function loadEnvironments(file: string, cwd: string): { environments: Environment[] } | { problem: string } {
   let raw: unknown;
@@ -228,8 +227,11 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   const redactor = new Redactor();
   const key = io.env.MODEL_ACCESS_API_KEY?.trim();
   redactor.add(key);
-  // Every environment's own key (MODEL_ACCESS_API_KEY_<NAME>), whichever the run ends up using.
-  Object.entries(io.env).forEach(([name, value]) => name.startsWith('MODEL_ACCESS_API_KEY_') && redactor.add(value));
+  // Every environment's own key (MODEL_ACCESS_API_KEY_<NAME>) and secret header value (MODEL_ACCESS_SECRET_…).
+  Object.entries(io.env).forEach(
+    ([name, value]) =>
+      (name.startsWith('MODEL_ACCESS_API_KEY_') || name.startsWith('MODEL_ACCESS_SECRET_')) && redactor.add(value),
+  );
   // Every secret the run knows (the key, secret header values, `{{$env …}}` values) in each form a server may
   // echo it; not the credential-looking patterns of the log, which would mangle answers ("token budget").
   // Then every control character made visible: what a service, a dataset or a file name says cannot drive the
@@ -254,7 +256,8 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       err,
       redactor,
       loadEnvironments,
-      openClient: (env, envKey) => openClient(env, envKey, io.env, redactor, DEFAULT_MAX_RESPONSE_BYTES),
+      openClient: (env, envKey, environments) =>
+        openClient(env, envKey, io.env, redactor, DEFAULT_MAX_RESPONSE_BYTES, environments),
     });
   }
   if (command !== 'check') {
@@ -337,10 +340,14 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     binding: cacheBinding(envKey, {
       origin: env.baseUrl,
       headers: env.headers,
-      secrets: env.secretHeaders.map((h) => io.env[secretHeaderVariable(h)] ?? ''),
+      secrets: env.secretHeaders.map(
+        (h) => io.env[secretHeaderVariable(h, env.name)] ?? io.env[secretHeaderVariable(h)] ?? '',
+      ),
     }),
     options: {
       redact: redactor.removeSecrets,
+      // An answer that holds a secret once read whole (a key split across two events) is not kept.
+      keeps: (json: string) => !entryHoldsSecret(json, redactor.removeSecrets),
       onRejected: (what: string) => {
         if ((cacheStats.rejected ?? 0) <= 5) {
           err(
@@ -357,7 +364,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   const clientFor = (env: Environment, envKey: string): Promise<ModelService | string> => {
     let c = clients.get(env.name);
     if (!c) {
-      c = openClient(env, envKey, io.env, redactor, options.maxResponseBytes).then((opened) => {
+      c = openClient(env, envKey, io.env, redactor, options.maxResponseBytes, environments).then((opened) => {
         if (typeof opened === 'string') {
           return opened;
         }
@@ -399,7 +406,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       };
     }
     // The key goes only to its own service; another environment's payloads need that environment's key.
-    const choice = keyForEnvironment(env, io.env, baseUrl ?? fallback?.baseUrl);
+    const choice = keyForEnvironment(env, io.env, baseUrl ?? fallback?.baseUrl, environments);
     if ('problem' in choice) {
       keyProblems++;
       return { problem: choice.problem };
@@ -455,7 +462,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     if (saved.service !== service) {
       return `${file} lists the models of ${saved.service}, and this run goes to ${service}; save the list of this service`;
     }
-    const choice = keyForEnvironment(fallback, io.env, baseUrl ?? fallback.baseUrl);
+    const choice = keyForEnvironment(fallback, io.env, baseUrl ?? fallback.baseUrl, environments);
     if ('problem' in choice) {
       return choice.problem;
     }
@@ -737,16 +744,16 @@ async function openClient(
   processEnv: Record<string, string | undefined>,
   redactor: Redactor,
   maxResponseBytes: number,
+  /** The environments file's environments: which of them a secret header's value may go to. */
+  environments: readonly Environment[],
 ): Promise<ModelService | string> {
-  const secrets: Record<string, string> = {};
-  for (const header of env.secretHeaders) {
-    const value = processEnv[secretHeaderVariable(header)];
-    if (!value) {
-      return `the environment ${env.name} sends the secret header ${header}: set ${secretHeaderVariable(header)}`;
-    }
-    redactor.add(value);
-    secrets[header] = value;
+  // A secret header's value goes only to the environment it belongs to (keys.ts).
+  const found = secretHeadersFor(env, processEnv, environments);
+  if ('problem' in found) {
+    return found.problem;
   }
+  const { secrets } = found;
+  Object.values(secrets).forEach((value) => redactor.add(value));
   let client: ServiceClient;
   try {
     client = new ServiceClient({

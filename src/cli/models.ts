@@ -47,7 +47,8 @@ export interface ModelsDeps {
   redactor: Redactor;
   now?: () => number;
   loadEnvironments: (file: string, cwd: string) => { environments: Environment[] } | { problem: string };
-  openClient: (env: Environment, key: string) => Promise<ModelService | string>;
+  /** `environments`: the environments file's, which a secret header's value may go to (keys.ts). */
+  openClient: (env: Environment, key: string, environments: readonly Environment[]) => Promise<ModelService | string>;
 }
 
 interface ModelsOptions {
@@ -166,6 +167,7 @@ export async function modelsMain(args: readonly string[], deps: ModelsDeps): Pro
     service.env,
     deps.env,
     deps.env.MODEL_ACCESS_BASE_URL?.trim() ?? service.env.baseUrl,
+    service.environments,
   );
   if ('problem' in choice) {
     err(
@@ -176,7 +178,7 @@ export async function modelsMain(args: readonly string[], deps: ModelsDeps): Pro
     return 2;
   }
   const where = displayUrl(service.env.baseUrl);
-  const client = await deps.openClient(service.env, choice.key);
+  const client = await deps.openClient(service.env, choice.key, service.environments);
   if (typeof client === 'string') {
     err(`model-access models: the models could not be listed: ${client}`);
     return 2;

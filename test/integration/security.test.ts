@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/testApi';
 import type { SendOutcome } from '../../src/requests/send/send';
-import { HOSTILE_ECHO_HEADER, startServer, type RunningServer } from '../server';
+import { HOSTILE_ECHO_HEADER, recoverable, startServer, type RunningServer } from '../server';
 import { generateText, promptText } from '../server/generation';
 import { activateExtension, eventually, filesUnder, sleep, setSetting, newPayload } from './helpers';
 import { Commands, Settings } from '../../src/ids';
@@ -39,7 +39,9 @@ describe('Security: keys and concurrency', function () {
     api = await activateExtension<ModelAccessApi>();
     server = await startServer({
       keys: { acme: canary, hostile: hostileCanary },
-      hostile: { answers: true },
+      // The hostile answers also echo the key base64-encoded, in hex, as HTML references and split by zero-width
+      // characters and NUL (issue 44).
+      hostile: { answers: true, derivedKeys: true },
       faults: { echoKey: true },
       streamDelayMs: 30,
     });
@@ -203,6 +205,19 @@ describe('Security: keys and concurrency', function () {
     );
     const leaks = places.filter((p) => p.text.includes(canary) || p.text.includes(hostileCanary)).map((p) => p.where);
     assert.deepEqual(leaks, [], 'the key appears nowhere');
+    // Nor can it be recovered from a derived form (base64, hex, references, split): no 16 characters of it in a row.
+    const windows = Array.from({ length: hostileCanary.length - 15 }, (_, i) => hostileCanary.slice(i, i + 16));
+    const derivedLeaks = places
+      .filter((p) => {
+        const found = recoverable(p.text);
+        return windows.some((w) => found.includes(w));
+      })
+      .map((p) => p.where);
+    assert.deepEqual(derivedLeaks, [], 'no derived form of the key appears anywhere');
+    assert.ok(
+      saved.some((t) => /base64-1 \S*\[redacted\]/.test(t)),
+      'a saved body held the derived echoes, redacted',
+    );
   });
 
   it('a burst of 50 refreshes makes one load: one list request in flight at a time', async () => {

@@ -27,7 +27,8 @@ export const USAGE = `Usage: npm run serve -- [options]
                            (/cards/<id>.md), so Preview Model Card works offline (the demo uses it)
   --hostile                hostile mode: organization "hostile" gets a registry, errors and answers
                            full of command links, $(icons), forged log lines, bidi and HTML, echoing
-                           its key escaped; model "endless" streams forever; organization "endless"
+                           its key escaped, base64, hex, as HTML references and split by zero-width
+                           characters; model "endless" streams forever; organization "endless"
                            lists forever; every Model Card is hostile Markdown (keys in the first
                            stdout line; see test/README.md)
   --quiet                  no request log on stderr

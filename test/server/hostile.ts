@@ -47,6 +47,12 @@ export interface HostileOptions {
   errors?: boolean;
   /** POST /v1/chat and /v1/responses answers made of hostile text, echoing the key (`\uXXXX`-escaped, or split across two deltas). */
   answers?: boolean;
+  /**
+   * With `answers`: the hostile answers also echo the key in derived forms — base64 (standard and URL-safe,
+   * padded or not, at each alignment), hex, HTML character references, split by zero-width characters and
+   * by NUL (`derivedKeyEchoes`) — and header `x-hostile-echo-derived` carries its base64 and hex.
+   */
+  derivedKeys?: boolean;
   /** Model `endless`: POST /v1/chat and /v1/responses never end (streamed or not), as fast as the client reads. */
   endlessStream?: boolean;
   /** Organization `endless`: GET /v1/models always has a next page, never repeating, with large pages. */
@@ -68,6 +74,7 @@ export const ALL_HOSTILE_PIECES: Readonly<HostilePieces> = Object.freeze({
   deepEntry: true,
   errors: true,
   answers: true,
+  derivedKeys: true,
   endlessStream: true,
   endlessList: true,
   cards: true,
@@ -176,10 +183,12 @@ const ANSWER_PIECES: readonly string[] = [
 /**
  * The deltas of a hostile answer (piece `answers`) for a caller presenting `key`; the answer text is their
  * concatenation. The key is split across two consecutive deltas. Non-streamed answers carry the same text, with
- * the key written in the JSON body with every character `\uXXXX`-escaped.
+ * the key written in the JSON body with every character `\uXXXX`-escaped. With `derivedOf` (piece
+ * `derivedKeys`) the text goes on with that key's derived forms (`derivedKeyEchoes`).
  */
-export function hostileAnswerPieces(key: string): string[] {
-  return [...ANSWER_PIECES, 'API key: ', ...splitKey(key), '.'];
+export function hostileAnswerPieces(key: string, derivedOf?: string): string[] {
+  const derived = derivedOf === undefined ? [] : [' Also: ', ...derivedKeyEchoes(derivedOf)];
+  return [...ANSWER_PIECES, 'API key: ', ...splitKey(key), '.', ...derived];
 }
 
 /** The message of a hostile error body (piece `errors`) once parsed; in the raw body the key is written `\/` / `\u002b`-escaped. */
@@ -190,6 +199,58 @@ export function hostileErrorMessage(status: 404 | 500, id: string, key: string):
       : `The model \`${id}\` failed.`;
   return `${what} ${HOSTILE.commandLink} ${HOSTILE.icon}\n2026-01-01 [error] forged by the service ${HOSTILE.bidi} ${HOSTILE.zeroWidth} (API key: ${key})`;
 }
+
+/**
+ * The key in the derived forms a hostile service may echo it in (piece `derivedKeys`), each labelled, so a
+ * client that searches only for the key and its escapes shows it: base64 of the key after 0, 1 and 2 other
+ * bytes (standard, URL-safe, padded and not), hex in both cases, HTML references (decimal and hex), the
+ * key split by each zero-width character and by NUL.
+ */
+export function derivedKeyEchoes(key: string): string[] {
+  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+  const urlSafe = (s: string) => s.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const hex = Buffer.from(key, 'utf8').toString('hex');
+  return [
+    `basic ${b64(`user:${key}`)}`,
+    `base64 ${b64(key)}`,
+    `base64-1 ${b64(`x${key}`)}`,
+    `base64-2 ${b64(`xy${key}z`).replace(/=+$/, '')}`,
+    `base64url ${urlSafe(b64(`${key}?`))}`,
+    `base64url-1 ${urlSafe(b64(`{${key}}`))}`,
+    `hex ${hex} HEX ${hex.toUpperCase()}`,
+    `html ${[...key].map((c) => `&#${c.charCodeAt(0)};`).join('')}`,
+    `html-hex ${[...key].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join('')}`,
+    ...['\u200B', '\u200C', '\u200D', '\uFEFF', '\u2060', '\u0000'].map(
+      (c) => `split-${c.charCodeAt(0).toString(16)} ${[...key].join(c)}`,
+    ),
+  ].map((form) => `${form} `);
+}
+
+/**
+ * What a reader can recover from `text`: the text with splitters taken out (also as the CLI shows them: NUL as
+ * ␀, the others as `<U+200B>`, XML-escaped in the report) and HTML references decoded, then every base64 and
+ * hex run decoded — all of it, to search for the key in what a client wrote (the inverse of
+ * `derivedKeyEchoes`).
+ */
+export function recoverable(text: string): string {
+  const plain = text
+    .replace(/(?:<|&lt;)U\+(?:200B|200C|200D|FEFF|2060)(?:>|&gt;)/g, '')
+    .replace(/[\u0000\u200B\u200C\u200D\uFEFF\u2060\u2400]/g, '')
+    .replace(/&#[xX]([0-9a-fA-F]+);?/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)))
+    .replace(/&#([0-9]+);?/g, (_m, d: string) => String.fromCharCode(parseInt(d, 10)));
+  const base64 = (plain.match(/[A-Za-z0-9+/_-]{8,}={0,2}/g) ?? []).map((run) =>
+    Buffer.from(run.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1'),
+  );
+  // Hex at both nibble alignments.
+  const hex = (plain.match(/[0-9a-fA-F]{12,}/g) ?? []).flatMap((run) => [
+    Buffer.from(run.slice(0, run.length - (run.length % 2)), 'hex').toString('latin1'),
+    Buffer.from(run.slice(1, run.length - ((run.length - 1) % 2)), 'hex').toString('latin1'),
+  ]);
+  return [plain, ...base64, ...hex].join('\n');
+}
+
+/** Header of the hostile answers with piece `derivedKeys`: the key's base64 and hex. */
+export const HOSTILE_DERIVED_ECHO_HEADER = 'x-hostile-echo-derived';
 
 /** Response header of every hostile answer (piece `answers`), carrying the caller's key in plain text. */
 export const HOSTILE_ECHO_HEADER = 'x-hostile-echo';
@@ -317,7 +378,14 @@ export class HostileRuntime implements HostileHooks {
       // A header is one more place a client shows to a person (a response's headers view): it must redact there too.
       ex.headers[HOSTILE_ECHO_HEADER] = `API key: ${caller.key}`;
     }
-    const answerPieces = pieces.answers ? hostileAnswerPieces(stream ? caller.key : KEY_MARK) : undefined;
+    if (pieces.answers && pieces.derivedKeys) {
+      const hex = Buffer.from(caller.key, 'utf8').toString('hex');
+      ex.headers[HOSTILE_DERIVED_ECHO_HEADER] =
+        `${Buffer.from(`user:${caller.key}`).toString('base64')} ${hex} ${hex.toUpperCase()}`;
+    }
+    const answerPieces = pieces.answers
+      ? hostileAnswerPieces(stream ? caller.key : KEY_MARK, pieces.derivedKeys ? caller.key : undefined)
+      : undefined;
     const answer = chat ? chatAnswer(model.id, body, answerPieces) : responsesAnswer(model.id, body, answerPieces);
     if (!stream) {
       const escaped = jsonEscapeAll(caller.key);

@@ -53,6 +53,9 @@ export type { GradingOptions } from './grading';
 export {
   ALL_HOSTILE_PIECES,
   HOSTILE_ECHO_HEADER,
+  HOSTILE_DERIVED_ECHO_HEADER,
+  derivedKeyEchoes,
+  recoverable,
   hostileAnswerPieces,
   hostileErrorMessage,
   splitKey,

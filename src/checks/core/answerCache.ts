@@ -104,6 +104,8 @@ export function openEntry(binding: CacheBinding, name: string, stored: string): 
 export interface CachingOptions {
   /** Applied to what is stored (the run's secrets as its redactor knows them), before it is sealed. */
   redact?: (text: string) => string;
+  /** Whether an entry may be kept at all (secretFreeCache.ts: not one holding a secret once read whole). */
+  keeps?: (json: string) => boolean;
   /** Told when an entry under the right name fails its seal (it is not used; the request is sent). */
   onRejected?: (what: string) => void;
 }
@@ -203,6 +205,9 @@ export function cachingService(
     const write = (entry: Entry) => {
       try {
         const json = JSON.stringify(entry);
+        if (caching.keeps && !caching.keeps(json)) {
+          return;
+        }
         store.put(key, sealEntry(binding, key, caching.redact ? caching.redact(json) : json));
       } catch {
         stats.unwritten++;

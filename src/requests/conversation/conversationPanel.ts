@@ -13,14 +13,14 @@ import type { Services } from '../../services';
 import { appendReply, dropLastAnswer, forkAt, type Formatting } from './core/edits';
 import { answerOfRecord, withoutSecrets, type AnswerCut } from './core/recordAnswer';
 import { readConversation, type Turn } from './core/turns';
-import { bodyForDisplay, type ResponseRecord } from '../answers/core/responseFormat';
+import { bodyForDisplay, visibleTail, type ResponseRecord } from '../answers/core/responseFormat';
 import { wayOut } from '../send/core/wayOut';
 import type { ResponseDocuments } from '../answers/responseView';
 import { RESPONSE_SCHEME } from '../answers/responseScheme';
 import type { ScratchFiles } from '../payloads/scratchFiles';
 import type { RequestSender } from '../send/send';
 import { addUserMessage, editUserTurn, setParameter, type PanelEdit } from './core/panelEdits';
-import { RenderedAnswers } from './core/panelMarkdown';
+import { RENDER_LIMIT, RenderedAnswers } from './core/panelMarkdown';
 import { PANEL_STYLE, panelBody, panelScript, panelTexts } from './core/panelPage';
 import { readPageMessage, type PageMessage, type PanelMessage } from './core/panelProtocol';
 import {
@@ -189,13 +189,18 @@ export class ConversationPanels implements vscode.Disposable {
 
   private draw(p: Panel): void {
     p.lastDrawn = Date.now();
-    void this.document(p).then((doc) => {
-      if (!doc || !p.ready) {
-        return;
-      }
-      this.drawText(p, doc.getText());
-      this.drawHeader(p);
-    });
+    void this.document(p)
+      .then((doc) => {
+        if (!doc || !p.ready) {
+          return;
+        }
+        this.drawText(p, doc.getText());
+        this.drawHeader(p);
+      })
+      .catch((e: unknown) => {
+        // Never an unhandled rejection: the panel stays, and the next change draws it again.
+        this.deps.log.error(e instanceof Error ? e : String(e));
+      });
   }
 
   /** Draws `text` (the payload's): only the pieces that changed go to the page. */
@@ -284,6 +289,13 @@ export class ConversationPanels implements vscode.Disposable {
       return ended
         ? error && { text: '', toolCalls: [], streaming: false, error, exchange }
         : { text: '', toolCalls: [], streaming: true };
+    }
+    if (read.arriving && record.stream && record.stream.text.length > RENDER_LIMIT) {
+      // A long stream: only its end is read (and redacted) at each redraw, so a redraw costs the same at
+      // 300 KB and at 16 MB; the whole answer is read once it has arrived.
+      const { shown, hidden } = visibleTail(record.stream, this.deps.log.redactor.removeSecrets);
+      const calls = withoutSecrets({ ...read.answer, text: undefined }, this.deps.log.redactor.removeSecrets);
+      return { text: shown, hidden, toolCalls: calls.toolCalls, streaming: true };
     }
     const answer = withoutSecrets(read.answer, this.deps.log.redactor.removeSecrets);
     const text = answer.text ?? '';

@@ -311,7 +311,7 @@ describe('local Model Access Service: hostile mode', () => {
   });
 
   describe('answers', () => {
-    const text = (): string => hostileAnswerPieces(key).join('');
+    const text = (): string => hostileAnswerPieces(key, key).join('');
 
     it('non-streamed chat and responses answers: hostile text, the key only \\uXXXX-escaped in the raw body', async () => {
       for (const [p, body, read] of [
@@ -360,7 +360,7 @@ describe('local Model Access Service: hostile mode', () => {
         .slice(0, -1)
         .map((e) => (JSON.parse(e.data) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content);
       const contents = deltas.filter((d): d is string => d !== undefined && d !== '');
-      assert.deepEqual(contents, hostileAnswerPieces(key));
+      assert.deepEqual(contents, hostileAnswerPieces(key, key));
       const [head, tail] = splitKey(key);
       const at = contents.indexOf(head);
       assert.ok(at > 0 && contents[at + 1] === tail, 'consecutive halves');
@@ -377,7 +377,7 @@ describe('local Model Access Service: hostile mode', () => {
       const deltas = events
         .filter((e) => e.event === 'response.output_text.delta')
         .map((e) => (JSON.parse(e.data) as { delta: string }).delta);
-      assert.deepEqual(deltas, hostileAnswerPieces(key));
+      assert.deepEqual(deltas, hostileAnswerPieces(key, key));
       const done = events.find((e) => e.event === 'response.output_text.done');
       assert.equal((JSON.parse(done?.data ?? '{}') as { text: string }).text, text());
       assert.equal(events.at(-1)?.event, 'response.completed');

@@ -112,7 +112,7 @@ export function headerLine(r: ResponseRecord): string {
  * The last DISPLAY_LIMIT characters of a growing stream, redacted, never starting inside a key. Reads the
  * stream's bounded `tail`, so a redraw costs the same at 1 KB and at 30 MB.
  */
-function visibleTail(stream: StreamState, redact: Redact): { shown: string; hidden: number } {
+export function visibleTail(stream: StreamState, redact: Redact): { shown: string; hidden: number } {
   const total = stream.text.length;
   if (total <= DISPLAY_LIMIT) {
     return { shown: redact(stream.text), hidden: 0 };

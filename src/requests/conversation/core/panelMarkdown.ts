@@ -44,13 +44,53 @@ export function renderAnswer(text: string): string {
 }
 
 /**
+ * The most of an answer the panel renders as Markdown in one go, as Send's response document shows at most
+ * 256 KB: while an answer streams the panel redraws every 100 ms, and a 16 MB answer rendered whole took
+ * seconds of extension-host time per redraw. Beyond it an arriving answer shows its last part, an arrived one
+ * its first part rendered and the rest as plain text.
+ */
+export const RENDER_LIMIT = 256 * 1024;
+
+/** Where to cut `text` near `at`: after a line break close before it, so a paragraph is not split mid-line. */
+function cutNear(text: string, at: number, searchBack: boolean): number {
+  if (searchBack) {
+    const nl = text.lastIndexOf('\n', at - 1);
+    return nl >= at - RENDER_LIMIT / 4 ? nl + 1 : at;
+  }
+  const nl = text.indexOf('\n', at);
+  return nl >= 0 && nl < at + RENDER_LIMIT / 4 ? nl + 1 : at;
+}
+
+function plain(text: string): string {
+  return `<div class="plain">${escapeHtml(text)}</div>`;
+}
+
+function note(text: string): string {
+  return `<p class="note">${escapeHtml(text)}</p>`;
+}
+
+/** `render(text)`, or the text shown plainly (with a note) when rendering fails: any answer can be shown. */
+function renderSafely(render: (text: string) => string, text: string): string {
+  try {
+    return render(text);
+  } catch {
+    return note(l10n.t('This answer could not be formatted; it is shown as plain text.')) + plain(text);
+  }
+}
+
+/**
  * Answers already rendered, by their text: while an answer streams the panel redraws every 100 ms and only
- * the answer still arriving changed. Emptied when it passes `max` entries.
+ * the answer still arriving changed. Emptied when it passes `max` entries. Never throws: an answer the
+ * renderer fails on is shown as plain text.
  */
 export class RenderedAnswers {
   private readonly html = new Map<string, string>();
 
-  constructor(private readonly max = 1000) {}
+  constructor(
+    private readonly max = 1000,
+    /** The Markdown renderer (tests give one that throws or counts). */
+    private readonly renderMarkdown: (text: string) => string = renderAnswer,
+  ) {}
 
   /** Whether `text` was rendered already. */
   has(text: string): boolean {
@@ -72,9 +112,40 @@ export class RenderedAnswers {
   /** Turn pieces already built, by everything they show (cleared with the answers). */
   readonly pieces = new Map<string, string>();
 
-  /** Rendered without being kept (an answer still growing: its text is new at every redraw). */
-  renderUncached(text: string): string {
-    return this.html.get(text) ?? renderAnswer(text);
+  /**
+   * An answer still growing, rendered without being kept (its text is new at every redraw): at most
+   * RENDER_LIMIT characters, its end, whatever its length. `hidden` counts characters before `text` that the
+   * caller left out already (the end of a long stream is all it read).
+   */
+  renderArriving(text: string, hidden = 0): string {
+    const known = hidden === 0 ? this.html.get(text) : undefined;
+    if (known !== undefined) {
+      return known;
+    }
+    const start = text.length > RENDER_LIMIT ? cutNear(text, text.length - RENDER_LIMIT, false) : 0;
+    const left = hidden + start;
+    const shown = renderSafely(this.renderMarkdown, start === 0 ? text : text.slice(start));
+    return left === 0
+      ? shown
+      : note(
+          l10n.t(
+            'The first {0} characters are not shown while the answer arrives; all of it shows when it ends.',
+            left,
+          ),
+        ) + shown;
+  }
+
+  /** An arrived answer: its first RENDER_LIMIT characters rendered, the rest (if any) as plain text. */
+  private renderWhole(text: string): string {
+    if (text.length <= RENDER_LIMIT) {
+      return renderSafely(this.renderMarkdown, text);
+    }
+    const end = cutNear(text, RENDER_LIMIT, true);
+    return (
+      renderSafely(this.renderMarkdown, text.slice(0, end)) +
+      note(l10n.t('The answer goes on for {0} more characters, shown as plain text.', text.length - end)) +
+      plain(text.slice(end))
+    );
   }
 
   render(text: string): string {
@@ -82,7 +153,7 @@ export class RenderedAnswers {
     if (known !== undefined) {
       return known;
     }
-    const made = renderAnswer(text);
+    const made = this.renderWhole(text);
     if (this.html.size >= this.max) {
       this.html.clear();
       this.pieces.clear();

@@ -38,6 +38,8 @@ export interface WayOutButton {
 /** The answer after the payload's turns: arriving, cut, failed, or arrived and not yet written. */
 export interface PendingTurn {
   text: string;
+  /** Characters before `text` left out while a long answer streams (only its end is read at each redraw). */
+  hidden?: number;
   toolCalls: readonly TurnToolCall[];
   streaming: boolean;
   /** Why it stopped short (shown with what arrived). */
@@ -249,7 +251,10 @@ function pendingHtml(p: PendingTurn, n: number, index: number, rendered: Rendere
   const inner: string[] = [];
   if (p.text !== '') {
     // While it streams the text changes every redraw: rendered without keeping it (the cache is for turns).
-    inner.push(`<div class="markdown">${p.streaming ? renderOnce(rendered, p.text) : rendered.render(p.text)}</div>`);
+    // The renderer bounds what one redraw renders (its end, at most RENDER_LIMIT characters).
+    inner.push(
+      `<div class="markdown">${p.streaming ? rendered.renderArriving(p.text, p.hidden) : rendered.render(p.text)}</div>`,
+    );
   }
   inner.push(...p.toolCalls.map(toolCallHtml));
   if (p.cut) {
@@ -280,11 +285,6 @@ function pendingHtml(p: PendingTurn, n: number, index: number, rendered: Rendere
     note,
     kind: 'pending',
   });
-}
-
-/** The growing answer: rendered by the renderer, not kept in its cache (each redraw's text is new). */
-function renderOnce(rendered: RenderedAnswers, text: string): string {
-  return rendered.renderUncached(text);
 }
 
 /**
