@@ -163,13 +163,27 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
    * `environment`: the environment whose root the model's row is under (none: the active one); the card is
    * fetched through its network settings (its client certificate only for its origin). A card served as
    * Markdown or plain text opens rendered in the preview; a web page (or no card, or a refused link) takes the
-   * browser path (`openCard`), whose checks and messages are the usual ones. A click on a model row comes here.
+   * browser path (`openCard`), whose checks and messages are the usual ones. A click on a model row comes here
+   * with `unreadInBrowser`: a card that could not be read (a host only the browser reaches, behind a sign-in)
+   * opens in the browser, as a click always did, and the reason is logged.
    */
-  async preview(model: ModelEntry, environment?: string): Promise<CardPreviewOutcome> {
+  async preview(
+    model: ModelEntry,
+    environment?: string,
+    options: { unreadInBrowser?: boolean } = {},
+  ): Promise<CardPreviewOutcome> {
     const card = await this.read(model, environment);
     if (card.kind === 'missing') {
       const missing = card.missing;
-      if (missing.kind === 'failed') {
+      if (missing.kind === 'failed' && options.unreadInBrowser) {
+        this.deps.log.info(
+          l10n.t(
+            'The Model Card of {0} could not be read here ({1}): opening it in the browser.',
+            clean(model.id),
+            clean(missing.message),
+          ),
+        );
+      } else if (missing.kind === 'failed') {
         return { kind: 'failed', message: this.warnUnread(model, environment, missing.message, card.setup === true) };
       }
       if (missing.kind === 'browser') {
