@@ -218,6 +218,7 @@ describe('Answers people read', () => {
     const page = e2e.page;
     await setViewport(page, 1400, 900);
     await openViewContainer(page); // The sidebar open, at every size below.
+    await hidePanel(page);
     await connectService(page, e2e.service.url, e2e.demoKey);
     await openPalette(page, 'View: Close All Editors');
     await openPalette(page, 'Model Access: New Request…');

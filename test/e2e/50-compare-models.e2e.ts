@@ -255,6 +255,11 @@ describe('Compare Models', () => {
       assert.ok(c.text.length > 20, `${c.model}'s answer is shown`);
       assert.match(c.usage, /^\d+ in · \d+ out · \d+ total$/);
     }
+    // The progress notification goes once every answer is in (it would cover the columns in the picture).
+    await page
+      .locator('.notification-toast', { hasText: 'comparing 4 models' })
+      .first()
+      .waitFor({ state: 'hidden', timeout: 15_000 });
     await moveMouseAway(page);
     await screenshot(page, 'compare-models-four-900');
 
