@@ -24,7 +24,8 @@ export type CardCompareOutcome =
 const MAX_DOCUMENTS = 40;
 
 /**
- * Compare Model Cards and Show Card Changes: two cards, as the preview shows them, in VS Code's diff editor.
+ * Compare Model Cards and Show Card Changes: two cards' own text (Markdown or plain text, not the preview's
+ * HTML) in VS Code's diff editor.
  * The sides are read-only documents of our scheme, plain text: each comparison gets its own pair, so a
  * diff tab keeps what it showed when it was opened.
  */
@@ -121,9 +122,19 @@ export class CardComparisons implements vscode.TextDocumentContentProvider, vsco
   showChange(change: CardChange): Promise<CardCompareOutcome> {
     const day = seenDay(change.before.at, Date.now());
     const title = l10n.t('Model Card: {0} ({1} ↔ now)', displayText(change.model.id, 60), day);
+    // The card's own text on both sides; a card kept by an older version has only the preview's text.
+    const kept = change.before.source;
     return this.openDiff(
-      { id: change.model.id, environment: change.environment, text: cardDiffText(change.before.text) },
-      { id: change.model.id, environment: change.environment, text: cardDiffText(change.after) },
+      {
+        id: change.model.id,
+        environment: change.environment,
+        text: kept ?? cardDiffText(change.before.text),
+      },
+      {
+        id: change.model.id,
+        environment: change.environment,
+        text: kept !== undefined ? change.afterSource : cardDiffText(change.after),
+      },
       title,
     );
   }
@@ -197,5 +208,5 @@ export class CardComparisons implements vscode.TextDocumentContentProvider, vsco
 }
 
 function sideText(model: ModelEntry, card: CardText): string {
-  return card.kind === 'text' ? cardDiffText(card.text) : missingCardText(model.id, card.missing);
+  return card.kind === 'text' ? card.source : missingCardText(model.id, card.missing);
 }

@@ -4,7 +4,7 @@ import type { ModelEntry } from '../api/types';
 import { FAILURE_ACTIONS } from '../domain/failure';
 import { displayText, clean, type DisplayText } from '../common/text';
 import { seenDay } from '../domain/registry/changes';
-import type { MissingCard, KeptCard } from './core/cardDiff';
+import { cardSourceText, sameCard, type MissingCard, type KeptCard } from './core/cardDiff';
 import type { KeptCards } from './keptCards';
 import { BuiltinCommands } from '../ids';
 import type { RedactingLog } from '../platform/log';
@@ -26,16 +26,23 @@ export type CardPreviewOutcome =
 /** How many reported changes Show Card Changes can still show (each holds two cards). */
 const MAX_CHANGES = 20;
 
-/** A card as the preview shows it, or why there is none. */
+/**
+ * A card as the preview shows it (`text`) and as its server sent it (`source`, through cardSourceText: what
+ * Compare Model Cards and Show Card Changes diff), or why there is none.
+ */
 export type CardText =
-  { kind: 'text'; text: string } | { kind: 'missing'; missing: MissingCard; contentType?: string; setup?: boolean };
+  | { kind: 'text'; text: string; source: string }
+  | { kind: 'missing'; missing: MissingCard; contentType?: string; setup?: boolean };
 
-/** A card that changed since it was last read: the text kept then, and the text read now. */
+/** A card that changed since it was last read: the card kept then, and the card read now. */
 export interface CardChange {
   model: ModelEntry;
   environment: string | undefined;
   before: KeptCard;
+  /** The preview's text now. */
   after: string;
+  /** The card's own text now (cardSourceText). */
+  afterSource: string;
 }
 
 /** The line above a changed card in the preview (our text: Markdown-safe, the date is digits and a month). */
@@ -131,7 +138,7 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
     const note = result.truncated
       ? `\n\n---\n*The card is longer than the preview reads; open it in the browser for the rest.*\n`
       : '';
-    return { kind: 'text', text: `${body}${note}` };
+    return { kind: 'text', text: `${body}${note}`, source: cardSourceText(result.text, result.truncated) };
   }
 
   /**
@@ -154,13 +161,29 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
 
   /**
    * `environment`: the environment whose root the model's row is under (none: the active one); the card is
-   * fetched through its network settings (its client certificate only for its origin).
+   * fetched through its network settings (its client certificate only for its origin). A card served as
+   * Markdown or plain text opens rendered in the preview; a web page (or no card, or a refused link) takes the
+   * browser path (`openCard`), whose checks and messages are the usual ones. A click on a model row comes here
+   * with `unreadInBrowser`: a card that could not be read (a host only the browser reaches, behind a sign-in)
+   * opens in the browser, as a click always did, and the reason is logged.
    */
-  async preview(model: ModelEntry, environment?: string): Promise<CardPreviewOutcome> {
+  async preview(
+    model: ModelEntry,
+    environment?: string,
+    options: { unreadInBrowser?: boolean } = {},
+  ): Promise<CardPreviewOutcome> {
     const card = await this.read(model, environment);
     if (card.kind === 'missing') {
       const missing = card.missing;
-      if (missing.kind === 'failed') {
+      if (missing.kind === 'failed' && options.unreadInBrowser) {
+        this.deps.log.info(
+          l10n.t(
+            'The Model Card of {0} could not be read here ({1}): opening it in the browser.',
+            clean(model.id),
+            clean(missing.message),
+          ),
+        );
+      } else if (missing.kind === 'failed') {
         return { kind: 'failed', message: this.warnUnread(model, environment, missing.message, card.setup === true) };
       }
       if (missing.kind === 'browser') {
@@ -177,7 +200,7 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
       // No card, a refused link (the usual message, with Inspect offered), or a web page: the browser path.
       return { kind: 'browser', opened: await this.deps.openCard(model, environment) };
     }
-    const changed = await this.remember(model, environment, card.text);
+    const changed = await this.remember(model, environment, card);
     const text = changed ? `${changedNote(changed.before.at)}${card.text}` : card.text;
     const uri = CardPreviews.uriFor(model.id, environment);
     this.contents.set(uri.toString(), text);
@@ -198,19 +221,19 @@ export class CardPreviews implements vscode.TextDocumentContentProvider, vscode.
   private async remember(
     model: ModelEntry,
     environment: string | undefined,
-    text: string,
+    card: { text: string; source: string },
   ): Promise<CardChange | undefined> {
     const key = this.deps.keptKey(model.id, environment);
     if (key === undefined) {
       return undefined;
     }
     const before = this.deps.kept.get(key);
-    await this.deps.kept.keep(key, { text, at: this.now() });
-    if (!before || before.text === text) {
+    await this.deps.kept.keep(key, { text: card.text, source: card.source, at: this.now() });
+    if (!before || sameCard(before, card)) {
       this.changes.delete(key);
       return undefined;
     }
-    const change: CardChange = { model, environment, before, after: text };
+    const change: CardChange = { model, environment, before, after: card.text, afterSource: card.source };
     // The latest last (Show Card Changes from the palette takes it), and only the latest few.
     this.changes.delete(key);
     this.changes.set(key, change);

@@ -82,7 +82,7 @@ export function explorerCommands(
       }
       switch (deps.config.modelClickAction) {
         case 'openModelCard':
-          return openCard(model, environmentFromArg(arg));
+          return clickCard(deps, model, environmentFromArg(arg));
         case 'showDetails':
           return showDetails(deps, model, arg);
         case 'inspect':
@@ -93,6 +93,17 @@ export function explorerCommands(
     }),
     vscode.commands.registerCommand(Commands.showModels, () => showModels(deps)),
   ];
+}
+
+/**
+ * A click on a model with the card as its action: a card served as Markdown or plain text opens rendered in
+ * VS Code (Preview Model Card's path); a web page, a card that could not be read, no card or a refused link goes
+ * the browser's way. Returns
+ * the browser path's outcome as Open Model Card does ('opened', 'noCard', …), else the preview's.
+ */
+async function clickCard(deps: ExplorerDeps, model: ModelEntry, environment: string | undefined) {
+  const outcome = await deps.cards.preview(model, environment, { unreadInBrowser: true });
+  return outcome.kind === 'browser' ? (outcome.opened as CardOutcome) : outcome;
 }
 
 async function showDetails(deps: ExplorerDeps, model: ModelEntry, arg: unknown) {

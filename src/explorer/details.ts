@@ -212,6 +212,29 @@ export class ModelDetailsPanels implements vscode.Disposable {
       case 'compare':
         await vscode.commands.executeCommand(Commands.compareModels, model);
         return;
+      case 'newRequestSuccessor':
+      case 'compareSuccessor': {
+        // The successor the page was built with (the banner's), in the tab's environment.
+        const successorId = tab.state.details.lifecycle?.successor;
+        if (successorId === undefined) {
+          return;
+        }
+        const successor = this.listed(tab.environment, successorId) ?? { id: successorId, raw: undefined };
+        if (message.action === 'newRequestSuccessor') {
+          await vscode.commands.executeCommand(Commands.newRequest, {
+            model: successor,
+            environment: tab.environment,
+          });
+        } else {
+          // Both models, no pick: the payload open (or the one New Request offers) goes to the two of them.
+          await vscode.commands.executeCommand(Commands.compareModels, {
+            model: entry,
+            models: [id, successor.id],
+            environment: tab.environment,
+          });
+        }
+        return;
+      }
       case 'copyAsCode':
         await vscode.commands.executeCommand(Commands.copyAsCode, model);
         return;

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import path from 'node:path';
 import { e2e } from './session';
+import { lifecycleLabel, readLifecycle } from '../../src/domain/registry/lifecycle';
 import {
   clickTreeRow,
   openPalette,
@@ -67,11 +68,29 @@ describe('Models explorer', () => {
         .sort((a, b) => natural(a.id, b.id))
         .map((m) => [m.id, m.version]),
     );
+    // The lifecycle mark first (a narrow sidebar cuts the end of a row, never "retires …"), then the version.
+    const lifecycleOf = (id: string) => {
+      const m = models().find((x) => x.id === id);
+      return lifecycleLabel(readLifecycle({ ...m, ...m?.extra }), Date.now());
+    };
     assert.deepEqual(
-      // The version first; lifecycle and capabilities from the registry follow it.
-      leaves.map((r) => [r.label, r.description.split(' · ')[0]]),
+      leaves.map((r) => {
+        const life = lifecycleOf(r.label);
+        const parts = r.description.split(' · ');
+        return [r.label, life && parts[0] === life ? parts[1] : parts[0]];
+      }),
       expected,
     );
+    for (const r of leaves) {
+      const life = lifecycleOf(r.label);
+      if (life) {
+        assert.ok(r.description.startsWith(`${life} · `), `${r.label}: the lifecycle leads (${r.description})`);
+        assert.ok(r.ariaLabel.includes(life), `${r.label}: the accessible name says ${life} (${r.ariaLabel})`);
+      }
+    }
+    // A retiring model's accessible name says it is deprecated and what replaces it.
+    const retiring = leaves.find((r) => r.label === 'aurora-1');
+    assert.match(retiring?.ariaLabel ?? '', /^aurora-1, deprecated, retires \d{4}-\d{2}-\d{2}, replaced by aurora-2,/);
     await screenshot(e2e.page, 'models-view');
     // The README's picture: the sidebar and the status bar, without the empty editor area.
     await e2e.page.screenshot({

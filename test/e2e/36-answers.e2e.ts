@@ -69,17 +69,29 @@ async function readPicture(frame: Frame): Promise<{
   width: number;
   text: string;
   overflow: number;
+  /** What scrolls sideways inside the page (the heat map's and the pairs table's regions) or reaches past it. */
+  cut: string[];
 }> {
   return frame.evaluate(`(() => {
     const svg = document.querySelector('svg.heat');
     const caption = document.getElementById(svg.getAttribute('aria-labelledby'));
+    const width = document.documentElement.clientWidth;
+    const cut = [
+      ...Array.from(document.querySelectorAll('.scroll'))
+        .filter((r) => r.scrollWidth > r.clientWidth + 1)
+        .map((r) => 'region ' + r.getAttribute('aria-labelledby') + ' scrolls ' + (r.scrollWidth - r.clientWidth) + ' px'),
+      ...Array.from(document.querySelectorAll('table, svg.heat, #heat-legend'))
+        .filter((e) => e.getBoundingClientRect().right > width + 1)
+        .map((e) => (e.className.baseVal ?? e.className ?? e.id) + ' ends at ' + Math.round(e.getBoundingClientRect().right)),
+    ];
     return {
       heading: document.querySelector('main h1').textContent,
       name: caption ? caption.textContent : '',
       pairs: svg.querySelectorAll('rect.cell > title').length,
       width: Math.round(svg.getBoundingClientRect().width),
       text: document.body.innerText,
-      overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      overflow: document.documentElement.scrollWidth - width,
+      cut,
     };
   })()`) as ReturnType<typeof readPicture>;
 }
@@ -205,6 +217,8 @@ describe('Answers people read', () => {
     this.timeout(180_000);
     const page = e2e.page;
     await setViewport(page, 1400, 900);
+    await openViewContainer(page); // The sidebar open, at every size below.
+    await hidePanel(page);
     await connectService(page, e2e.service.url, e2e.demoKey);
     await openPalette(page, 'View: Close All Editors');
     await openPalette(page, 'Model Access: New Request…');
@@ -247,6 +261,8 @@ describe('Answers people read', () => {
         await setViewport(page, size.width, size.height);
         const fit = await readPicture(await webviewFrame(page, 'svg.heat[role="img"]'));
         assert.ok(fit.overflow <= 0, `${theme} at ${size.width} px: no sideways scrolling (${fit.overflow} px over)`);
+        // The third column, the legend and the pairs table whole too: nothing scrolls inside the page either.
+        assert.deepEqual(fit.cut, [], `${theme} at ${size.width} px: nothing cut or scrolling sideways`);
         await moveMouseAway(page);
         await screenshot(page, `answer-embeddings-preview-${slug(theme)}-${size.width}`);
       }

@@ -28,6 +28,7 @@ import {
   waitForValue,
   webviewFrame,
   hidePanel,
+  setViewport,
 } from './helpers';
 
 /** A model whose registry entry says more than the demo registry does (what the README picture shows). */
@@ -41,6 +42,9 @@ const RICH_FIELDS = {
   updated: 1717200000,
   deprecation_date: '2027-06-30',
 };
+
+/** A model of the demo registry that is deprecated and retires on a date, with a successor. */
+const RETIRING_ID = 'aurora-1';
 
 /** A model of the second organization whose fields carry registry text that must stay text. */
 const HOSTILE_ID = 'notes-1';
@@ -202,6 +206,64 @@ describe('Model Details', () => {
     await moveMouseAway(page);
     await screenshot(page, 'model-details-dark');
     await setColorTheme(page, 'Default Light Modern');
+  });
+
+  it('a retiring model opens with its banner, whole at 900×700 and 1400×900 with the sidebar open', async function () {
+    this.timeout(120_000);
+    const page = e2e.page;
+    await openViewContainer(page); // The sidebar stays open.
+    const frame = await showDetails(page, RETIRING_ID);
+    const entry = service.registry.models.find((m) => m.id === RETIRING_ID);
+    const successor = String(entry?.extra?.replacement);
+    assert.ok(successor && successor !== 'undefined', 'the demo registry names a successor');
+    for (const size of [
+      { width: 900, height: 700 },
+      { width: 1400, height: 900 },
+    ]) {
+      await setViewport(page, size.width, size.height);
+      const seen = await waitForValue(
+        () =>
+          frame.evaluate(() => {
+            const banner = document.getElementById('lifecycle');
+            const box = banner?.getBoundingClientRect();
+            const width = document.documentElement.clientWidth;
+            return {
+              width,
+              over: document.documentElement.scrollWidth - width,
+              heading: document.getElementById('lifecycle-heading')?.textContent ?? '',
+              text: banner?.innerText ?? '',
+              // The banner is the first thing under the title, in view without scrolling.
+              visible: !!box && box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight,
+              buttons: Array.from(banner?.querySelectorAll('button') ?? []).map((b) => {
+                const r = b.getBoundingClientRect();
+                return { text: b.textContent ?? '', whole: r.left >= 0 && r.right <= width + 1 && r.width > 0 };
+              }),
+            };
+          }),
+        (v) => v.width > 0 && v.visible,
+        `the banner at ${size.width}×${size.height}`,
+      );
+      assert.ok(seen.over <= 0, `no sideways scrolling at ${size.width} px (${seen.over} px over)`);
+      assert.match(seen.heading, /^Retiring on \d{4}-\d{2}-\d{2}$/);
+      assert.ok(seen.text.includes(`Replaced by ${successor}`), seen.text);
+      assert.deepEqual(
+        seen.buttons.map((b) => [b.text, b.whole]),
+        [
+          [`New Request with ${successor}`, true],
+          [`Compare with ${successor}`, true],
+        ],
+      );
+      // A resize can put a tree row under the pointer, whose hover would lie over the banner in the picture; the
+      // title bar (the workbench's, not the webview's) takes the pointer and closes it.
+      await page.mouse.move(Math.round(size.width / 2), 4);
+      await page
+        .locator('.monaco-hover')
+        .first()
+        .waitFor({ state: 'hidden', timeout: 3000 })
+        .catch(() => undefined);
+      await screenshot(page, `model-details-retiring-${size.width}`);
+    }
+    await setViewport(page, 1280, 800);
   });
 
   it('registry text with <script>, HTML, javascript: links and bidi overrides shows as inert text', async function () {

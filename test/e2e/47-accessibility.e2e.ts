@@ -134,9 +134,9 @@ describe('Keyboard, screen readers and axe-core', () => {
     this.timeout(180_000);
     const page = e2e.page;
     await openPalette(page, 'Model Access: Show Model Details');
-    await typeInQuickInput(page, 'aurora-2', { submit: false });
+    await typeInQuickInput(page, 'aurora-1', { submit: false });
     await quickInput(page)
-      .locator('.monaco-list-row.focused', { hasText: 'aurora-2' })
+      .locator('.monaco-list-row.focused', { hasText: 'aurora-1' })
       .first()
       .waitFor({ state: 'visible', timeout: 15_000 });
     await page.keyboard.press('Enter');
@@ -146,18 +146,23 @@ describe('Keyboard, screen readers and axe-core', () => {
       (s) => s.startsWith('From the service'),
       'the entry read from the service',
     );
-    assert.equal(await frame.evaluate(`document.querySelector('main h1').textContent`), 'aurora-2');
+    assert.equal(await frame.evaluate(`document.querySelector('main h1').textContent`), 'aurora-1');
+    // A retiring model: the themes below check its lifecycle banner too.
+    assert.match(
+      (await frame.evaluate(`document.getElementById('lifecycle-heading')?.textContent ?? ''`)) as string,
+      /^Retiring on /,
+    );
 
     // Copy ID, reached with Tab and pressed with Enter: the live region says what happened.
     await tabTo(page, frame, 'Copy ID');
     await page.keyboard.press('Enter');
     await waitForValue(
       () => frame.evaluate(`document.getElementById('announce').textContent`) as Promise<string>,
-      (s) => s === 'Copied aurora-2',
+      (s) => s === 'Copied aurora-1',
       'the live region says the id was copied',
     );
     // Refresh, the same way: the service is asked again.
-    const asked = () => service.received('/v1/models/aurora-2', 'GET').length;
+    const asked = () => service.received('/v1/models/aurora-1', 'GET').length;
     const before = asked();
     await tabTo(page, await webviewFrame(page, '#model-id'), 'Refresh');
     await page.keyboard.press('Enter');

@@ -140,8 +140,8 @@ describe('Compare Models', () => {
     }
     assert.notEqual(view.columns[0].text, view.columns[1].text);
     const [a, b] = view.columns.map((c) => c.box);
-    // Side by side when the tab holds two columns of at least 300 px, else one below the other (a tab of
-    // about 600 px, as here beside the payload at 1280 px): either way both whole, neither on top of the other.
+    // Side by side when the tab holds two readable columns, else one below the other: either way both whole,
+    // neither on top of the other.
     const sideBySide = Math.abs(a.top - b.top) < 2 && b.left >= a.right;
     const stacked = Math.abs(a.left - b.left) < 2 && b.top > a.top;
     assert.ok(sideBySide || stacked, `side by side or stacked: ${JSON.stringify([a, b])}`);
@@ -255,8 +255,32 @@ describe('Compare Models', () => {
       assert.ok(c.text.length > 20, `${c.model}'s answer is shown`);
       assert.match(c.usage, /^\d+ in · \d+ out · \d+ total$/);
     }
+    // The progress notification goes once every answer is in (it would cover the columns in the picture).
+    await page
+      .locator('.notification-toast', { hasText: 'comparing 4 models' })
+      .first()
+      .waitFor({ state: 'hidden', timeout: 15_000 });
     await moveMouseAway(page);
     await screenshot(page, 'compare-models-four-900');
+
+    // At 1400×900, the sidebar still open, the tab beside the payload holds two readable columns side by side.
+    await setViewport(page, 1400, 900);
+    const wide = await waitForValue(
+      async () => ({
+        view: await readComparison(frame),
+        over: await frame.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth),
+      }),
+      (v) => v.view.columns.length === 4 && v.view.columns[1].box.left > v.view.columns[0].box.left,
+      'the columns laid out again at 1400 px',
+    );
+    const [c0, c1] = wide.view.columns.map((c) => c.box);
+    assert.ok(
+      Math.abs(c0.top - c1.top) < 2 && c1.left >= c0.right,
+      `side by side at 1400×900: ${JSON.stringify([c0, c1])}`,
+    );
+    assert.ok(wide.over <= 0, `no sideways scrolling at 1400×900 (${wide.over} px over)`);
+    await moveMouseAway(page);
+    await screenshot(page, 'compare-models-four-1400');
     await setViewport(page, 1280, 800);
   });
 });

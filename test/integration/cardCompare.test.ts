@@ -24,14 +24,14 @@ describe('Compare Model Cards', function () {
     api = await activateExtension<ModelAccessApi>();
     const port = await freePort();
     cards = `http://127.0.0.1:${port}/cards`;
-    const model = (id: string, family: string, version: string, card = true) => ({
+    const model = (id: string, family: string, version: string, card: boolean | 'md' | 'html' = true) => ({
       id,
       family,
       version,
       organization: 'acme',
       created: 1698796800 + Number(version),
       // An empty link is how a registry says a model has no card.
-      model_card_url: card ? `${cards}/${id}.md` : '',
+      model_card_url: card ? `${cards}/${id}.${card === 'html' ? 'html' : 'md'}` : '',
     });
     server = await startServer({
       port,
@@ -42,6 +42,8 @@ describe('Compare Model Cards', function () {
           model('zephyr-1', 'zephyr', '1'),
           model('atlas-2', 'atlas', '2'),
           model('nocard-1', 'nocard', '1', false),
+          // A card that is a web page (text/html).
+          model('web-1', 'web', '1', 'html'),
         ],
       },
     });
@@ -84,16 +86,20 @@ describe('Compare Model Cards', function () {
     assert.equal(outcome.title, 'Model Card: atlas-1 ↔ atlas-2');
     assert.deepEqual(
       offered.filter((i) => i.model).map((i) => i.model?.id),
-      ['atlas-2', 'nocard-1', 'zephyr-1'],
+      ['atlas-2', 'nocard-1', 'web-1', 'zephyr-1'],
       'the family first, then the others; not the model itself',
     );
     const [left, right] = await sides(outcome);
-    assert.match(left, /<h1[^>]*>atlas-1<\/h1>/);
+    // The cards' own Markdown, as their server sent it: no HTML the preview generates from it.
+    assert.match(left, /^# atlas-1$/m);
     assert.match(left, /version 1\./);
-    assert.match(right, /<h1[^>]*>atlas-2<\/h1>/);
+    assert.match(right, /^# atlas-2$/m);
     assert.match(right, /version 2\./);
+    for (const side of [left, right]) {
+      assert.doesNotMatch(side, /<h1|<td|<\/?p>|dir="auto"/, 'no generated HTML in a side');
+    }
     assert.ok(left.includes(CARD_MARKER) && right.includes(CARD_MARKER), 'both whole cards');
-    assert.ok(left.split('\n').length > 3, 'one block per line, not the preview’s one line');
+    assert.ok(left.split('\n').length > 3, 'the card’s lines, not the preview’s one line');
     await eventually(() => activeDiff() !== undefined, 10_000, 'a diff editor');
     const diff = activeDiff();
     assert.equal(diff?.original.toString(), outcome.left.toString());
@@ -114,9 +120,38 @@ describe('Compare Model Cards', function () {
     const outcome = await vscode.commands.executeCommand<Diff>(Commands.compareModelCards);
     assert.equal(outcome?.kind, 'diff');
     const [left, right] = await sides(outcome);
-    assert.match(left, /<h1[^>]*>zephyr-1<\/h1>/);
+    assert.match(left, /^# zephyr-1$/m);
     assert.equal(right, '(“nocard-1” has no Model Card link.)\n');
     assert.deepEqual(stub.messages, [], 'no error for a model that simply has no card');
+  });
+
+  it('a click on a model opens a Markdown card rendered in VS Code, and a web-page card in the browser', async () => {
+    const opened: string[] = [];
+    stub = stubUi(api.ui, { openExternal: async (url: string) => (opened.push(url), true) });
+    await setSetting('modelClickAction', undefined);
+    const atlas = api.catalog.models.find((m) => m.id === 'atlas-1');
+    assert.ok(atlas);
+    type Preview = { kind: string; uri?: vscode.Uri; text?: string };
+    const outcome = await vscode.commands.executeCommand<Preview>(Commands.modelClicked, atlas);
+    assert.equal(outcome?.kind, 'preview', 'the Markdown card is previewed, not sent to the browser');
+    // Rendered: the card's heading is an HTML heading for the preview, not the `# atlas-1` source.
+    assert.match(outcome.text ?? '', /<h1[^>]*>atlas-1<\/h1>/);
+    assert.deepEqual(opened, [], 'no browser tab');
+    await eventually(
+      () =>
+        vscode.window.tabGroups.all.some((g) =>
+          g.tabs.some((t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType)),
+        ),
+      10_000,
+      'the Markdown preview',
+    );
+
+    const web = api.catalog.models.find((m) => m.id === 'web-1');
+    assert.ok(web);
+    const page = await vscode.commands.executeCommand<unknown>(Commands.modelClicked, web);
+    assert.equal(page, 'opened');
+    assert.deepEqual(opened, [`${cards}/web-1.html`], 'the web page opens in the browser');
+    assert.deepEqual(stub.messages, [], 'nothing to warn about');
   });
 
   it('a card that cannot be read says so with the way out, and the other card is still shown', async () => {
@@ -134,7 +169,7 @@ describe('Compare Model Cards', function () {
     assert.equal(outcome.kind, 'diff');
     const [left, right] = await sides(outcome);
     assert.match(left, /The Model Card of “broken-1” could not be read\..*404/);
-    assert.match(right, /<h1[^>]*>atlas-1<\/h1>/);
+    assert.match(right, /^# atlas-1$/m);
     assert.equal(stub.messages.length, 1);
     assert.match(stub.messages[0], /The Model Card of broken-1 could not be previewed\..*404/);
   });
@@ -165,6 +200,8 @@ describe('Compare Model Cards', function () {
     const [kept, current] = await sides(outcome);
     assert.match(kept, /version 1\./);
     assert.match(current, /version 7\./);
+    assert.match(current, /^# zephyr-1$/m, 'the card’s own Markdown');
+    assert.doesNotMatch(current, /<h1|<\/?p>/, 'no generated HTML');
     assert.doesNotMatch(current, /changed since you last read it/, 'the card only, not the preview’s note');
     await eventually(() => activeDiff() !== undefined, 10_000, 'a diff editor');
 

@@ -9,7 +9,7 @@ import { Commands } from '../../src/ids';
 import { CARD_MARKER, HOSTILE, HOSTILE_IDS, startServer, type RunningServer } from '../server';
 import { freePort } from '../harness/processes';
 import { elements } from '../unit/helpers/html';
-import { activateExtension, eventually, newPayload, setSetting, sleep } from './helpers';
+import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi } from './helpers';
 
 const isFamily = (n: ModelsTreeNode): n is FamilyNode => n.contextValue === 'family';
 const isModel = (n: ModelsTreeNode): n is ModelNode => /^model/.test(n.contextValue ?? '');
@@ -108,6 +108,44 @@ describe('Model details, card previews and comparisons', function () {
       assert.equal(tab?.panel.title, 'aurora-1');
       assert.deepEqual(opened, [], 'no browser was opened');
       await setSetting('modelClickAction', undefined);
+    });
+
+    it('a retiring model opens with its banner; its buttons start a request with the successor and compare the two', async () => {
+      // The page posts `{ action }` when a button is pressed; the test delivers the same message.
+      type Press = { handle(key: string, id: string, message: { action: string }): Promise<void> };
+      const stub = stubUi(api.ui, { pick: (async (items: readonly unknown[]) => items[0]) as typeof api.ui.pick });
+      try {
+        const tab = await vscode.commands.executeCommand<{ panel: vscode.WebviewPanel; refreshed: Promise<void> }>(
+          Commands.showModelDetails,
+          modelRow('aurora-1'),
+        );
+        await tab?.refreshed;
+        const els = elements(tab?.panel.webview.html ?? '');
+        const banner = els.find((e) => e.attrs.id === 'lifecycle');
+        assert.equal(els.find((e) => e.tag === 'h2')?.text, 'Retiring on 2027-01-31', 'the banner is first');
+        assert.match(banner?.text ?? '', /Deprecated on 2026-06-30\..*Replaced by aurora-2/);
+        const press = (action: string) => (api.details as unknown as Press).handle('aurora-1', 'aurora-1', { action });
+
+        await press('newRequestSuccessor');
+        await eventually(
+          () => /"model": "aurora-2"/.test(vscode.window.activeTextEditor?.document.getText() ?? ''),
+          10_000,
+          'a payload for aurora-2',
+        );
+        server.clearRecords();
+        await press('compareSuccessor');
+        await eventually(
+          () => {
+            const models = server.received(undefined, 'POST').map((r) => r.json?.model);
+            return models.includes('aurora-1') && models.includes('aurora-2');
+          },
+          20_000,
+          'the payload sent to aurora-1 and aurora-2',
+        );
+      } finally {
+        stub.restore();
+        await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      }
     });
 
     it('shows an error in place when the service no longer knows the model', async () => {

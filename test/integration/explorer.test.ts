@@ -11,6 +11,15 @@ import type { FamilyNode, MessageNode, ModelNode, ModelsTreeNode } from '../../s
 import { startServer, type Registry, type RegistryModel, type RunningServer } from '../server';
 import { activateExtension, eventually, sleep, setSetting, memorySecrets } from './helpers';
 import { Commands, Views } from '../../src/ids';
+import { lifecycleLabel, readLifecycle } from '../../src/domain/registry/lifecycle';
+
+/** A row's description after its lifecycle mark ("retires 2027-01-31 · 1 · …" → "1 · …"), which leads it. */
+function afterLifecycle(model: RegistryModel | undefined, description: unknown): string {
+  const life = lifecycleLabel(readLifecycle({ ...model, ...model?.extra }), Date.now());
+  const text = String(description);
+  assert.ok(!life || text.startsWith(`${life} · `), `the lifecycle leads: ${text}`);
+  return life ? text.slice(life.length + 3) : text;
+}
 
 function orgModels(server: RunningServer, org: string): RegistryModel[] {
   return server.registry.models.filter((m) => m.organization === org);
@@ -134,8 +143,14 @@ describe('Models explorer', function () {
       assert.equal(family.description, `${inFamily.length} ${inFamily.length === 1 ? 'model' : 'models'}`);
       const items = children(family) as ModelNode[];
       assert.deepEqual(
-        // The version first; what the registry says of the model's lifecycle and capabilities follows it.
-        items.map((n) => [labelOf(n), String(n.description).split(' · ')[0]]),
+        // The lifecycle first (a narrow sidebar must not cut it), then the version, then the capabilities.
+        items.map((n) => [
+          labelOf(n),
+          afterLifecycle(
+            inFamily.find((m) => m.id === labelOf(n)),
+            n.description,
+          ).split(' · ')[0],
+        ]),
         inFamily.sort((a, b) => natural(a.id, b.id)).map((m) => [m.id, m.version]),
       );
       assert.ok(items.every((n) => n.contextValue === 'modelWithCard'));
@@ -168,7 +183,7 @@ describe('Models explorer', function () {
       for (const node of roots()) {
         const model = orgModels(server, 'acme').find((m) => m.id === labelOf(node));
         assert.equal(
-          String(node.description).split(' · ').slice(0, 2).join(' · '),
+          afterLifecycle(model, node.description).split(' · ').slice(0, 2).join(' · '),
           `${model?.version} · ${model?.family}`,
         );
       }

@@ -177,6 +177,14 @@ const LIFECYCLE_FIELDS = new Set([
 ]);
 
 /**
+ * Whether a top-level field of an entry is one a lifecycle is read from (`retirement_date`, `replacement`,
+ * `deprecation`…; not LiteLLM's `model_info`, which holds everything): Model Details shows these together.
+ */
+export function isLifecycleField(name: string): boolean {
+  return name !== 'model_info' && LIFECYCLE_FIELDS.has(name);
+}
+
+/**
  * Whether the entry has any field a lifecycle is read from: one look at its own keys, so comparing 100,000
  * entries that say nothing about their lifecycle costs little.
  */

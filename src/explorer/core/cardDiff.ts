@@ -1,16 +1,32 @@
 /**
  * Model Cards side by side in VS Code's diff editor, and the cards a person last read. Pure, no `vscode`.
  *
- * The text compared is the card as the preview shows it (domain/cardMarkdown.ts: the card rendered by the
- * preview's engine and rebuilt from the allow-list, one line of HTML), laid out again one block per line: the
- * renderer's own line breaks, which the preview's text writes as `&#10;`, become line breaks again. Nothing
- * else changes, so both sides show exactly what the preview shows, and nothing the allow-list dropped comes
- * back. The diff documents are plain text: no link, no rendering.
+ * The text compared is the card's own text ({@link cardSourceText}): the Markdown or plain text its server
+ * sent, which is what a person reads and edits, so a changed score is one changed line and no generated markup
+ * (`<h1 dir="auto">`, `<td>…</td>`) stands between. Invisible characters are shown as marks, as the preview
+ * shows them. Cards kept before the source was kept compare as the preview showed them ({@link cardDiffText}).
+ * The diff documents are plain text: no link, no rendering.
  */
+import { revealInvisible } from '../../common/html';
 import { l10n } from '../../common/l10n';
 import { clean, type DisplayText } from '../../common/text';
 
-/** The preview's text of a card, one block per line, for reading in a diff. */
+/**
+ * A card's text as its server sent it (Markdown or plain text), for reading in a diff: bidi and zero-width
+ * characters as visible marks, control characters replaced, line breaks as `\n`; `truncated` adds a last line
+ * saying the card is longer than what was read.
+ */
+export function cardSourceText(source: string, truncated = false): string {
+  const text = revealInvisible(source);
+  const body = text.endsWith('\n') || text === '' ? text : `${text}\n`;
+  return truncated ? `${body}${l10n.t('(The card is longer than what was read; the rest is not compared.)')}\n` : body;
+}
+
+/**
+ * The preview's text of a card (the card rendered and rebuilt from the allow-list, one line of HTML), one block
+ * per line: the renderer's own line breaks, which the preview's text writes as `&#10;`, become line breaks again.
+ * Only for cards kept before their source was kept (Show Card Changes against such a card).
+ */
 export function cardDiffText(previewText: string): string {
   const m = /^<div class="model-card">([\s\S]*)<\/div>\n([\s\S]*)$/.exec(previewText);
   if (!m) {
@@ -51,6 +67,8 @@ export function missingCardText(id: string, missing: MissingCard): string {
 export interface KeptCard {
   /** The preview's text when it was read. */
   text: string;
+  /** The card's own text ({@link cardSourceText}) when it was read; absent in cards kept by older versions. */
+  source?: string;
   /** When it was read (epoch ms). */
   at: number;
 }
@@ -79,7 +97,7 @@ export function readKeptCards(value: unknown): KeptCards {
   const list = (value as { cards?: unknown } | undefined)?.cards;
   if (Array.isArray(list)) {
     for (const c of list as unknown[]) {
-      const card = c as Partial<{ key: unknown; text: unknown; at: unknown }> | null;
+      const card = c as Partial<{ key: unknown; text: unknown; source: unknown; at: unknown }> | null;
       if (
         card &&
         typeof card.key === 'string' &&
@@ -87,7 +105,8 @@ export function readKeptCards(value: unknown): KeptCards {
         typeof card.at === 'number' &&
         Number.isFinite(card.at)
       ) {
-        cards.push({ key: card.key, text: card.text, at: card.at });
+        const source = typeof card.source === 'string' ? { source: card.source } : {};
+        cards.push({ key: card.key, text: card.text, ...source, at: card.at });
       }
     }
   }
@@ -97,7 +116,20 @@ export function readKeptCards(value: unknown): KeptCards {
 /** The card kept under `key`, if any. */
 export function keptCard(store: KeptCards, key: string): KeptCard | undefined {
   const found = store.cards.find((c) => c.key === key);
-  return found && { text: found.text, at: found.at };
+  return found && { text: found.text, ...(found.source === undefined ? {} : { source: found.source }), at: found.at };
+}
+
+/** How much of the store a kept card takes (its preview text and its source). */
+function sizeOf(card: KeptCard): number {
+  return card.text.length + (card.source?.length ?? 0);
+}
+
+/**
+ * Whether the card read now (`text`, `source`) is the one kept before: by the card's own text when both have
+ * it, else (a card kept by an older version) by the preview's text.
+ */
+export function sameCard(before: KeptCard, now: { text: string; source: string }): boolean {
+  return before.source !== undefined ? before.source === now.source : before.text === now.text;
 }
 
 /**
@@ -107,14 +139,14 @@ export function keptCard(store: KeptCards, key: string): KeptCard | undefined {
  */
 export function keepCard(store: KeptCards, key: string, card: KeptCard): KeptCards {
   const others = store.cards.filter((c) => c.key !== key);
-  const cards: KeptCards['cards'] = card.text.length <= KEPT_TEXT_MAX ? [{ key, ...card }] : [];
-  let total = cards[0]?.text.length ?? 0;
+  const cards: KeptCards['cards'] = sizeOf(card) <= KEPT_TEXT_MAX ? [{ key, ...card }] : [];
+  let total = cards[0] ? sizeOf(cards[0]) : 0;
   for (const c of others) {
-    if (cards.length >= KEPT_CARDS_MAX || total + c.text.length > KEPT_TEXT_MAX) {
+    if (cards.length >= KEPT_CARDS_MAX || total + sizeOf(c) > KEPT_TEXT_MAX) {
       break;
     }
     cards.push(c);
-    total += c.text.length;
+    total += sizeOf(c);
   }
   return { version: 1, cards };
 }

@@ -7,8 +7,8 @@
 import { l10n } from '../../common/l10n';
 import { characterCount } from '../../common/counts';
 import { ACTION_SCRIPT, escapeHtml, liveRegion, page } from '../../common/html';
-import type { ModelDetails, SectionTitle } from './modelDetails';
-import { clean, type DisplayText } from '../../common/text';
+import type { DetailsLifecycle, ModelDetails, SectionTitle } from './modelDetails';
+import { clean, displayText, type DisplayText } from '../../common/text';
 
 /** What the page's buttons ask the extension to do (`{ action, link? }` messages). */
 export const DETAILS_ACTIONS = [
@@ -21,6 +21,8 @@ export const DETAILS_ACTIONS = [
   'copyChatId',
   'copyAsCode',
   'openLink',
+  'newRequestSuccessor',
+  'compareSuccessor',
 ] as const;
 export type DetailsAction = (typeof DETAILS_ACTIONS)[number];
 
@@ -60,6 +62,12 @@ export interface DetailsPageState {
 
 const STYLE = `
 .facts th { width: 9em; }
+.lifecycle { border: 1px solid var(--vscode-inputValidation-warningBorder, var(--vscode-editorWarning-foreground, #cca700));
+  border-left-width: 4px; border-radius: 2px; padding: 2px 12px 10px; margin: 12px 0; }
+.lifecycle.lifecycle-retired { border-color: var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); }
+.lifecycle h2 { margin: 8px 0 4px; border-bottom: none; }
+.lifecycle p { margin: 4px 0; }
+.lifecycle .actions { margin-top: 8px; }
 .card-refused { font-weight: 600; border-left: 3px solid var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); padding-left: 6px; }
 .field-name { font-family: var(--vscode-editor-font-family); }
 `;
@@ -83,6 +91,8 @@ function value(field: { value: string; long: boolean; link?: number }): string {
 /** A section's heading in the display language (the titles are also the sections' keys). */
 function sectionLabel(title: SectionTitle): DisplayText {
   switch (title) {
+    case 'Lifecycle':
+      return l10n.t('Lifecycle');
     case 'Owner':
       return l10n.t('Owner');
     case 'Dates':
@@ -107,6 +117,44 @@ function cardRow(details: ModelDetails): string {
   return `<tr><th scope="row">${escapeHtml(l10n.t('Model Card'))}</th><td><span class="card-refused">${escapeHtml(l10n.t('Not opened: {0}', clean(card.refused)))}</span><br><code>${escapeHtml(
     card.link.slice(0, 300),
   )}</code></td></tr>`;
+}
+
+/**
+ * The banner of a model going away, first on the page: what is happening and when, the model that replaces
+ * it, and the two things a person does next (a request with the successor, the two compared). A region named
+ * by its heading; the buttons carry no id (the extension takes the successor from the entry it read).
+ */
+export function lifecycleBanner(life: DetailsLifecycle): string {
+  let heading: DisplayText;
+  let consequence: DisplayText;
+  switch (life.stage) {
+    case 'retiring':
+      heading = l10n.t('Retiring on {0}', clean(life.retiresOn));
+      consequence = l10n.t('After that day the service stops answering requests to this model.');
+      break;
+    case 'retired':
+      heading = life.retiresOn ? l10n.t('Retired on {0}', clean(life.retiresOn)) : l10n.t('Retired');
+      consequence = l10n.t('The service no longer answers requests to this model.');
+      break;
+    default:
+      heading = l10n.t('Deprecated');
+      consequence = l10n.t('It still answers, but it is going away: move to another model.');
+  }
+  const deprecated =
+    life.deprecatedOn !== undefined
+      ? `<p>${escapeHtml(l10n.t('Deprecated on {0}.', clean(life.deprecatedOn)))}</p>`
+      : '';
+  const successor =
+    life.successor !== undefined
+      ? `<p id="lifecycle-successor">${escapeHtml(l10n.t('Replaced by'))} <code>${escapeHtml(life.successor)}</code></p><div class="actions">${button(
+          'newRequestSuccessor',
+          l10n.t('New Request with {0}', displayText(life.successor, 80)),
+          true,
+        )}${button('compareSuccessor', l10n.t('Compare with {0}', displayText(life.successor, 80)))}</div>`
+      : `<p>${escapeHtml(l10n.t('The registry names no model that replaces it.'))}</p>`;
+  return `<section id="lifecycle" class="lifecycle lifecycle-${life.stage}" aria-labelledby="lifecycle-heading"><h2 id="lifecycle-heading">${escapeHtml(
+    heading,
+  )}</h2>${deprecated}<p>${escapeHtml(consequence)}</p>${successor}</section>`;
 }
 
 /** The whole page for a model. */
@@ -154,6 +202,7 @@ export function detailsHtml(state: DetailsPageState, nonce: string, cspSource: s
     `<h1 id="model-title">${escapeHtml(d.id)}</h1>`,
     status ? `<p class="muted" id="status">${status}</p>` : '',
     state.error ? `<div class="error" id="error" role="alert">${escapeHtml(state.error)}</div>` : '',
+    d.lifecycle ? lifecycleBanner(d.lifecycle) : '',
     `<section aria-labelledby="actions-heading"><h2 id="actions-heading" class="visually-hidden">${escapeHtml(l10n.t('Actions'))}</h2><div class="actions">${actions.join('')}</div></section>`,
     liveRegion('announce', '', false),
     `<section aria-labelledby="overview-heading"><h2 id="overview-heading">${escapeHtml(l10n.t('Overview'))}</h2><table class="facts">${facts.join('')}</table></section>`,

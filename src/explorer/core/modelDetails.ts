@@ -2,7 +2,9 @@
  * What the Model Details page shows, built from a registry entry whatever its shape. Pure, no `vscode`
  * import: the page's HTML is made from this by detailsHtml.ts.
  *
- * Known fields are grouped (owner, dates, limits, capabilities); every other field of the entry is shown
+ * A model going away (deprecated, retiring, retired) says so first ({@link DetailsLifecycle}: the page's banner),
+ * and the fields it is read from are grouped under Lifecycle. Known fields are grouped (owner, dates, limits,
+ * capabilities); every other field of the entry is shown
  * too, generically, nested objects flattened to dotted names a few levels deep. Nothing is dropped
  * silently: past the caps a row says how much more there is.
  */
@@ -11,8 +13,22 @@ import type { ModelEntry } from '../../api/types';
 import { isRecord } from '../../common/records';
 import { prettyJson } from '../../common/prettyJson';
 import { checkCardLink, rawCardLink } from './linkSafety';
+import { isLifecycleField, isoDay, lifecycleStage, readLifecycle } from '../../domain/registry/lifecycle';
 
-export type SectionTitle = 'Owner' | 'Dates' | 'Limits' | 'Capabilities' | 'Other fields';
+export type SectionTitle = 'Lifecycle' | 'Owner' | 'Dates' | 'Limits' | 'Capabilities' | 'Other fields';
+
+/**
+ * What the banner at the top of the page says of a model that is going away: the stage, its dates (ISO days,
+ * UTC) and the model that replaces it (registry text: the page escapes it, the buttons carry no id).
+ */
+export interface DetailsLifecycle {
+  stage: 'deprecated' | 'retiring' | 'retired';
+  /** When it was or will be deprecated. */
+  deprecatedOn?: string;
+  /** When it stops (or stopped) answering. */
+  retiresOn?: string;
+  successor?: string;
+}
 
 export interface DetailsField {
   /** The field's name as the registry wrote it (`limits.context_window` for nested ones). */
@@ -41,6 +57,8 @@ export interface ModelDetails {
   links: string[];
   /** Fields not shown because the entry has more than {@link MAX_FIELDS}. */
   hiddenFields: number;
+  /** Set for a deprecated, retiring or retired model: the page opens with a banner saying so. */
+  lifecycle?: DetailsLifecycle;
 }
 
 export const MAX_FIELDS = 400;
@@ -59,6 +77,9 @@ const CAPABILITIES = /(capabilit|supports?|modalit|features|^tools?$|^vision$|^s
 
 function sectionOf(name: string): SectionTitle {
   const top = name.split('.')[0];
+  if (isLifecycleField(top)) {
+    return 'Lifecycle';
+  }
   if (OWNER.test(top)) {
     return 'Owner';
   }
@@ -127,8 +148,23 @@ function stringField(raw: Record<string, unknown> | undefined, key: string, fall
   return typeof v === 'string' ? v : fallback;
 }
 
-/** The Model Details of an entry (as the catalog or `GET /v1/models/{id}` gave it). */
-export function modelDetails(entry: ModelEntry): ModelDetails {
+/** The banner's facts of a model going away (deprecated, retiring, retired) at `now`; else undefined. */
+export function detailsLifecycle(raw: unknown, now: number): DetailsLifecycle | undefined {
+  const lifecycle = readLifecycle(raw);
+  const stage = lifecycleStage(lifecycle, now);
+  if (!lifecycle || (stage !== 'deprecated' && stage !== 'retiring' && stage !== 'retired')) {
+    return undefined;
+  }
+  return {
+    stage,
+    ...(lifecycle.deprecatedAt === undefined ? {} : { deprecatedOn: isoDay(lifecycle.deprecatedAt) }),
+    ...(lifecycle.retiresAt === undefined ? {} : { retiresOn: isoDay(lifecycle.retiresAt) }),
+    ...(lifecycle.successor === undefined ? {} : { successor: lifecycle.successor }),
+  };
+}
+
+/** The Model Details of an entry (as the catalog or `GET /v1/models/{id}` gave it), its lifecycle at `now`. */
+export function modelDetails(entry: ModelEntry, now = Date.now()): ModelDetails {
   const raw = isRecord(entry.raw) ? entry.raw : undefined;
   const links: string[] = [];
   const link = entry.cardUrl ?? rawCardLink(entry.raw);
@@ -162,8 +198,10 @@ export function modelDetails(entry: ModelEntry): ModelDetails {
     const section = sectionOf(name);
     bySection.set(section, [...(bySection.get(section) ?? []), field]);
   }
-  const order: SectionTitle[] = ['Owner', 'Dates', 'Limits', 'Capabilities', 'Other fields'];
+  const order: SectionTitle[] = ['Lifecycle', 'Owner', 'Dates', 'Limits', 'Capabilities', 'Other fields'];
+  const lifecycle = detailsLifecycle(entry.raw, now);
   return {
+    ...(lifecycle ? { lifecycle } : {}),
     id: entry.id,
     family: entry.family ?? stringField(raw, 'family'),
     version: entry.version ?? stringField(raw, 'version'),

@@ -4,11 +4,13 @@ import {
   KEPT_CARDS_MAX,
   KEPT_TEXT_MAX,
   cardDiffText,
+  cardSourceText,
   keepCard,
   keptCard,
   keptCardKey,
   missingCardText,
   readKeptCards,
+  sameCard,
 } from '../../../src/explorer/core/cardDiff';
 import { hostileCard } from '../../server/hostileData';
 
@@ -72,6 +74,30 @@ describe('cardDiffText', () => {
   });
 });
 
+describe('cardSourceText', () => {
+  it('is the card as its server sent it: a changed score is one changed line, no generated HTML', () => {
+    const before = cardSourceText(CARD_V1).split('\n');
+    const after = cardSourceText(CARD_V2).split('\n');
+    assert.equal(before[0], '# atlas-3');
+    assert.equal(before.length, after.length);
+    assert.deepEqual(
+      before.filter((line, i) => line !== after[i]),
+      ['- MMLU: 68.2'],
+    );
+    assert.doesNotMatch(before.join('\n'), /<h1|<li>|dir="auto"/);
+  });
+
+  it('shows invisible characters as marks, keeps raw HTML as the text it is, and says when it was cut', () => {
+    const text = cardSourceText('a\u202eb\r\nc<img src=x onerror=alert(1)>\u0007');
+    assert.equal(text, 'a⟨U+202E⟩b\nc<img src=x onerror=alert(1)>\ufffd\n');
+    assert.match(
+      cardSourceText('x', true),
+      /^x\n\(The card is longer than what was read; the rest is not compared\.\)\n$/,
+    );
+    assert.equal(cardSourceText(''), '');
+  });
+});
+
 describe('missingCardText', () => {
   it('says why a side has no card, with the id cleaned', () => {
     assert.match(missingCardText('acme/x', { kind: 'noLink' }), /“acme\/x” has no Model Card link/);
@@ -112,6 +138,22 @@ describe('kept cards', () => {
     assert.ok(store.cards.reduce((n, c) => n + c.text.length, 0) <= KEPT_TEXT_MAX);
     // A card longer than the whole budget is not kept, nor is the older text of its key.
     store = keepCard(store, key('big'), { text: `${big}${'y'.repeat(20)}`, at: 101 });
+    assert.equal(keptCard(store, key('big')), undefined);
+  });
+
+  it('keeps the card’s own text beside the preview’s, and compares by it when both have it', () => {
+    let store = readKeptCards(undefined);
+    store = keepCard(store, key('a'), { text: '<h1>a</h1>', source: '# a\n', at: 1 });
+    const kept = keptCard(readKeptCards(JSON.parse(JSON.stringify(store))), key('a'));
+    assert.deepEqual(kept, { text: '<h1>a</h1>', source: '# a\n', at: 1 });
+    assert.ok(kept && sameCard(kept, { text: '<h1 dir="auto">a</h1>', source: '# a\n' }), 'same source: same card');
+    assert.ok(kept && !sameCard(kept, { text: '<h1>a</h1>', source: '# b\n' }));
+    // A card kept by an older version (no source) compares by the preview's text.
+    assert.ok(sameCard({ text: '<h1>a</h1>', at: 1 }, { text: '<h1>a</h1>', source: '# a\n' }));
+    assert.ok(!sameCard({ text: '<h1>a</h1>', at: 1 }, { text: '<h1>b</h1>', source: '# a\n' }));
+    // The source counts toward the budget too.
+    const half = 'x'.repeat(KEPT_TEXT_MAX / 2 + 1);
+    store = keepCard(store, key('big'), { text: half, source: half, at: 2 });
     assert.equal(keptCard(store, key('big')), undefined);
   });
 

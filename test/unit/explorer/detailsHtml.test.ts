@@ -235,4 +235,43 @@ describe('Model Details page', () => {
       / Limitsa1b2 $/,
     );
   });
+
+  it('a retiring model opens with a banner: the date, the successor and the two things to do next', () => {
+    const d = details({
+      lifecycle: { stage: 'retiring', deprecatedOn: '2026-06-30', retiresOn: '2027-01-31', successor: 'aurora-3' },
+    });
+    const els = render({}, d);
+    const h2 = els.filter((e) => e.tag === 'h2').map((e) => e.text);
+    assert.deepEqual(h2.slice(0, 2), ['Retiring on 2027-01-31', 'Actions'], 'the banner comes first');
+    const banner = els.find((e) => e.attrs.id === 'lifecycle');
+    assert.equal(banner?.tag, 'section');
+    assert.equal(banner?.attrs['aria-labelledby'], 'lifecycle-heading');
+    assert.match(banner?.text ?? '', /Deprecated on 2026-06-30\..*stops answering.*Replaced by aurora-3/);
+    assert.deepEqual(buttons(els).slice(0, 2), [
+      'New Request with aurora-3 (newRequestSuccessor)*',
+      'Compare with aurora-3 (compareSuccessor)',
+    ]);
+    assert.deepEqual(parseDetailsMessage({ action: 'compareSuccessor' }), { action: 'compareSuccessor' });
+    assert.deepEqual(parseDetailsMessage({ action: 'newRequestSuccessor' }), { action: 'newRequestSuccessor' });
+  });
+
+  it('a deprecated or retired model says so; without a successor there is nothing to start; others have no banner', () => {
+    const deprecated = render({}, details({ lifecycle: { stage: 'deprecated', successor: 'b-2' } }));
+    assert.equal(deprecated.find((e) => e.tag === 'h2')?.text, 'Deprecated');
+    const retired = render({}, details({ lifecycle: { stage: 'retired', retiresOn: '2026-01-31' } }));
+    assert.equal(retired.find((e) => e.tag === 'h2')?.text, 'Retired on 2026-01-31');
+    assert.match(retired.find((e) => e.attrs.id === 'lifecycle')?.attrs.class ?? '', /lifecycle-retired/);
+    assert.match(retired.find((e) => e.attrs.id === 'lifecycle')?.text ?? '', /names no model that replaces it/);
+    assert.ok(!buttons(retired).some((b) => /Successor\)/.test(b)), 'no successor buttons');
+    assert.equal(
+      render().find((e) => e.attrs.id === 'lifecycle'),
+      undefined,
+    );
+  });
+
+  it('the successor is registry text: escaped in the banner and its buttons', () => {
+    const els = render({}, details({ lifecycle: { stage: 'deprecated', successor: '<img src=x onerror=alert(1)>' } }));
+    assert.equal(els.filter((e) => e.tag === 'img').length, 0);
+    assert.match(els.find((e) => e.attrs.id === 'lifecycle')?.text ?? '', /<img src=x onerror=alert\(1\)>/);
+  });
 });

@@ -1,7 +1,13 @@
 import * as assert from 'node:assert/strict';
 import type { ModelEntry } from '../../../src/api/types';
 import { detailsHtml, parseDetailsMessage, type DetailsPageState } from '../../../src/explorer/core/detailsHtml';
-import { asDate, FOLD_CHARS, MAX_FIELDS, modelDetails } from '../../../src/explorer/core/modelDetails';
+import {
+  asDate,
+  detailsLifecycle,
+  FOLD_CHARS,
+  MAX_FIELDS,
+  modelDetails,
+} from '../../../src/explorer/core/modelDetails';
 import { HOSTILE, HOSTILE_STRINGS } from '../../server';
 import { bodyText, elements } from '../helpers/html';
 
@@ -251,5 +257,38 @@ describe('Model Details: fields as a person reads them', () => {
     });
     assert.deepEqual(modelDetails({ id: 'm', raw: 'not a record' }).sections, []);
     assert.equal(modelDetails({ id: 'm', raw: { version: '3' } }).version, '3');
+  });
+
+  it('a model going away: the banner facts, and its lifecycle fields together under Lifecycle', () => {
+    const NOW = Date.UTC(2026, 10, 29);
+    const raw = {
+      id: 'aurora-1',
+      lifecycle_status: 'deprecated',
+      deprecation_date: '2026-06-30',
+      retirement_date: '2027-01-31',
+      replacement: 'aurora-2',
+      created: 1672531200,
+      context_window: 16384,
+    };
+    const d = modelDetails({ id: 'aurora-1', raw }, NOW);
+    assert.deepEqual(d.lifecycle, {
+      stage: 'retiring',
+      deprecatedOn: '2026-06-30',
+      retiresOn: '2027-01-31',
+      successor: 'aurora-2',
+    });
+    assert.deepEqual(
+      d.sections.map((s) => [s.title, s.fields.map((f) => f.name)]),
+      [
+        ['Lifecycle', ['lifecycle_status', 'deprecation_date', 'retirement_date', 'replacement']],
+        ['Dates', ['created']],
+        ['Limits', ['context_window']],
+      ],
+    );
+    assert.equal(modelDetails({ id: 'aurora-1', raw }, Date.UTC(2027, 1, 1)).lifecycle?.stage, 'retired');
+    assert.deepEqual(detailsLifecycle({ deprecated: true }, NOW), { stage: 'deprecated' });
+    assert.equal(detailsLifecycle({ lifecycle_status: 'preview' }, NOW), undefined, 'a preview is not going away');
+    assert.equal(detailsLifecycle({ lifecycle_status: 'generally-available' }, NOW), undefined);
+    assert.equal(modelDetails(aurora).lifecycle, undefined);
   });
 });

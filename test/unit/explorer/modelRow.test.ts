@@ -16,7 +16,7 @@ describe('modelRow', () => {
     assert.equal(flat.spoken, 'a-1, version 1, family a');
   });
 
-  it('lifecycle and capabilities in the description and the accessible name', () => {
+  it('the lifecycle first in the description (a narrow sidebar cuts the rest), capabilities last', () => {
     const model = m({
       id: 'a-1',
       family: 'a',
@@ -26,8 +26,8 @@ describe('modelRow', () => {
       context_window: 128000,
     });
     const row = modelRow(model, { showFamily: false, now: NOW });
-    assert.equal(row.description, '1 · retires 2027-01-31 · chat vision 128k');
-    assert.equal(row.spoken, 'a-1, version 1, family a, retires 2027-01-31, chat vision 128k');
+    assert.equal(row.description, 'retires 2027-01-31 · 1 · chat vision 128k');
+    assert.equal(row.spoken, 'a-1, retires 2027-01-31, version 1, family a, chat vision 128k');
     assert.equal(row.stage, 'retiring');
   });
 
@@ -36,10 +36,36 @@ describe('modelRow', () => {
     const after = [m({ id: 'a-1', family: 'a', version: '2', deprecated: true, replacement: 'a-3' })];
     const changes = compareLists(before, after);
     const updated = modelRow(after[0], { showFamily: false, now: NOW, change: changes.byId.get('a-1') });
-    assert.equal(updated.description, '2 · version 1 → 2, now deprecated · replaced by a-3');
-    assert.match(updated.spoken, /version 1 → 2, now deprecated · replaced by a-3$/);
+    assert.equal(updated.description, 'version 1 → 2, now deprecated · replaced by a-3 · 2');
+    assert.equal(updated.spoken, 'a-1, version 1 → 2, now deprecated · replaced by a-3, version 2, family a');
     const gone = modelRow(before[1], { showFamily: false, now: NOW, change: changes.byId.get('b') });
-    assert.equal(gone.description, '1 · gone');
-    assert.match(gone.spoken, /, gone$/);
+    assert.equal(gone.description, 'gone · 1');
+    assert.equal(gone.spoken, 'b, gone, version 1');
+  });
+
+  it('the accessible name says deprecated, the retirement date and the successor', () => {
+    const retiring = m({
+      id: 'aurora-1',
+      family: 'aurora',
+      version: '1',
+      lifecycle_status: 'deprecated',
+      deprecation_date: '2026-06-30',
+      retirement_date: '2027-01-31',
+      replacement: 'aurora-2',
+    });
+    const row = modelRow(retiring, { showFamily: false, now: NOW });
+    assert.equal(row.description, 'retires 2027-01-31 · 1');
+    assert.equal(
+      row.spoken,
+      'aurora-1, deprecated, retires 2027-01-31, replaced by aurora-2, version 1, family aurora',
+    );
+    const deprecated = modelRow(m({ id: 'b-1', version: '1', deprecated: true, successor: 'b-2' }), {
+      showFamily: false,
+      now: NOW,
+    });
+    assert.equal(deprecated.description, 'deprecated · 1');
+    assert.equal(deprecated.spoken, 'b-1, deprecated, replaced by b-2, version 1');
+    const retired = modelRow(m({ id: 'c-1', retirement_date: '2026-01-31' }), { showFamily: false, now: NOW });
+    assert.equal(retired.spoken, 'c-1, retired 2026-01-31');
   });
 });

@@ -109,6 +109,24 @@ describe('ids match package.json', () => {
     }
   });
 
+  it('the Models view title shows at most three actions inline; the rest are in its overflow menu', () => {
+    // At 190–225 px sidebar widths every inline icon takes room from the title ("M.." instead of "Models").
+    const inline = (manifest.contributes.menus?.['view/title'] ?? []).filter(
+      (m) => m.when?.includes(`view == ${Views.models}`) && m.group?.startsWith('navigation'),
+    );
+    assert.deepEqual(
+      inline.map((m) => m.command),
+      [Commands.showRegistryChanges, Commands.refreshModels, Commands.filterModels, Commands.switchEnvironment],
+    );
+    // The first place is Show Registry Changes when the registry changed, else Switch Environment: never both.
+    const changes = inline.find((m) => m.command === Commands.showRegistryChanges);
+    const switcher = inline.find((m) => m.command === Commands.switchEnvironment);
+    assert.match(changes?.when ?? '', new RegExp(`(^| )${ContextKeys.registryChanged.replace('.', '\\.')}\\b`));
+    assert.match(switcher?.when ?? '', new RegExp(`!${ContextKeys.registryChanged.replace('.', '\\.')}\\b`));
+    assert.equal(changes?.group, 'navigation@0');
+    assert.equal(switcher?.group, 'navigation@0');
+  });
+
   it('the item click command is hidden from the palette', () => {
     const palette = manifest.contributes.menus?.commandPalette ?? [];
     assert.equal(palette.find((p) => p.command === Commands.modelClicked)?.when, 'false');

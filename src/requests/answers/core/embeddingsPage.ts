@@ -45,7 +45,8 @@ h1 { word-break: normal; overflow-wrap: anywhere; }
 table.numbers { width: auto; }
 .numbers td.num, .numbers th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .numbers th { width: auto; }
-.inputs td.text { min-width: 12em; }
+.inputs td.text { min-width: 8em; overflow-wrap: anywhere; }
+.matrix th[scope="row"] { white-space: normal; overflow-wrap: anywhere; min-width: 7em; }
 .scroll { overflow-x: auto; max-width: 100%; }
 figure { margin: 8px 0 16px; }
 figcaption { font-weight: 600; margin-bottom: 4px; }
@@ -71,7 +72,7 @@ function short(x: number): string {
   return fixed(x).replace(/^(-?)0\./, '$1.');
 }
 
-/** The heat map's SVG and its natural width (the page lets it shrink to HEAT_MIN_SCALE of that, then scroll). */
+/** The heat map's SVG and its natural width (the page lets it shrink to {@link heatMinWidth}, then scroll). */
 export interface HeatMap {
   svg: string;
   width: number;
@@ -79,13 +80,25 @@ export interface HeatMap {
 
 /** The heat map shrinks with the tab down to this share of its size; narrower, it scrolls (text stays legible). */
 export const HEAT_MIN_SCALE = 0.8;
+/**
+ * …but a map that fits a narrow tab (about 900 px wide with the sidebar open, the picture beside the payload)
+ * always shrinks to it: no sideways scrolling for the few inputs people compare.
+ */
+export const HEAT_FIT_WIDTH = 200;
+
+/** How narrow the heat map of natural width `width` may get before its region scrolls. */
+export function heatMinWidth(width: number): number {
+  return Math.min(Math.round(width * HEAT_MIN_SCALE), HEAT_FIT_WIDTH);
+}
 /** The average width of a label's character, relative to its font size (for the room labels take). */
 const CHAR_WIDTH = 0.6;
 
 /**
- * The heat map as inline SVG: one labelled row and column per input, a legend below. Named by the visible
- * caption `captionId` (its `<title>` says the same), described by `legendId`; each cell's `<title>` names the
- * pair and its value for a pointer. Room for labels is taken from the longest one.
+ * The heat map as inline SVG: one row per input labelled with its number and text, one column per input
+ * headed by its number (as the pairs table's columns), a legend below. Named by the visible caption
+ * `captionId` (its `<title>` says the same), described by `legendId`; each cell's `<title>` names the pair and
+ * its value for a pointer. Room for labels is taken from the longest one; numbers over the columns (not the
+ * texts leaning past the last one) keep the map narrow enough for a tab beside the payload.
  */
 export function heatMapSvg(
   labels: readonly string[],
@@ -94,28 +107,29 @@ export function heatMapSvg(
   legendId: string,
 ): HeatMap {
   const n = matrix.length;
-  const size = Math.max(14, Math.min(56, Math.floor(560 / Math.max(n, 1))));
+  const size = Math.max(14, Math.min(48, Math.floor(480 / Math.max(n, 1))));
   const labelFont = Math.max(9, Math.min(12, Math.floor(size * 0.8)));
   const valueFont = Math.min(13, Math.floor((size - 4) / 3));
   const names = labels.slice(0, n).map((l) => shortLabel(l));
-  const longest = Math.ceil(Math.max(1, ...names.map((l) => l.length)) * labelFont * CHAR_WIDTH);
+  const rowNames = names.map((name, i) => `${i + 1} · ${name}`);
+  const longest = Math.ceil(Math.max(1, ...rowNames.map((l) => l.length)) * labelFont * CHAR_WIDTH);
   const left = longest + 10;
-  // The column labels lean right (rotated 60°): their height above the cells, and beyond the last column.
-  const top = Math.ceil(longest * Math.sin(Math.PI / 3)) + 12;
+  // The column numbers above the cells.
+  const top = labelFont + 10;
   const legendTop = top + n * size + 14;
-  const width = Math.max(left + n * size + Math.ceil(longest / 2) + 8, left + 5 * 44);
+  const legendLeft = 4;
+  const width = Math.max(left + n * size + 8, legendLeft + 5 * 44);
   const height = legendTop + 34;
   const parts = [
     `<svg class="heat" role="img" aria-labelledby="${captionId}" aria-describedby="${legendId}" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-size="${labelFont}">`,
     `<title>${escapeHtml(l10n.t('Cosine similarity heat map'))}</title>`,
   ];
-  names.forEach((name, i) => {
-    const text = escapeHtml(name);
+  rowNames.forEach((name, i) => {
     const y = top + i * size + size / 2;
     const x = left + i * size + size / 2;
     parts.push(
-      `<text class="label" x="${left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${text}</text>`,
-      `<text class="label" transform="translate(${x} ${top - 6}) rotate(-60)">${text}</text>`,
+      `<text class="label" x="${left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${escapeHtml(name)}</text>`,
+      `<text class="label" x="${x}" y="${top - 6}" text-anchor="middle">${i + 1}</text>`,
     );
   });
   matrix.forEach((row, i) =>
@@ -136,7 +150,7 @@ export function heatMapSvg(
   );
   // The legend: five swatches from −1 to 1 with their values under them.
   [-1, -0.5, 0, 0.5, 1].forEach((v, k) => {
-    const x = left + k * 44;
+    const x = legendLeft + k * 44;
     parts.push(
       `<rect class="cell" x="${x}" y="${legendTop}" width="32" height="14" fill-opacity="${cellOpacity(v)}"/>`,
       `<text class="label" x="${x + 16}" y="${legendTop + 28}" text-anchor="middle" font-size="11">${String(v).replace('-', '−')}</text>`,
@@ -208,7 +222,7 @@ function similaritySection(
     l10n.t('Similarity of each pair'),
   )}</h3><div class="scroll" role="region" aria-labelledby="matrix-heading" tabindex="0">${matrixTable(labels, matrix)}</div>`;
   // Our numbers, not data: the map fills the tab up to its size, and shrinks only so far before it scrolls.
-  const style = `svg.heat { width: ${heat.width}px; min-width: ${Math.round(heat.width * HEAT_MIN_SCALE)}px; }`;
+  const style = `svg.heat { width: ${heat.width}px; min-width: ${heatMinWidth(heat.width)}px; }`;
   return { html, style };
 }
 

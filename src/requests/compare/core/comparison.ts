@@ -146,14 +146,16 @@ export function parseComparisonMessage(message: unknown): ComparisonAction | und
 }
 
 /**
- * Columns reflow to the tab's width: as many side by side as fit at a readable width (300 px: about 45
- * characters of answer per line, the facts on one line each), the rest wrap to the next row; a tab under
- * about 600 px stacks the models one below the other, full width, so 2–6 models read at 900×700 with the
- * sidebar open. Labels and facts break between words only ("200 · done" never becomes "200 ·" / "done" inside
- * a 270 px column). Each column's heading (the model) stays in view while its answer scrolls past.
+ * Columns reflow to the tab's width: as many side by side as fit at a readable width ({@link COLUMN_MIN_PX}:
+ * about 32 characters of answer per line, each fact's name on one line), the rest wrap to the next row and the
+ * columns of a row share its width; a tab too narrow for two such columns stacks the models one below the
+ * other, full width, so 2–6 models read at 900×700 with the sidebar open, and two sit side by side in the tab
+ * beside the payload at 1400×900. Labels and facts break between words only ("200 · done" never becomes
+ * "200 ·" / "done"). Each column's heading (the model) stays in view while its answer scrolls past.
  */
+export const COLUMN_MIN_PX = 220;
 const STYLE = `
-.grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fill, minmax(min(100%, 300px), 1fr)); }
+.grid { display: grid; gap: 12px; grid-template-columns: repeat(auto-fit, minmax(min(100%, ${COLUMN_MIN_PX}px), 1fr)); }
 .facts th { white-space: nowrap; vertical-align: top; }
 .facts td { overflow-wrap: break-word; }
 .column { border: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, #8884)); border-radius: 4px; padding: 0 10px 8px; min-width: 0; }

@@ -1,7 +1,12 @@
 // The embeddings picture page (Open Answer Preview on an embeddings answer), read as a browser parses it:
 // landmarks and names, the numbers as text beside the colors, hostile inputs as inert text.
 import * as assert from 'node:assert/strict';
-import { cellOpacity, embeddingsPageHtml, INPUT_CHARS } from '../../../../src/requests/answers/core/embeddingsPage';
+import {
+  cellOpacity,
+  embeddingsPageHtml,
+  heatMinWidth,
+  INPUT_CHARS,
+} from '../../../../src/requests/answers/core/embeddingsPage';
 import { MAX_SIMILARITY_INPUTS } from '../../../../src/requests/answers/core/embeddingsView';
 import { bodyText, elements, type ParsedElement } from '../../helpers/html';
 
@@ -90,12 +95,21 @@ describe('requests: the embeddings picture page', () => {
       byId(els, svg[0].attrs['aria-describedby'])?.text ?? '',
       /stronger the color.*−1, opposite.*Each value is also in the table below/,
     );
-    // It shrinks with the tab only so far, then scrolls in a region the keyboard reaches, named by the caption.
+    // It shrinks with the tab (to a tab beside the payload at 900 px, 200 px of map; a large map to 80 % of its
+    // size), then scrolls in a region the keyboard reaches, named by the caption.
     const holder = els.find((e) => e.attrs.role === 'region' && e.attrs['aria-labelledby'] === 'heat-caption');
     assert.equal(holder?.attrs.tabindex, '0');
     const width = Number(svg[0].attrs.width);
     const style = els.find((e) => e.tag === 'style')?.text ?? '';
-    assert.ok(style.includes(`svg.heat { width: ${width}px; min-width: ${Math.round(width * 0.8)}px; }`), style);
+    assert.ok(style.includes(`svg.heat { width: ${width}px; min-width: 200px; }`), style);
+    assert.ok(width <= 320, `two inputs draw a narrow map (${width} px)`);
+    assert.equal(heatMinWidth(1000), 200);
+    assert.equal(heatMinWidth(240), 192);
+    // Rows say the input's number and text, columns its number (as the pairs table's columns).
+    assert.deepEqual(
+      els.filter((e) => e.tag === 'text' && e.attrs.class === 'label').map((e) => e.text),
+      ['1 · A cat sat on the mat.', '1', '2 · A dog lay on the rug.', '2', '−1', '−0.5', '0', '0.5', '1'],
+    );
     // Four cells (and five legend swatches), each pair's value written in it and named in its tooltip.
     const pairs = cells(els).filter((c) => c.text !== '');
     assert.equal(pairs.length, 4);
@@ -207,7 +221,7 @@ describe('requests: the embeddings picture page', () => {
     assert.equal(shown.length, INPUT_CHARS);
     assert.ok(shown.endsWith('…'));
     const labels = elements(html).filter((e) => e.tag === 'text' && e.attrs.class === 'label');
-    assert.equal(labels[0].text, `${long.slice(0, 27)}…`);
+    assert.equal(labels[0].text, `1 · ${long.slice(0, 27)}…`);
   });
 
   it('cells grow more opaque from −1 to 1, and stay visible at −1', () => {

@@ -3,6 +3,7 @@ import {
   COLUMN_TEXT_LIMIT,
   fitColumn,
   columnOf,
+  COLUMN_MIN_PX,
   comparisonHtml,
   comparisonView,
   parseComparisonMessage,
@@ -224,5 +225,16 @@ describe('Compare models: a long answer is cut after the key is removed', () => 
     assert.equal(columnText({ data: [{ embedding: [1] }, { other: 1 }] }), undefined);
     assert.equal(columnText({ data: [] }), '0 embeddings');
     assert.equal(columnText(null), undefined);
+  });
+
+  it('columns sit side by side whenever two of a readable width fit the tab (no fixed 600 px threshold)', () => {
+    const html = comparisonHtml(comparisonView('/v1/chat', [run({}), run({})], 5000), 'n', 'c');
+    const style = elements(html).find((e) => e.tag === 'style')?.text ?? '';
+    assert.ok(
+      style.includes(`grid-template-columns: repeat(auto-fit, minmax(min(100%, ${COLUMN_MIN_PX}px), 1fr))`),
+      style,
+    );
+    // Two columns and the gap fit the ~500 px tab beside the payload at 1400×900 with the sidebar open.
+    assert.ok(2 * COLUMN_MIN_PX + 12 <= 480, `${COLUMN_MIN_PX} px columns`);
   });
 });
