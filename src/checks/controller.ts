@@ -472,9 +472,12 @@ export class ChecksController implements vscode.Disposable {
           `${displayText(
             model === undefined
               ? l10n.t(
-                  'similar: the service lists no embeddings model; name one in modelAccess.checks.graders or // @grader',
+                  'similar: the service lists no current embeddings model; name one in modelAccess.checks.graders or // @grader',
                 )
-              : l10n.t("similar compares with {0} (default: the service's first embeddings model)", displayText(model)),
+              : l10n.t(
+                  "similar compares with {0} (default: the service's newest current embeddings model)",
+                  displayText(model),
+                ),
             300,
           )}\r\n`,
           undefined,

@@ -3,6 +3,7 @@ import { Commands } from '../ids';
 import { modelPickItems } from '../platform/modelPicks';
 import { l10n } from '../platform/l10n';
 import type { Services } from '../services';
+import { checkModelChoices } from './core/modelChoices';
 import { ChecksController, type ChecksApi as RunApi } from './controller';
 import { CHECK_SELECTOR, ExpectationCompletion, ExpectationDiagnostics, ExpectationHover } from './editing';
 import { ModelGridPanel, type ModelGridApi } from './modelGridPanel';
@@ -54,7 +55,10 @@ export function register(deps: Services): vscode.Disposable[] {
         return;
       }
       await deps.catalog.ensureLoaded();
-      const picked = await deps.ui.pickMany(modelPickItems(deps.catalog.models), {
+      // Only the models that fit the payload's endpoint, its own model checked (src/checks/core/modelChoices.ts).
+      const text = item.uri ? (await vscode.workspace.openTextDocument(item.uri)).getText() : '';
+      const choices = checkModelChoices(text, deps.catalog.models);
+      const picked = await deps.ui.pickMany(modelPickItems(choices.models, choices.picked, choices.endpoint), {
         title: l10n.t('Run checks on models: pick {0} to {1}', MIN_MODELS, MAX_MODELS),
       });
       const models = (picked ?? []).map((p) => p.model?.id).filter((id): id is string => id !== undefined);

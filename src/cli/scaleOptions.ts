@@ -19,7 +19,7 @@ export interface ScaleOptions {
 
 export const SCALE_USAGE = [
   "  --grader-judge MODEL       the chat model that judges `judge` expectations (default: the payload's model)",
-  "  --grader-embeddings MODEL  the embeddings model of `similar` (default: the service's first embeddings model)",
+  "  --grader-embeddings MODEL  the embeddings model of `similar` (default: the service's newest current embeddings model)",
   '  --repeat N                 send each request N times (payloads without // @repeat); see // @pass-rate',
   '  --max-concurrency N        the most requests at once; halved on a 429, grown back slowly (default --concurrency)',
   '  --shard i/N                run slice i of N (stable by file and dataset row), for a CI job matrix',
@@ -102,9 +102,9 @@ export function graderSummary(models: GraderModels, embeddingsDefaulted: boolean
   const judge = models.judge ?? "the payload's own model (default)";
   const embeddings =
     models.embeddings === undefined
-      ? 'none (the service lists no embeddings model)'
+      ? 'none (the service lists no current embeddings model)'
       : embeddingsDefaulted
-        ? `${models.embeddings} (default: the service's first embeddings model)`
+        ? `${models.embeddings} (default: the service's newest current embeddings model)`
         : models.embeddings;
   return `Graders: judge ${judge}; embeddings ${embeddings} (a payload's // @grader line goes first)`;
 }

@@ -64,6 +64,8 @@ export interface Failure {
   kind: string;
   status?: number;
   requestId?: string;
+  /** The service's error code (`model_not_found`), as it said it: a way out may depend on it. */
+  code?: string;
 }
 
 interface ServiceErrorLike {
@@ -101,7 +103,8 @@ export function describeFailure(error: unknown, host?: string): Failure {
   ]
     .filter(Boolean)
     .join('\n');
-  const base = { kind, status, requestId, detail };
+  const code = nonBlank(e.code);
+  const base = { kind, status, requestId, detail, ...(code !== undefined ? { code: clean(code) } : {}) };
 
   if (kind === 'unauthorized' || status === 401 || status === 403) {
     return {

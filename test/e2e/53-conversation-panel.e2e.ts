@@ -3,7 +3,7 @@
 // into the message box and sent with Enter (the service received system, user, assistant, user), streaming
 // turned on in the header, Regenerate, Edit the first user turn and resend; the panel never scrolls
 // sideways and the payload file on disk holds the conversation. Then the keyboard alone (Tab, Enter) reaches
-// the message box, Send, Regenerate and the raw exchange; axe-core in Light, Dark and High Contrast; the
+// the message box, Send, Regenerate and the raw exchange, and Ctrl+2 focuses the message box; axe-core in Light, Dark and High Contrast; the
 // Responses round at 1400×900.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -296,6 +296,17 @@ describe('Conversation panel', () => {
       () => frame.locator('#announce').innerText(),
       (t) => /Answer received/.test(t),
       'the live region says the answer was received',
+    );
+    // Back to the payload (Ctrl+1) and to the panel (Ctrl+2): the focus lands in the message box, where the
+    // next message is typed, not on the page's body.
+    await frame.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Control+1');
+    await page.keyboard.press('Control+2');
+    await waitForValue(
+      () => frame.evaluate(() => document.activeElement?.id ?? ''),
+      (id) => id === 'message',
+      'the message box focused by Ctrl+2',
+      10_000,
     );
   });
 

@@ -4,10 +4,12 @@
  * verdict. A grader that cannot grade (no model, an error status, a wrong shape, a refusal) fails the
  * expectation with that reason: it never passes. Pure; no `vscode` import.
  */
-import type { ModelService } from '../../api/types';
+import type { ModelEntry, ModelService } from '../../api/types';
 import { l10n } from '../../common/plainL10n';
 import { readAnswer } from '../../domain/answer';
 import { modelKind } from '../../domain/modelKind';
+import { isGoingAway, readLifecycle } from '../../domain/registry/lifecycle';
+import { compareVersions } from '../../domain/modelSorting';
 import type { Observed, Outcome } from './evaluate';
 import { compare } from './expectations';
 import type { GraderExpectation, GraderModels } from './graders';
@@ -41,14 +43,47 @@ export function graderModel(
   return role === 'judge' ? (models.judge ?? runModel) : models.embeddings;
 }
 
-/** The first embeddings model of the service's catalog: the default of `similar`. */
-export async function defaultEmbeddingsModel(client: ModelService, signal?: AbortSignal): Promise<string | undefined> {
+/** The newest current embeddings model of the service's catalog: the default of `similar`. */
+export async function defaultEmbeddingsModel(
+  client: ModelService,
+  signal?: AbortSignal,
+  now = Date.now(),
+): Promise<string | undefined> {
   try {
     const list = await client.listModels({ signal });
-    return list.models.find((m) => modelKind(m) === 'embedding')?.id;
+    return newestCurrentEmbeddingsModel(list.models, now);
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The embeddings model `similar` takes when none is named: the newest (latest `created`, then the highest
+ * version, then the first listed) of those the registry neither deprecates nor retires. A deprecated or
+ * retiring model is never the default, even when it is the only one: scores that change when it is replaced
+ * (or a grader that stops answering) are worse than the run saying to name one. Undefined when none is current.
+ */
+export function newestCurrentEmbeddingsModel(models: readonly ModelEntry[], now: number): string | undefined {
+  let best: ModelEntry | undefined;
+  for (const m of models) {
+    if (modelKind(m) !== 'embedding' || isGoingAway(readLifecycle(m.raw), now)) {
+      continue;
+    }
+    if (best === undefined || newer(m, best)) {
+      best = m;
+    }
+  }
+  return best?.id;
+}
+
+function created(m: ModelEntry): number {
+  const c = (m.raw as { created?: unknown } | undefined)?.created;
+  return typeof c === 'number' && Number.isFinite(c) ? c : 0;
+}
+
+function newer(a: ModelEntry, b: ModelEntry): boolean {
+  const c = created(a) - created(b);
+  return c > 0 || (c === 0 && compareVersions(a.version ?? '', b.version ?? '') > 0);
 }
 
 export async function grade(
@@ -143,7 +178,7 @@ async function similar(
     return {
       passed: false,
       message: l10n.t(
-        'similar needs an embeddings model, and the service lists none: name one with // @grader embeddings=MODEL, the setting modelAccess.checks.graders or --grader-embeddings',
+        'similar needs an embeddings model, and the service lists no current one (a deprecated or retiring one is never taken by default): name one with // @grader embeddings=MODEL, the setting modelAccess.checks.graders or --grader-embeddings',
       ),
     };
   }

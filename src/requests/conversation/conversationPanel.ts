@@ -14,13 +14,14 @@ import { appendReply, dropLastAnswer, forkAt, type Formatting } from './core/edi
 import { answerOfRecord, withoutSecrets, type AnswerCut } from './core/recordAnswer';
 import { readConversation, type Turn } from './core/turns';
 import { bodyForDisplay, visibleTail, type ResponseRecord } from '../answers/core/responseFormat';
-import { wayOut } from '../send/core/wayOut';
+import { modelPickItems } from '../../platform/modelPicks';
 import type { ResponseDocuments } from '../answers/responseView';
 import { RESPONSE_SCHEME } from '../answers/responseScheme';
 import type { ScratchFiles } from '../payloads/scratchFiles';
 import type { RequestSender } from '../send/send';
 import { addUserMessage, editUserTurn, setParameter, type PanelEdit } from './core/panelEdits';
 import { RENDER_LIMIT, RenderedAnswers } from './core/panelMarkdown';
+import { wayButtons } from './core/panelWays';
 import { PANEL_STYLE, panelBody, panelScript, panelTexts } from './core/panelPage';
 import { readPageMessage, type PageMessage, type PanelMessage } from './core/panelProtocol';
 import {
@@ -148,6 +149,14 @@ export class ConversationPanels implements vscode.Disposable {
   shown(payload: vscode.Uri): PanelShown | undefined {
     const p = this.open.get(payload.toString());
     return p && { pieces: [...p.sent], draws: p.draws, status: p.status };
+  }
+
+  /** A way-out button under the panel's error, as the page sends it (tests). */
+  async chooseWay(payload: vscode.Uri, way: string): Promise<void> {
+    const p = this.open.get(payload.toString());
+    if (p) {
+      await this.wayOut(p, way);
+    }
   }
 
   /** The panel's message box, as the page sends it (tests and the Reply keybinding reach it this way too). */
@@ -333,13 +342,9 @@ export class ConversationPanels implements vscode.Disposable {
     };
   }
 
+  /** The buttons under a failed answer: the panel's error is the only one shown, so it carries them all. */
   private ways(record: ResponseRecord): { action: string; title: DisplayText }[] {
-    return record.failure
-      ? wayOut(record.failure).map((a) => ({
-          action: a,
-          title: a === 'retry' ? l10n.t('Retry') : FAILURE_ACTIONS[a].title,
-        }))
-      : [];
+    return wayButtons(record.failure, record.requestJson, this.deps.catalog.models);
   }
 
   private exchangeOf(record: ResponseRecord): TurnExchange {
@@ -579,9 +584,45 @@ export class ConversationPanels implements vscode.Disposable {
       await this.sendAndAppend(p);
       return;
     }
+    if (way === 'pickModel') {
+      await this.pickModel(p);
+      return;
+    }
+    if (way === 'switchEnvironment') {
+      await vscode.commands.executeCommand(Commands.switchEnvironment);
+      return;
+    }
     const action = FAILURE_ACTIONS[way as FailureAction] as (typeof FAILURE_ACTIONS)[FailureAction] | undefined;
     if (action && way in FAILURE_ACTIONS) {
       await vscode.commands.executeCommand(action.command);
+    }
+  }
+
+  /**
+   * Pick a Model… under a 404 for an unknown model: the models that suit the payload's endpoint first (the
+   * picker New Request uses), the choice written as the payload's `"model"` (the header's path, one undo
+   * step), then the payload is sent again: the person asked for an answer, not only for another model.
+   */
+  private async pickModel(p: Panel): Promise<void> {
+    const doc = await this.document(p);
+    if (!doc) {
+      return;
+    }
+    const read = readConversation(doc.getText());
+    const endpoint: PostEndpoint =
+      readEndpoint(doc.getText()) ?? (read.ok && read.conversation.kind === 'responses' ? '/v1/responses' : '/v1/chat');
+    await this.deps.catalog.ensureLoaded();
+    const picked = await this.deps.ui.pick(modelPickItems(this.deps.catalog.models, undefined, endpoint), {
+      title: l10n.t('Pick a model for this payload'),
+      placeHolder: l10n.t('The model is written into the payload, which is sent again'),
+    });
+    const model = picked?.model?.id;
+    if (model === undefined) {
+      return;
+    }
+    if (await this.edit(p, (text, f) => setParameter(text, 'model', model, f))) {
+      this.announce(p, l10n.t('Model set to {0}; sending again.', clean(model)));
+      await this.sendAndAppend(p);
     }
   }
 

@@ -171,7 +171,8 @@ export class RequestSender implements vscode.Disposable {
     // or Responses answer in its conversation panel; the Markdown source stays one command away (Open Answer
     // as Text).
     const picture = endpoint === '/v1/embeddings' && this.deps.config.answersOpenAs === 'panel';
-    if (!picture && !(await this.answerView?.(doc.uri, endpoint))) {
+    const inPanel = !picture && (await this.answerView?.(doc.uri, endpoint)) === true;
+    if (!picture && !inPanel) {
       // Shown (in the answer language) before the request goes out: a language change made while a stream
       // redraws the document races with the redraws.
       await this.responses.show(uri);
@@ -220,6 +221,8 @@ export class RequestSender implements vscode.Disposable {
     });
     if (options.quiet) {
       // The caller shows the failure where it belongs.
+    } else if (inPanel && record.failure) {
+      // The conversation panel shows the failure with its ways out: one error, not a toast over the panel too.
     } else if (record.limitReached) {
       this.leftMessage = true;
       void this.deps.ui

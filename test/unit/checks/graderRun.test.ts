@@ -4,7 +4,13 @@ import * as assert from 'node:assert/strict';
 import { ServiceError } from '../../../src/api/errors';
 import type { ModelService, PostResult } from '../../../src/api/types';
 import type { Observed } from '../../../src/checks/core/evaluate';
-import { defaultEmbeddingsModel, grade, graderModel } from '../../../src/checks/core/graderRun';
+import type { ModelEntry } from '../../../src/api/types';
+import {
+  defaultEmbeddingsModel,
+  grade,
+  graderModel,
+  newestCurrentEmbeddingsModel,
+} from '../../../src/checks/core/graderRun';
 
 const observed = (text: string | undefined): Observed => ({
   status: 200,
@@ -191,7 +197,7 @@ describe('checks/core/graderRun', () => {
         client(() => vectors([1], [1])),
         undefined,
         observed('x'),
-        /similar needs an embeddings model, and the service lists none: name one with \/\/ @grader embeddings=MODEL/,
+        /similar needs an embeddings model, and the service lists no current one \(a deprecated or retiring one is never taken by default\): name one with \/\/ @grader embeddings=MODEL/,
       ],
       [
         client(() => ({
@@ -297,7 +303,7 @@ describe('checks/core/graderRun', () => {
     assert.equal(missing.message, 'the grader model nope answered HTTP 404');
   });
 
-  it('graderModel and the default embeddings model (the first the catalog lists as one)', async () => {
+  it('graderModel and the default embeddings model (the only embeddings model listed)', async () => {
     assert.equal(graderModel('judge', {}, 'run'), 'run');
     assert.equal(graderModel('judge', { judge: 'j' }, 'run'), 'j');
     assert.equal(graderModel('embeddings', {}, 'run'), undefined);
@@ -308,5 +314,58 @@ describe('checks/core/graderRun', () => {
       throw new Error('down');
     };
     assert.equal(await defaultEmbeddingsModel(down), undefined);
+  });
+
+  describe('the default embeddings model of similar: the newest current one', () => {
+    const now = Date.parse('2026-11-29T00:00:00Z');
+    const entry = (id: string, raw: Record<string, unknown>, version?: string): ModelEntry => ({
+      id,
+      version,
+      raw: { id, capabilities: { embeddings: true, chat: false }, ...raw },
+    });
+    const chat: ModelEntry = { id: 'aurora-9', raw: { id: 'aurora-9', created: 1_900_000_000 } };
+
+    it('never a deprecated or retiring model, even listed first and newest', () => {
+      const models = [
+        entry('old-embed', { lifecycle_status: 'deprecated', created: 1_800_000_000 }),
+        entry('retiring-embed', { retirement_date: '2027-02-01', created: 1_800_000_000 }),
+        entry('embed-a', { lifecycle_status: 'generally-available', created: 1_600_000_000 }),
+        entry('embed-b', { created: 1_700_000_000 }),
+        chat,
+      ];
+      assert.equal(newestCurrentEmbeddingsModel(models, now), 'embed-b');
+    });
+
+    it('the latest created, then the highest version, then the first listed', () => {
+      assert.equal(
+        newestCurrentEmbeddingsModel([entry('a', { created: 5 }, '9'), entry('b', { created: 6 }, '1')], now),
+        'b',
+      );
+      assert.equal(
+        newestCurrentEmbeddingsModel([entry('a', { created: 5 }, '1.9'), entry('b', { created: 5 }, '1.10')], now),
+        'b',
+      );
+      assert.equal(
+        newestCurrentEmbeddingsModel([entry('a', { created: 5 }, '2'), entry('b', { created: 5 }, '2')], now),
+        'a',
+      );
+      assert.equal(newestCurrentEmbeddingsModel([entry('a', {}), entry('b', { created: 'soon' })], now), 'a');
+    });
+
+    it('none when every embeddings model is going away, or none is listed', () => {
+      assert.equal(newestCurrentEmbeddingsModel([entry('old', { deprecated: true }), chat], now), undefined);
+      assert.equal(newestCurrentEmbeddingsModel([chat], now), undefined);
+    });
+
+    it('from the service: the deprecated first-listed one is passed over', async () => {
+      const c: ModelService = client(() => ok({}));
+      c.listModels = async () => ({
+        models: [entry('cirrus-embed-1', { lifecycle_status: 'deprecated' }), entry('cirrus-embed-2', {})],
+        skipped: 0,
+        warnings: [],
+        pages: 1,
+      });
+      assert.equal(await defaultEmbeddingsModel(c, undefined, now), 'cirrus-embed-2');
+    });
   });
 });

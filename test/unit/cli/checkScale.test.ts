@@ -62,11 +62,11 @@ describe('cli/check at scale (graders, repeats, retries, shards, merge, cache)',
       assert.equal(r.code, 0, r.out + r.err);
       assert.match(
         r.out,
-        /^Graders: judge the payload's own model \(default\); embeddings cirrus-embed-1 \(default: the service's first embeddings model\)/m,
+        /^Graders: judge the payload's own model \(default\); embeddings cirrus-embed-2 \(default: the service's newest current embeddings model\)/m,
       );
       assert.match(
         r.out,
-        /line 3 {2}similar "Paris is the capital of France\." >= 0\.8: similarity 1\.00 to the reference \(cirrus-embed-1\)/,
+        /line 3 {2}similar "Paris is the capital of France\." >= 0\.8: similarity 1\.00 to the reference \(cirrus-embed-2\)/,
       );
       assert.match(
         r.out,
@@ -75,7 +75,7 @@ describe('cli/check at scale (graders, repeats, retries, shards, merge, cache)',
       const embeddings = s.received('/v1/embeddings', 'POST');
       assert.equal(embeddings.length, 1);
       assert.deepEqual(embeddings[0].json, {
-        model: 'cirrus-embed-1',
+        model: 'cirrus-embed-2',
         input: ['Paris is the capital of France.', 'Paris is the capital of France.'],
       });
       const judged = s.received('/v1/chat', 'POST').filter((q) => q.json?.response_format !== undefined);

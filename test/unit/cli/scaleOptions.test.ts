@@ -84,7 +84,7 @@ describe('cli/scaleOptions', () => {
   it('the summary lines: graders, waits and the cache, in the singular and the plural', () => {
     assert.equal(
       graderSummary({}, false),
-      "Graders: judge the payload's own model (default); embeddings none (the service lists no embeddings model) (a payload's // @grader line goes first)",
+      "Graders: judge the payload's own model (default); embeddings none (the service lists no current embeddings model) (a payload's // @grader line goes first)",
     );
     assert.equal(
       graderSummary({ judge: 'j', embeddings: 'e' }, false),
@@ -92,7 +92,7 @@ describe('cli/scaleOptions', () => {
     );
     assert.equal(
       graderSummary({ embeddings: 'e' }, true),
-      "Graders: judge the payload's own model (default); embeddings e (default: the service's first embeddings model) (a payload's // @grader line goes first)",
+      "Graders: judge the payload's own model (default); embeddings e (default: the service's newest current embeddings model) (a payload's // @grader line goes first)",
     );
     assert.equal(waitSummary({ waits: 0, waitedMs: 0, rateLimited: 0 }, 0), undefined);
     assert.equal(

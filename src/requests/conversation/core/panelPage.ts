@@ -282,5 +282,15 @@ document.addEventListener('click', (event) => {
   }
 });
 
+// Focusing the panel from the keyboard (Ctrl+2, a reveal for typing) lands in the message box, where a person
+// types next, not on the page's body; a click keeps the focus where it clicks, and a focus the page had (a
+// button) is kept. The tab order stays the visual order (header, turns, message box, Send).
+let pointing = false;
+window.addEventListener('pointerdown', () => { pointing = true; setTimeout(() => { pointing = false; }, 0); }, true);
+window.addEventListener('focus', () => {
+  if (!pointing && (!document.activeElement || document.activeElement === document.body)) { message.focus(); }
+});
+if (document.hasFocus() && document.activeElement === document.body) { message.focus(); }
+
 post({ type: 'ready' });
 `;
