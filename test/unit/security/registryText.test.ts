@@ -206,6 +206,30 @@ describe('security: {{model}} and derived values do not launder secrets', () => 
     assert.ok(!r.json.includes(CANARY) && !r.shownJson.includes(CANARY));
   });
 
+  it('a check names a model read from {{$env}} by its reference, never by its value', async () => {
+    const sentJson: string[] = [];
+    const client = {
+      post: async (_endpoint: string, json: string) => {
+        sentJson.push(json);
+        return { status: 200, statusText: 'OK', headers: {}, elapsedMs: 1, contentType: 'application/json' };
+      },
+    } as unknown as ServiceClient;
+    const result = await runCheckFile(
+      '// POST /v1/responses\n// @expect status 200\n{"model": "{{$env GITHUB_TOKEN}}", "input": "{{model}}"}',
+      {
+        target: async () => ({ client, variables: reader([]) }),
+        readText: () => undefined,
+        concurrency: 1,
+        maxRows: 10,
+        signal: new AbortController().signal,
+      },
+    );
+    assert.equal(JSON.parse(sentJson[0]).model, CANARY, 'sent with the value');
+    const row = result.rows[0];
+    assert.ok(row.kind === 'run');
+    assert.equal(row.result.model, '{{$env GITHUB_TOKEN}}', 'named in results and reports by its reference');
+  });
+
   it('a literal id in the model is literal in its copies too (resolved once, never twice)', () => {
     const asked: string[] = [];
     const r = resolvePayload({ model: '\\{{$env GITHUB_TOKEN}}', input: '{{model}}' }, reader(asked));
