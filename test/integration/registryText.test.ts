@@ -2,7 +2,7 @@
 // a real VS Code against the local service's hostile registry (family `vars`: ids that are `{{…}}` references),
 // New Request, the successor quick fix and completion write an id that Send sends as listed; Copy as Code
 // applies the payload's `{{$env}}` policy; Fork and Import cURL of text from outside the scratch folder give a
-// `.copied.jsonc` file that reads no more than its source could; a `{{$env}}` value a service echoes in a
+// `.copied.jsonc` file that reads no more than its source could (a request reopened from history too); a `{{$env}}` value a service echoes in a
 // response header is redacted in what the answer keeps.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -176,6 +176,35 @@ describe('Registry text and the scratch folder keep their {{$env}} limits', func
     own.selection = new vscode.Selection(ownEnd, ownEnd);
     const ownFork = (await vscode.commands.executeCommand(Commands.forkConversation)) as { editor?: vscode.TextEditor };
     assert.ok(ownFork.editor && !ownFork.editor.document.uri.path.endsWith('.copied.jsonc'));
+  });
+
+  it('a request reopened from history without its own scratch file opens as copied text', async () => {
+    const marker = 'sent from an untitled editor';
+    const doc = await vscode.workspace.openTextDocument({
+      language: 'jsonc',
+      content: `// POST /v1/responses\n${JSON.stringify({ model: 'plain-1', input: marker })}\n`,
+    });
+    const editor = await vscode.window.showTextDocument(doc, { preview: false });
+    editor.selection = new vscode.Selection(0, 0, 0, 0);
+    const outcome = (await vscode.commands.executeCommand(Commands.sendRequest)) as SendOutcome;
+    assert.equal(outcome.kind, 'sent');
+    const { pick } = api.ui;
+    try {
+      api.ui.pick = (async (items: readonly { entry?: { payload: string }; run?: string }[]) =>
+        items.find((i) => i.entry?.payload.includes(marker)) ?? items.find((i) => i.run === 'open')) as typeof pick;
+      await vscode.commands.executeCommand(Commands.showHistory);
+      const reopened = await eventually(
+        () => {
+          const active = vscode.window.activeTextEditor?.document;
+          return active?.getText().includes(marker) && active.uri.scheme !== 'untitled' ? active : undefined;
+        },
+        5000,
+        'the reopened payload',
+      );
+      assert.ok(reopened.uri.path.endsWith('.copied.jsonc'), reopened.uri.path);
+    } finally {
+      api.ui.pick = pick;
+    }
   });
 
   it('a {{$env}} value the service echoes in a response header is redacted in what the answer keeps', async () => {
