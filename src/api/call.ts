@@ -56,8 +56,19 @@ export class CallReuse {
   }
 }
 
-/** Reads the key and secret headers; throws `config` (or `aborted`) ServiceErrors before anything is sent. */
-export async function openCall(source: CallSource, signal: AbortSignal | undefined, reuse: CallReuse): Promise<Call> {
+/** The shortest request secret (CallOptions.secrets) a call removes from what it hands back. */
+export const MIN_CALL_SECRET = 6;
+
+/**
+ * Reads the key and secret headers; throws `config` (or `aborted`) ServiceErrors before anything is sent.
+ * `secrets`: what the request carries besides them (CallOptions.secrets), redacted as they are.
+ */
+export async function openCall(
+  source: CallSource,
+  signal: AbortSignal | undefined,
+  reuse: CallReuse,
+  secrets: readonly string[] = [],
+): Promise<Call> {
   const host = source.origin;
   let key: string | undefined;
   try {
@@ -96,7 +107,11 @@ export async function openCall(source: CallSource, signal: AbortSignal | undefin
   return {
     key,
     secretHeaders,
-    redact: reuse.redactorFor([key, ...Object.values(secretHeaders ?? {})]),
+    redact: reuse.redactorFor([
+      key,
+      ...Object.values(secretHeaders ?? {}),
+      ...secrets.filter((s) => s.length >= MIN_CALL_SECRET),
+    ]),
     signal: reuse.signalFor(signal),
   };
 }

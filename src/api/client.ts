@@ -114,6 +114,7 @@ export class ServiceClient implements ModelService {
       { apiKey: this.options.apiKey, secretHeaders: this.options.secretHeaders, origin: this.base?.origin },
       options?.signal,
       this.reuse,
+      options?.secrets,
     );
     return { ...call, transport: this.transport };
   }

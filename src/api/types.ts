@@ -127,6 +127,13 @@ export interface ServiceClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Secrets the request carries besides the key (the values of a payload's `{{$env NAME}}`): removed, like the
+   * key, from everything the call hands back — headers, body, stream events, errors and log lines — so a
+   * service that echoes them (a header repeating the request's `user`) shows them nowhere. Values shorter than
+   * MIN_CALL_SECRET are left (removing them would shred ordinary text, as the Redactor does).
+   */
+  secrets?: readonly string[];
 }
 
 export interface ListOptions extends CallOptions {

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { describeFailure } from '../domain/failure';
 import { variableContext } from '../domain/payload/variableContext';
+import { scratchOrigin } from '../domain/payload/kind';
 import { displayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { Services } from '../services';
@@ -124,7 +125,7 @@ export class ChecksController implements vscode.Disposable {
     private readonly settings: ChecksSettings,
   ) {
     this.scratch = vscode.Uri.joinPath(deps.context.globalStorageUri, 'scratch');
-    this.envAccess = new EnvAccess(deps.context.workspaceState, (uri) => uri.path.startsWith(`${this.scratch.path}/`));
+    this.envAccess = new EnvAccess(deps.context.workspaceState, (uri) => scratchOrigin(uri, this.scratch));
     this.controller.resolveHandler = async (item) => {
       if (!item) {
         await this.refresh();

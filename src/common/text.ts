@@ -49,6 +49,27 @@ export function displayText(value: unknown, max = 200): DisplayText {
 }
 
 /**
+ * Like {@link displayText}, but a text longer than `max` keeps its beginning and its end with `…` between them:
+ * for ids in lists, where the end of an id (its version, a `{{…}}` a registry hid there) must not be cut off
+ * unseen. Very long text is read from both ends only (the mark shows the gap).
+ */
+export function displayEnds(value: unknown, max = 60): DisplayText {
+  if (value === undefined || value === null) {
+    return '' as DisplayText;
+  }
+  const text = typeof value === 'string' ? value : String(value);
+  const bound = max * 4 + 16;
+  const kept = text.length > 2 * bound ? `${text.slice(0, bound)}\u2026${text.slice(-bound)}` : text;
+  let s = kept.replace(INVISIBLE, '').replace(LINE_BREAKS, ' ').replace(CONTROL, '\ufffd');
+  if (s.length > max) {
+    const tail = Math.floor((max - 1) * 0.4);
+    s = `${s.slice(0, Math.max(0, max - 1 - tail))}\u2026${s.slice(s.length - tail)}`;
+  }
+  // After clipping, as displayText: the inserted characters never push a real one out.
+  return s.replace(LINK_JOIN, '] (').replace(ICON, '$\u2060(') as DisplayText;
+}
+
+/**
  * An untrusted value (a URL, a file name, a server's sentence) as an argument of a localized message
  * (`l10n.t` in src/common/l10n.ts): {@link displayText} with room for up to 300 characters.
  *

@@ -2,21 +2,23 @@ import * as vscode from 'vscode';
 import { clean, type DisplayText } from '../common/text';
 import { l10n } from './l10n';
 import type { Ui } from './ui';
+import type { ScratchOrigin } from '../domain/payload/kind';
 import type { EnvPolicy, VariableProblem } from '../domain/payload/variables';
 
 const KEY = 'modelAccess.envAllowed';
 
 /**
- * Which `{{$env NAME}}` a payload may read (domain/payload/variables.ts `EnvPolicy`), for Send, Compare and
- * checks alike: every name for the person's own
- * scratch payloads in a trusted window; elsewhere only `MODEL_ACCESS_*` and the names allowed here, kept per
- * workspace in workspace state (never synced, never settings a repository could carry).
+ * Which `{{$env NAME}}` a payload may read (domain/payload/variables.ts `EnvPolicy`), for Send, Compare, Copy
+ * as Code and checks alike: every name for the person's own scratch payloads in a trusted window; elsewhere —
+ * scratch files whose text was copied in from elsewhere included (domain/payload/kind.ts `ScratchOrigin`) —
+ * only `MODEL_ACCESS_*` and the names allowed here, kept per workspace in workspace state (never synced,
+ * never settings a repository could carry).
  */
 export class EnvAccess {
   constructor(
     private readonly state: vscode.Memento,
-    /** Whether a file is one of the person's own scratch payloads (the requests feature knows the folder). */
-    private readonly isScratch: (uri: vscode.Uri) => boolean,
+    /** Where a file stands: the person's own scratch payload, copied into the scratch folder, or outside it. */
+    private readonly originOf: (uri: vscode.Uri) => ScratchOrigin,
   ) {}
 
   private get allowed(): ReadonlySet<string> {
@@ -26,11 +28,14 @@ export class EnvAccess {
 
   /** The policy for a payload in `uri` (undefined: a payload whose file is not known, limited too). */
   policyFor(uri: vscode.Uri | undefined): EnvPolicy {
+    const origin = uri ? this.originOf(uri) : 'outside';
     const limited = !vscode.workspace.isTrusted
       ? 'untrusted'
-      : uri && this.isScratch(uri)
+      : origin === 'own'
         ? undefined
-        : 'outsideScratch';
+        : origin === 'copied'
+          ? 'copied'
+          : 'outsideScratch';
     return { limited, allowed: this.allowed };
   }
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ModelEntry, PostEndpoint } from '../api/types';
-import { displayText, type DisplayText } from '../common/text';
+import { displayEnds, displayText, type DisplayText } from '../common/text';
 import { modelKind, suitsEndpoint, type ModelKind } from '../domain/modelKind';
 import { familyOf, sortModels } from '../domain/modelSorting';
 import { isGoingAway, lifecycleLabel, readLifecycle } from '../domain/registry/lifecycle';
@@ -8,6 +8,9 @@ import { l10n } from './l10n';
 import type { SafePickItem } from './ui';
 
 export type ModelPickItem = SafePickItem & { model?: ModelEntry };
+
+/** How much of an id a pick item's label shows: its beginning and end, a long one with `…` between. */
+const ID_SHOWN = 60;
 
 function kindLabel(kind: ModelKind): DisplayText {
   switch (kind) {
@@ -30,8 +33,13 @@ function item(
   lifecycle: DisplayText,
   kind?: ModelKind,
 ): ModelPickItem {
+  const label = displayEnds(model.id, ID_SHOWN);
   return {
-    label: displayText(model.id, 200),
+    // A long id keeps its end in view (a `{{…}}` hidden past the cut would be written unseen), and says so.
+    label,
+    ...(label !== displayText(model.id, Infinity)
+      ? { detail: l10n.t('A long id of {0} characters: its middle is not shown', model.id.length) }
+      : {}),
     description: [displayText(model.version, 60), displayText(model.family, 60), lifecycle, kind ? kindLabel(kind) : '']
       .filter(Boolean)
       .join(' · ') as DisplayText,

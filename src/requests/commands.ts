@@ -131,7 +131,7 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
     payloadActions(deps, payloads, responses, await editorFor(arg)),
   );
   command(Commands.copyAsCode, (arg?: unknown, target?: unknown, endpoint?: unknown) =>
-    copyAsCode(deps, payloads, arg, target, endpoint),
+    copyAsCode(deps, payloads, eager.envAccess, arg, target, endpoint),
   );
   command(Commands.importCurl, (arg?: unknown) => importCurlCommand(deps, scratch, arg));
   command(Commands.openScratchFolder, () => openScratchFolder(deps, scratch));

@@ -31,7 +31,7 @@ const JSON_FEATURES = 'vscode.json-language-features';
 export function register(deps: Services): vscode.Disposable[] {
   const scratch = new ScratchFiles(deps.context.globalStorageUri);
   // Which {{$env NAME}} a payload may read: remembered per workspace.
-  const envAccess = new EnvAccess(deps.context.workspaceState, (uri) => scratch.contains(uri));
+  const envAccess = new EnvAccess(deps.context.workspaceState, (uri) => scratch.originOf(uri));
   const payloads = new PayloadDocuments(scratch, () => {
     void deps.catalog.ensureLoaded();
     // VS Code's JSON features (validation, folding, formatting) serve the payload language too

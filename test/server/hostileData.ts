@@ -143,6 +143,19 @@ export const HOSTILE_IDS = Object.freeze({
     Object.freeze({ family: 'p', id: 'q\u0000r' }),
     Object.freeze({ family: 'p\u0000q', id: 'r' }),
   ]),
+  /**
+   * Family `vars`: ids that are `{{…}}` references — `$env` of a name no payload may read unasked, one of the
+   * `MODEL_ACCESS_*` names every payload may read, an environment's variable, and a 230-character id whose
+   * reference comes after where a list clips it. Written into a payload, each must be sent as listed.
+   */
+  variables: Object.freeze([
+    '{{$env HOSTILE_ENV_CANARY}}',
+    'v-{{ $env MODEL_ACCESS_HOSTILE_CANARY }}',
+    'v-{{region}}',
+    `v-${'x'.repeat(200)}-{{$env HOSTILE_ENV_CANARY}}`,
+  ]),
+  /** Family `vars`, deprecated and retiring: its `replacement` is `variables[0]` (the successor quick fix). */
+  variablesRetiring: 'vars-old',
   /** (piece `deepEntry`) Its raw field `nested` is HOSTILE_DEEP_DEPTH arrays deep. */
   deep: 'deep-10000',
   /** (piece `errors`) Listed, but `GET /v1/models/{id}` and POSTs with it answer 404 / 500 with a hostile message. */
@@ -286,6 +299,13 @@ export function hostileModels(pieces: HostileModelPieces): RegistryModel[] {
       ),
       ...HOSTILE_IDS.separators.map((id, i) => model(id, 'sep', String(i + 1), `${CARDS}/sep-${i + 1}`)),
       ...HOSTILE_IDS.familyBoundary.map((m, i) => model(m.id, m.family, '1', `${CARDS}/boundary-${i + 1}`)),
+      ...HOSTILE_IDS.variables.map((id, i) => model(id, 'vars', String(i + 1), `${CARDS}/vars-${i + 1}`)),
+      model(HOSTILE_IDS.variablesRetiring, 'vars', '0', `${CARDS}/vars-old`, {
+        lifecycle_status: 'deprecated',
+        deprecation_date: '2026-01-31',
+        retirement_date: '2026-12-31',
+        replacement: HOSTILE_IDS.variables[0],
+      }),
     );
   }
   if (pieces.deepEntry) {

@@ -35,6 +35,7 @@ import {
 import { applyRegistryChanges, type RegistryChangeSet } from './registryChanges';
 import { dispatch, type ServerContext } from './routes';
 export { CARD_MARKER } from './cards';
+export { END_USER_HEADER } from './routes';
 import { sleepUnlessClosed } from './streaming';
 import type { UploadedFile } from './upload';
 

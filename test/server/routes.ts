@@ -89,6 +89,9 @@ function serveCard(ctx: ServerContext, ex: Exchange, file: string): void {
 }
 const POST_ENDPOINTS = ['/v1/responses', '/v1/chat', '/v1/embeddings', '/v1/files'];
 
+/** Response header of a chat or responses answer whose request named a `user`: that value, echoed. */
+export const END_USER_HEADER = 'x-end-user';
+
 export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> {
   const method = ex.req.method ?? 'GET';
   const { path } = ex;
@@ -170,6 +173,11 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
       return;
     }
     const stream = wantsStream(body);
+    if (typeof body.user === 'string') {
+      // The end user a request names (`user`, as OpenAI's API takes it), echoed the way gateways do: a
+      // client that shows response headers must not show a secret a payload put there.
+      ex.headers[END_USER_HEADER] = body.user.replace(/[^\x20-\x7e]/g, '?');
+    }
     const scripted = path === '/v1/chat' ? ctx.grading.chatText(body) : undefined;
     const pieces = scripted === undefined ? undefined : [scripted];
     const answer: Answer = path === '/v1/chat' ? chatAnswer(model.id, body, pieces) : responsesAnswer(model.id, body);

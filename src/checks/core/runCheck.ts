@@ -176,7 +176,8 @@ export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: Ru
   return {
     run,
     endpoint: check.endpoint,
-    model: run.model ?? (typeof own === 'string' ? resolveString(own, context).sent : undefined),
+    // As shown: a model read from `{{$env NAME}}` is named by its reference in results and reports.
+    model: run.model ?? (typeof own === 'string' ? resolveString(own, context).shown : undefined),
     observed,
     results,
     passed: results.every((r) => r.outcome.passed),
@@ -229,12 +230,15 @@ export function payloadModel(value: unknown): string | undefined {
   return typeof model === 'string' ? model : undefined;
 }
 
-/** The payload with another model, for several-models runs. */
+/**
+ * The payload with another model, for several-models runs. The id comes from the registry or a command line:
+ * written as literal text, so it is sent as listed and never read as a `{{…}}` reference.
+ */
 export function withModel(value: unknown, model: string | undefined): unknown {
   if (model === undefined || typeof value !== 'object' || value === null || Array.isArray(value)) {
     return value;
   }
-  return { ...(value as Record<string, unknown>), model };
+  return { ...(value as Record<string, unknown>), model: literalText(model) };
 }
 
 /**
@@ -312,7 +316,11 @@ async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, contex
         }
       : undefined;
   try {
-    const result = await deps.client.post(check.endpoint, resolved.json, { stream: streamed, signal });
+    const result = await deps.client.post(check.endpoint, resolved.json, {
+      stream: streamed,
+      signal,
+      secrets: resolved.secrets,
+    });
     // The time waiting out a 429 is the run's, not the service's answer time.
     started += waitedBefore(result);
     const base = { status: result.status, errorMessage: result.error?.message, shapes: describeShapes() };

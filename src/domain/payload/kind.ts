@@ -38,6 +38,28 @@ export function isInside(uri: UriParts, folder: UriParts): boolean {
   return uri.scheme === folder.scheme && uri.path.startsWith(base);
 }
 
+/**
+ * Where a file stands for `{{$env NAME}}` (variables.ts `EnvPolicy`): one of the person's own scratch
+ * payloads, a scratch file whose text was copied in from elsewhere, or any other file.
+ *
+ * Text that moves into the scratch folder keeps the policy of where it came from: a Fork or copy of a payload
+ * that is not one of the person's own scratch payloads, an imported curl command and a request reopened from
+ * the history of such a payload are written to a file whose name ends in `.copied.jsonc`
+ * (COPIED_SCRATCH_ENDING), and that file reads what a file outside the folder reads. The mark is in the name,
+ * where no text written into the file can add or remove it; renaming the file is the person's own choice.
+ */
+export type ScratchOrigin = 'own' | 'copied' | 'outside';
+
+/** The name ending of a scratch file whose text came from elsewhere (see ScratchOrigin). */
+export const COPIED_SCRATCH_ENDING = '.copied.jsonc';
+
+export function scratchOrigin(uri: UriParts, scratchFolder: UriParts): ScratchOrigin {
+  if (!isInside(uri, scratchFolder)) {
+    return 'outside';
+  }
+  return /\.copied\.jsonc?$/i.test(uri.path) ? 'copied' : 'own';
+}
+
 export function isPayloadDocument(doc: DocumentFacts, scratchFolder: UriParts): boolean {
   if (!PAYLOAD_LANGUAGES.includes(doc.languageId)) {
     return false;

@@ -90,11 +90,3 @@ export function payloadModel(value: unknown): string | undefined {
 export function wantsStream(value: unknown): boolean {
   return typeof value === 'object' && value !== null && (value as Record<string, unknown>).stream === true;
 }
-
-/**
- * `text` as it must be written between the quotes of a JSON string: a model id holding `"` or `\` must
- * not end the string early and add keys to the payload.
- */
-export function jsonStringContent(text: string): string {
-  return JSON.stringify(text).slice(1, -1);
-}

@@ -86,6 +86,32 @@ export function literalText(text: string): string {
   return text.includes('{{') ? text.replace(/\{\{/g, '\\{{') : text;
 }
 
+/**
+ * `text` written between the quotes of a payload's JSON string so that Send sends `text` exactly: escaped for
+ * JSON (a `"` or `\` never ends the string early and adds keys) and for `{{…}}` ({@link literalText}). Every
+ * value the registry gives — a model id written by New Request, Compare Models, Run Checks on Several Models,
+ * a quick fix, completion or the conversation panel's model picker — goes into a payload through this or
+ * `literalText`: a registry listing `{{$env AWS_SECRET_ACCESS_KEY}}` as an id must not make Send read it.
+ */
+export function literalStringContent(text: string): string {
+  return JSON.stringify(literalText(text)).slice(1, -1);
+}
+
+/**
+ * What Send sends for `text` when it holds no reference (its `\{{` escapes undone), else undefined: how a
+ * model written by literalText reads again as the registry's id.
+ */
+export function literalOf(text: string): string | undefined {
+  let out = '';
+  for (const piece of splitTemplate(text)) {
+    if (!('literal' in piece)) {
+      return undefined;
+    }
+    out += piece.literal;
+  }
+  return out;
+}
+
 /** Every string of a JSON value (keys too) as `literalText`. */
 export function literalValue(value: unknown): unknown {
   if (typeof value === 'string') {
@@ -123,8 +149,11 @@ function referenceOf(m: RegExpExecArray): Reference {
  * every name may be read.
  */
 export interface EnvPolicy {
-  /** Why names are limited; undefined: every name may be read. */
-  limited?: 'untrusted' | 'outsideScratch';
+  /**
+   * Why names are limited (undefined: every name may be read): an untrusted workspace, a file outside the
+   * scratch folder, or a scratch file whose text was copied in from elsewhere (kind.ts `ScratchOrigin`).
+   */
+  limited?: 'untrusted' | 'outsideScratch' | 'copied';
   /** Names the person allowed for this workspace. */
   allowed: ReadonlySet<string>;
 }
@@ -192,10 +221,13 @@ export interface Resolved {
 const MAX_DEPTH = 8;
 
 /**
- * Resolves one string. `model` is the value `{{model}}` takes (the payload's own model), when known.
+ * Resolves one string. `model` is the payload's own `"model"`, resolved (`resolveModel`), when known:
+ * `{{model}}` takes it as it is — what it sends, what it shows, its secrets and its problems — so a copy of
+ * the model obeys the same `{{$env}}` policy and redaction as the model itself, and its text is never
+ * resolved a second time (a literal `\{{$env NAME}}` id stays literal in the copy).
  * An unresolvable reference stays as written in both outputs, with a problem.
  */
-export function resolveString(s: string, context: VariableContext, model?: string): Resolved {
+export function resolveString(s: string, context: VariableContext, model?: Resolved): Resolved {
   const out: Resolved = { sent: '', shown: '', secrets: [], problems: [] };
   resolveInto(s, context, model, out, [], 0);
   return out;
@@ -204,7 +236,7 @@ export function resolveString(s: string, context: VariableContext, model?: strin
 function resolveInto(
   s: string,
   context: VariableContext,
-  model: string | undefined,
+  model: Resolved | undefined,
   out: Resolved,
   trail: readonly string[],
   depth: number,
@@ -252,12 +284,19 @@ function resolveInto(
                     OWN_ENV_PREFIX,
                     ref.name,
                   )
-                : l10n.t(
-                    '{0}: a payload outside the scratch folder reads only {1}* environment variables unless you allow {2}',
-                    ref.text,
-                    OWN_ENV_PREFIX,
-                    ref.name,
-                  ),
+                : context.envPolicy?.limited === 'copied'
+                  ? l10n.t(
+                      '{0}: this payload was copied into the scratch folder from elsewhere (a fork, a copy, the history or a curl command), so it reads only {1}* environment variables unless you allow {2}',
+                      ref.text,
+                      OWN_ENV_PREFIX,
+                      ref.name,
+                    )
+                  : l10n.t(
+                      '{0}: a payload outside the scratch folder reads only {1}* environment variables unless you allow {2}',
+                      ref.text,
+                      OWN_ENV_PREFIX,
+                      ref.name,
+                    ),
           });
           out.sent += ref.text;
           out.shown += ref.text;
@@ -277,8 +316,14 @@ function resolveInto(
         fail(l10n.t('{0}: there is no built-in {1} (built-ins: $env NAME, $uuid, $timestamp)', ref.text, ref.name));
         break;
       case 'variable': {
-        const own = ref.name === 'model' ? model : undefined;
-        const value = own ?? (Object.hasOwn(context.variables, ref.name) ? context.variables[ref.name] : undefined);
+        if (ref.name === 'model' && model) {
+          // The model as it resolved: never its result resolved again, and a secret in it stays a secret.
+          out.sent += model.sent;
+          out.shown += model.secrets.length ? ref.text : model.shown;
+          out.secrets.push(...model.secrets);
+          break;
+        }
+        const value = Object.hasOwn(context.variables, ref.name) ? context.variables[ref.name] : undefined;
         if (value === undefined) {
           fail(
             ref.name === 'model'
@@ -292,7 +337,7 @@ function resolveInto(
         } else {
           // A value may hold references of its own; a secret inside keeps the whole reference as written.
           const inner: Resolved = { sent: '', shown: '', secrets: [], problems: [] };
-          resolveInto(value, context, ref.name === 'model' ? undefined : model, inner, [...trail, ref.name], depth + 1);
+          resolveInto(value, context, model, inner, [...trail, ref.name], depth + 1);
           out.sent += inner.sent;
           out.shown += inner.secrets.length ? ref.text : inner.shown;
           out.secrets.push(...inner.secrets);
@@ -317,7 +362,7 @@ export interface ResolvedPayload {
 
 /**
  * Resolves every string of a parsed payload, keys included. `{{model}}` is the payload's top-level
- * `"model"`, itself resolved first (without `{{model}}`). One walk builds what is sent and what is shown
+ * `"model"`, itself resolved first (without `{{model}}`; see resolveString). One walk builds what is sent and what is shown
  * side by side (they see the same `$uuid`s and `$timestamp`); the two differ only where a secret went in,
  * so without one they are the same value. A checks run resolves a payload per dataset row: strings without
  * `{{` are kept as they are.
@@ -327,11 +372,7 @@ export function resolvePayload(value: unknown, context: VariableContext): Resolv
   const c: VariableContext = { ...context, now: () => now };
   const secrets: string[] = [];
   const problems: VariableProblem[] = [];
-  let model: string | undefined;
-  if (isObject(value) && typeof value.model === 'string') {
-    const r = resolveString(value.model, c, undefined);
-    model = r.problems.length ? undefined : r.sent;
-  }
+  const model = isObject(value) && typeof value.model === 'string' ? resolveModel(value.model, c) : undefined;
   const resolve = (s: string): Resolved => {
     if (!s.includes('{{')) {
       return { sent: s, shown: s, secrets: [], problems: [] };
@@ -376,6 +417,16 @@ export function resolvePayload(value: unknown, context: VariableContext): Resolv
     secrets: [...new Set(secrets)],
     problems: dedupe(problems),
   };
+}
+
+/**
+ * The payload's `"model"` (as written) resolved for `{{model}}`, with the payload's own context (its
+ * `{{$env}}` policy): undefined when it cannot be resolved (then `{{model}}` is the environment's variable
+ * `model`, or a problem). Its own `{{model}}` is the environment's variable, never itself.
+ */
+export function resolveModel(written: string, context: VariableContext): Resolved | undefined {
+  const r = resolveString(written, context, undefined);
+  return r.problems.length ? undefined : r;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

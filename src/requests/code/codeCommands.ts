@@ -2,14 +2,14 @@ import * as vscode from 'vscode';
 import type { ModelEntry, PostEndpoint } from '../../api/types';
 import { parseBaseUrl } from '../../api/baseUrl';
 import { modelFromArg } from '../../domain/commandArgs';
-import { clean, displayText, type DisplayText } from '../../common/text';
+import { clean, displayEnds, displayText, type DisplayText } from '../../common/text';
 import { l10n } from '../../platform/l10n';
 import type { Services } from '../../services';
 import { ENDPOINTS, readEndpoint } from '../../domain/payload/endpointHeader';
 import { importCurl } from './core/curlImport';
 import { parsePayload } from '../../domain/payload/parse';
 import { textToSend } from '../send/core/sendText';
-import { starterPayload } from '../payloads/core/templates';
+import { starterRequest } from '../payloads/core/templates';
 import { SNIPPET_TARGETS, snippetTarget } from './core/codeSnippets/targets';
 import { snippetHeaders, type SnippetHeader } from './core/codeSnippets/request';
 import type { PayloadDocuments } from '../payloads/payloadDocuments';
@@ -19,6 +19,7 @@ import { commandEnvironment } from '../../platform/environments';
 import { variableContext } from '../../domain/payload/variableContext';
 import { resolvePayload } from '../../domain/payload/variables';
 import { payloadEnvironment } from '../payloads/variableEditing';
+import type { EnvAccess } from '../../platform/envAccess';
 
 /**
  * The origin and prefix (`https://host/api`) of `env` (default: the active environment), or undefined
@@ -49,11 +50,13 @@ function headersOf(env: Environment | undefined): SnippetHeader[] {
 export async function copyAsCode(
   deps: Services,
   payloads: PayloadDocuments,
+  envAccess: EnvAccess,
   arg: unknown,
   targetArg?: unknown,
   endpointArg?: unknown,
 ): Promise<string | undefined> {
-  const request = await requestFor(deps, payloads, arg, endpointArg);
+  const again = () => copyAsCode(deps, payloads, envAccess, arg, targetArg, endpointArg);
+  const request = await requestFor(deps, payloads, envAccess, arg, endpointArg, again);
   if (!request) {
     return undefined;
   }
@@ -88,7 +91,14 @@ export async function copyAsCode(
   return code;
 }
 
-async function requestFor(deps: Services, payloads: PayloadDocuments, arg: unknown, endpointArg: unknown) {
+async function requestFor(
+  deps: Services,
+  payloads: PayloadDocuments,
+  envAccess: EnvAccess,
+  arg: unknown,
+  endpointArg: unknown,
+  again: () => Promise<unknown>,
+) {
   const editorArg = arg instanceof vscode.Uri || arg === undefined;
   const editor =
     arg instanceof vscode.Uri && arg.toString() !== vscode.window.activeTextEditor?.document.uri.toString()
@@ -121,10 +131,22 @@ async function requestFor(deps: Services, payloads: PayloadDocuments, arg: unkno
       );
       return undefined;
     }
-    // Secrets ($env values) stay as written: copied code is pasted and kept where a secret must not be.
-    const resolved = resolvePayload(parsed.value, variableContext(target.env));
+    // Secrets ($env values) stay as written: copied code is pasted and kept where a secret must not be. The
+    // payload reads only the names Send would let it read (its file's policy, an untrusted workspace's too).
+    const resolved = resolvePayload(
+      parsed.value,
+      variableContext(target.env, { envPolicy: envAccess.policyFor(doc.uri) }),
+    );
     if (resolved.problems.length > 0) {
-      void deps.ui.error(l10n.t('Nothing was copied: {0}.', clean(resolved.problems[0].message)));
+      const message = l10n.t('Nothing was copied: {0}.', clean(resolved.problems[0].message));
+      if (resolved.problems.some((p) => p.refusedEnv !== undefined)) {
+        // Allow NAME remembers the name for this workspace and copies again.
+        void envAccess
+          .offerAllow(deps.ui, message, resolved.problems)
+          .then((allowed) => (allowed ? again() : undefined));
+      } else {
+        void deps.ui.error(message);
+      }
       return undefined;
     }
     return {
@@ -154,7 +176,8 @@ async function requestFor(deps: Services, payloads: PayloadDocuments, arg: unkno
   if (!endpoint) {
     return undefined;
   }
-  const body: unknown = JSON.parse(starterPayload(endpoint, model.id, deps.config.requestTemplates));
+  // Code, not a payload: nothing resolves `{{…}}` there, so the id goes in as listed.
+  const body: unknown = starterRequest(endpoint, model.id, deps.config.requestTemplates);
   return {
     serviceRoot: serviceRoot(deps, rowTarget.env),
     endpoint: endpoint as PostEndpoint,
@@ -171,7 +194,7 @@ async function pickModel(deps: Services): Promise<ModelEntry | undefined> {
   }
   const pick = await deps.ui.pick(
     deps.catalog.models.map((m) => ({
-      label: displayText(m.id, 120),
+      label: displayEnds(m.id, 60),
       description: displayText(m.family ?? ''),
       model: m,
     })),
@@ -231,7 +254,9 @@ export async function importCurlCommand(
     void deps.ui.error(l10n.t('Import cURL: {0}', clean(result.message)));
     return undefined;
   }
-  const editor = await scratch.create(result.endpoint, result.json);
+  // A curl command is text from elsewhere (a page, a chat, a colleague): it keeps the `{{$env}}` policy of a
+  // file outside the scratch folder.
+  const editor = await scratch.create(result.endpoint, result.json, 'elsewhere');
   void deps.ui.info(
     result.notes.length
       ? l10n.t('{0} {1}', imported(from, result.endpoint), clean(result.notes.join(' ')))

@@ -7,7 +7,7 @@ import { commandEnvironment } from '../../platform/environments';
 import type { ModelCatalog } from '../../platform/catalog';
 import { payloadEnvironment, unresolvedMessage } from '../payloads/variableEditing';
 import { variableContext } from '../../domain/payload/variableContext';
-import { resolvePayload } from '../../domain/payload/variables';
+import { resolvePayload, type ResolvedPayload } from '../../domain/payload/variables';
 import type { EnvAccess } from '../../platform/envAccess';
 import { newNonce } from '../../common/html';
 import { clean, displayText, type DisplayText } from '../../common/text';
@@ -296,7 +296,7 @@ export class ModelComparisons implements vscode.Disposable {
         async (_progress, token) => {
           token.onCancellationRequested(() => controllers.forEach((c) => c.abort()));
           await Promise.all(
-            runs.map((r, i) => this.runOne(client, request.endpoint, bodies[i].json, r, controllers[i], stream)),
+            runs.map((r, i) => this.runOne(client, request.endpoint, bodies[i], r, controllers[i], stream)),
           );
         },
       );
@@ -329,15 +329,16 @@ export class ModelComparisons implements vscode.Disposable {
   private async runOne(
     client: ModelService,
     endpoint: PostEndpoint,
-    /** The payload as sent: JSON text, its model this run's, its references resolved. */
-    body: string,
+    /** The payload as sent: its model this run's, its references resolved (their secrets redacted in the answer). */
+    body: ResolvedPayload,
     run: ComparisonRun,
     controller: AbortController,
     stream: boolean,
   ): Promise<void> {
     const limit = this.deps.config.maxResponseBytes;
     try {
-      const result = await client.post(endpoint, body, {
+      const result = await client.post(endpoint, body.json, {
+        secrets: body.secrets,
         stream,
         signal: controller.signal,
       });

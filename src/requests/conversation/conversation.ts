@@ -100,7 +100,8 @@ export class Conversations {
     const read = readConversation(text);
     const endpoint: PostEndpoint =
       readEndpoint(text) ?? (read.ok && read.conversation.kind === 'responses' ? '/v1/responses' : '/v1/chat');
-    const created = await this.scratch.create(endpoint, forked.text);
+    // From the payload's own file: a fork of a payload that may not read every `{{$env}}` keeps that limit.
+    const created = await this.scratch.create(endpoint, forked.text, doc.uri);
     const end = created.document.positionAt(created.document.getText().length);
     created.selection = new vscode.Selection(end, end);
     return {
@@ -225,9 +226,9 @@ export class Conversations {
     if (!fileId) {
       return { kind: 'unchanged', message: l10n.t('No file id was given.') };
     }
-    const model = this.deps.catalog.models[0]?.id ?? '';
     const payload = {
-      model,
+      // Registry text: written literally, sent as listed.
+      model: literalText(this.deps.catalog.models[0]?.id ?? ''),
       input: [
         {
           role: 'user',

@@ -554,7 +554,8 @@ export class ConversationPanels implements vscode.Disposable {
     }
     const endpoint: PostEndpoint =
       readEndpoint(text) ?? (read.ok && read.conversation.kind === 'responses' ? '/v1/responses' : '/v1/chat');
-    const created = await this.scratch.create(endpoint, forked.text);
+    // From the payload's own file: a fork of a payload that may not read every `{{$env}}` keeps that limit.
+    const created = await this.scratch.create(endpoint, forked.text, doc.uri);
     await this.show(created.document.uri);
     this.announce(
       p,

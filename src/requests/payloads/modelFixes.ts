@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { ModelCatalog } from '../../platform/catalog';
-import { jsonStringContent } from '../../domain/payload/parse';
+import { literalOf, literalStringContent } from '../../domain/payload/variables';
 import { modelProblem } from './core/modelProblems';
 
 /**
  * Quick fixes of the model warnings (ModelDiagnostics): write the closest listed id, the newest model of the
  * family, or the successor the registry names, in place of the value between the quotes. Only the value
- * changes; the rest of the payload stays as typed.
+ * changes; the rest of the payload stays as typed. The id is registry text, written literally
+ * (literalStringContent): sent as listed, never read as a `{{…}}` reference.
  */
 export class ModelFixes implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
@@ -32,7 +33,8 @@ export class ModelFixes implements vscode.CodeActionProvider {
       if (typeof value !== 'string') {
         continue;
       }
-      const problem = modelProblem(value, this.catalog.models, Date.now());
+      const id = literalOf(value);
+      const problem = id === undefined ? undefined : modelProblem(id, this.catalog.models, Date.now());
       // Inside the quotes: the fix replaces the id and keeps the string's quotes.
       const inner = new vscode.Range(d.range.start.translate(0, 1), d.range.end.translate(0, -1));
       problem?.fixes.forEach((fix, i) => {
@@ -40,7 +42,7 @@ export class ModelFixes implements vscode.CodeActionProvider {
         action.diagnostics = [d];
         action.isPreferred = i === 0;
         action.edit = new vscode.WorkspaceEdit();
-        action.edit.replace(doc.uri, inner, jsonStringContent(fix.id));
+        action.edit.replace(doc.uri, inner, literalStringContent(fix.id));
         out.push(action);
       });
     }

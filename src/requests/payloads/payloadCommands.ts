@@ -151,7 +151,8 @@ export async function offerNewPayload(
   const selection = editor.selection.isEmpty
     ? undefined
     : { start: doc.offsetAt(editor.selection.start), end: doc.offsetAt(editor.selection.end) };
-  const created = await scratch.create(pick.path, textToSend(doc.getText(), selection).text);
+  // Copied from that file: the new payload reads the `{{$env}}` names that file may read.
+  const created = await scratch.create(pick.path, textToSend(doc.getText(), selection).text, doc.uri);
   return {
     kind: 'notSent',
     message: l10n.t(

@@ -4,9 +4,9 @@ import type { ModelEntry } from '../../api/types';
 import { Commands } from '../../ids';
 import type { ModelCatalog } from '../../platform/catalog';
 import { readEndpoint } from '../../domain/payload/endpointHeader';
-import { jsonStringContent } from '../../domain/payload/parse';
+import { literalOf, literalStringContent } from '../../domain/payload/variables';
 import { isPayloadDocument, PAYLOAD_LANGUAGES } from '../../domain/payload/kind';
-import { clean, displayText } from '../../common/text';
+import { clean, displayEnds, displayText } from '../../common/text';
 import { l10n } from '../../platform/l10n';
 import type { ScratchFiles } from './scratchFiles';
 import { Lifecycle } from '../../platform/lifecycle';
@@ -117,14 +117,16 @@ export class ModelCompletion implements vscode.CompletionItemProvider {
     }
     return this.catalog.models.map((m, i) => {
       const item = new vscode.CompletionItem(
-        { label: displayText(m.id, 200), description: displayText(detail(m), 120) },
+        // The id's end stays in view: a long one is shown by both ends (the whole id is what is inserted).
+        { label: displayEnds(m.id, 60), description: displayText(detail(m), 120) },
         vscode.CompletionItemKind.Value,
       );
       item.detail = displayText(detail(m), 120) || undefined;
       item.range = at.range;
-      // Inside the quotes: escaped, so an id with `"` or `\` stays one string.
-      item.insertText = jsonStringContent(m.id);
-      item.filterText = jsonStringContent(m.id);
+      // Inside the quotes: escaped, so an id with `"` or `\` stays one string and one with `{{` stays text
+      // (a plain string, not a snippet: `$` means nothing in it).
+      item.insertText = literalStringContent(m.id);
+      item.filterText = literalStringContent(m.id);
       item.sortText = String(i).padStart(6, '0');
       return item;
     });
@@ -157,7 +159,8 @@ export function registerPayloadHover(
 export function modelHover(catalog: ModelCatalog, scratch: ScratchFiles): vscode.Disposable {
   return registerPayloadHover(scratch, (doc, position, md) => {
     const at = modelValueAt(doc, position);
-    const model = at && catalog.models.find((m) => m.id === at.value);
+    // An id written literally (`\{{`) is the id it sends.
+    const model = at && catalog.models.find((m) => m.id === (literalOf(at.value) ?? at.value));
     if (!at || !model) {
       return undefined;
     }
@@ -199,11 +202,10 @@ export class ModelDiagnostics extends Lifecycle {
     }
     const tree = parseTree(doc.getText());
     const node = tree && findNodeAtLocation(tree, ['model']);
-    // A `{{…}}` model is checked by the variable diagnostics, against the environment's values.
-    const problem =
-      node && node.type === 'string' && !String(node.value).includes('{{')
-        ? modelProblem(String(node.value), this.catalog.models, Date.now())
-        : undefined;
+    // A `{{…}}` model is checked by the variable diagnostics, against the environment's values; an id written
+    // literally (`\{{`) is checked as the id it sends.
+    const id = node && node.type === 'string' ? literalOf(String(node.value)) : undefined;
+    const problem = id !== undefined ? modelProblem(id, this.catalog.models, Date.now()) : undefined;
     if (!node || !problem) {
       this.collection.delete(doc.uri);
       return;

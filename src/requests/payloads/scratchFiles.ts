@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { PostEndpoint } from '../../api/types';
 import { endpointInfo, withEndpoint } from '../../domain/payload/endpointHeader';
+import { COPIED_SCRATCH_ENDING, scratchOrigin, type ScratchOrigin } from '../../domain/payload/kind';
 import { INPUT_PLACEHOLDER } from './core/templates';
 
 /**
@@ -19,14 +20,31 @@ export class ScratchFiles {
     return uri.scheme === this.folder.scheme && uri.path.startsWith(`${this.folder.path}/`);
   }
 
-  /** Writes a new scratch file with `payload` under its endpoint header, opens it, selects the input text. */
-  async create(endpoint: PostEndpoint, payload: string): Promise<vscode.TextEditor> {
+  /** Where `uri` stands for `{{$env NAME}}`: one of the person's own scratch payloads, copied in, or outside. */
+  originOf(uri: vscode.Uri): ScratchOrigin {
+    return scratchOrigin(uri, this.folder);
+  }
+
+  /**
+   * Writes a new scratch file with `payload` under its endpoint header, opens it, selects the input text.
+   * `from` is where the text comes from: the person (New Request), the file it was copied from (a Fork, a
+   * copy), or `elsewhere` (a curl command, a history entry without its file). Text that is not from one of
+   * the person's own scratch payloads goes to a `.copied.jsonc` file, which keeps the `{{$env}}` policy of a
+   * file outside the folder (kind.ts `ScratchOrigin`).
+   */
+  async create(
+    endpoint: PostEndpoint,
+    payload: string,
+    from: 'own' | 'elsewhere' | vscode.Uri = 'own',
+  ): Promise<vscode.TextEditor> {
     await vscode.workspace.fs.createDirectory(this.folder);
     const kind = endpointInfo(endpoint)?.kind ?? 'request';
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-    let uri = vscode.Uri.joinPath(this.folder, `${kind}-${stamp}.jsonc`);
+    const copied = from === 'elsewhere' || (from !== 'own' && this.originOf(from) !== 'own');
+    const ending = copied ? COPIED_SCRATCH_ENDING : '.jsonc';
+    let uri = vscode.Uri.joinPath(this.folder, `${kind}-${stamp}${ending}`);
     for (let n = 2; await exists(uri); n++) {
-      uri = vscode.Uri.joinPath(this.folder, `${kind}-${stamp}-${n}.jsonc`);
+      uri = vscode.Uri.joinPath(this.folder, `${kind}-${stamp}-${n}${ending}`);
     }
     const text = `${withEndpoint(payload.trimEnd(), endpoint)}\n`;
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));

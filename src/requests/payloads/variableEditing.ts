@@ -21,7 +21,9 @@ import {
   openReferenceBefore,
   pinnedEnvironment,
   referencesIn,
+  resolveModel,
   resolveString,
+  type Resolved,
   type VariableContext,
   type VariableProblem,
 } from '../../domain/payload/variables';
@@ -63,15 +65,14 @@ export function unresolvedMessage(problems: readonly VariableProblem[]): Display
   );
 }
 
-/** The payload's top-level `"model"` as sent (its own references resolved), for `{{model}}`. */
-function modelOf(text: string, context: VariableContext): string | undefined {
+/**
+ * The payload's top-level `"model"` resolved for `{{model}}`, with the payload's own context (its `{{$env}}`
+ * policy): a hover on `{{model}}` never shows a secret the model reads.
+ */
+function modelOf(text: string, context: VariableContext): Resolved | undefined {
   const tree = parseTree(text);
   const node = tree && findNodeAtLocation(tree, ['model']);
-  if (!node || node.type !== 'string') {
-    return undefined;
-  }
-  const r = resolveString(String(node.value), context);
-  return r.problems.length ? undefined : r.sent;
+  return node?.type === 'string' ? resolveModel(String(node.value), context) : undefined;
 }
 
 /**

@@ -97,7 +97,8 @@ async function reopen(entry: HistoryEntry, scratch: ScratchFiles): Promise<vscod
       // Deleted or moved: fall through to a new scratch file.
     }
   }
-  return scratch.create(entry.endpoint, entry.payload);
+  // It keeps the `{{$env}}` policy of the file it was sent from (a payload without one: a file from elsewhere).
+  return scratch.create(entry.endpoint, entry.payload, entry.source ? vscode.Uri.parse(entry.source) : 'elsewhere');
 }
 
 export async function clearHistory(deps: Services, history: RequestHistory): Promise<void> {

@@ -181,7 +181,12 @@ export class RequestSender implements vscode.Disposable {
     const title = l10n.t('Model Access: POST {0}', clean(endpoint));
     const failure = await runExchange(title, record, controller, async (progress) => {
       progress.report({ message: l10n.t('waiting for the answer…') });
-      const result = await client.post(endpoint, resolved.json, { stream, signal: controller.signal });
+      // The `{{$env}}` values go out in the body: an echo of them (a header, the body) comes back redacted.
+      const result = await client.post(endpoint, resolved.json, {
+        stream,
+        signal: controller.signal,
+        secrets: resolved.secrets,
+      });
       recordAnswer(record, result);
       if (result.events) {
         progress.report({ message: l10n.t('receiving…') });

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { flatJson, prettyJson } from '../../../src/common/prettyJson';
 import { treeItemId } from '../../../src/explorer/core/treeItemId';
-import { jsonStringContent } from '../../../src/domain/payload/parse';
+import { literalStringContent, resolvePayload } from '../../../src/domain/payload/variables';
 import { l10n, useBundle } from '../../../src/common/l10n';
 import { clean, displayText } from '../../../src/common/text';
 
@@ -128,15 +128,23 @@ describe('security: tree item ids never collide', () => {
 describe('security: model-id completion stays inside its JSON string', () => {
   it('an id with quotes adds no keys to the payload', () => {
     const id = 'x", "stream": true, "evil": "1';
-    const payload = JSON.parse(`{"model": "${jsonStringContent(id)}"}`);
+    const payload = JSON.parse(`{"model": "${literalStringContent(id)}"}`) as unknown;
     assert.deepEqual(payload, { model: id });
   });
 
-  it('any id round-trips (fast-check)', () => {
+  it('any id is sent as listed: one string, no reference resolved (fast-check)', () => {
+    const context = { variables: { x: 'X' }, env: () => 'ENV', uuid: () => 'u', now: () => 0 };
     fc.assert(
-      fc.property(fc.string(), (id) => {
-        assert.deepEqual(JSON.parse(`{"model":"${jsonStringContent(id)}"}`), { model: id });
-      }),
+      fc.property(
+        fc.oneof(fc.string(), fc.string({ unit: fc.constantFrom('{', '}', '\\', '$', 'env', ' ', 'x', '"') })),
+        (id) => {
+          const written = JSON.parse(`{"model":"${literalStringContent(id)}"}`) as { model: string };
+          assert.deepEqual(Object.keys(written), ['model']);
+          const r = resolvePayload(written, context);
+          assert.deepEqual(r.value, { model: id });
+          assert.deepEqual([r.secrets, r.problems], [[], []]);
+        },
+      ),
       { numRuns: 3000 },
     );
   });

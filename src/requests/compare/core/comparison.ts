@@ -6,6 +6,7 @@ import { escapeHtml, page } from '../../../common/html';
 import { isRecord } from '../../../common/records';
 import { REDACTION_MARGIN } from '../../answers/core/responseFormat';
 import { readAnswer, type TokenUsage } from '../../../domain/answer';
+import { literalText } from '../../../domain/payload/variables';
 import { l10n } from '../../../common/l10n';
 import { clean, type DisplayText } from '../../../common/text';
 
@@ -23,9 +24,13 @@ export function fitColumn(text: string, removeSecrets: (text: string) => string)
   return clean.length > COLUMN_TEXT_LIMIT ? `…${clean.slice(-COLUMN_TEXT_LIMIT)}` : clean;
 }
 
-/** The payload with its `model` replaced (a payload that is not a JSON object cannot name a model). */
+/**
+ * The payload with its `model` replaced (a payload that is not a JSON object cannot name a model). The id is
+ * the registry's: written as literal text, so it is sent (and kept in the history) as listed, never read as a
+ * `{{…}}` reference.
+ */
 export function payloadFor(value: unknown, model: string): Record<string, unknown> | undefined {
-  return isRecord(value) ? { ...value, model } : undefined;
+  return isRecord(value) ? { ...value, model: literalText(model) } : undefined;
 }
 
 /**

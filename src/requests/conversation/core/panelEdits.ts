@@ -12,6 +12,7 @@ import type { DisplayText } from '../../../common/text';
 import { apply, appendItems, pretty, replaceValue, type Formatting, type TextChange } from './edits';
 import { readConversation, type Conversation, type Turn } from './turns';
 import { INPUT_PLACEHOLDER } from '../../payloads/core/templates';
+import { literalOf, literalText } from '../../../domain/payload/variables';
 
 export type PanelEdit = { ok: true; change: TextChange; text: string } | { ok: false; problem: DisplayText };
 
@@ -58,7 +59,8 @@ export function readParameters(conversation: Conversation): PanelParameters {
         : undefined;
   const model = value('model');
   return {
-    model: typeof model === 'string' ? model : undefined,
+    // An id written literally (`\{{` escapes) reads as the id it sends, so the picker finds it in the list.
+    model: typeof model === 'string' ? (literalOf(model) ?? model) : undefined,
     temperature: num(value(PROPERTY.temperature[kind])),
     maxTokens: num(value(PROPERTY.maxTokens[kind])),
     stream: value('stream') === true,
@@ -170,6 +172,14 @@ export function setParameter(
       return setSystemTurn(text, c, prompt, f);
     }
     return setTopLevel(text, 'instructions', prompt, f);
+  }
+  if (name === 'model' && typeof value === 'string') {
+    // The model the payload names, picked again, stays as written (a `{{variable}}` of the person's own
+    // included); another is a listed id, registry text, written literally: sent as listed, never resolved.
+    if (value === readParameters(c).model) {
+      return { ok: true, change: { offset: 0, length: 0, text: '' }, text };
+    }
+    return setTopLevel(text, PROPERTY.model[c.kind], literalText(value), f);
   }
   return setTopLevel(text, PROPERTY[name][c.kind], value, f);
 }

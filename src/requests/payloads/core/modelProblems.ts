@@ -5,7 +5,7 @@
  */
 import type { ModelEntry } from '../../../api/types';
 import { l10n } from '../../../common/l10n';
-import { displayText, type DisplayText } from '../../../common/text';
+import { displayEnds, displayText, type DisplayText } from '../../../common/text';
 import { isGoingAway, lifecycleSentence, readLifecycle } from '../../../domain/registry/lifecycle';
 import { closestModel, familyFor, newestOfFamily } from '../../../domain/registry/suggestions';
 
@@ -45,20 +45,20 @@ export function modelProblem(
       code: 'retiringModel',
       message: l10n.t('“{0}” is going away: {1}.', displayText(value, 200), lifecycleSentence(lifecycle, now)),
       fixes: successor
-        ? [{ title: l10n.t('Use {0} (its successor)', displayText(successor.id, 120)), id: successor.id }]
+        ? [{ title: l10n.t('Use {0} (its successor)', displayEnds(successor.id, 60)), id: successor.id }]
         : [],
     };
   }
   const fixes: ModelFix[] = [];
   const closest = closestModel(value, models, now);
   if (closest) {
-    fixes.push({ title: l10n.t('Did you mean {0}?', displayText(closest.id, 120)), id: closest.id });
+    fixes.push({ title: l10n.t('Did you mean {0}?', displayEnds(closest.id, 60)), id: closest.id });
   }
   const family = familyFor(value, models, known);
   const newest = family !== undefined ? newestOfFamily(family, models, now) : undefined;
   if (newest && newest.id !== closest?.id) {
     fixes.push({
-      title: l10n.t('Use {0} (the newest {1})', displayText(newest.id, 120), displayText(family, 60)),
+      title: l10n.t('Use {0} (the newest {1})', displayEnds(newest.id, 60), displayText(family, 60)),
       id: newest.id,
     });
   }

@@ -4,6 +4,7 @@
  */
 import type { PostEndpoint } from '../../../api/types';
 import { isRecord } from '../../../common/records';
+import { literalText } from '../../../domain/payload/variables';
 
 /** The text the cursor is placed on in a new payload. */
 export const INPUT_PLACEHOLDER = 'Write your prompt here.';
@@ -29,19 +30,36 @@ const DEFAULTS: Record<PostEndpoint, Record<string, unknown>> = {
 };
 
 /**
- * The starter payload for `endpoint`: the user's template from settings when it is a JSON object, else the
- * built-in one, with `model` set (when a model is given and the template has no fixed model).
+ * The starter request for `endpoint` as a value: the user's template from settings when it is a JSON object,
+ * else the built-in one, with `model` set as given (when a model is given and the template has no fixed
+ * model). For code that calls the service (Copy as Code), where nothing resolves `{{…}}`.
  */
-export function starterPayload(
+export function starterRequest(
   endpoint: PostEndpoint,
   model: string | undefined,
   overrides: Record<string, unknown> = {},
-): string {
+): Record<string, unknown> {
   const override = overrides[endpoint];
   const template = isRecord(override) ? override : DEFAULTS[endpoint];
   const payload: Record<string, unknown> = { ...template };
   if (model !== undefined && (payload.model === undefined || payload.model === '')) {
     payload.model = model;
   }
-  return JSON.stringify(payload, null, 2);
+  return payload;
+}
+
+/**
+ * The starter payload for `endpoint` (see starterRequest). The model id is the registry's: written as literal
+ * text, so Send sends it as listed and never reads it as a `{{…}}` reference.
+ */
+export function starterPayload(
+  endpoint: PostEndpoint,
+  model: string | undefined,
+  overrides: Record<string, unknown> = {},
+): string {
+  return JSON.stringify(
+    starterRequest(endpoint, model === undefined ? undefined : literalText(model), overrides),
+    null,
+    2,
+  );
 }

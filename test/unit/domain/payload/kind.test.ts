@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isInside, isPayloadDocument } from '../../../../src/domain/payload/kind';
+import { isInside, isPayloadDocument, scratchOrigin } from '../../../../src/domain/payload/kind';
 
 describe('requests: what a payload is', () => {
   const scratch = {
@@ -51,5 +51,18 @@ describe('requests: what a payload is', () => {
     );
     assert.ok(isInside({ scheme: 'file', path: '/a/b/c' }, { scheme: 'file', path: '/a/b/' }));
     assert.ok(!isInside({ scheme: 'file', path: '/a/b' }, { scheme: 'file', path: '/a/b' }));
+  });
+
+  it("a scratch file is the person's own unless its name says its text was copied in (issue 44)", () => {
+    const folder = { scheme: 'file', path: '/g/scratch' };
+    const at = (path: string, scheme = 'file') => scratchOrigin({ scheme, path }, folder);
+    assert.equal(at('/g/scratch/chat-20260101-000000.jsonc'), 'own');
+    assert.equal(at('/g/scratch/chat-20260101-000000.copied.jsonc'), 'copied');
+    assert.equal(at('/g/scratch/chat-20260101-000000-2.COPIED.JSON'), 'copied');
+    // "copied" elsewhere in the name is no mark.
+    assert.equal(at('/g/scratch/copied.chat.jsonc'), 'own');
+    assert.equal(at('/repo/chat.copied.jsonc'), 'outside');
+    assert.equal(at('/g/scratch-x/chat.jsonc'), 'outside');
+    assert.equal(at('/g/scratch/chat.jsonc', 'untitled'), 'outside');
   });
 });

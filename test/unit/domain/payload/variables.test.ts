@@ -10,6 +10,7 @@ import {
   pinToEnvironment,
   referencesIn,
   resolvePayload,
+  resolveModel,
   resolveString,
   splitTemplate,
   type VariableContext,
@@ -149,7 +150,8 @@ describe('domain/payload/variables', () => {
     });
 
     it('{{model}} is the model given, else an environment variable, else a problem', () => {
-      assert.equal(resolveString('{{model}}', context({ model: 'env-model' }), 'aurora-2').sent, 'aurora-2');
+      const aurora = resolveModel('aurora-2', context());
+      assert.equal(resolveString('{{model}}', context({ model: 'env-model' }), aurora).sent, 'aurora-2');
       assert.equal(resolveString('{{model}}', context({ model: 'env-model' })).sent, 'env-model');
       assert.match(resolveString('{{model}}', context()).problems[0].message, /no "model"/);
     });
