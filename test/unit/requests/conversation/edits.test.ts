@@ -221,6 +221,65 @@ describe('conversation edits', () => {
       assert.equal((parse(tools.text) as { messages: { role: string }[] }).messages.at(-1)?.role, 'tool');
     });
 
+    it('keeps what arrived of a stopped answer, marked as cut inside its turn; Send and Regenerate see a plain turn', () => {
+      const stopped = ok(appendReply(CHAT, answer('Half an ans'), { ...SPACES, nextTurn: false, cut: 'cancelled' }));
+      assert.ok(
+        stopped.text.includes(
+          `    { "role": "user", "content": "Hi" },
+    {
+      // cut (cancelled): stopped before the answer was complete; this is what arrived
+      "role": "assistant",
+      "content": "Half an ans"
+    }
+  ],`,
+        ),
+        stopped.text,
+      );
+      const messages = (parse(stopped.text) as { messages: { role: string; content: string }[] }).messages;
+      assert.deepEqual(messages.at(-1), { role: 'assistant', content: 'Half an ans' });
+      // Written once: the same answer again changes nothing.
+      assert.equal(
+        ok(appendReply(stopped.text, answer('Half an ans'), { ...SPACES, nextTurn: false, cut: 'cancelled' })).text,
+        stopped.text,
+      );
+      // Regenerate takes the turn out with its mark.
+      const dropped = dropLastAnswer(stopped.text);
+      assert.ok(dropped.ok);
+      assert.equal(dropped.text, CHAT);
+      // A list on one line: a block comment in the turn.
+      const oneLine = ok(
+        appendReply('{"messages": [{"role": "user", "content": "q"}]}', answer('A'), {
+          ...SPACES,
+          nextTurn: false,
+          cut: 'failed',
+        }),
+      );
+      assert.equal(
+        oneLine.text,
+        '{"messages": [{"role": "user", "content": "q"}, {/* cut (failed): the service failed while the answer was arriving; this is what arrived */ "role":"assistant","content":"A"}]}',
+      );
+      // Responses with `input` as a string: the mark goes into the answer's turn, not the question's.
+      const single = ok(
+        appendReply('// POST /v1/responses\n{\n  "model": "m",\n  "input": "q"\n}', answer('A'), {
+          ...SPACES,
+          nextTurn: false,
+          cut: 'length',
+        }),
+      );
+      assert.ok(
+        single.text.includes(`    {
+      "role": "user",
+      "content": "q"
+    },
+    {
+      // cut (length): the model stopped before the answer was complete
+      "role": "assistant",`),
+        single.text,
+      );
+      // A complete answer carries no mark.
+      assert.ok(!ok(appendReply(CHAT, answer('A'), { ...SPACES, nextTurn: false })).text.includes('cut ('));
+    });
+
     it('picks a cursor marker the payload does not hold', () => {
       const text = '{"messages": [{"role": "user", "content": "__model_access_cursor_0__ __model_access_cursor_1__"}]}';
       const r = ok(appendReply(text, answer('a'), SPACES));
