@@ -497,49 +497,126 @@ describe('Conversations', function () {
     panel.dispose();
   });
 
-  // Skipped until fixed: in the last full run the panel's sendMessage after an editor Send returned false (the
-  // answer was in the panel); the Responses e2e round covers the message box meanwhile.
-  it.skip('the panel carries the conversation on in the payload file: one edit each, saved, the file need not be open', async () => {
+  it('the file is the truth: Send from the editor writes the answer the panel shows; the panel carries it on in one column, comes back after a reload and copies the request as sent', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const editor = await newPayload('/v1/chat', model);
     const uri = editor.document.uri;
-    // Send opens the panel (modelAccess.answers.openAs is "panel" by default) with the answer below the turns.
+    const roles = () => (payloadOf(editor).messages as Message[]).map((m) => m.role);
+    // Send from the editor (as the palette, the CodeLens and the keybinding do): the answer opens in the panel
+    // beside the payload and, once complete, is the payload's last turn, saved.
     await send();
     const firstSent = server.lastReceived('/v1/chat').json?.messages as Message[];
+    const firstAnswer = generateText(model, promptText(firstSent));
+    assert.deepEqual(roles(), ['system', 'user', 'assistant']);
+    assert.equal((payloadOf(editor).messages as Message[])[2].content, firstAnswer);
+    assert.equal(editor.document.isDirty, false, 'saved');
+    assert.equal(readFileSync(uri.fsPath, 'utf8'), editor.document.getText());
     const shown = () => api.requests.panels.shown(uri)?.pieces.join('\n') ?? '';
-    // New Request's placeholder turn is hidden in the panel, so the answer's turn number depends on it.
-    await eventually(() => /Turn \d+: Assistant/.test(shown()), 10_000, 'the answer in the panel');
+    // A turn of the file with its actions (not an answer waiting below the turns).
+    await eventually(
+      () => /Turn \d+: Assistant[\s\S]*Regenerate the answer/.test(shown()),
+      10_000,
+      'the answer as a turn',
+    );
+    assert.ok(!shown().includes('Keep What Arrived'));
     assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'model-access-response'));
+    assert.equal(vscode.window.tabGroups.all.length, 2, 'the panel beside the payload');
 
-    // The message box: the answer that arrived and the message are written (one undo step), then sent.
+    // The message box carries it on: the message, then its answer, each its own edit.
     assert.ok(await api.requests.panels.sendMessage(uri, 'And in {{French}}?'));
     const received = server.lastReceived('/v1/chat').json?.messages as Message[];
     assert.deepEqual(
-      received.map((m) => m.role),
-      ['system', 'user', 'assistant', 'user'],
+      received.map((m) => [m.role, m.role === 'assistant' ? m.content : '']),
+      [
+        ['system', ''],
+        ['user', ''],
+        ['assistant', firstAnswer],
+        ['user', ''],
+      ],
     );
-    assert.equal(received[2].content, generateText(model, promptText(firstSent)));
     assert.equal(received[3].content, 'And in {{French}}?');
-    const messages = () => (payloadOf(editor).messages as Message[]).map((m) => m.role);
-    assert.deepEqual(messages(), ['system', 'user', 'assistant', 'user', 'assistant', 'user']);
+    assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user', 'assistant']);
     assert.equal(editor.document.isDirty, false, 'saved');
-    assert.equal(readFileSync(uri.fsPath, 'utf8'), editor.document.getText());
-
     // Undo takes out the last answer only (its own step).
-    await vscode.window.showTextDocument(editor.document);
+    await vscode.window.showTextDocument(editor.document, editor.viewColumn);
     await vscode.commands.executeCommand('undo');
-    assert.deepEqual(messages(), ['system', 'user', 'assistant', 'user']);
+    assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user']);
     await vscode.commands.executeCommand('redo');
+    assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user', 'assistant']);
 
-    // With the file closed, the panel still writes it.
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    assert.ok(await api.requests.panels.sendMessage(uri, 'Once more'));
-    const onDisk = parse(readFileSync(uri.fsPath, 'utf8')) as { messages: Message[] };
-    assert.deepEqual(
-      onDisk.messages.map((m) => m.role),
-      ['system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user'],
+    // Raw exchange → Copy as Code: the request as it was sent, though the file changed since; nothing opens.
+    const secondSent = JSON.stringify(server.lastReceived('/v1/chat').json);
+    const edit = new vscode.WorkspaceEdit();
+    const at = editor.document.getText().indexOf('And in {{French}}?');
+    edit.replace(
+      uri,
+      new vscode.Range(editor.document.positionAt(at), editor.document.positionAt(at + 18)),
+      'Changed later',
     );
-    assert.equal(onDisk.messages.at(-2)?.content, 'Once more');
-    await eventually(() => shown().includes('Once more'), 5000, 'the panel redrawn from the file');
+    await vscode.workspace.applyEdit(edit);
+    const panelGroup = vscode.window.tabGroups.all.find((g) => g.activeTab?.label.startsWith('Conversation ·'));
+    assert.ok(panelGroup, 'the panel has a group');
+    const pick = api.ui.pick;
+    try {
+      api.ui.pick = (async (items: readonly { target?: { id: string } }[]) =>
+        items.find((i) => i.target?.id === 'curl-bash')) as typeof api.ui.pick;
+      await api.requests.panels.press(uri, { type: 'copyAsCode', turn: 4 });
+    } finally {
+      api.ui.pick = pick;
+    }
+    const code = ui.copied.at(-1) ?? '';
+    assert.match(code, /\/v1\/chat/);
+    assert.ok(code.includes('And in {{French}}?') && !code.includes('Changed later'), code);
+    assert.ok(!code.includes(generateText(model, promptText(JSON.parse(secondSent).messages))), 'not its own answer');
+    assert.ok(code.includes(server.url), 'the service it was sent to');
+    assert.ok(!code.includes(server.keys.acme), 'never the key');
+    assert.ok(panelGroup.activeTab?.label.startsWith('Conversation ·'), 'the conversation stays in front');
+    assert.equal(vscode.window.tabGroups.all.length, 2);
+
+    // Fork from the panel, and New Request with the panel in front: still two columns, payloads in theirs.
+    await api.requests.panels.press(uri, { type: 'fork', turn: 2 });
+    await eventually(
+      () =>
+        vscode.window.tabGroups.all.filter((g) => g.activeTab?.label.startsWith('Conversation ·')).length === 1 &&
+        vscode.window.tabGroups.all.some(
+          (g) => g.tabs.filter((t) => t.label.startsWith('Conversation ·')).length === 2,
+        ),
+      5000,
+      'the fork’s panel beside its payload, in the panels’ group',
+    );
+    assert.equal(vscode.window.tabGroups.all.length, 2, 'Fork leaves two columns');
+    const payloadGroup = editor.viewColumn;
+    assert.equal(
+      vscode.window.activeTextEditor?.viewColumn ?? payloadGroup,
+      payloadGroup,
+      'the fork opens with the payloads',
+    );
+    await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
+    const next = await newPayload('/v1/chat', model);
+    assert.equal(next.viewColumn, vscode.ViewColumn.One, 'New Request opens with the payloads, not over the panel');
+    await send();
+    assert.equal(vscode.window.tabGroups.all.length, 2, 'New Request and its answer leave two columns');
+
+    // Reload Window: VS Code hands the panel back to its serializer with the state its page kept.
+    const tab = panelGroup.tabs.find((t) => t.label === `Conversation · ${path.basename(uri.fsPath)}`);
+    assert.ok(tab);
+    await vscode.window.tabGroups.close(tab);
+    await eventually(() => api.requests.panels.shown(uri) === undefined, 5000, 'the panel closed');
+    const revived = vscode.window.createWebviewPanel('modelAccess.conversation', 'restored', vscode.ViewColumn.Two, {});
+    await api.requests.panels.restore(revived, { payload: uri.toString() });
+    assert.equal(revived.title, `Conversation · ${path.basename(uri.fsPath)}`);
+    await eventually(
+      () => /Turn \d+: Assistant[\s\S]*Turn \d+: User[\s\S]*Changed later[\s\S]*Turn \d+: Assistant/.test(shown()),
+      10_000,
+      'the turns back in the restored panel',
+    );
+    // A panel whose payload is gone does not come back empty: it closes.
+    const orphan = vscode.window.createWebviewPanel('modelAccess.conversation', 'gone', vscode.ViewColumn.Two, {});
+    let closed = false;
+    orphan.onDidDispose(() => (closed = true));
+    await api.requests.panels.restore(orphan, { payload: vscode.Uri.file(path.join(tmp, 'gone.jsonc')).toString() });
+    assert.ok(closed, 'closed');
+    revived.dispose();
   });
 
   it('Use Uploaded File in a New Request writes the file id into a Responses payload', async () => {

@@ -192,6 +192,14 @@ export class ConversationPanels implements vscode.Disposable {
     return p ? this.send(p, text) : false;
   }
 
+  /** A button of the panel's page pressed (tests reach the page's actions this way, as the page sends them). */
+  async press(payload: vscode.Uri, message: PageMessage): Promise<void> {
+    const p = this.open.get(payload.toString());
+    if (p) {
+      await this.handle(p, message);
+    }
+  }
+
   private schedule(key: string): void {
     const p = this.open.get(key);
     if (!p || p.timer) {
