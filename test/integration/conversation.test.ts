@@ -136,8 +136,11 @@ describe('Conversations', function () {
     await editor.edit((b) => b.insert(new vscode.Position(1, 0), '// @env \n// keep me {{x}}\n'));
     const before = editor.document.getText();
     const first = await send();
-    const expected = generateText(model, promptText((payloadOf(editor).messages as Message[]).slice()));
+    const expected = generateText(model, promptText(server.lastReceived('/v1/chat').json?.messages as Message[]));
     assert.equal(first.record.finalText, expected);
+    // The panel showed the answer: it is written into the payload (its own undo step).
+    const answered = editor.document.getText();
+    assert.equal((payloadOf(editor).messages as Message[]).at(-1)?.content, expected);
 
     const reply = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
     assert.equal(reply.kind, 'done', reply.kind === 'unchanged' ? reply.message : '');
@@ -157,9 +160,12 @@ describe('Conversations', function () {
     assert.equal(aroundCursor(editor), '"content": "|"\n  ', 'the cursor is in the new user content');
     assert.equal(vscode.window.activeTextEditor?.document, editor.document);
 
-    // One undo step removes it.
+    // One undo step removes it (the empty turn; the answer written before it is the step before).
+    await vscode.commands.executeCommand('undo');
+    assert.equal(editor.document.getText(), answered);
     await vscode.commands.executeCommand('undo');
     assert.equal(editor.document.getText(), before);
+    await vscode.commands.executeCommand('redo');
     await vscode.commands.executeCommand('redo');
     assert.equal(editor.document.getText(), after);
 
@@ -300,7 +306,11 @@ describe('Conversations', function () {
       (server.lastReceived('/v1/chat').json?.messages as Message[]).map((m) => m.role),
       ['system', 'user'],
     );
-    assert.equal((payloadOf(editor).messages as Message[]).length, 2);
+    // The later turns went; the answer to what was sent follows it.
+    assert.deepEqual(
+      (payloadOf(editor).messages as Message[]).map((m) => m.role),
+      ['system', 'user', 'assistant'],
+    );
   });
 
   it('tools: Reply appends the call and a tool turn per call; the filled result reaches the service with its call id', async () => {
@@ -523,7 +533,7 @@ describe('Conversations', function () {
     assert.equal(vscode.window.tabGroups.all.length, 2, 'the panel beside the payload');
 
     // The message box carries it on: the message, then its answer, each its own edit.
-    assert.ok(await api.requests.panels.sendMessage(uri, 'And in {{French}}?'));
+    assert.ok(await api.requests.panels.sendMessage(uri, 'And in French?'));
     const received = server.lastReceived('/v1/chat').json?.messages as Message[];
     assert.deepEqual(
       received.map((m) => [m.role, m.role === 'assistant' ? m.content : '']),
@@ -534,7 +544,7 @@ describe('Conversations', function () {
         ['user', ''],
       ],
     );
-    assert.equal(received[3].content, 'And in {{French}}?');
+    assert.equal(received[3].content, 'And in French?');
     assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user', 'assistant']);
     assert.equal(editor.document.isDirty, false, 'saved');
     // Undo takes out the last answer only (its own step).
@@ -547,10 +557,10 @@ describe('Conversations', function () {
     // Raw exchange → Copy as Code: the request as it was sent, though the file changed since; nothing opens.
     const secondSent = JSON.stringify(server.lastReceived('/v1/chat').json);
     const edit = new vscode.WorkspaceEdit();
-    const at = editor.document.getText().indexOf('And in {{French}}?');
+    const at = editor.document.getText().indexOf('And in French?');
     edit.replace(
       uri,
-      new vscode.Range(editor.document.positionAt(at), editor.document.positionAt(at + 18)),
+      new vscode.Range(editor.document.positionAt(at), editor.document.positionAt(at + 'And in French?'.length)),
       'Changed later',
     );
     await vscode.workspace.applyEdit(edit);
@@ -566,7 +576,7 @@ describe('Conversations', function () {
     }
     const code = ui.copied.at(-1) ?? '';
     assert.match(code, /\/v1\/chat/);
-    assert.ok(code.includes('And in {{French}}?') && !code.includes('Changed later'), code);
+    assert.ok(code.includes('And in French?') && !code.includes('Changed later'), code);
     assert.ok(!code.includes(generateText(model, promptText(JSON.parse(secondSent).messages))), 'not its own answer');
     assert.ok(code.includes(server.url), 'the service it was sent to');
     assert.ok(!code.includes(server.keys.acme), 'never the key');

@@ -86,7 +86,9 @@ export function appendReply(text: string, given: ReplyAnswer, options: ReplyOpti
   }
   const marker = cursorMarker(text);
   const calls = answer.toolCalls;
-  if (already === 'last') {
+  // Responses chained by previous_response_id: the answer the panel wrote goes with the rest (the service keeps it).
+  const chained = conversation.kind === 'responses' && options.previousResponseId === true && answer.id !== undefined;
+  if (already === 'last' && !chained) {
     // The answer is the conversation's last turn (the panel wrote it): Reply adds only the empty turn after it.
     const next =
       calls.length === 0

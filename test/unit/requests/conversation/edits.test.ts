@@ -343,6 +343,19 @@ describe('conversation edits', () => {
         assert.deepEqual(parse(next.text), { model: 'm', input: '', previous_response_id: 'resp_10' });
       });
 
+      it('with previous_response_id after the panel wrote the answer: Reply still chains by the answer id', () => {
+        const written = ok(appendReply(LIST, answer('a', [], 'resp_9'), { ...SPACES, nextTurn: false }));
+        assert.equal((parse(written.text) as { input: { role: string }[] }).input.at(-1)?.role, 'assistant');
+        const r = ok(appendReply(written.text, answer('a', [], 'resp_9'), { ...SPACES, previousResponseId: true }));
+        assert.deepEqual(parse(r.text), { model: 'm', input: '', previous_response_id: 'resp_9' });
+        // Without the setting, only the empty turn is added after the answer already there.
+        const plain = ok(appendReply(written.text, answer('a', [], 'resp_9'), SPACES));
+        assert.deepEqual((parse(plain.text) as { input: { role: string; content: string }[] }).input.slice(-2), [
+          { role: 'assistant', content: 'a' },
+          { role: 'user', content: '' },
+        ]);
+      });
+
       it('with previous_response_id and tool calls: only the outputs are sent', () => {
         const r = ok(
           appendReply(
