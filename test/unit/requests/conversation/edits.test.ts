@@ -280,6 +280,53 @@ describe('conversation edits', () => {
       assert.ok(!ok(appendReply(CHAT, answer('A'), { ...SPACES, nextTurn: false })).text.includes('cut ('));
     });
 
+    it('leaves the cursor after the answer it wrote alone, and where it was when the answer is already there', () => {
+      const alone = ok(appendReply(CHAT, answer('Hello'), { ...SPACES, nextTurn: false }));
+      assert.equal(alone.text.slice(alone.cursor), '\n  ],\n  "stream": true\n}\n');
+      const again = ok(appendReply(alone.text, answer('Hello'), { ...SPACES, nextTurn: false }));
+      assert.equal(again.cursor, alone.cursor);
+      assert.deepEqual(again.change, { offset: alone.cursor, length: 0, text: '' });
+    });
+
+    it('writes new turns at the indentation of a last turn spread over lines', () => {
+      const spread = '{\n  "messages": [\n    {\n      "role": "user",\n      "content": "q"\n    }\n  ]\n}';
+      const r = ok(appendReply(spread, answer('A'), { ...SPACES, nextTurn: false }));
+      assert.equal(
+        r.text,
+        '{\n  "messages": [\n    {\n      "role": "user",\n      "content": "q"\n    },\n    {\n      "role": "assistant",\n      "content": "A"\n    }\n  ]\n}',
+      );
+    });
+
+    it('Reply after an answer with tool calls the panel wrote alone adds one empty result turn per call', () => {
+      const calls = [
+        { id: 'c1', name: 'f', arguments: '{}' },
+        { id: 'c2', name: 'g', arguments: '{}' },
+      ];
+      const chat =
+        '{"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}, {"id": "c2", "type": "function", "function": {"name": "g", "arguments": "{}"}}]}]}';
+      const r = ok(appendReply(chat, answer(undefined, calls), SPACES));
+      assert.deepEqual((parse(r.text) as { messages: unknown[] }).messages.slice(2), [
+        { role: 'tool', tool_call_id: 'c1', content: '' },
+        { role: 'tool', tool_call_id: 'c2', content: '' },
+      ]);
+      // The cursor in the first result.
+      assert.equal(
+        r.text.slice(r.text.lastIndexOf('"tool_call_id"', r.cursor), r.cursor + 1),
+        '"tool_call_id":"c1","content":""',
+      );
+      const responses =
+        '{"input": [{"role": "user", "content": "q"}, {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}, {"type": "function_call", "call_id": "c2", "name": "g", "arguments": "{}"}]}';
+      const rr = ok(appendReply(responses, answer(undefined, calls), SPACES));
+      assert.deepEqual((parse(rr.text) as { input: unknown[] }).input.slice(3), [
+        { type: 'function_call_output', call_id: 'c1', output: '' },
+        { type: 'function_call_output', call_id: 'c2', output: '' },
+      ]);
+      assert.equal(
+        rr.text.slice(rr.text.lastIndexOf('"call_id"', rr.cursor), rr.cursor + 1),
+        '"call_id":"c1","output":""',
+      );
+    });
+
     it('picks a cursor marker the payload does not hold', () => {
       const text = '{"messages": [{"role": "user", "content": "__model_access_cursor_0__ __model_access_cursor_1__"}]}';
       const r = ok(appendReply(text, answer('a'), SPACES));
@@ -348,6 +395,28 @@ describe('conversation edits', () => {
         assert.equal((parse(written.text) as { input: { role: string }[] }).input.at(-1)?.role, 'assistant');
         const r = ok(appendReply(written.text, answer('a', [], 'resp_9'), { ...SPACES, previousResponseId: true }));
         assert.deepEqual(parse(r.text), { model: 'm', input: '', previous_response_id: 'resp_9' });
+        // Chat has no response ids; an answer without an id cannot chain: only the empty turn is added.
+        const chat = ok(
+          appendReply(CHAT.replace(']', ', {"role": "assistant", "content": "a"}]'), answer('a', [], 'resp_9'), {
+            ...SPACES,
+            previousResponseId: true,
+          }),
+        );
+        assert.equal((parse(chat.text) as { previous_response_id?: string }).previous_response_id, undefined);
+        assert.equal((parse(chat.text) as { messages: unknown[] }).messages.length, 4);
+        const noId = ok(appendReply(written.text, answer('a'), { ...SPACES, previousResponseId: true }));
+        assert.equal((parse(noId.text) as { input: unknown[] }).input.length, 3);
+        // A list keeps every turn when the answer is written alone.
+        const kept = ok(
+          appendReply(written.text.replace('"content": "a"', '"content": "b"'), answer('c'), {
+            ...SPACES,
+            nextTurn: false,
+          }),
+        );
+        assert.deepEqual(
+          (parse(kept.text) as { input: { content: string }[] }).input.map((t) => t.content),
+          ['q', 'b', 'c'],
+        );
         // Without the setting, only the empty turn is added after the answer already there.
         const plain = ok(appendReply(written.text, answer('a', [], 'resp_9'), SPACES));
         assert.deepEqual((parse(plain.text) as { input: { role: string; content: string }[] }).input.slice(-2), [

@@ -233,6 +233,27 @@ describe('conversation panel edits', () => {
     });
 
     it('writes into an empty turn whose content is a list of parts, as a text part of the list’s type', () => {
+      // A part the panel does not know (audio) stays, after the text.
+      const audio = JSON.stringify({
+        input: [
+          {
+            role: 'user',
+            content: [
+              { type: 'input_text', text: '' },
+              { type: 'input_audio', input_audio: { data: 'AAA', format: 'wav' } },
+            ],
+          },
+        ],
+      });
+      assert.deepEqual((parse(ok(addUserMessage(audio, 'Hear this', F))) as { input: unknown[] }).input, [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Hear this' },
+            { type: 'input_audio', input_audio: { data: 'AAA', format: 'wav' } },
+          ],
+        },
+      ]);
       const parts = JSON.stringify({ input: [{ role: 'user', content: [{ type: 'input_text', text: '' }] }] });
       assert.deepEqual((parse(ok(addUserMessage(parts, 'Hi', F))) as { input: unknown[] }).input, [
         { role: 'user', content: 'Hi' },
@@ -326,6 +347,11 @@ describe('conversation panel edits', () => {
       assert.equal(
         ok(setParameter('{\n  "messages": []\n}', 'system', 'S', F)),
         '{\n  "messages": [\n    {\n      "role": "system",\n      "content": "S"\n    }\n  ]\n}',
+      );
+      const spread = '{\n  "messages": [\n    {\n      "role": "user",\n      "content": "q"\n    }\n  ]\n}';
+      assert.equal(
+        ok(setParameter(spread, 'system', 'S', F)),
+        '{\n  "messages": [\n    {\n      "role": "system",\n      "content": "S"\n    },\n    {\n      "role": "user",\n      "content": "q"\n    }\n  ]\n}',
       );
       const developer = '{"messages": [{"role": "developer", "content": "Old"}, {"role": "user", "content": "q"}]}';
       assert.equal(
