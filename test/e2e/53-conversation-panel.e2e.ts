@@ -102,6 +102,12 @@ async function clickIn(frame: Frame, selector: string): Promise<void> {
   await frame.locator(selector).first().click();
 }
 
+/** A button of the page pressed from the keyboard (focused, then Enter). */
+async function pressIn(frame: Frame, selector: string): Promise<void> {
+  await frame.locator(selector).first().focus();
+  await frame.locator(selector).first().press('Enter');
+}
+
 /** How many editor groups (columns) the window shows. */
 async function editorGroups(page: Page): Promise<number> {
   return page.locator('.editor-group-container').count();
@@ -132,7 +138,12 @@ async function copyReloadForkAndNew(page: Page, frame: Frame): Promise<void> {
   assert.equal(await editorGroups(page), 2, 'Copy as Code opens nothing');
   assert.ok(await frame.locator('#message').isVisible(), 'the conversation stays in front');
 
-  // Reload Window: the file still holds the answer and the panel is back in its group, showing it.
+  // Reload Window (from the payload's editor: a key pressed in the panel goes to its page first): the file still
+  // holds the answer and the panel is back in its group, showing it.
+  await page
+    .locator('.tab', { hasText: path.basename(file) })
+    .first()
+    .click();
   await reloadWorkbench(page);
   const restored = await webviewFrame(page, '#message', 60_000);
   await waitForValue(
@@ -143,20 +154,27 @@ async function copyReloadForkAndNew(page: Page, frame: Frame): Promise<void> {
   assert.equal((parse(fs.readFileSync(file, 'utf8')) as { messages: Message[] }).messages.length, 3);
   assert.equal(await editorGroups(page), 2, 'the panel came back in its own group, not an empty one');
 
-  // Fork from the panel, then New Request with the panel in front: two columns each time.
-  await clickIn(restored, 'article[data-index="2"] button[data-action="fork"]');
+  // Fork from the panel, then New Request with the panel in front: two columns each time. (The keyboard: after a
+  // reload the workbench may lay a webview's frame over the page a moment longer than a pointer waits.)
+  await pressIn(await webviewFrame(page, '#message'), 'article[data-index="2"] button[data-action="fork"]');
   await waitForValue(
     () => page.locator('.tab', { hasText: 'Conversation ·' }).count(),
     (n) => n === 2,
     'the fork and its panel',
   );
   assert.equal(await editorGroups(page), 2, 'Fork leaves two columns');
-  await clickIn(await webviewFrame(page, '#message'), 'h1');
+  await (await webviewFrame(page, '#message')).locator('#message').focus();
   await openPalette(page, 'Model Access: New Request…');
   await pickQuickItem(page, 'Chat');
   await answerModelPick(page);
-  await readActiveEditorText(page, { contains: '// POST' });
+  // New Request's starter payload, its prompt selected, opens with the payloads; the conversation stays in front.
+  await readActiveEditorText(page, { contains: 'Write your prompt here.' });
   assert.equal(await editorGroups(page), 2, 'New Request with a panel open leaves two columns');
+  assert.equal(
+    await page.locator('.editor-group-container').nth(1).locator('.tab.active', { hasText: 'Conversation ·' }).count(),
+    1,
+    'the panel still in front in its column',
+  );
   await screenshot(page, 'conversation-panel-900-columns');
 }
 

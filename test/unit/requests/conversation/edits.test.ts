@@ -327,6 +327,30 @@ describe('conversation edits', () => {
       );
     });
 
+    it('appends an answer that says what the question said, and knows one already there after earlier tool calls', () => {
+      const echo = ok(appendReply('{"messages": [{"role": "user", "content": "Echo"}]}', answer('Echo'), SPACES));
+      assert.deepEqual((parse(echo.text) as { messages: { role: string; content: string }[] }).messages, [
+        { role: 'user', content: 'Echo' },
+        { role: 'assistant', content: 'Echo' },
+        { role: 'user', content: '' },
+      ]);
+      const earlier = JSON.stringify({
+        messages: [
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c0', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: 'c0', content: '42' },
+          { role: 'assistant', content: 'Done' },
+        ],
+      });
+      const again = ok(appendReply(earlier, answer('Done'), { ...SPACES, nextTurn: false }));
+      assert.equal(again.already, true);
+      assert.equal(again.text, earlier);
+    });
+
     it('picks a cursor marker the payload does not hold', () => {
       const text = '{"messages": [{"role": "user", "content": "__model_access_cursor_0__ __model_access_cursor_1__"}]}';
       const r = ok(appendReply(text, answer('a'), SPACES));
@@ -419,7 +443,8 @@ describe('conversation edits', () => {
         );
         // Without the setting, only the empty turn is added after the answer already there.
         const plain = ok(appendReply(written.text, answer('a', [], 'resp_9'), SPACES));
-        assert.deepEqual((parse(plain.text) as { input: { role: string; content: string }[] }).input.slice(-2), [
+        assert.deepEqual((parse(plain.text) as { input: { role: string; content: string }[] }).input, [
+          { role: 'user', content: 'q' },
           { role: 'assistant', content: 'a' },
           { role: 'user', content: '' },
         ]);
@@ -437,6 +462,20 @@ describe('conversation edits', () => {
           input: [{ type: 'function_call_output', call_id: 'c1', output: '' }],
           previous_response_id: 'resp_2',
         });
+      });
+
+      it('with previous_response_id and tool calls in a list spread over lines: the outputs at its indentation', () => {
+        const r = ok(
+          appendReply(
+            '{\n  "input": [\n    {"role": "user", "content": "q"}\n  ],\n  "previous_response_id": "old"\n}',
+            answer(undefined, [{ id: 'c1', name: 'f', arguments: '{}' }], 'resp_2'),
+            { ...SPACES, previousResponseId: true },
+          ),
+        );
+        assert.equal(
+          r.text,
+          '{\n  "input": [\n    {\n      "type": "function_call_output",\n      "call_id": "c1",\n      "output": ""\n    }\n  ],\n  "previous_response_id": "resp_2"\n}',
+        );
       });
 
       it('keeps every item of a longer input list as written', () => {

@@ -283,6 +283,22 @@ describe('conversation panel edits', () => {
         ],
       },
     ]);
+    // The image first: the text part is still written as text.
+    const imageFirst = JSON.stringify({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image_url', image_url: { url: 'u' } },
+            { type: 'text', text: 'Old' },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(messages(ok(editUserTurn(imageFirst, 0, 'New', F)))[0].content, [
+      { type: 'text', text: 'New' },
+      { type: 'image_url', image_url: { url: 'u' } },
+    ]);
     // A part without a type: the text part is written as "text".
     const untyped = JSON.stringify({
       messages: [{ role: 'user', content: [{ text: 'Old' }, { type: 'image_url', image_url: { url: 'u' } }] }],
