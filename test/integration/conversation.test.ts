@@ -439,6 +439,17 @@ describe('Conversations', function () {
       const outcome = await pending;
       assert.ok(outcome.kind === 'sent' && outcome.record.cancelled);
       const before = editor.document.getText();
+      // The panel showed it: what arrived is kept in the payload, marked as cut inside its turn.
+      assert.match(before, /\/\/ cut \(cancelled\): stopped before the answer was complete/);
+      assert.equal((payloadOf(editor).messages as Message[])[2].content, outcome.record.stream?.text);
+      await eventually(
+        () =>
+          /Assistant <span class="muted">\(cut\)<\/span>[\s\S]*Cut: the answer was stopped before it was complete\.[\s\S]*Regenerate the answer/.test(
+            api.requests.panels.shown(editor.document.uri)?.pieces.join('') ?? '',
+          ),
+        5000,
+        'the panel says the kept answer was cut',
+      );
       const declined = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
       assert.equal(declined.kind, 'unchanged');
       assert.match(asked[0], /cancelled before it was complete/);
