@@ -425,12 +425,12 @@ describe('Conversations', function () {
     assert.equal(editor.document.getText(), before, 'the payload is exactly as it was');
   });
 
-  it('a cancelled answer: Reply says so and appends what arrived only when the person agrees', async () => {
+  it('a stopped answer: kept in the payload, marked as cut, when the panel shows it; else Reply asks first', async () => {
     const slow = await startServer({ streamDelayMs: 400 });
     await setSetting('baseUrl', slow.url);
     await api.keys.store(slow.url, slow.keys.acme);
-    try {
-      await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === slow.url), 5000, 'the slow service');
+    /** Sends a streamed payload and stops it once some text arrived. */
+    const stopped = async () => {
       const editor = await newPayload('/v1/chat', model, (p) => (p.stream = true));
       const pending = vscode.commands.executeCommand(Commands.sendRequest) as Thenable<SendOutcome>;
       const uri = api.requests.responses.uriFor(editor.document.uri, 'text', false);
@@ -438,18 +438,36 @@ describe('Conversations', function () {
       api.requests.sender.cancel(editor.document.uri);
       const outcome = await pending;
       assert.ok(outcome.kind === 'sent' && outcome.record.cancelled);
-      const before = editor.document.getText();
+      return { editor, arrived: outcome.record.stream?.text };
+    };
+    try {
+      await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === slow.url), 5000, 'the slow service');
       // The panel showed it: what arrived is kept in the payload, marked as cut inside its turn.
-      assert.match(before, /\/\/ cut \(cancelled\): stopped before the answer was complete/);
-      assert.equal((payloadOf(editor).messages as Message[])[2].content, outcome.record.stream?.text);
+      const kept = await stopped();
+      assert.match(kept.editor.document.getText(), /\/\/ cut \(cancelled\): stopped before the answer was complete/);
+      assert.equal((payloadOf(kept.editor).messages as Message[])[2].content, kept.arrived);
       await eventually(
         () =>
           /Assistant <span class="muted">\(cut\)<\/span>[\s\S]*Cut: the answer was stopped before it was complete\.[\s\S]*Regenerate the answer/.test(
-            api.requests.panels.shown(editor.document.uri)?.pieces.join('') ?? '',
+            api.requests.panels.shown(kept.editor.document.uri)?.pieces.join('') ?? '',
           ),
         5000,
         'the panel says the kept answer was cut',
       );
+      // Reply does not ask about what is already there: it adds the empty turn after it.
+      const replied = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
+      assert.equal(replied.kind, 'done');
+      assert.deepEqual(asked, []);
+      assert.deepEqual(
+        (payloadOf(kept.editor).messages as Message[]).map((m) => m.role),
+        ['system', 'user', 'assistant', 'user'],
+      );
+
+      // Answers as text (no panel): Reply says it was cut and appends what arrived only when the person agrees.
+      await setSetting('answers.openAs', 'text');
+      const { editor, arrived } = await stopped();
+      const before = editor.document.getText();
+      assert.equal((payloadOf(editor).messages as Message[]).length, 2, 'nothing written without the panel');
       const declined = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
       assert.equal(declined.kind, 'unchanged');
       assert.match(asked[0], /cancelled before it was complete/);
@@ -458,8 +476,9 @@ describe('Conversations', function () {
       const accepted = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
       assert.equal(accepted.kind, 'done');
       const messages = payloadOf(editor).messages as Message[];
-      assert.equal(messages[2].content, outcome.record.stream?.text);
+      assert.equal(messages[2].content, arrived);
     } finally {
+      await setSetting('answers.openAs', undefined);
       await setSetting('baseUrl', server.url);
       await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url), 5000, 'back');
       await api.keys.delete(slow.url).catch(() => undefined);
