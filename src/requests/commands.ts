@@ -97,6 +97,8 @@ export function requestCommands(deps: Services, eager: EagerParts): RequestComma
     await panels.show(payload);
     return true;
   };
+  // …and writes it into the payload once it has ended: the file is the truth, whichever way it was sent.
+  sender.answerEnded = (payload, record) => panels.answered(payload, record);
   const sendTo =
     (endpoint?: PostEndpoint) =>
     async (arg?: unknown): Promise<SendOutcome> => {

@@ -16,6 +16,7 @@ import { EnvAccess } from '../platform/envAccess';
 import { variableProviders } from './payloads/variableEditing';
 import { ON_DEMAND, type Handler } from './onDemand';
 import { AnswerCodeLens } from './answers/answerLens';
+import { CONVERSATION_VIEW_TYPE } from './answers/answerPlacement';
 
 export type { RequestsApi } from './commands';
 
@@ -64,6 +65,10 @@ export function register(deps: Services): vscode.Disposable[] {
       { scheme: RESPONSE_SCHEME },
       new AnswerCodeLens((uri) => load.loaded?.api.responses.get(uri)),
     ),
+    // A conversation panel open at the last reload comes back in its group (onWebviewPanel activates us).
+    vscode.window.registerWebviewPanelSerializer(CONVERSATION_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state: unknown) => load().api.panels.restore(panel, state),
+    }),
     vscode.languages.registerCompletionItemProvider(PAYLOAD_SELECTOR, new ModelCompletion(deps.catalog, scratch), '"'),
     modelHover(deps.catalog, scratch),
     // completeHandlers (onDemand.ts) has checked that each has its handler.

@@ -21,6 +21,7 @@ import {
   openViewContainer,
   pickQuickItem,
   readActiveEditorText,
+  reloadWorkbench,
   screenshot,
   setColorTheme,
   setViewport,
@@ -101,6 +102,82 @@ async function clickIn(frame: Frame, selector: string): Promise<void> {
   await frame.locator(selector).first().click();
 }
 
+/** A button of the page pressed from the keyboard (focused, then Enter). */
+async function pressIn(frame: Frame, selector: string): Promise<void> {
+  await frame.locator(selector).first().focus();
+  await frame.locator(selector).first().press('Enter');
+}
+
+/** How many editor groups (columns) the window shows. */
+async function editorGroups(page: Page): Promise<number> {
+  return page.locator('.editor-group-container').count();
+}
+
+/**
+ * At 900×700 after the rounds' edits: Raw exchange → Copy as Code copies the request as it was sent (not the
+ * file, which holds the answer since); Reload Window brings the panel back with the file's turns; Fork and New
+ * Request with the panel in front leave two columns.
+ */
+async function copyReloadForkAndNew(page: Page, frame: Frame): Promise<void> {
+  const file = newestPayload('chat-');
+  const sent = e2e.service.lastReceived('/v1/chat').json?.messages as Message[];
+  const answer = (parse(fs.readFileSync(file, 'utf8')) as { messages: Message[] }).messages[2].content as string;
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await clickIn(frame, 'article[data-index="2"] details.exchange > summary');
+  await clickIn(frame, 'article[data-index="2"] button[data-action="copyAsCode"]');
+  await pickQuickItem(page, 'cURL (bash, zsh)');
+  const code = await waitForValue(
+    () => page.evaluate(() => navigator.clipboard.readText()),
+    (t) => t.includes('/v1/chat'),
+    'the request copied as code',
+  );
+  assert.ok(code.includes('Show me a YAML example'), code);
+  assert.equal(sent.length, 2, 'sent: the system and user turns');
+  assert.ok(!code.includes(JSON.stringify(answer).slice(1, 30)), `not the file's answer:\n${code}`);
+  assert.ok(!code.includes(e2e.demoKey), 'never the key');
+  assert.equal(await editorGroups(page), 2, 'Copy as Code opens nothing');
+  assert.ok(await frame.locator('#message').isVisible(), 'the conversation stays in front');
+
+  // Reload Window (from the payload's editor: a key pressed in the panel goes to its page first): the file still
+  // holds the answer and the panel is back in its group, showing it.
+  await page
+    .locator('.tab', { hasText: path.basename(file) })
+    .first()
+    .click();
+  await reloadWorkbench(page);
+  const restored = await webviewFrame(page, '#message', 60_000);
+  await waitForValue(
+    () => turns(restored),
+    (t) => t.length === 3 && t[2].name === 'Turn 3: Assistant' && t[2].text.includes(answer.slice(0, 20)),
+    'the panel restored with the answer from the file',
+  );
+  assert.equal((parse(fs.readFileSync(file, 'utf8')) as { messages: Message[] }).messages.length, 3);
+  assert.equal(await editorGroups(page), 2, 'the panel came back in its own group, not an empty one');
+
+  // Fork from the panel, then New Request with the panel in front: two columns each time. (The keyboard: after a
+  // reload the workbench may lay a webview's frame over the page a moment longer than a pointer waits.)
+  await pressIn(await webviewFrame(page, '#message'), 'article[data-index="2"] button[data-action="fork"]');
+  await waitForValue(
+    () => page.locator('.tab', { hasText: 'Conversation ·' }).count(),
+    (n) => n === 2,
+    'the fork and its panel',
+  );
+  assert.equal(await editorGroups(page), 2, 'Fork leaves two columns');
+  await (await webviewFrame(page, '#message')).locator('#message').focus();
+  await openPalette(page, 'Model Access: New Request…');
+  await pickQuickItem(page, 'Chat');
+  await answerModelPick(page);
+  // New Request's starter payload, its prompt selected, opens with the payloads; the conversation stays in front.
+  await readActiveEditorText(page, { contains: 'Write your prompt here.' });
+  assert.equal(await editorGroups(page), 2, 'New Request with a panel open leaves two columns');
+  assert.equal(
+    await page.locator('.editor-group-container').nth(1).locator('.tab.active', { hasText: 'Conversation ·' }).count(),
+    1,
+    'the panel still in front in its column',
+  );
+  await screenshot(page, 'conversation-panel-900-columns');
+}
+
 describe('Conversation panel', () => {
   // The session's other steps read answers as documents (modelAccess.answers.openAs "text", session.ts); here
   // Send opens answers the way a person's VS Code does by default: in the conversation panel.
@@ -149,6 +226,12 @@ describe('Conversation panel', () => {
       assert.deepEqual(
         shown.map((t) => t.name),
         ['Turn 1: System', 'Turn 2: User', 'Turn 3: Assistant'],
+      );
+      // Sent from the palette, and yet the file is the truth: the answer is the payload's last turn.
+      await waitForValue(
+        async () => (parse(fs.readFileSync(newestPayload('chat-'), 'utf8')) as { messages: Message[] }).messages,
+        (m) => m.length === 3 && m[2].role === 'assistant',
+        'the answer sent from the palette written into the payload file',
       );
       assert.ok(!/^#{1,6} |```|^---$/m.test(shown[2].text), `no Markdown markup in the answer: ${shown[2].text}`);
       assert.equal(
@@ -251,6 +334,9 @@ describe('Conversation panel', () => {
       assert.equal(await scrollsSideways(frame), false);
       await moveMouseAway(page);
       await screenshot(page, `conversation-panel-${size.name}-edited`);
+      if (size.name === '900') {
+        await copyReloadForkAndNew(page, frame);
+      }
     });
   }
 

@@ -136,8 +136,11 @@ describe('Conversations', function () {
     await editor.edit((b) => b.insert(new vscode.Position(1, 0), '// @env \n// keep me {{x}}\n'));
     const before = editor.document.getText();
     const first = await send();
-    const expected = generateText(model, promptText((payloadOf(editor).messages as Message[]).slice()));
+    const expected = generateText(model, promptText(server.lastReceived('/v1/chat').json?.messages as Message[]));
     assert.equal(first.record.finalText, expected);
+    // The panel showed the answer: it is written into the payload (its own undo step).
+    const answered = editor.document.getText();
+    assert.equal((payloadOf(editor).messages as Message[]).at(-1)?.content, expected);
 
     const reply = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
     assert.equal(reply.kind, 'done', reply.kind === 'unchanged' ? reply.message : '');
@@ -157,9 +160,12 @@ describe('Conversations', function () {
     assert.equal(aroundCursor(editor), '"content": "|"\n  ', 'the cursor is in the new user content');
     assert.equal(vscode.window.activeTextEditor?.document, editor.document);
 
-    // One undo step removes it.
+    // One undo step removes it (the empty turn; the answer written before it is the step before).
+    await vscode.commands.executeCommand('undo');
+    assert.equal(editor.document.getText(), answered);
     await vscode.commands.executeCommand('undo');
     assert.equal(editor.document.getText(), before);
+    await vscode.commands.executeCommand('redo');
     await vscode.commands.executeCommand('redo');
     assert.equal(editor.document.getText(), after);
 
@@ -300,7 +306,11 @@ describe('Conversations', function () {
       (server.lastReceived('/v1/chat').json?.messages as Message[]).map((m) => m.role),
       ['system', 'user'],
     );
-    assert.equal((payloadOf(editor).messages as Message[]).length, 2);
+    // The later turns went; the answer to what was sent follows it.
+    assert.deepEqual(
+      (payloadOf(editor).messages as Message[]).map((m) => m.role),
+      ['system', 'user', 'assistant'],
+    );
   });
 
   it('tools: Reply appends the call and a tool turn per call; the filled result reaches the service with its call id', async () => {
@@ -415,12 +425,12 @@ describe('Conversations', function () {
     assert.equal(editor.document.getText(), before, 'the payload is exactly as it was');
   });
 
-  it('a cancelled answer: Reply says so and appends what arrived only when the person agrees', async () => {
+  it('a stopped answer: kept in the payload, marked as cut, when the panel shows it; else Reply asks first', async () => {
     const slow = await startServer({ streamDelayMs: 400 });
     await setSetting('baseUrl', slow.url);
     await api.keys.store(slow.url, slow.keys.acme);
-    try {
-      await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === slow.url), 5000, 'the slow service');
+    /** Sends a streamed payload and stops it once some text arrived. */
+    const stopped = async () => {
       const editor = await newPayload('/v1/chat', model, (p) => (p.stream = true));
       const pending = vscode.commands.executeCommand(Commands.sendRequest) as Thenable<SendOutcome>;
       const uri = api.requests.responses.uriFor(editor.document.uri, 'text', false);
@@ -428,7 +438,36 @@ describe('Conversations', function () {
       api.requests.sender.cancel(editor.document.uri);
       const outcome = await pending;
       assert.ok(outcome.kind === 'sent' && outcome.record.cancelled);
+      return { editor, arrived: outcome.record.stream?.text };
+    };
+    try {
+      await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === slow.url), 5000, 'the slow service');
+      // The panel showed it: what arrived is kept in the payload, marked as cut inside its turn.
+      const kept = await stopped();
+      assert.match(kept.editor.document.getText(), /\/\/ cut \(cancelled\): stopped before the answer was complete/);
+      assert.equal((payloadOf(kept.editor).messages as Message[])[2].content, kept.arrived);
+      await eventually(
+        () =>
+          /Assistant <span class="muted">\(cut\)<\/span>[\s\S]*Cut: the answer was stopped before it was complete\.[\s\S]*Regenerate the answer/.test(
+            api.requests.panels.shown(kept.editor.document.uri)?.pieces.join('') ?? '',
+          ),
+        5000,
+        'the panel says the kept answer was cut',
+      );
+      // Reply does not ask about what is already there: it adds the empty turn after it.
+      const replied = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
+      assert.equal(replied.kind, 'done');
+      assert.deepEqual(asked, []);
+      assert.deepEqual(
+        (payloadOf(kept.editor).messages as Message[]).map((m) => m.role),
+        ['system', 'user', 'assistant', 'user'],
+      );
+
+      // Answers as text (no panel): Reply says it was cut and appends what arrived only when the person agrees.
+      await setSetting('answers.openAs', 'text');
+      const { editor, arrived } = await stopped();
       const before = editor.document.getText();
+      assert.equal((payloadOf(editor).messages as Message[]).length, 2, 'nothing written without the panel');
       const declined = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
       assert.equal(declined.kind, 'unchanged');
       assert.match(asked[0], /cancelled before it was complete/);
@@ -437,8 +476,9 @@ describe('Conversations', function () {
       const accepted = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
       assert.equal(accepted.kind, 'done');
       const messages = payloadOf(editor).messages as Message[];
-      assert.equal(messages[2].content, outcome.record.stream?.text);
+      assert.equal(messages[2].content, arrived);
     } finally {
+      await setSetting('answers.openAs', undefined);
       await setSetting('baseUrl', server.url);
       await eventually(() => api.connection.state().then((s) => s.baseUrl?.url === server.url), 5000, 'back');
       await api.keys.delete(slow.url).catch(() => undefined);
@@ -497,49 +537,126 @@ describe('Conversations', function () {
     panel.dispose();
   });
 
-  // Skipped until fixed: in the last full run the panel's sendMessage after an editor Send returned false (the
-  // answer was in the panel); the Responses e2e round covers the message box meanwhile.
-  it.skip('the panel carries the conversation on in the payload file: one edit each, saved, the file need not be open', async () => {
+  it('the file is the truth: Send from the editor writes the answer the panel shows; the panel carries it on in one column, comes back after a reload and copies the request as sent', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const editor = await newPayload('/v1/chat', model);
     const uri = editor.document.uri;
-    // Send opens the panel (modelAccess.answers.openAs is "panel" by default) with the answer below the turns.
+    const roles = () => (payloadOf(editor).messages as Message[]).map((m) => m.role);
+    // Send from the editor (as the palette, the CodeLens and the keybinding do): the answer opens in the panel
+    // beside the payload and, once complete, is the payload's last turn, saved.
     await send();
     const firstSent = server.lastReceived('/v1/chat').json?.messages as Message[];
-    const shown = () => api.requests.panels.shown(uri)?.pieces.join('\n') ?? '';
-    // New Request's placeholder turn is hidden in the panel, so the answer's turn number depends on it.
-    await eventually(() => /Turn \d+: Assistant/.test(shown()), 10_000, 'the answer in the panel');
-    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'model-access-response'));
-
-    // The message box: the answer that arrived and the message are written (one undo step), then sent.
-    assert.ok(await api.requests.panels.sendMessage(uri, 'And in {{French}}?'));
-    const received = server.lastReceived('/v1/chat').json?.messages as Message[];
-    assert.deepEqual(
-      received.map((m) => m.role),
-      ['system', 'user', 'assistant', 'user'],
-    );
-    assert.equal(received[2].content, generateText(model, promptText(firstSent)));
-    assert.equal(received[3].content, 'And in {{French}}?');
-    const messages = () => (payloadOf(editor).messages as Message[]).map((m) => m.role);
-    assert.deepEqual(messages(), ['system', 'user', 'assistant', 'user', 'assistant', 'user']);
+    const firstAnswer = generateText(model, promptText(firstSent));
+    assert.deepEqual(roles(), ['system', 'user', 'assistant']);
+    assert.equal((payloadOf(editor).messages as Message[])[2].content, firstAnswer);
     assert.equal(editor.document.isDirty, false, 'saved');
     assert.equal(readFileSync(uri.fsPath, 'utf8'), editor.document.getText());
-
-    // Undo takes out the last answer only (its own step).
-    await vscode.window.showTextDocument(editor.document);
-    await vscode.commands.executeCommand('undo');
-    assert.deepEqual(messages(), ['system', 'user', 'assistant', 'user']);
-    await vscode.commands.executeCommand('redo');
-
-    // With the file closed, the panel still writes it.
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-    assert.ok(await api.requests.panels.sendMessage(uri, 'Once more'));
-    const onDisk = parse(readFileSync(uri.fsPath, 'utf8')) as { messages: Message[] };
-    assert.deepEqual(
-      onDisk.messages.map((m) => m.role),
-      ['system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user'],
+    const shown = () => api.requests.panels.shown(uri)?.pieces.join('\n') ?? '';
+    // A turn of the file with its actions (not an answer waiting below the turns).
+    await eventually(
+      () => /Turn \d+: Assistant[\s\S]*Regenerate the answer/.test(shown()),
+      10_000,
+      'the answer as a turn',
     );
-    assert.equal(onDisk.messages.at(-2)?.content, 'Once more');
-    await eventually(() => shown().includes('Once more'), 5000, 'the panel redrawn from the file');
+    assert.ok(!shown().includes('Keep What Arrived'));
+    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'model-access-response'));
+    assert.equal(vscode.window.tabGroups.all.length, 2, 'the panel beside the payload');
+
+    // The message box carries it on: the message, then its answer, each its own edit.
+    assert.ok(await api.requests.panels.sendMessage(uri, 'And in French?'));
+    const received = server.lastReceived('/v1/chat').json?.messages as Message[];
+    assert.deepEqual(
+      received.map((m) => [m.role, m.role === 'assistant' ? m.content : '']),
+      [
+        ['system', ''],
+        ['user', ''],
+        ['assistant', firstAnswer],
+        ['user', ''],
+      ],
+    );
+    assert.equal(received[3].content, 'And in French?');
+    assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user', 'assistant']);
+    assert.equal(editor.document.isDirty, false, 'saved');
+    // Undo takes out the last answer only (its own step).
+    await vscode.window.showTextDocument(editor.document, editor.viewColumn);
+    await vscode.commands.executeCommand('undo');
+    assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user']);
+    await vscode.commands.executeCommand('redo');
+    assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user', 'assistant']);
+
+    // Raw exchange → Copy as Code: the request as it was sent, though the file changed since; nothing opens.
+    const secondSent = JSON.stringify(server.lastReceived('/v1/chat').json);
+    const edit = new vscode.WorkspaceEdit();
+    const at = editor.document.getText().indexOf('And in French?');
+    edit.replace(
+      uri,
+      new vscode.Range(editor.document.positionAt(at), editor.document.positionAt(at + 'And in French?'.length)),
+      'Changed later',
+    );
+    await vscode.workspace.applyEdit(edit);
+    const panelGroup = vscode.window.tabGroups.all.find((g) => g.activeTab?.label.startsWith('Conversation ·'));
+    assert.ok(panelGroup, 'the panel has a group');
+    const pick = api.ui.pick;
+    try {
+      api.ui.pick = (async (items: readonly { target?: { id: string } }[]) =>
+        items.find((i) => i.target?.id === 'curl-bash')) as typeof api.ui.pick;
+      await api.requests.panels.press(uri, { type: 'copyAsCode', turn: 4 });
+    } finally {
+      api.ui.pick = pick;
+    }
+    const code = ui.copied.at(-1) ?? '';
+    assert.match(code, /\/v1\/chat/);
+    assert.ok(code.includes('And in French?') && !code.includes('Changed later'), code);
+    assert.ok(!code.includes(generateText(model, promptText(JSON.parse(secondSent).messages))), 'not its own answer');
+    assert.ok(code.includes(server.url), 'the service it was sent to');
+    assert.ok(!code.includes(server.keys.acme), 'never the key');
+    assert.ok(panelGroup.activeTab?.label.startsWith('Conversation ·'), 'the conversation stays in front');
+    assert.equal(vscode.window.tabGroups.all.length, 2);
+
+    // Fork from the panel, and New Request with the panel in front: still two columns, payloads in theirs.
+    await api.requests.panels.press(uri, { type: 'fork', turn: 2 });
+    await eventually(
+      () =>
+        vscode.window.tabGroups.all.filter((g) => g.activeTab?.label.startsWith('Conversation ·')).length === 1 &&
+        vscode.window.tabGroups.all.some(
+          (g) => g.tabs.filter((t) => t.label.startsWith('Conversation ·')).length === 2,
+        ),
+      5000,
+      'the fork’s panel beside its payload, in the panels’ group',
+    );
+    assert.equal(vscode.window.tabGroups.all.length, 2, 'Fork leaves two columns');
+    const payloadGroup = editor.viewColumn;
+    assert.equal(
+      vscode.window.activeTextEditor?.viewColumn ?? payloadGroup,
+      payloadGroup,
+      'the fork opens with the payloads',
+    );
+    await vscode.commands.executeCommand('workbench.action.focusSecondEditorGroup');
+    const next = await newPayload('/v1/chat', model);
+    assert.equal(next.viewColumn, vscode.ViewColumn.One, 'New Request opens with the payloads, not over the panel');
+    await send();
+    assert.equal(vscode.window.tabGroups.all.length, 2, 'New Request and its answer leave two columns');
+
+    // Reload Window: VS Code hands the panel back to its serializer with the state its page kept.
+    const tab = panelGroup.tabs.find((t) => t.label === `Conversation · ${path.basename(uri.fsPath)}`);
+    assert.ok(tab);
+    await vscode.window.tabGroups.close(tab);
+    await eventually(() => api.requests.panels.shown(uri) === undefined, 5000, 'the panel closed');
+    const revived = vscode.window.createWebviewPanel('modelAccess.conversation', 'restored', vscode.ViewColumn.Two, {});
+    await api.requests.panels.restore(revived, { payload: uri.toString() });
+    assert.equal(revived.title, `Conversation · ${path.basename(uri.fsPath)}`);
+    await eventually(
+      () => /Turn \d+: Assistant[\s\S]*Turn \d+: User[\s\S]*Changed later[\s\S]*Turn \d+: Assistant/.test(shown()),
+      10_000,
+      'the turns back in the restored panel',
+    );
+    // A panel whose payload is gone does not come back empty: it closes.
+    const orphan = vscode.window.createWebviewPanel('modelAccess.conversation', 'gone', vscode.ViewColumn.Two, {});
+    let closed = false;
+    orphan.onDidDispose(() => (closed = true));
+    await api.requests.panels.restore(orphan, { payload: vscode.Uri.file(path.join(tmp, 'gone.jsonc')).toString() });
+    assert.ok(closed, 'closed');
+    revived.dispose();
   });
 
   it('Use Uploaded File in a New Request writes the file id into a Responses payload', async () => {

@@ -91,6 +91,28 @@ export async function copyAsCode(
   return code;
 }
 
+/**
+ * A request as it was sent (the conversation panel's raw exchange): its endpoint, its JSON as it may be shown
+ * (secret references as written) and the name of the environment it went to.
+ */
+export interface SentRequest {
+  sent: true;
+  endpoint: string;
+  json: string;
+  environment?: string;
+}
+
+function isSentRequest(arg: unknown): arg is SentRequest {
+  const r = arg as Partial<SentRequest> | undefined;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    r.sent === true &&
+    typeof r.endpoint === 'string' &&
+    typeof r.json === 'string'
+  );
+}
+
 async function requestFor(
   deps: Services,
   payloads: PayloadDocuments,
@@ -99,6 +121,19 @@ async function requestFor(
   endpointArg: unknown,
   again: () => Promise<unknown>,
 ) {
+  if (isSentRequest(arg)) {
+    // The request of record: nothing is read from (or opened of) the payload, which may have changed since.
+    const env = deps.environments.find(arg.environment) ?? deps.environments.active;
+    let body: unknown;
+    try {
+      body = JSON.parse(arg.json);
+    } catch {
+      void deps.ui.error(l10n.t('The request as sent is not readable JSON; nothing was copied.'));
+      return undefined;
+    }
+    const endpoint = ENDPOINTS.find((e) => e.path === arg.endpoint)?.path ?? '/v1/responses';
+    return { serviceRoot: serviceRoot(deps, env), endpoint, body, headers: headersOf(env) };
+  }
   const editorArg = arg instanceof vscode.Uri || arg === undefined;
   const editor =
     arg instanceof vscode.Uri && arg.toString() !== vscode.window.activeTextEditor?.document.uri.toString()

@@ -278,14 +278,22 @@ export class Conversations {
         'error',
       );
     }
-    if (read.cut && !(await this.confirmCut(read.cut, answer))) {
-      return { kind: 'unchanged', message: l10n.t('Nothing was appended.') };
-    }
     let doc: vscode.TextDocument;
     try {
       doc = await vscode.workspace.openTextDocument(payload);
     } catch {
       return this.unchanged(l10n.t('The payload of this answer is gone; nothing was appended.'), 'error');
+    }
+    // What arrived of a cut answer is asked about only when it is not in the payload yet (the panel keeps it).
+    const kept = appendReply(doc.getText(), answer, {
+      insertSpaces: true,
+      tabSize: 2,
+      eol: '\n',
+      endpoint: readEndpoint(doc.getText()) ?? record.endpoint,
+      nextTurn: false,
+    });
+    if (read.cut && !(kept.ok && kept.already) && !(await this.confirmCut(read.cut, answer))) {
+      return { kind: 'unchanged', message: l10n.t('Nothing was appended.') };
     }
     const visible = vscode.window.visibleTextEditors.find((e) => e.document === doc);
     const editor = await vscode.window.showTextDocument(doc, { viewColumn: visible?.viewColumn, preview: false });

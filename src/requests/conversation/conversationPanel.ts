@@ -11,12 +11,15 @@ import { Commands } from '../../ids';
 import { l10n } from '../../platform/l10n';
 import type { Services } from '../../services';
 import { appendReply, dropLastAnswer, forkAt, type Formatting } from './core/edits';
-import { answerOfRecord, withoutSecrets, type AnswerCut } from './core/recordAnswer';
+import { answerOfRecord, withoutSecrets } from './core/recordAnswer';
 import { readConversation, type Turn } from './core/turns';
 import { bodyForDisplay, visibleTail, type ResponseRecord } from '../answers/core/responseFormat';
 import { modelPickItems } from '../../platform/modelPicks';
 import type { ResponseDocuments } from '../answers/responseView';
 import { RESPONSE_SCHEME } from '../answers/responseScheme';
+import { CONVERSATION_VIEW_TYPE, conversationColumn, payloadColumn } from '../answers/answerPlacement';
+import type { SentRequest } from '../code/codeCommands';
+import { cutText } from './core/cutNote';
 import type { ScratchFiles } from '../payloads/scratchFiles';
 import type { RequestSender } from '../send/send';
 import { addUserMessage, editUserTurn, setParameter, type PanelEdit } from './core/panelEdits';
@@ -36,8 +39,7 @@ import { oneChange } from './core/textDiff';
 
 /** The panel redraws at most this often while its payload is edited or its answer streams. */
 export const PANEL_REDRAW_MS = 100;
-/** The webview type (placement and tests find the panel's tab by it). */
-export const CONVERSATION_VIEW_TYPE = 'modelAccess.conversation';
+export { CONVERSATION_VIEW_TYPE };
 
 interface Panel {
   panel: vscode.WebviewPanel;
@@ -52,6 +54,8 @@ interface Panel {
   rendered: RenderedAnswers;
   /** The exchanges behind answers written into the payload, by the answer's text. */
   exchanges: Map<string, TurnExchange>;
+  /** The requests behind them as sent (Copy as Code from an exchange), by the answer's text. */
+  requests: Map<string, SentRequest>;
   ready: boolean;
 }
 
@@ -71,6 +75,8 @@ export interface PanelShown {
  */
 export class ConversationPanels implements vscode.Disposable {
   private readonly open = new Map<string, Panel>();
+  /** The answers written (or being written) into their payload, and what the panel says about each. */
+  private readonly written = new WeakMap<ResponseRecord, Promise<DisplayText>>();
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
@@ -102,21 +108,50 @@ export class ConversationPanels implements vscode.Disposable {
       this.draw(existing);
       return existing.panel;
     }
-    const name = payload.path.split('/').pop() ?? payload.path;
-    const title = l10n.t('Conversation · {0}', clean(name));
     const panel = vscode.window.createWebviewPanel(
       CONVERSATION_VIEW_TYPE,
-      title,
-      { viewColumn: this.column(payload), preserveFocus: !focus },
+      panelTitle(payload),
+      { viewColumn: conversationColumn(payload), preserveFocus: !focus },
       { enableScripts: true, localResourceRoots: [], retainContextWhenHidden: true },
     );
-    const nonce = newNonce();
+    this.adopt(panel, payload);
+    return panel;
+  }
+
+  /**
+   * A panel VS Code brings back after a reload (its serializer), in the group it had: it shows its payload
+   * again, or closes when the payload is gone or another panel already shows it.
+   */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const saved = typeof state === 'object' && state !== null ? (state as { payload?: unknown }).payload : undefined;
+    let payload: vscode.Uri | undefined;
+    try {
+      payload = typeof saved === 'string' ? vscode.Uri.parse(saved, true) : undefined;
+      if (payload) {
+        await vscode.workspace.fs.stat(payload);
+      }
+    } catch {
+      payload = undefined;
+    }
+    if (!payload || this.open.has(payload.toString())) {
+      panel.dispose();
+      return;
+    }
+    panel.webview.options = { enableScripts: true, localResourceRoots: [] };
+    panel.title = panelTitle(payload);
+    this.adopt(panel, payload);
+  }
+
+  /** Fills `panel` with the page of `payload` and keeps it as that payload's panel. */
+  private adopt(panel: vscode.WebviewPanel, payload: vscode.Uri): void {
+    const key = payload.toString();
+    const title = panelTitle(payload);
     panel.webview.html = page({
       title,
-      nonce,
+      nonce: newNonce(),
       cspSource: panel.webview.cspSource,
       style: PANEL_STYLE,
-      script: panelScript(panelTexts()),
+      script: panelScript(panelTexts(), { payload: key }),
       body: panelBody(title),
     });
     const p: Panel = {
@@ -129,6 +164,7 @@ export class ConversationPanels implements vscode.Disposable {
       status: '',
       rendered: new RenderedAnswers(),
       exchanges: new Map(),
+      requests: new Map(),
       ready: false,
     };
     this.open.set(key, p);
@@ -142,7 +178,6 @@ export class ConversationPanels implements vscode.Disposable {
         void this.handle(p, message);
       }
     });
-    return panel;
   }
 
   /** What the panel of `payload` shows now (tests). */
@@ -166,10 +201,12 @@ export class ConversationPanels implements vscode.Disposable {
     return p ? this.send(p, text) : false;
   }
 
-  /** Beside the payload's editor when it is visible; else the active group (the panel instead of the file). */
-  private column(payload: vscode.Uri): vscode.ViewColumn {
-    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === payload.toString());
-    return editor ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active;
+  /** A button of the panel's page pressed (tests reach the page's actions this way, as the page sends them). */
+  async press(payload: vscode.Uri, message: PageMessage): Promise<void> {
+    const p = this.open.get(payload.toString());
+    if (p) {
+      await this.handle(p, message);
+    }
   }
 
   private schedule(key: string): void {
@@ -184,7 +221,7 @@ export class ConversationPanels implements vscode.Disposable {
     }, wait);
   }
 
-  private async document(p: Panel): Promise<vscode.TextDocument | undefined> {
+  private async document(p: Pick<Panel, 'payload'>): Promise<vscode.TextDocument | undefined> {
     const loaded = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.payload.toString());
     if (loaded) {
       return loaded;
@@ -321,7 +358,9 @@ export class ConversationPanels implements vscode.Disposable {
         (answer.toolCalls.length > 0 && last.toolCalls.some((c) => c.id === answer.toolCalls[0].id)));
     if (inPayload) {
       p.exchanges.set(last.text, exchange);
-      return undefined;
+      p.requests.set(last.text, this.requestOf(record));
+      // What arrived is in the file, marked as cut; why it failed (and the way out) stays below it.
+      return read.cut && error ? { text: '', toolCalls: [], streaming: false, error } : undefined;
     }
     if (answer.error && !read.cut) {
       return {
@@ -345,6 +384,16 @@ export class ConversationPanels implements vscode.Disposable {
   /** The buttons under a failed answer: the panel's error is the only one shown, so it carries them all. */
   private ways(record: ResponseRecord): { action: string; title: DisplayText }[] {
     return wayButtons(record.failure, record.requestJson, this.deps.catalog.models);
+  }
+
+  /** The request of record: as sent (secret references as written), to the environment it went to. */
+  private requestOf(record: ResponseRecord): SentRequest {
+    return {
+      sent: true,
+      endpoint: record.endpoint,
+      json: this.deps.log.redactor.removeSecrets(record.requestJson ?? '{}'),
+      environment: record.environment,
+    };
   }
 
   private exchangeOf(record: ResponseRecord): TurnExchange {
@@ -413,7 +462,7 @@ export class ConversationPanels implements vscode.Disposable {
         await this.fork(p, m.turn);
         return;
       case 'copyAsCode':
-        await vscode.commands.executeCommand(Commands.copyAsCode, p.payload);
+        await this.copyAsCode(p, m.turn);
         return;
       case 'keep':
         await this.keepAnswer(p);
@@ -498,29 +547,67 @@ export class ConversationPanels implements vscode.Disposable {
       this.draw(p);
       return false;
     }
-    const record = outcome.record;
-    const answer = answerOfRecord(record);
-    if (record.cancelled) {
-      this.announce(p, l10n.t('Stopped. What arrived is shown, marked as cut.'));
-    } else if (record.error || !answer || answer.cut || answer.answer.error) {
-      this.announce(p, l10n.t('The request failed: {0}', clean(record.error ?? answer?.answer.error?.message)));
-    } else {
-      const clean_ = withoutSecrets(answer.answer, this.deps.log.redactor.removeSecrets);
-      if ((clean_.text ?? '') === '' && clean_.toolCalls.length === 0) {
-        this.announce(
-          p,
-          l10n.t('The answer has no text the reader can find. Looked for: {0}.', clean(describeShapes())),
-        );
-      } else {
-        p.exchanges.set(clean_.text ?? '', this.exchangeOf(record));
-        await this.edit(p, (text, f) =>
-          appendReply(text, clean_, { ...f, previousResponseId: false, nextTurn: false }),
-        );
-        this.announce(p, l10n.t('Answer received.'));
-      }
-    }
-    this.draw(p);
+    // Written already when Send showed it here (answerEnded); else (answers open as text) now.
+    await this.answered(p.payload, outcome.record);
     return true;
+  }
+
+  /**
+   * Writes the answer of a Send of `payload` (shown in its panel, whichever way it was sent) into the payload,
+   * once: the file is the truth. A complete answer becomes the next turn; one stopped, cut or failed
+   * part-way is kept as what arrived, marked as cut (./core/cutNote.ts); nothing is written when no answer
+   * arrived (the panel shows why). A newer answer of the payload replaces this one: it is not written.
+   */
+  answered(payload: vscode.Uri, record: ResponseRecord): Promise<DisplayText> {
+    const known = this.written.get(record);
+    if (known) {
+      return known;
+    }
+    const writing = this.write(payload, record).then((said) => {
+      const p = this.open.get(payload.toString());
+      if (p) {
+        this.announce(p, said);
+        this.draw(p);
+      }
+      return said;
+    });
+    this.written.set(record, writing);
+    return writing;
+  }
+
+  private async write(payload: vscode.Uri, record: ResponseRecord): Promise<DisplayText> {
+    const read = answerOfRecord(record);
+    const answer = read && withoutSecrets(read.answer, this.deps.log.redactor.removeSecrets);
+    const arrived = answer !== undefined && ((answer.text ?? '') !== '' || answer.toolCalls.length > 0);
+    if (!read || !answer || (!read.cut && (record.error !== undefined || answer.error !== undefined))) {
+      return record.cancelled
+        ? l10n.t('Stopped before anything arrived.')
+        : l10n.t('The request failed: {0}', clean(record.error ?? answer?.error?.message));
+    }
+    if (!arrived) {
+      return read.cut === 'cancelled'
+        ? l10n.t('Stopped before anything arrived.')
+        : read.cut
+          ? l10n.t('The request failed: {0}', clean(record.error ?? cutText(read.cut)))
+          : l10n.t('The answer has no text the reader can find. Looked for: {0}.', clean(describeShapes()));
+    }
+    if (this.responses.latestFor(payload) !== record) {
+      return l10n.t('A newer answer replaced this one; it was not written into the payload.');
+    }
+    const p = this.open.get(payload.toString());
+    p?.exchanges.set(answer.text ?? '', this.exchangeOf(record));
+    p?.requests.set(answer.text ?? '', this.requestOf(record));
+    const written = await this.edit(p ?? payload, (text, f) =>
+      appendReply(text, answer, { ...f, previousResponseId: false, nextTurn: false, cut: read.cut }),
+    );
+    if (!written) {
+      return l10n.t('The answer could not be written into the payload; it is in Request History.');
+    }
+    return read.cut === 'cancelled'
+      ? l10n.t('Stopped. What arrived is kept in the payload, marked as cut.')
+      : read.cut
+        ? l10n.t('What arrived is kept in the payload, marked as cut.')
+        : l10n.t('Answer received.');
   }
 
   private async regenerate(p: Panel): Promise<void> {
@@ -627,6 +714,20 @@ export class ConversationPanels implements vscode.Disposable {
     }
   }
 
+  /** Copy as Code from an answer's raw exchange: the request of record, not the file's current text. */
+  private async copyAsCode(p: Panel, index: number): Promise<void> {
+    const doc = await this.document(p);
+    const read = doc && readConversation(doc.getText());
+    const turn = read?.ok ? read.conversation.turns[index] : undefined;
+    const latest = this.responses.latestFor(p.payload);
+    const request = turn ? p.requests.get(turn.text) : latest && this.requestOf(latest);
+    if (!request) {
+      this.announce(p, l10n.t('The request behind this answer is no longer known (it was sent before a reload).'));
+      return;
+    }
+    await vscode.commands.executeCommand(Commands.copyAsCode, request);
+  }
+
   private async showFile(p: Panel): Promise<void> {
     const doc = await this.document(p);
     if (!doc) {
@@ -634,7 +735,10 @@ export class ConversationPanels implements vscode.Disposable {
     }
     const parsed = parsePayload(doc.getText());
     const at = parsed.ok ? doc.positionAt(0) : doc.positionAt(parsed.problem.offset);
-    const editor = await vscode.window.showTextDocument(doc, { preview: false, viewColumn: vscode.ViewColumn.One });
+    const editor = await vscode.window.showTextDocument(doc, {
+      preview: false,
+      viewColumn: payloadColumn(p.payload) ?? vscode.ViewColumn.Active,
+    });
     editor.selection = new vscode.Selection(at, at);
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
@@ -644,10 +748,11 @@ export class ConversationPanels implements vscode.Disposable {
    * shown in the panel; the file is left as it was). The file is saved after when it had no unsaved changes.
    */
   private async edit(
-    p: Panel,
+    target: Panel | vscode.Uri,
     make: (text: string, f: Formatting) => PanelEdit | { ok: true; text: string } | { ok: false; problem: DisplayText },
   ): Promise<boolean> {
-    const doc = await this.document(p);
+    const p: Panel | undefined = target instanceof vscode.Uri ? undefined : target;
+    const doc = await this.document(p ?? { payload: target as vscode.Uri });
     if (!doc) {
       this.problem(p, l10n.t('The payload is gone; nothing was changed.'));
       return false;
@@ -679,8 +784,10 @@ export class ConversationPanels implements vscode.Disposable {
     return true;
   }
 
-  private problem(p: Panel, message: DisplayText): void {
-    this.announce(p, message);
+  private problem(p: Panel | undefined, message: DisplayText): void {
+    if (p) {
+      this.announce(p, message);
+    }
     void this.deps.ui.error(message);
   }
 
@@ -712,17 +819,7 @@ export function panelTarget(arg: unknown): vscode.Uri | undefined {
   return uri;
 }
 
-/** Why an answer stopped short, as the panel says it under what arrived. */
-function cutText(cut: AnswerCut, finishReason: string | undefined): DisplayText {
-  switch (cut) {
-    case 'cancelled':
-      return l10n.t('Cut: the answer was stopped before it was complete.');
-    case 'limit':
-    case 'truncated':
-      return l10n.t('Cut at the size limit (modelAccess.limits.maxResponseMegabytes).');
-    case 'length':
-      return l10n.t('Cut: the model stopped before the answer was complete ({0}).', clean(finishReason));
-    case 'failed':
-      return l10n.t('Cut: the service failed while the answer was arriving.');
-  }
+/** The panel's title: the payload's file name. */
+function panelTitle(payload: vscode.Uri): DisplayText {
+  return l10n.t('Conversation · {0}', clean(payload.path.split('/').pop() ?? payload.path));
 }

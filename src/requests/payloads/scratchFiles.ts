@@ -3,6 +3,7 @@ import type { PostEndpoint } from '../../api/types';
 import { endpointInfo, withEndpoint } from '../../domain/payload/endpointHeader';
 import { COPIED_SCRATCH_ENDING, scratchOrigin, type ScratchOrigin } from '../../domain/payload/kind';
 import { INPUT_PLACEHOLDER } from './core/templates';
+import { payloadColumn } from '../answers/answerPlacement';
 
 /**
  * Scratch payloads are real files in the extension's global storage: they survive restarts and can be
@@ -48,7 +49,8 @@ export class ScratchFiles {
     }
     const text = `${withEndpoint(payload.trimEnd(), endpoint)}\n`;
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-    const editor = await vscode.window.showTextDocument(uri, { preview: false });
+    // Never over a conversation panel in front: beside it, in the payloads' group.
+    const editor = await vscode.window.showTextDocument(uri, { preview: false, viewColumn: payloadColumn() });
     const at = text.indexOf(INPUT_PLACEHOLDER);
     if (at >= 0) {
       const doc = editor.document;

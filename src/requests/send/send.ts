@@ -55,6 +55,11 @@ export class RequestSender implements vscode.Disposable {
    * false when the answer document should show it instead.
    */
   answerView?: (payload: vscode.Uri, endpoint: PostEndpoint) => Promise<boolean>;
+  /**
+   * Called once an answer `answerView` showed has ended (complete, stopped or failed), unless a newer Send of
+   * the payload replaced it: the conversation panel writes it into the payload, whichever way it was sent.
+   */
+  answerEnded?: (payload: vscode.Uri, record: ResponseRecord) => Promise<unknown>;
   readonly diagnostics = vscode.languages.createDiagnosticCollection('model-access-payload');
   /**
    * Whether the last Send left a notification up ("Nothing was sent…", a failure with its way out). The next
@@ -162,7 +167,13 @@ export class RequestSender implements vscode.Disposable {
 
     const stream = wantsStream(resolved.value);
     const uri = this.responses.uriFor(doc.uri, stream ? 'text' : 'json', this.deps.config.responseInNewTab);
-    const record: ResponseRecord = { method: 'POST', endpoint, startedAt: Date.now(), requestJson: resolved.shownJson };
+    const record: ResponseRecord = {
+      method: 'POST',
+      endpoint,
+      startedAt: Date.now(),
+      requestJson: resolved.shownJson,
+      environment: env?.name,
+    };
     if (endpoint === '/v1/embeddings') {
       record.inputs = embeddingInputs(resolved.value);
     }
@@ -193,7 +204,8 @@ export class RequestSender implements vscode.Disposable {
         await this.readStream(uri, record, result.events, controller);
       }
     });
-    if (this.inFlight.get(key) === controller) {
+    const replaced = this.inFlight.get(key) !== controller;
+    if (!replaced) {
       this.inFlight.delete(key);
     }
     if (failure) {
@@ -224,6 +236,9 @@ export class RequestSender implements vscode.Disposable {
       source: doc.uri.scheme === 'untitled' ? undefined : doc.uri.toString(),
       summary: summarize(record, this.deps.log.redactor.removeSecrets),
     });
+    if (inPanel && !replaced) {
+      await this.answerEnded?.(doc.uri, record);
+    }
     if (options.quiet) {
       // The caller shows the failure where it belongs.
     } else if (inPanel && record.failure) {

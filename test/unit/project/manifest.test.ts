@@ -276,11 +276,13 @@ describe('payload features stay on payloads (package.json)', () => {
     assert.ok(manifest.activationEvents?.includes('onLanguage:jsonc'), 'scratch payloads are .jsonc');
     assert.ok(manifest.activationEvents?.includes('onLanguage:json'), 'a .json file with a // POST line');
     // The view, the commands, the chat provider and the walkthrough activate it through their contributions;
-    // a workspace that merely holds JSON files (workspaceContains), or startup, must not.
+    // a workspace that merely holds JSON files (workspaceContains), or startup, must not. A conversation panel
+    // open at the last reload activates it to come back (its serializer).
     assert.deepEqual([...(manifest.activationEvents ?? [])].sort(), [
       'onLanguage:json',
       'onLanguage:jsonc',
       `onLanguage:${PAYLOAD_LANGUAGE}`,
+      'onWebviewPanel:modelAccess.conversation',
     ]);
   });
 });

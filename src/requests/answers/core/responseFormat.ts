@@ -28,6 +28,8 @@ export type ResponseRecord = {
   startedAt: number;
   /** The request body as sent, as it may be shown (variables that hold secrets are not resolved in it). */
   requestJson?: string;
+  /** The environment it was sent to, by name (Copy as Code from the exchange calls the same service). */
+  environment?: string;
   /** Set once an answer (or a failure) arrived. */
   status?: number;
   statusText?: string;

@@ -11,6 +11,8 @@ import { l10n } from '../../../common/l10n';
 import type { DisplayText } from '../../../common/text';
 import { literalText } from '../../../domain/payload/variables';
 import { isBlank, readConversation, turnAt, type Conversation, type Place, type TurnToolCall } from './turns';
+import { withCutComment } from './cutNote';
+import type { AnswerCut } from './recordAnswer';
 
 /** How the editor indents (VS Code's `editor.options` and the document's line ending). */
 export interface Formatting {
@@ -50,6 +52,11 @@ export interface ReplyOptions extends Formatting {
    * Empty tool-result turns are written either way: the person must fill them.
    */
   nextTurn?: boolean;
+  /**
+   * The answer stopped short this way (what arrived is kept): the turn written alone carries the mark that
+   * says so (./cutNote.ts), in the file.
+   */
+  cut?: AnswerCut;
 }
 
 /**
@@ -79,7 +86,9 @@ export function appendReply(text: string, given: ReplyAnswer, options: ReplyOpti
   }
   const marker = cursorMarker(text);
   const calls = answer.toolCalls;
-  if (already === 'last') {
+  // Responses chained by previous_response_id: the answer the panel wrote goes with the rest (the service keeps it).
+  const chained = conversation.kind === 'responses' && options.previousResponseId === true && answer.id !== undefined;
+  if (already === 'last' && !chained) {
     // The answer is the conversation's last turn (the panel wrote it): Reply adds only the empty turn after it.
     const next =
       calls.length === 0
@@ -141,10 +150,11 @@ function answerAlone(text: string, conversation: Conversation, answer: ReplyAnsw
       : answer.text
         ? [{ role: 'assistant', content: answer.text }]
         : [];
-  const change =
+  const written =
     conversation.kind !== 'chat' && conversation.single
       ? replaceValue(text, conversation, [{ role: 'user', content: conversation.turns[0].text }, ...said], options)
       : appendToList(text, conversation, said, options);
+  const change = options.cut ? { ...written, text: withCutComment(written.text, options.cut, options.eol) } : written;
   return { ok: true, change, text: apply(text, change), cursor: change.offset + change.text.length };
 }
 

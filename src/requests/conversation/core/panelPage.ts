@@ -111,14 +111,19 @@ summary { min-height: 24px; padding: 2px 0; }
 .composer-actions .status { flex: 1 1 auto; margin: 0; min-width: 0; overflow-wrap: anywhere; }
 `;
 
-/** The page's script: texts come in as JSON (`texts`), everything else by message. */
-export function panelScript(texts: Record<string, string>): string {
+/**
+ * The page's script: texts come in as JSON (`texts`), everything else by message. `state` is what VS Code
+ * keeps for the page across a reload (the payload's URI): the panel's serializer brings it back with it.
+ */
+export function panelScript(texts: Record<string, string>, state: { payload: string }): string {
   return `const texts = ${JSON.stringify(texts).replace(/</g, '\\u003c')};
+const state = ${JSON.stringify(state).replace(/</g, '\\u003c')};
 ${SCRIPT}`;
 }
 
 const SCRIPT = `
 const vscode = acquireVsCodeApi();
+vscode.setState(state);
 const $ = (id) => document.getElementById(id);
 const turns = $('turns');
 const message = $('message');

@@ -14,6 +14,8 @@ import type { TokenUsage } from '../../../domain/answer';
 import { isBlank, type ConversationKind, type Turn, type TurnToolCall } from './turns';
 import { readParameters, unwritten, type PanelParameters } from './panelEdits';
 import type { RenderedAnswers } from './panelMarkdown';
+import { cutText, readCut } from './cutNote';
+import type { AnswerCut } from './recordAnswer';
 
 /** The raw exchange behind an answer: what was sent and what came back (already free of the key). */
 export interface TurnExchange {
@@ -179,6 +181,8 @@ interface TurnOptions {
   unknown: string[];
   /** The answer's Markdown is not rendered in this draw (its text is shown as written until a later one). */
   later: boolean;
+  /** How the answer in this turn stopped short (its mark in the file), if it did. */
+  cut?: AnswerCut;
 }
 
 function turnHtml(turn: Turn, o: TurnOptions, rendered: RenderedAnswers): string {
@@ -212,6 +216,9 @@ function turnHtml(turn: Turn, o: TurnOptions, rendered: RenderedAnswers): string
     parts.push(`<p class="file">${escapeHtml(l10n.t('File: {0}', clean(file)))}</p>`);
   }
   parts.push(...turn.toolCalls.map(toolCallHtml));
+  if (o.cut) {
+    parts.push(`<p class="note cut">${escapeHtml(cutText(o.cut))}</p>`);
+  }
   const i = turn.index;
   const label = roleLabel(turn.role);
   const actions = [button('copy', l10n.t('Copy'), i, l10n.t('Copy turn {0}', o.n))];
@@ -225,6 +232,7 @@ function turnHtml(turn: Turn, o: TurnOptions, rendered: RenderedAnswers): string
   return article(turn.role, label, o.n, i, parts.join('\n'), {
     actions: actions.join(''),
     exchange: o.exchange ? exchangeHtml(o.exchange, i) : '',
+    note: o.cut ? l10n.t('(cut)') : undefined,
   });
 }
 
@@ -357,11 +365,12 @@ export function panelView(
       exchange: turn.role === 'assistant' ? exchangeFor(turn) : undefined,
       unknown,
       later: later.has(i),
+      cut: turn.role === 'assistant' ? readCut(text.slice(turn.offset, turn.offset + turn.length)) : undefined,
     };
     // A turn that shows the same as in the last draw is not built again (a redraw while an answer streams).
     const key = options.exchange
       ? undefined
-      : `${i}\u0000${turn.role}\u0000${options.regenerate}${options.later}${unknown.join()}\u0000${turn.toolCallId ?? ''}\u0000${turn.images.join()}\u0000${turn.files.join()}\u0000${JSON.stringify(turn.toolCalls)}\u0000${turn.text}`;
+      : `${i}\u0000${turn.role}\u0000${options.regenerate}${options.later}${unknown.join()}\u0000${options.cut ?? ''}\u0000${turn.toolCallId ?? ''}\u0000${turn.images.join()}\u0000${turn.files.join()}\u0000${JSON.stringify(turn.toolCalls)}\u0000${turn.text}`;
     const known = key === undefined ? undefined : rendered.pieces.get(key);
     if (known === undefined && build <= 0) {
       waiting++;

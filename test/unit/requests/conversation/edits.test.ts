@@ -221,6 +221,136 @@ describe('conversation edits', () => {
       assert.equal((parse(tools.text) as { messages: { role: string }[] }).messages.at(-1)?.role, 'tool');
     });
 
+    it('keeps what arrived of a stopped answer, marked as cut inside its turn; Send and Regenerate see a plain turn', () => {
+      const stopped = ok(appendReply(CHAT, answer('Half an ans'), { ...SPACES, nextTurn: false, cut: 'cancelled' }));
+      assert.ok(
+        stopped.text.includes(
+          `    { "role": "user", "content": "Hi" },
+    {
+      // cut (cancelled): stopped before the answer was complete; this is what arrived
+      "role": "assistant",
+      "content": "Half an ans"
+    }
+  ],`,
+        ),
+        stopped.text,
+      );
+      const messages = (parse(stopped.text) as { messages: { role: string; content: string }[] }).messages;
+      assert.deepEqual(messages.at(-1), { role: 'assistant', content: 'Half an ans' });
+      // Written once: the same answer again changes nothing.
+      assert.equal(
+        ok(appendReply(stopped.text, answer('Half an ans'), { ...SPACES, nextTurn: false, cut: 'cancelled' })).text,
+        stopped.text,
+      );
+      // Regenerate takes the turn out with its mark.
+      const dropped = dropLastAnswer(stopped.text);
+      assert.ok(dropped.ok);
+      assert.equal(dropped.text, CHAT);
+      // A list on one line: a block comment in the turn.
+      const oneLine = ok(
+        appendReply('{"messages": [{"role": "user", "content": "q"}]}', answer('A'), {
+          ...SPACES,
+          nextTurn: false,
+          cut: 'failed',
+        }),
+      );
+      assert.equal(
+        oneLine.text,
+        '{"messages": [{"role": "user", "content": "q"}, {/* cut (failed): the service failed while the answer was arriving; this is what arrived */ "role":"assistant","content":"A"}]}',
+      );
+      // Responses with `input` as a string: the mark goes into the answer's turn, not the question's.
+      const single = ok(
+        appendReply('// POST /v1/responses\n{\n  "model": "m",\n  "input": "q"\n}', answer('A'), {
+          ...SPACES,
+          nextTurn: false,
+          cut: 'length',
+        }),
+      );
+      assert.ok(
+        single.text.includes(`    {
+      "role": "user",
+      "content": "q"
+    },
+    {
+      // cut (length): the model stopped before the answer was complete
+      "role": "assistant",`),
+        single.text,
+      );
+      // A complete answer carries no mark.
+      assert.ok(!ok(appendReply(CHAT, answer('A'), { ...SPACES, nextTurn: false })).text.includes('cut ('));
+    });
+
+    it('leaves the cursor after the answer it wrote alone, and where it was when the answer is already there', () => {
+      const alone = ok(appendReply(CHAT, answer('Hello'), { ...SPACES, nextTurn: false }));
+      assert.equal(alone.text.slice(alone.cursor), '\n  ],\n  "stream": true\n}\n');
+      const again = ok(appendReply(alone.text, answer('Hello'), { ...SPACES, nextTurn: false }));
+      assert.equal(again.cursor, alone.cursor);
+      assert.deepEqual(again.change, { offset: alone.cursor, length: 0, text: '' });
+    });
+
+    it('writes new turns at the indentation of a last turn spread over lines', () => {
+      const spread = '{\n  "messages": [\n    {\n      "role": "user",\n      "content": "q"\n    }\n  ]\n}';
+      const r = ok(appendReply(spread, answer('A'), { ...SPACES, nextTurn: false }));
+      assert.equal(
+        r.text,
+        '{\n  "messages": [\n    {\n      "role": "user",\n      "content": "q"\n    },\n    {\n      "role": "assistant",\n      "content": "A"\n    }\n  ]\n}',
+      );
+    });
+
+    it('Reply after an answer with tool calls the panel wrote alone adds one empty result turn per call', () => {
+      const calls = [
+        { id: 'c1', name: 'f', arguments: '{}' },
+        { id: 'c2', name: 'g', arguments: '{}' },
+      ];
+      const chat =
+        '{"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}, {"id": "c2", "type": "function", "function": {"name": "g", "arguments": "{}"}}]}]}';
+      const r = ok(appendReply(chat, answer(undefined, calls), SPACES));
+      assert.deepEqual((parse(r.text) as { messages: unknown[] }).messages.slice(2), [
+        { role: 'tool', tool_call_id: 'c1', content: '' },
+        { role: 'tool', tool_call_id: 'c2', content: '' },
+      ]);
+      // The cursor in the first result.
+      assert.equal(
+        r.text.slice(r.text.lastIndexOf('"tool_call_id"', r.cursor), r.cursor + 1),
+        '"tool_call_id":"c1","content":""',
+      );
+      const responses =
+        '{"input": [{"role": "user", "content": "q"}, {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"}, {"type": "function_call", "call_id": "c2", "name": "g", "arguments": "{}"}]}';
+      const rr = ok(appendReply(responses, answer(undefined, calls), SPACES));
+      assert.deepEqual((parse(rr.text) as { input: unknown[] }).input.slice(3), [
+        { type: 'function_call_output', call_id: 'c1', output: '' },
+        { type: 'function_call_output', call_id: 'c2', output: '' },
+      ]);
+      assert.equal(
+        rr.text.slice(rr.text.lastIndexOf('"call_id"', rr.cursor), rr.cursor + 1),
+        '"call_id":"c1","output":""',
+      );
+    });
+
+    it('appends an answer that says what the question said, and knows one already there after earlier tool calls', () => {
+      const echo = ok(appendReply('{"messages": [{"role": "user", "content": "Echo"}]}', answer('Echo'), SPACES));
+      assert.deepEqual((parse(echo.text) as { messages: { role: string; content: string }[] }).messages, [
+        { role: 'user', content: 'Echo' },
+        { role: 'assistant', content: 'Echo' },
+        { role: 'user', content: '' },
+      ]);
+      const earlier = JSON.stringify({
+        messages: [
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c0', type: 'function', function: { name: 'f', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: 'c0', content: '42' },
+          { role: 'assistant', content: 'Done' },
+        ],
+      });
+      const again = ok(appendReply(earlier, answer('Done'), { ...SPACES, nextTurn: false }));
+      assert.equal(again.already, true);
+      assert.equal(again.text, earlier);
+    });
+
     it('picks a cursor marker the payload does not hold', () => {
       const text = '{"messages": [{"role": "user", "content": "__model_access_cursor_0__ __model_access_cursor_1__"}]}';
       const r = ok(appendReply(text, answer('a'), SPACES));
@@ -284,6 +414,42 @@ describe('conversation edits', () => {
         assert.deepEqual(parse(next.text), { model: 'm', input: '', previous_response_id: 'resp_10' });
       });
 
+      it('with previous_response_id after the panel wrote the answer: Reply still chains by the answer id', () => {
+        const written = ok(appendReply(LIST, answer('a', [], 'resp_9'), { ...SPACES, nextTurn: false }));
+        assert.equal((parse(written.text) as { input: { role: string }[] }).input.at(-1)?.role, 'assistant');
+        const r = ok(appendReply(written.text, answer('a', [], 'resp_9'), { ...SPACES, previousResponseId: true }));
+        assert.deepEqual(parse(r.text), { model: 'm', input: '', previous_response_id: 'resp_9' });
+        // Chat has no response ids; an answer without an id cannot chain: only the empty turn is added.
+        const chat = ok(
+          appendReply(CHAT.replace(']', ', {"role": "assistant", "content": "a"}]'), answer('a', [], 'resp_9'), {
+            ...SPACES,
+            previousResponseId: true,
+          }),
+        );
+        assert.equal((parse(chat.text) as { previous_response_id?: string }).previous_response_id, undefined);
+        assert.equal((parse(chat.text) as { messages: unknown[] }).messages.length, 4);
+        const noId = ok(appendReply(written.text, answer('a'), { ...SPACES, previousResponseId: true }));
+        assert.equal((parse(noId.text) as { input: unknown[] }).input.length, 3);
+        // A list keeps every turn when the answer is written alone.
+        const kept = ok(
+          appendReply(written.text.replace('"content": "a"', '"content": "b"'), answer('c'), {
+            ...SPACES,
+            nextTurn: false,
+          }),
+        );
+        assert.deepEqual(
+          (parse(kept.text) as { input: { content: string }[] }).input.map((t) => t.content),
+          ['q', 'b', 'c'],
+        );
+        // Without the setting, only the empty turn is added after the answer already there.
+        const plain = ok(appendReply(written.text, answer('a', [], 'resp_9'), SPACES));
+        assert.deepEqual((parse(plain.text) as { input: { role: string; content: string }[] }).input, [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', content: 'a' },
+          { role: 'user', content: '' },
+        ]);
+      });
+
       it('with previous_response_id and tool calls: only the outputs are sent', () => {
         const r = ok(
           appendReply(
@@ -296,6 +462,20 @@ describe('conversation edits', () => {
           input: [{ type: 'function_call_output', call_id: 'c1', output: '' }],
           previous_response_id: 'resp_2',
         });
+      });
+
+      it('with previous_response_id and tool calls in a list spread over lines: the outputs at its indentation', () => {
+        const r = ok(
+          appendReply(
+            '{\n  "input": [\n    {"role": "user", "content": "q"}\n  ],\n  "previous_response_id": "old"\n}',
+            answer(undefined, [{ id: 'c1', name: 'f', arguments: '{}' }], 'resp_2'),
+            { ...SPACES, previousResponseId: true },
+          ),
+        );
+        assert.equal(
+          r.text,
+          '{\n  "input": [\n    {\n      "type": "function_call_output",\n      "call_id": "c1",\n      "output": ""\n    }\n  ],\n  "previous_response_id": "resp_2"\n}',
+        );
       });
 
       it('keeps every item of a longer input list as written', () => {

@@ -161,4 +161,228 @@ describe('conversation panel edits', () => {
     const responses = ok(setParameter('{\n  "model": "m",\n  "input": "Hi"\n}', 'system', 'Terse', F));
     assert.equal((parse(responses) as Record<string, unknown>).instructions, 'Terse');
   });
+
+  describe('the header shows what the payload holds', () => {
+    const header = (text: string) => {
+      const read = readConversation(text);
+      assert.ok(read.ok, read.ok ? '' : read.problem);
+      return readParameters(read.conversation);
+    };
+
+    it('reads only top-level values of the right type; anything else is shown as not set', () => {
+      assert.deepEqual(
+        header(
+          '{"model": 7, "temperature": "0.5", "max_tokens": {"n": 1}, "stream": "true", "messages": [{"role": "user", "content": "q", "model": "inner"}]}',
+        ),
+        { model: undefined, temperature: undefined, maxTokens: undefined, stream: false, system: undefined },
+      );
+      assert.deepEqual(header('{"model": "m", "temperature": 0, "max_tokens": 9, "stream": true, "messages": []}'), {
+        model: 'm',
+        temperature: 0,
+        maxTokens: 9,
+        stream: true,
+        system: undefined,
+      });
+      // Responses names the limit max_output_tokens; max_tokens there is not its limit.
+      assert.equal(header('{"model": "m", "input": "q", "max_tokens": 9}').maxTokens, undefined);
+      assert.equal(header('{"model": "m", "input": "q", "max_output_tokens": 9}').maxTokens, 9);
+    });
+
+    it('shows the system prompt: a first system or developer turn in Chat, instructions (a string) in Responses', () => {
+      assert.equal(
+        header('{"messages": [{"role": "developer", "content": "Dev"}, {"role": "user", "content": "q"}]}').system,
+        'Dev',
+      );
+      assert.equal(
+        header('{"messages": [{"role": "user", "content": "q"}, {"role": "system", "content": "Late"}]}').system,
+        undefined,
+      );
+      assert.equal(header('{"messages": []}').system, undefined);
+      assert.equal(
+        header('{"input": [{"role": "system", "content": "In input"}], "instructions": "Terse"}').system,
+        'Terse',
+      );
+      assert.equal(header('{"input": [{"role": "system", "content": "In input"}]}').system, undefined);
+      assert.equal(header('{"input": "q", "instructions": 5}').system, undefined);
+    });
+  });
+
+  describe('the message box writes into the turn nobody wrote yet, else after the last', () => {
+    it('fills an empty or placeholder Responses input string, keeping it a string', () => {
+      assert.equal(
+        ok(addUserMessage('{ "model": "m", "input": "Write your prompt here." }', 'Hello', F)),
+        '{ "model": "m", "input": "Hello" }',
+      );
+      assert.equal(ok(addUserMessage('{ "input": "  " }', 'Hello', F)), '{ "input": "Hello" }');
+    });
+
+    it('appends after a user turn that holds text, an image or a file, and after an empty answer', () => {
+      const image = JSON.stringify({
+        messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://x/y.png' } }] }],
+      });
+      assert.equal(messages(ok(addUserMessage(image, 'What is it?', F))).length, 2);
+      const file = JSON.stringify({ input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f1' }] }] });
+      assert.equal((parse(ok(addUserMessage(file, 'Sum it up', F))) as { input: unknown[] }).input.length, 2);
+      const answer = '{"messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": ""}]}';
+      assert.deepEqual(messages(ok(addUserMessage(answer, 'Again', F))).at(-1), { role: 'user', content: 'Again' });
+      const written = '{"messages": [{"role": "user", "content": "Mine"}]}';
+      assert.deepEqual(
+        messages(ok(addUserMessage(written, 'More', F))).map((m) => m.content),
+        ['Mine', 'More'],
+      );
+    });
+
+    it('writes into an empty turn whose content is a list of parts, as a text part of the list’s type', () => {
+      // A part the panel does not know (audio) stays, after the text.
+      const audio = JSON.stringify({
+        input: [
+          {
+            role: 'user',
+            content: [
+              { type: 'input_text', text: '' },
+              { type: 'input_audio', input_audio: { data: 'AAA', format: 'wav' } },
+            ],
+          },
+        ],
+      });
+      assert.deepEqual((parse(ok(addUserMessage(audio, 'Hear this', F))) as { input: unknown[] }).input, [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Hear this' },
+            { type: 'input_audio', input_audio: { data: 'AAA', format: 'wav' } },
+          ],
+        },
+      ]);
+      const parts = JSON.stringify({ input: [{ role: 'user', content: [{ type: 'input_text', text: '' }] }] });
+      assert.deepEqual((parse(ok(addUserMessage(parts, 'Hi', F))) as { input: unknown[] }).input, [
+        { role: 'user', content: 'Hi' },
+      ]);
+    });
+  });
+
+  it('edits a Responses user turn with its file parts, the text part keeping its type', () => {
+    const text = JSON.stringify({
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Read' },
+            { type: 'input_file', file_id: 'f1' },
+          ],
+        },
+        { role: 'assistant', content: 'Done' },
+      ],
+    });
+    assert.deepEqual((parse(ok(editUserTurn(text, 0, 'Read again', F))) as { input: unknown[] }).input, [
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'Read again' },
+          { type: 'input_file', file_id: 'f1' },
+        ],
+      },
+    ]);
+    // The image first: the text part is still written as text.
+    const imageFirst = JSON.stringify({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image_url', image_url: { url: 'u' } },
+            { type: 'text', text: 'Old' },
+          ],
+        },
+      ],
+    });
+    assert.deepEqual(messages(ok(editUserTurn(imageFirst, 0, 'New', F)))[0].content, [
+      { type: 'text', text: 'New' },
+      { type: 'image_url', image_url: { url: 'u' } },
+    ]);
+    // A part without a type: the text part is written as "text".
+    const untyped = JSON.stringify({
+      messages: [{ role: 'user', content: [{ text: 'Old' }, { type: 'image_url', image_url: { url: 'u' } }] }],
+    });
+    assert.deepEqual(messages(ok(editUserTurn(untyped, 0, 'New', F)))[0].content, [
+      { type: 'text', text: 'New' },
+      { type: 'image_url', image_url: { url: 'u' } },
+    ]);
+    assert.equal(
+      ok(editUserTurn('{"input": "First"}', 0, 'Changed', F)),
+      '{"input": "Changed"}',
+      'a Responses input string stays one',
+    );
+    const bad = editUserTurn('{ "messages": [ ', 0, 'x', F);
+    assert.ok(!bad.ok && /not valid JSON/.test(bad.problem));
+  });
+
+  describe('the header writes each parameter where it belongs, touching nothing else', () => {
+    it('adds a property after the last one, on its line or on the one line the object is written on', () => {
+      assert.equal(
+        ok(setParameter('{\n  "model": "m",\n  "messages": []\n}', 'temperature', 0.5, F)),
+        '{\n  "model": "m",\n  "messages": [],\n  "temperature": 0.5\n}',
+      );
+      assert.equal(
+        ok(setParameter('{"model": "m", "messages": []}', 'stream', true, F)),
+        '{"model": "m", "messages": [], "stream": true}',
+      );
+      assert.equal(
+        ok(setParameter('{\n\t"messages": []\n}', 'model', 'm', { insertSpaces: false, tabSize: 4, eol: '\n' })),
+        '{\n\t"messages": [],\n\t"model": "m"\n}',
+      );
+    });
+
+    it('removes a property with its comma, wherever it is, and removing an absent one changes nothing', () => {
+      const text = '{\n  "model": "m",\n  "temperature": 1,\n  "messages": []\n}';
+      assert.equal(ok(setParameter(text, 'temperature', undefined, F)), '{\n  "model": "m",\n  "messages": []\n}');
+      assert.equal(ok(setParameter(text, 'model', undefined, F)), '{\n  "temperature": 1,\n  "messages": []\n}');
+      assert.equal(ok(setParameter('{"messages": [], "stream": true}', 'stream', undefined, F)), '{"messages": []}');
+      const absent = setParameter(text, 'maxTokens', undefined, F);
+      assert.ok(absent.ok);
+      assert.equal(absent.text, text);
+      assert.deepEqual(absent.change, { offset: 0, length: 0, text: '' });
+    });
+
+    it('refuses a payload that is not an object, or not readable', () => {
+      const list = setParameter('[{"role": "user", "content": "q"}]', 'model', 'm', F);
+      assert.ok(!list.ok);
+      const bad = setParameter('{ "messages": [ ', 'model', 'm', F);
+      assert.ok(!bad.ok && /not valid JSON/.test(bad.problem));
+    });
+
+    it('adds, rewrites and removes the Chat system turn as the first turn, at its indentation', () => {
+      const first = '{\n  "messages": [\n    { "role": "user", "content": "q" }\n  ]\n}';
+      assert.equal(
+        ok(setParameter(first, 'system', 'Be brief.', F)),
+        '{\n  "messages": [\n    {\n      "role": "system",\n      "content": "Be brief."\n    },\n    { "role": "user", "content": "q" }\n  ]\n}',
+      );
+      assert.equal(
+        ok(setParameter('{"messages": [{"role": "user", "content": "q"}]}', 'system', 'S', F)),
+        '{"messages": [{\n  "role": "system",\n  "content": "S"\n}, {"role": "user", "content": "q"}]}',
+      );
+      assert.equal(
+        ok(setParameter('{\n  "messages": []\n}', 'system', 'S', F)),
+        '{\n  "messages": [\n    {\n      "role": "system",\n      "content": "S"\n    }\n  ]\n}',
+      );
+      const spread = '{\n  "messages": [\n    {\n      "role": "user",\n      "content": "q"\n    }\n  ]\n}';
+      assert.equal(
+        ok(setParameter(spread, 'system', 'S', F)),
+        '{\n  "messages": [\n    {\n      "role": "system",\n      "content": "S"\n    },\n    {\n      "role": "user",\n      "content": "q"\n    }\n  ]\n}',
+      );
+      const developer = '{"messages": [{"role": "developer", "content": "Old"}, {"role": "user", "content": "q"}]}';
+      assert.equal(
+        ok(setParameter(developer, 'system', 'New', F)),
+        '{"messages": [{"role": "developer", "content": "New"}, {"role": "user", "content": "q"}]}',
+      );
+      assert.equal(ok(setParameter(developer, 'system', '', F)), '{"messages": [{"role": "user", "content": "q"}]}');
+      const only = '{"messages": [{"role": "system", "content": "Alone"}]}';
+      assert.equal(ok(setParameter(only, 'system', undefined, F)), '{"messages": []}');
+      const none = setParameter(first, 'system', '', F);
+      assert.ok(none.ok);
+      assert.equal(none.text, first, 'no system prompt to remove: nothing changes');
+      assert.deepEqual(none.change, { offset: 0, length: 0, text: '' });
+      // A non-string value (the page sends strings) removes it too.
+      assert.equal(ok(setParameter(developer, 'system', 5, F)), '{"messages": [{"role": "user", "content": "q"}]}');
+    });
+  });
 });

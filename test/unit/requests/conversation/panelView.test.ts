@@ -159,6 +159,29 @@ describe('conversation panel view', () => {
     assert.ok(elements(piece).some((e) => e.attrs.role === 'alert' && e.text.includes('503')));
   });
 
+  it('says an answer kept in the file was cut, from its mark, and still offers its actions', () => {
+    const text = `{"messages": [
+  {"role": "user", "content": "q"},
+  {
+    // cut (cancelled): stopped before the answer was complete; this is what arrived
+    "role": "assistant",
+    "content": "Half"
+  }
+]}`;
+    const rendered = new RenderedAnswers();
+    const v = panelView(text, rendered);
+    const html = v.pieces[1].html;
+    assert.match(
+      bodyText(`<body>${html}</body>`),
+      /Assistant \(cut\)[\s\S]*Half[\s\S]*Cut: the answer was stopped before it was complete\./,
+    );
+    assert.deepEqual(buttons(html), ['Copy turn 2', 'Regenerate the answer', 'Fork from turn 2']);
+    // The same turn without its mark (taken out by hand) is a plain answer again, in the next draw too.
+    const plain = panelView(text.replace(/\/\/ cut[^\n]*\n/, ''), rendered).pieces[1].html;
+    assert.ok(!/cut/i.test(bodyText(`<body>${plain}</body>`)), plain);
+    assert.ok(!/\bcut\b/i.test(bodyText(`<body>${view(CHAT).pieces[2].html}</body>`)));
+  });
+
   it('puts the raw exchange of an answer one click away: request, status, headers, body, time, usage', () => {
     const v = view(CHAT, undefined, (turn) =>
       turn.text.startsWith('### JSON')

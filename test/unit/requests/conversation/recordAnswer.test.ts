@@ -119,7 +119,15 @@ describe('conversation: the answer of a record, in every shape', () => {
 
   it('an error body is an error, not a cut answer', () => {
     const read = answerOfRecord(
-      bodyRecord('/v1/chat', { json: { error: { message: 'model not found', code: 'not_found' } } }, { status: 404 }),
+      bodyRecord(
+        '/v1/chat',
+        { json: { error: { message: 'model not found', code: 'not_found' } } },
+        {
+          status: 404,
+          // As the exchange records it: the failure, and the body the service sent.
+          error: 'HTTP 404: model not found',
+        },
+      ),
     );
     assert.equal(read?.answer.error?.message, 'model not found');
     assert.equal(read?.cut, undefined);
