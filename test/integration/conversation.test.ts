@@ -15,7 +15,7 @@ import type { ConversationOutcome } from '../../src/requests/conversation/conver
 import { Commands } from '../../src/ids';
 import { PANEL_REDRAW_MS } from '../../src/requests/conversation/conversationPanel';
 import { startServer, type RunningServer } from '../server';
-import { generateText, promptText } from '../server/generation';
+import { generateText, questionText } from '../server/generation';
 import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
 
 type Message = { role: string; content: unknown; tool_calls?: unknown; tool_call_id?: string };
@@ -136,7 +136,7 @@ describe('Conversations', function () {
     await editor.edit((b) => b.insert(new vscode.Position(1, 0), '// @env \n// keep me {{x}}\n'));
     const before = editor.document.getText();
     const first = await send();
-    const expected = generateText(model, promptText((payloadOf(editor).messages as Message[]).slice()));
+    const expected = generateText(model, questionText((payloadOf(editor).messages as Message[]).slice()));
     assert.equal(first.record.finalText, expected);
 
     const reply = (await vscode.commands.executeCommand(Commands.reply)) as ConversationOutcome;
@@ -234,7 +234,7 @@ describe('Conversations', function () {
       ['system', 'user', 'assistant', 'user', 'assistant', 'user'],
       'the new answer replaced the old one',
     );
-    assert.equal(messages[4].content, generateText(model, promptText(sent)));
+    assert.equal(messages[4].content, generateText(model, questionText(sent)));
     // A question typed after the answer: it is sent as it is, and the new answer follows it.
     await type(editor, 'A third question');
     const again = (await vscode.commands.executeCommand(Commands.regenerate)) as ConversationOutcome;
@@ -517,7 +517,7 @@ describe('Conversations', function () {
       received.map((m) => m.role),
       ['system', 'user', 'assistant', 'user'],
     );
-    assert.equal(received[2].content, generateText(model, promptText(firstSent)));
+    assert.equal(received[2].content, generateText(model, questionText(firstSent)));
     assert.equal(received[3].content, 'And in {{French}}?');
     const messages = () => (payloadOf(editor).messages as Message[]).map((m) => m.role);
     assert.deepEqual(messages(), ['system', 'user', 'assistant', 'user', 'assistant', 'user']);
