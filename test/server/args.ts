@@ -30,6 +30,9 @@ export const USAGE = `Usage: npm run serve -- [options]
                            its key escaped; model "endless" streams forever; organization "endless"
                            lists forever; every Model Card is hostile Markdown (keys in the first
                            stdout line; see test/README.md)
+  --registry-changes       the first organization's registry changes at start (one model new, one
+                           gone, one with a new version, one now retiring): start once without it and
+                           once with it to see what the extension shows when a registry changes
   --quiet                  no request log on stderr
 
 Faults (SPEC is a probability like 0.2, or first:N for the first N matching requests):
@@ -48,7 +51,9 @@ Faults (SPEC is a probability like 0.2, or first:N for the first N matching requ
   --seed N                 seed for probabilistic faults (default 1)
 `;
 
-export function parseServeArgs(argv: string[]): ServerOptions & { quiet: boolean; help: boolean } {
+export function parseServeArgs(
+  argv: string[],
+): ServerOptions & { quiet: boolean; help: boolean; registryChanges: boolean } {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -71,6 +76,7 @@ export function parseServeArgs(argv: string[]): ServerOptions & { quiet: boolean
       hostile: { type: 'boolean' },
       'local-cards': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      'registry-changes': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       latency: { type: 'string' },
       'rate-limit': { type: 'string' },
@@ -105,6 +111,7 @@ export function parseServeArgs(argv: string[]): ServerOptions & { quiet: boolean
   return {
     help: values.help ?? false,
     quiet: values.quiet ?? false,
+    registryChanges: values['registry-changes'] ?? false,
     port: int('port', values.port, 0),
     host: values.host,
     dialect,
