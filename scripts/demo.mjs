@@ -2,7 +2,7 @@
 // `npm run demo`: the extension against the built-in local Model Access Service, in a real VS Code.
 // From a fresh clone: installs what it needs (npm ci when node_modules is missing or does not match
 // package-lock.json; setup of code-server when desktop `code` is not on PATH), builds and packages the VSIX, starts the local service
-// with the demo registry, then opens VS Code with the VSIX installed in a scratch profile whose settings
+// with the demo registry, then opens VS Code with the VSIX installed in the demo's own profile whose settings
 // point `modelAccess.baseUrl` at the service (env MODEL_ACCESS_API_KEY carries the demo key as a fallback).
 // Prints the URL to open, the base URL and the demo key; Ctrl+C stops everything it started and keeps the files.
 //
