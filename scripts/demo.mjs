@@ -2,14 +2,22 @@
 // `npm run demo`: the extension against the built-in local Model Access Service, in a real VS Code.
 // From a fresh clone: installs what it needs (npm ci when node_modules is missing or does not match
 // package-lock.json; setup of code-server when desktop `code` is not on PATH), builds and packages the VSIX, starts the local service
-// with the demo registry, then opens VS Code with the VSIX installed in a scratch profile whose settings
+// with the demo registry, then opens VS Code with the VSIX installed in the demo's own profile whose settings
 // point `modelAccess.baseUrl` at the service (env MODEL_ACCESS_API_KEY carries the demo key as a fallback).
-// Prints the URL to open, the base URL and the demo key; Ctrl+C stops everything it started.
+// Prints the URL to open, the base URL and the demo key; Ctrl+C stops everything it started and keeps the files.
+//
+// The demo's folder holds the workspace (the checks and payloads a person makes), VS Code's user data
+// (settings, environments, keys, scratch payloads, history) and extensions. It is named at start and reused by
+// the next run: $MODEL_ACCESS_DEMO_DIR, else $XDG_STATE_HOME/model-access/demo, else
+// ~/.local/state/model-access/demo (state, not a cache: what is in it is the person's work).
 //
 //   npm run demo                            desktop `code` if on PATH, else code-server on 127.0.0.1
 //   npm run demo -- --code-server           force code-server
 //   npm run demo -- --port 8080             code-server port (default: 8080, or a free one if taken)
 //   npm run demo -- --service-port 8123     local service port (default: 8123, or a free one if taken)
+//   npm run demo -- --fresh                 start over: remove the demo's folder first (it says what goes)
+//   npm run demo -- --registry-changes      the service's registry has changed since the last run (one model
+//                                           new, one gone, a new version, one retiring): what the Models view shows
 //   npm run demo -- --check                 start everything, check the workbench shows "Model Access"
 //                                           in headless Chromium (screenshot test-results/demo.png), stop
 import { spawnSync } from 'node:child_process';
@@ -30,6 +38,8 @@ const option = (name, fallback) => {
   return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
 };
 const check = args.includes('--check');
+const fresh = args.includes('--fresh');
+const registryChanges = args.includes('--registry-changes');
 
 function say(msg) {
   console.log(`[demo] ${msg}`);
@@ -64,6 +74,51 @@ async function choosePort(preferred) {
   const { freePort } = require('../test/harness/processes.ts');
   return freePort();
 }
+
+// The demo's folder (see the top): named at start, reused, removed only by --fresh (and only when it is one).
+function demoDirs() {
+  const state = process.env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
+  const root = path.resolve(process.env.MODEL_ACCESS_DEMO_DIR || path.join(state, 'model-access', 'demo'));
+  const marker = path.join(root, '.model-access-demo');
+  const d = {
+    root,
+    home: path.join(root, 'home'),
+    data: path.join(root, 'data'),
+    extensions: path.join(root, 'extensions'),
+    workspace: path.join(root, 'workspace'),
+  };
+  const exists = fs.existsSync(root) && fs.readdirSync(root).length > 0;
+  if (exists && !fs.existsSync(marker)) {
+    console.error(`[demo] ${root} is not empty and is not a demo folder: set MODEL_ACCESS_DEMO_DIR to another folder`);
+    process.exit(1);
+  }
+  if (exists && fresh) {
+    say(
+      `--fresh: removing ${root}: the workspace (${countFiles(d.workspace)} files), VS Code's settings, ` +
+        'environments, keys, scratch payloads and history, and the installed extension',
+    );
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  const reused = fs.existsSync(marker);
+  Object.values(d).forEach((p) => fs.mkdirSync(p, { recursive: true }));
+  fs.writeFileSync(marker, 'The folder of `npm run demo`: kept between runs; `npm run demo -- --fresh` removes it.\n');
+  say(
+    reused
+      ? `reusing the demo folder ${root} (workspace: ${countFiles(d.workspace)} files; --fresh starts over)`
+      : `the demo folder is ${root} (kept after Ctrl+C, reused next time)`,
+  );
+  return d;
+}
+
+function countFiles(dir) {
+  try {
+    return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+  } catch {
+    return 0;
+  }
+}
+
+const dirs = demoDirs();
 
 // 1. Dependencies.
 try {
@@ -105,6 +160,7 @@ const serviceInfo = await new Promise((resolve, reject) => {
       // Streamed answers arrive word by word at a reading pace, as a real model's do (tests stream at full speed).
       '--stream-delay',
       '45',
+      ...(registryChanges ? ['--registry-changes'] : []),
     ],
     {
       cwd: ROOT,
@@ -137,23 +193,14 @@ const serviceInfo = await new Promise((resolve, reject) => {
 const baseUrl = serviceInfo.url;
 const [org, demoKey] = Object.entries(serviceInfo.keys)[0];
 
-// 4. VS Code with the VSIX in a scratch profile.
-const dirs = (() => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'model-access-demo-'));
-  const d = {
-    root,
-    home: path.join(root, 'home'),
-    data: path.join(root, 'data'),
-    extensions: path.join(root, 'extensions'),
-    workspace: path.join(root, 'workspace'),
-  };
-  Object.values(d).forEach((p) => fs.mkdirSync(p, { recursive: true }));
-  return d;
-})();
+// 4. VS Code with the VSIX in the demo's folder (named at start), kept between runs.
 // A newcomer's first start: the extension offers its walkthrough when VS Code would on install (the harness's quiet
 // profile turns that off for tests).
 const userSettings = { 'modelAccess.baseUrl': baseUrl, 'workbench.welcomePage.walkthroughs.openOnInstall': true };
 const extraEnv = { MODEL_ACCESS_API_KEY: demoKey };
+const keptMessage = () =>
+  `your work is kept in ${dirs.root} (workspace: ${dirs.workspace}); \`npm run demo\` opens it again, ` +
+  '`npm run demo -- --fresh` starts over';
 let stopping = false;
 const shutdown = async (code) => {
   if (stopping) {
@@ -161,22 +208,18 @@ const shutdown = async (code) => {
   }
   stopping = true;
   await stopAllGroups();
-  fs.rmSync(dirs.root, { recursive: true, force: true });
+  say(keptMessage());
   process.exit(code);
 };
 onInterrupt(() => {
   stopping = true;
-  fs.rmSync(dirs.root, { recursive: true, force: true });
+  say(keptMessage());
 });
 
 let openUrl;
 if (useDesktop) {
-  const userDir = path.join(dirs.data, 'User');
-  fs.mkdirSync(userDir, { recursive: true });
-  fs.writeFileSync(
-    path.join(userDir, 'settings.json'),
-    JSON.stringify({ 'workbench.startupEditor': 'none', ...userSettings }, null, 2),
-  );
+  const { writeUserSettings } = require('../test/harness/codeServer.ts');
+  writeUserSettings(dirs, { 'workbench.startupEditor': 'none' }, userSettings, true);
   mustRun('code', [
     '--user-data-dir',
     dirs.data,
@@ -207,6 +250,7 @@ if (useDesktop) {
     dirs,
     port,
     userSettings,
+    keepUserSettings: true,
     env: extraEnv,
     trustedDomains: ['https://cards.example'],
   }).catch(async (e) => {
@@ -258,8 +302,11 @@ console.log(`
         .join(', ') || '-'
     }
 
+    Demo folder:    ${dirs.root}   (workspace, settings, keys; kept)
+
   In the Model Access activity-bar entry, run "Set API Key" with the demo key if asked.
-  Ctrl+C stops the service and VS Code.
+  Ctrl+C stops the service and VS Code and keeps the demo folder; \`npm run demo -- --fresh\` starts over.
+  To see what a registry change looks like: Ctrl+C, then \`npm run demo -- --registry-changes\`.
 `);
 // Keep running until Ctrl+C (handled by the harness: stops every process group).
 setInterval(() => undefined, 1 << 30);

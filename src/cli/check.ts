@@ -20,8 +20,8 @@ import { displayUrl } from '../domain/keyScope';
 import { variableContext } from '../domain/payload/variableContext';
 import { pinnedEnvironment } from '../domain/payload/variables';
 import { isoDay } from '../domain/registry/lifecycle';
-import { describeExpectation, formatMs } from '../checks/core/expectations';
-import { firstFailure, runCheckFile, type Target } from '../checks/core/fileRun';
+import { formatMs } from '../checks/core/expectations';
+import { allFailures, runCheckFile, type Target } from '../checks/core/fileRun';
 import { hasChecks, readCheckLines } from '../checks/core/checkFile';
 import { median } from '../checks/core/planner';
 import { AimdLimiter } from '../checks/core/aimd';
@@ -39,9 +39,10 @@ import { DEFAULT_POST_RETRY } from '../checks/core/retryPolicy';
 import { inShard } from '../checks/core/shard';
 import { newWaitStats, throttledService } from '../checks/core/throttledService';
 import { foldAttempts } from './attempts';
+import { failureReport } from './failures';
 import { expandPatterns } from './glob';
 import { junitXml, type JUnitSuite } from './junit';
-import { readInside } from './files';
+import { readInside, whyNotRead } from './files';
 import { writeReportFile } from './reportFile';
 import { baseUrlEnvironment, keyForEnvironment, secretHeadersFor, secretHeaderVariable } from './keys';
 import {
@@ -555,6 +556,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     const result = await runCheckFile(text, {
       target,
       readText: (p) => readInside(io.cwd, dir, p, options.allowOutsideFiles),
+      whyUnreadable: (p) => whyNotRead(io.cwd, dir, p, options.allowOutsideFiles),
       maxRows: options.maxRows,
       maxResponseBytes: options.maxResponseBytes,
       requestTimeoutMs: options.requestTimeout * 1000,
@@ -615,7 +617,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
     };
     for (const test of tests) {
       const row = test.shown;
-      const failure = firstFailure(row);
+      const failures = allFailures(row);
       const name = tests.length > 1 || row.label !== 'the payload' ? row.label : path.basename(file);
       const prefix = tests.length > 1 ? `${row.label}: ` : '';
       if (tests.length > 1 && test.tally) {
@@ -628,22 +630,17 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
         ...test.grades.map((g) => ({ name: 'grade', value: g })),
         ...lifecycleOf(row),
       ];
-      if (test.passed || !failure) {
+      if (test.passed || failures.length === 0) {
         passed++;
         suite.cases.push({ name, time: test.time, properties });
         continue;
       }
       failed++;
-      const source = lines.expectations.find((l) => l.line === failure.line);
-      const what = source?.expectation ? describeExpectation(source.expectation) : (source?.source ?? '');
-      const detail = [
-        `${relative}:${failure.line + 1}${what ? `  ${what}` : ''}`,
-        failure.message,
-        ...(failure.expected !== undefined ? [`expected: ${failure.expected}`] : []),
-        ...(failure.actual !== undefined ? [`actual:   ${failure.actual}`] : []),
-      ];
-      out(`        ${prefix}line ${failure.line + 1}${what ? `  ${what}` : ''}`);
-      detail.slice(1).forEach((l) => out(`          ${oneLine(l)}`));
+      const report = failureReport(failures, lines.expectations, relative);
+      for (const block of report.blocks) {
+        out(`        ${prefix}${block.heading}`);
+        block.lines.forEach((l) => out(`          ${oneLine(l)}`));
+      }
       // A request stopped by a deadline did not fail its check: it is an error of the run.
       const stopped =
         row.kind === 'run' &&
@@ -652,7 +649,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       suite.cases.push({
         name,
         time: test.time,
-        [stopped ? 'error' : 'failure']: { message: failure.message, detail: detail.join('\n') },
+        [stopped ? 'error' : 'failure']: { message: report.message, detail: report.detail },
         properties,
       });
     }

@@ -20,6 +20,21 @@ export function readInside(root: string, dir: string, relative: string, allowOut
   }
 }
 
+/**
+ * Why `readInside` gave nothing for `relative`, when the reason is the rule and not a missing file: the file
+ * exists outside `root`, and the option that reads it anyway.
+ */
+export function whyNotRead(root: string, dir: string, relative: string, allowOutside: boolean): string | undefined {
+  try {
+    const real = fs.realpathSync(path.resolve(dir, relative));
+    return !allowOutside && !isInside(fs.realpathSync(root), real)
+      ? `it lies outside the working directory ${root}; run with --allow-outside-files to read it`
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function isInside(root: string, file: string): boolean {
   const rel = path.relative(root, file);
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);

@@ -1,7 +1,7 @@
 /**
  * JUnit XML for CI systems (GitHub Actions test reporters, GitLab, Jenkins): one `<testsuite>` per payload
- * file, one `<testcase>` per request (a dataset row, a model), a `<failure>` with the first failed
- * expectation's line and message, expected and actual, an `<error>` when the run stopped it (a deadline).
+ * file, one `<testcase>` per request (a dataset row, a model), a `<failure>` with every failed expectation's
+ * line and message, expected and actual (failures.ts), an `<error>` when the run stopped it (a deadline).
  * Each field is redacted before it is escaped (an escaped secret, `pa&quot;ss`, no longer matches the secret),
  * and its control characters are made visible. No `vscode` import.
  */

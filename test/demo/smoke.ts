@@ -3,13 +3,18 @@
 // the URL it prints, checks that the URL answers, that the packaged extension is installed in that
 // code-server and shows its activity-bar entry in Chromium, then presses Ctrl+C (SIGINT to the process
 // group, as a terminal does) and checks that every process the demo started is gone and its ports are
-// closed. Leftovers are listed, then killed, and the test fails.
+// closed. Leftovers are listed, then killed, and the test fails. Then the person's work survives: a payload
+// written into the demo's workspace before Ctrl+C is still there after it, and a second `npm run demo` says it
+// reuses the folder, opens the same workspace (the payload in it) and stops cleanly on Ctrl+C again.
 //
-// Env: MODEL_ACCESS_CACHE / MODEL_ACCESS_VSCODE are passed on to the demo (which code-server it uses).
+// Env: MODEL_ACCESS_CACHE / MODEL_ACCESS_VSCODE are passed on to the demo (which code-server it uses); the demo's
+//      folder is a scratch one (MODEL_ACCESS_DEMO_DIR), never the person's own.
 //      MODEL_ACCESS_DEMO_TIMEOUT_S  seconds to wait for the URL (default 300: a first run installs).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { childEnv } from '../../scripts/nested-npm';
 import { launchChromium, makeScratchDirs, REPO_ROOT } from '../harness/codeServer';
 import { freePort, waitFor } from '../harness/processes';
@@ -103,8 +108,20 @@ function portOpen(port: number): Promise<boolean> {
 
 // ---- the test ---------------------------------------------------------------------------------------
 
-async function main(): Promise<number> {
-  const started = Date.now();
+interface Session {
+  output: string;
+  problems: string[];
+  notes: string[];
+}
+
+/**
+ * One `npm run demo` in `demoDir`: waits for its URL, runs `whileUp` (the checks of this start), presses Ctrl+C
+ * and checks that everything it started is gone.
+ */
+async function runDemo(
+  demoDir: string,
+  whileUp: (url: string, port: number, servicePort: number, session: Session, pgid: number) => Promise<void>,
+): Promise<Session> {
   const port = await freePort();
   let servicePort = await freePort();
   while (servicePort === port) {
@@ -124,7 +141,7 @@ async function main(): Promise<number> {
   // A terminal starts a command as its own process group; Ctrl+C sends SIGINT to that group.
   const demo = spawn('npm', demoArgs, {
     cwd: REPO_ROOT,
-    env: childEnv(),
+    env: childEnv({ MODEL_ACCESS_DEMO_DIR: demoDir }),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -155,7 +172,8 @@ async function main(): Promise<number> {
   };
   const problems: string[] = [];
   const notes: string[] = [];
-  const scratch = makeScratchDirs('model-access-demo-smoke');
+  const session: Session = { output: '', problems, notes };
+  const started = Date.now();
   try {
     const url = await waitFor(
       'the URL printed by npm run demo',
@@ -199,21 +217,7 @@ async function main(): Promise<number> {
       notes.push(`${installed[0]} installed`);
     }
 
-    // As a person sees it: the workbench with the Model Access activity-bar entry.
-    const browser = await launchChromium(scratch);
-    try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
-      await waitForWorkbench(page);
-      await activityBarEntry(page).waitFor({ state: 'visible', timeout: 60_000 });
-      notes.push('activity bar shows Model Access');
-    } catch (e) {
-      problems.push(
-        `the workbench did not show the Model Access activity-bar entry: ${e instanceof Error ? e.message.split('\n')[0] : e}`,
-      );
-    } finally {
-      await browser.close().catch(() => undefined);
-    }
+    await whileUp(url, port, servicePort, session, pgid);
     // The workbench connection started more processes (extension host, pty host): note them too.
     await new Promise((resolve) => setTimeout(resolve, 500));
     remember();
@@ -271,7 +275,70 @@ async function main(): Promise<number> {
       problems.push(`port ${p} (${what}) still answers after Ctrl+C`);
     }
   }
+  session.output = output;
+  return session;
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const demoDir = fs.mkdtempSync(path.join(os.tmpdir(), 'model-access-demo-smoke-dir-'));
+  const scratch = makeScratchDirs('model-access-demo-smoke');
+  // A payload a person made in the demo's workspace (written while the demo runs, as VS Code would save it).
+  const payload = path.join(demoDir, 'workspace', 'checks', 'kept.jsonc');
+  const payloadText = '// POST /v1/chat\n// @expect status 200\n{ "model": "aurora-2", "messages": [] }\n';
+  const first = await runDemo(demoDir, async (url, _port, _servicePort, { problems, notes }) => {
+    fs.mkdirSync(path.dirname(payload), { recursive: true });
+    fs.writeFileSync(payload, payloadText);
+    // As a person sees it: the workbench with the Model Access activity-bar entry.
+    const browser = await launchChromium(scratch);
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+      await waitForWorkbench(page);
+      await activityBarEntry(page).waitFor({ state: 'visible', timeout: 60_000 });
+      notes.push('activity bar shows Model Access');
+    } catch (e) {
+      problems.push(
+        `the workbench did not show the Model Access activity-bar entry: ${e instanceof Error ? e.message.split('\n')[0] : e}`,
+      );
+    } finally {
+      await browser.close().catch(() => undefined);
+    }
+  });
+  const problems = [...first.problems];
+  const notes = [...first.notes];
+  if (!fs.existsSync(payload) || fs.readFileSync(payload, 'utf8') !== payloadText) {
+    problems.push(`the payload made in the demo's workspace is gone after Ctrl+C: ${payload}`);
+  }
+  if (!first.output.includes(`your work is kept in ${demoDir}`)) {
+    problems.push(`after Ctrl+C the demo did not say where the work is kept (${demoDir})`);
+  }
+
+  // The second start: the same folder, the payload still in its workspace.
+  const second = await runDemo(demoDir, async (_url, port, _servicePort, session, pgid) => {
+    // The workspace code-server opens (its working folder) is the demo folder's.
+    const codeServer = descendants(pgid).find(
+      (p) => p.cmd.includes(`127.0.0.1:${port}`) && p.cmd.includes('--user-data-dir'),
+    );
+    const workspace = codeServer ? readCwd(codeServer.pid) : undefined;
+    if (workspace !== path.join(demoDir, 'workspace')) {
+      session.problems.push(
+        `the second start's code-server runs in ${workspace ?? '?'}, not ${path.join(demoDir, 'workspace')}`,
+      );
+    }
+    if (!fs.existsSync(payload)) {
+      session.problems.push(`the payload made before is gone on the second start: ${payload}`);
+    } else {
+      session.notes.push('the second start reused the folder and the payload made before');
+    }
+  });
+  problems.push(...second.problems.map((p) => `second start: ${p}`));
+  if (!second.output.includes(`reusing the demo folder ${demoDir} (workspace: 1 files`)) {
+    problems.push(`the second start did not say it reuses the demo folder ${demoDir}`);
+  }
+  notes.push(...second.notes.filter((n) => n.startsWith('the second start')));
   fs.rmSync(scratch.root, { recursive: true, force: true });
+  fs.rmSync(demoDir, { recursive: true, force: true });
 
   const took = ((Date.now() - started) / 1000).toFixed(1);
   if (problems.length > 0) {
@@ -282,6 +349,14 @@ async function main(): Promise<number> {
   log(`passed in ${took} s`);
   console.log(`demo smoke: ${notes.join('; ')}`);
   return 0;
+}
+
+function readCwd(pid: number): string | undefined {
+  try {
+    return fs.readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return undefined;
+  }
 }
 
 main().then(

@@ -3,7 +3,7 @@
 // (before the answer could have finished) and the service saw the client go away.
 import * as assert from 'node:assert/strict';
 import { startServer, type RunningServer } from '../server';
-import { generateText, promptText } from '../server/generation';
+import { generateText, questionText } from '../server/generation';
 import { e2e } from './session';
 import {
   answerModelPick,
@@ -79,7 +79,7 @@ describe('Cancelling a request', () => {
     await screenshot(page, 'requests-cancelled');
     const sent = slow.lastReceived('/v1/chat', 'POST')?.json;
     assert.ok(sent, 'the service received the payload');
-    const whole = generateText(String(sent.model), promptText(sent.messages));
+    const whole = generateText(String(sent.model), questionText(sent.messages));
     assert.ok(!response.includes(whole), 'only part of the answer arrived');
 
     // The service saw the client go away in the middle of the stream.

@@ -4,7 +4,7 @@
 // The view follows the color theme (checked in a dark one too).
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { generateText, promptText } from '../server/generation';
+import { generateText, questionText } from '../server/generation';
 import { e2e } from './session';
 import {
   answerModelPick,
@@ -136,7 +136,7 @@ describe('Compare Models', () => {
       assert.equal(c.firstToken, 'not streamed');
       assert.match(c.usage, /^\d+ in · \d+ out · \d+ total$/, `${c.model}: token usage`);
       // Each column holds its own model's answer to this payload.
-      assert.equal(c.text, generateText(c.model, promptText(received.messages)));
+      assert.equal(c.text, generateText(c.model, questionText(received.messages)));
     }
     assert.notEqual(view.columns[0].text, view.columns[1].text);
     const [a, b] = view.columns.map((c) => c.box);

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { generateText, promptText } from '../server/generation';
+import { generateText, questionText } from '../server/generation';
 import { e2e } from './session';
 import {
   answerModelPick,
@@ -129,7 +129,7 @@ describe('Conversations', () => {
     await clickLens(page, 'Send');
     await waitForRequests('/v1/chat', chats + 1);
     const first = e2e.service.lastReceived('/v1/chat').json?.messages as Message[];
-    const firstAnswer = generateText(model, promptText(first));
+    const firstAnswer = generateText(model, questionText(first));
     assert.equal(e2e.service.lastReceived('/v1/chat').stream, 'completed', 'the answer was streamed');
 
     // Reply has a key (Ctrl+Alt+R), in the payload as on its answer.
@@ -154,7 +154,7 @@ describe('Conversations', () => {
       ],
       'the service received system, user, assistant (the first answer, whole), user',
     );
-    const secondAnswer = generateText(model, promptText(second));
+    const secondAnswer = generateText(model, questionText(second));
 
     // Reply again from the palette, then Regenerate: sent without that answer, and a new one in its place.
     await openPalette(page, 'Model Access: Reply');

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../harness/codeServer';
-import { generateText, promptText } from '../server/generation';
+import { generateText, questionText } from '../server/generation';
 import { e2e } from './session';
 import {
   clearNotifications,
@@ -104,7 +104,7 @@ describe('Import cURL', () => {
     assert.deepEqual(received.json, body, 'the service received the README body');
     assert.equal(received.authorization, true, 'with the stored key');
     // The answer's text opens the document (its wrapped rows read as one paragraph).
-    const expected = generateText(body.model, promptText(body.messages));
+    const expected = generateText(body.model, questionText(body.messages));
     assert.ok(answer.replace(/\s+/g, ' ').startsWith(expected), `the answer shows: ${expected}`);
     assert.ok(!answer.includes(e2e.demoKey), 'no key in the answer document');
     await screenshot(page, 'import-curl');

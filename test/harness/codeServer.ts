@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { chromium, type Browser } from 'playwright-core';
 import { childEnv } from '../../scripts/nested-npm';
 import { setupVSCode, vscodePaths, type VSCodePaths } from '../../scripts/setup-vscode';
@@ -68,6 +69,11 @@ export interface CodeServerOptions {
   vscodeVersion?: string;
   /** Merged over QUIET_USER_SETTINGS into the profile's User/settings.json. */
   userSettings?: Record<string, unknown>;
+  /**
+   * Keep what the profile's settings.json already holds (the demo's folder is reused: the person's own
+   * settings, environments included, stay), `userSettings` laid over it. Tests start from a fresh file.
+   */
+  keepUserSettings?: boolean;
   /** Extra environment for code-server and its extension host. */
   env?: Record<string, string>;
   /** Needed for the workbench `payload` (extensionDevelopmentPath / extensionTestsPath). */
@@ -139,23 +145,42 @@ export function installExtensions(dirs: ScratchDirs, vsixFiles: string[], paths:
   }
 }
 
+/**
+ * Writes the profile's User/settings.json: `defaults`, then what the file holds when `keep` (read as JSON with
+ * comments, as VS Code writes it; a file that cannot be read is kept aside as settings.json.unreadable), then
+ * `settings`.
+ */
+export function writeUserSettings(
+  dirs: ScratchDirs,
+  defaults: Record<string, unknown>,
+  settings: Record<string, unknown>,
+  keep: boolean,
+): void {
+  const userDir = path.join(dirs.data, 'User');
+  const file = path.join(userDir, 'settings.json');
+  fs.mkdirSync(userDir, { recursive: true });
+  let existing: Record<string, unknown> = {};
+  if (keep && fs.existsSync(file)) {
+    const errors: ParseError[] = [];
+    const parsed: unknown = parseJsonc(fs.readFileSync(file, 'utf8'), errors, { allowTrailingComma: true });
+    if (errors.length === 0 && typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
+      existing = parsed as Record<string, unknown>;
+    } else {
+      fs.copyFileSync(file, `${file}.unreadable`);
+    }
+  }
+  fs.writeFileSync(file, JSON.stringify({ ...defaults, ...existing, ...settings }, null, 2));
+}
+
 /** Starts code-server on 127.0.0.1 in its own process group and waits until /healthz answers. */
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
   const paths = setupVSCode({ quiet: true, versions: [options.vscodeVersion ?? ''] });
   const { dirs } = options;
-  const userDir = path.join(dirs.data, 'User');
-  fs.mkdirSync(userDir, { recursive: true });
-  fs.writeFileSync(
-    path.join(userDir, 'settings.json'),
-    JSON.stringify(
-      {
-        ...QUIET_USER_SETTINGS,
-        ...(options.untrustedWorkspace ? RESTRICTED_MODE_SETTINGS : {}),
-        ...options.userSettings,
-      },
-      null,
-      2,
-    ),
+  writeUserSettings(
+    dirs,
+    { ...QUIET_USER_SETTINGS, ...(options.untrustedWorkspace ? RESTRICTED_MODE_SETTINGS : {}) },
+    options.userSettings ?? {},
+    options.keepUserSettings === true,
   );
   const configFile = path.join(dirs.root, 'config.yaml');
   fs.writeFileSync(configFile, 'auth: none\ncert: false\n');

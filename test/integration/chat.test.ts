@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/testApi';
 import { HOSTILE_IDS, loadRegistry, startServer, type RecordedRequest, type RunningServer } from '../server';
-import { generateText, promptText } from '../server/generation';
+import { generateText, questionText } from '../server/generation';
 import { tokenLimits } from '../../src/chat/core/modelInfo';
 import { activateExtension, eventually, sleep, setSetting } from './helpers';
 
@@ -185,8 +185,8 @@ describe('Chat models (Language Model Chat Provider)', function () {
     for await (const fragment of response.text) {
       text += fragment;
     }
-    // The local service answers from the text of every message, joined by newlines.
-    assert.equal(text, generateText('basalt-code-2', 'First question\nFirst answer\nSecond question'));
+    // The local service answers the last user message (earlier turns are context).
+    assert.equal(text, generateText('basalt-code-2', 'Second question'));
     // What went over the wire: each VS Code message with its role, in order (roles written out, not taken from src).
     assert.deepEqual(lastChatRequest(server).json?.messages, [
       { role: 'user', content: 'First question' },
@@ -490,7 +490,7 @@ describe('Chat models: token limits, capabilities and tool calls from the regist
       },
       { role: 'tool', tool_call_id: calls[0].callId, content: 'Sunny, 21 °C' },
     ]);
-    assert.equal(text, generateText('aurora-2', promptText(messages)), 'the answer after the tool result is text');
+    assert.equal(text, generateText('aurora-2', questionText(messages)), 'the answer after the tool result is text');
   });
 });
 

@@ -15,7 +15,7 @@ import type { ConversationOutcome } from '../../src/requests/conversation/conver
 import { Commands } from '../../src/ids';
 import { PANEL_REDRAW_MS } from '../../src/requests/conversation/conversationPanel';
 import { startServer, type RunningServer } from '../server';
-import { generateText, promptText } from '../server/generation';
+import { generateText, questionText } from '../server/generation';
 import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
 
 type Message = { role: string; content: unknown; tool_calls?: unknown; tool_call_id?: string };
@@ -136,7 +136,7 @@ describe('Conversations', function () {
     await editor.edit((b) => b.insert(new vscode.Position(1, 0), '// @env \n// keep me {{x}}\n'));
     const before = editor.document.getText();
     const first = await send();
-    const expected = generateText(model, promptText(server.lastReceived('/v1/chat').json?.messages as Message[]));
+    const expected = generateText(model, questionText(server.lastReceived('/v1/chat').json?.messages as Message[]));
     assert.equal(first.record.finalText, expected);
     // The panel showed the answer: it is written into the payload (its own undo step).
     const answered = editor.document.getText();
@@ -240,7 +240,7 @@ describe('Conversations', function () {
       ['system', 'user', 'assistant', 'user', 'assistant', 'user'],
       'the new answer replaced the old one',
     );
-    assert.equal(messages[4].content, generateText(model, promptText(sent)));
+    assert.equal(messages[4].content, generateText(model, questionText(sent)));
     // A question typed after the answer: it is sent as it is, and the new answer follows it.
     await type(editor, 'A third question');
     const again = (await vscode.commands.executeCommand(Commands.regenerate)) as ConversationOutcome;
@@ -546,7 +546,7 @@ describe('Conversations', function () {
     // beside the payload and, once complete, is the payload's last turn, saved.
     await send();
     const firstSent = server.lastReceived('/v1/chat').json?.messages as Message[];
-    const firstAnswer = generateText(model, promptText(firstSent));
+    const firstAnswer = generateText(model, questionText(firstSent));
     assert.deepEqual(roles(), ['system', 'user', 'assistant']);
     assert.equal((payloadOf(editor).messages as Message[])[2].content, firstAnswer);
     assert.equal(editor.document.isDirty, false, 'saved');
@@ -607,7 +607,7 @@ describe('Conversations', function () {
     const code = ui.copied.at(-1) ?? '';
     assert.match(code, /\/v1\/chat/);
     assert.ok(code.includes('And in French?') && !code.includes('Changed later'), code);
-    assert.ok(!code.includes(generateText(model, promptText(JSON.parse(secondSent).messages))), 'not its own answer');
+    assert.ok(!code.includes(generateText(model, questionText(JSON.parse(secondSent).messages))), 'not its own answer');
     assert.ok(code.includes(server.url), 'the service it was sent to');
     assert.ok(!code.includes(server.keys.acme), 'never the key');
     assert.ok(panelGroup.activeTab?.label.startsWith('Conversation ·'), 'the conversation stays in front');

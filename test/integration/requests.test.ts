@@ -13,7 +13,7 @@ import type { ModelAccessApi } from '../../src/testApi';
 import type { SendOutcome } from '../../src/requests/send/send';
 import { startServer, type RunningServer } from '../server';
 import { INPUT_PLACEHOLDER } from '../../src/requests/payloads/core/templates';
-import { generateText, promptText } from '../server/generation';
+import { generateText, questionText } from '../server/generation';
 import { activateExtension, eventually, sleep, setSetting, newPayload } from './helpers';
 import { Commands, Settings } from '../../src/ids';
 
@@ -83,7 +83,7 @@ describe('Scratch requests', function () {
     assert.equal(outcome.kind, 'sent');
     assert.ok(outcome.kind === 'sent');
     const payload = JSON.parse(editor.document.getText().replace(/^.*\n/, ''));
-    const expected = generateText(model, promptText(payload.messages));
+    const expected = generateText(model, questionText(payload.messages));
     const text = await eventually(
       () =>
         documentText(outcome.responseUri)?.includes(JSON.stringify(expected).slice(1, -1)) &&
@@ -111,7 +111,7 @@ describe('Scratch requests', function () {
     const model = api.catalog.models[1].id;
     const editor = await newPayload('/v1/responses', model, (p) => (p.stream = true));
     const payload = JSON.parse(editor.document.getText().replace(/^.*\n/, ''));
-    const expected = generateText(model, promptText(payload.input));
+    const expected = generateText(model, questionText(payload.input));
     const pending = vscode.commands.executeCommand(Commands.sendToResponses) as Thenable<SendOutcome>;
     const responseUri = api.requests.responses.uriFor(editor.document.uri, 'text', false);
     // An intermediate state: some of the text is there, the final event is not.

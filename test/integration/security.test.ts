@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/testApi';
 import type { SendOutcome } from '../../src/requests/send/send';
 import { HOSTILE_ECHO_HEADER, recoverable, startServer, type RunningServer } from '../server';
-import { generateText, promptText } from '../server/generation';
+import { generateText, questionText } from '../server/generation';
 import { activateExtension, eventually, filesUnder, sleep, setSetting, newPayload } from './helpers';
 import { Commands, Settings } from '../../src/ids';
 
@@ -371,7 +371,7 @@ describe('Security: keys and concurrency', function () {
       [docA, recordA],
       [docB, recordB],
     ] as const) {
-      const whole = generateText(model, promptText(record?.json?.messages));
+      const whole = generateText(model, questionText(record?.json?.messages));
       assert.match(doc, /^POST \/v1\/chat · 200 OK · \d+ ms/m, doc.slice(0, 600));
       assert.ok(doc.startsWith(`${whole}\n\n---\n\n`), `the whole answer first: ${doc.slice(0, 600)}`);
     }

@@ -31,6 +31,9 @@ export const USAGE = `Usage: npm run serve -- [options]
                            characters; model "endless" streams forever; organization "endless"
                            lists forever; every Model Card is hostile Markdown (keys in the first
                            stdout line; see test/README.md)
+  --registry-changes       the first organization's registry changes at start (one model new, one
+                           gone, one with a new version, one now retiring): start once without it and
+                           once with it to see what the extension shows when a registry changes
   --quiet                  no request log on stderr
 
 Faults (SPEC is a probability like 0.2, or first:N for the first N matching requests):
@@ -49,7 +52,9 @@ Faults (SPEC is a probability like 0.2, or first:N for the first N matching requ
   --seed N                 seed for probabilistic faults (default 1)
 `;
 
-export function parseServeArgs(argv: string[]): ServerOptions & { quiet: boolean; help: boolean } {
+export function parseServeArgs(
+  argv: string[],
+): ServerOptions & { quiet: boolean; help: boolean; registryChanges: boolean } {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -72,6 +77,7 @@ export function parseServeArgs(argv: string[]): ServerOptions & { quiet: boolean
       hostile: { type: 'boolean' },
       'local-cards': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      'registry-changes': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       latency: { type: 'string' },
       'rate-limit': { type: 'string' },
@@ -106,6 +112,7 @@ export function parseServeArgs(argv: string[]): ServerOptions & { quiet: boolean
   return {
     help: values.help ?? false,
     quiet: values.quiet ?? false,
+    registryChanges: values['registry-changes'] ?? false,
     port: int('port', values.port, 0),
     host: values.host,
     dialect,

@@ -5,6 +5,7 @@
  */
 import { USAGE, parseServeArgs } from './args';
 import { startServer } from './index';
+import { demoRegistryChanges } from './registryChanges';
 
 async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseServeArgs>;
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const { help, quiet, ...options } = parsed;
+  const { help, quiet, registryChanges, ...options } = parsed;
   if (help) {
     process.stdout.write(USAGE);
     return;
@@ -24,11 +25,20 @@ async function main(): Promise<void> {
     ...options,
     log: quiet ? undefined : (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
   });
+  if (registryChanges) {
+    const org = server.registry.organizations[0];
+    server.changeRegistry(org, demoRegistryChanges(server.registry.models.filter((m) => m.organization === org)));
+  }
   process.stdout.write(`${JSON.stringify({ url: server.url, keys: server.keys })}\n`);
   const models = server.registry.models.length;
   process.stderr.write(
     `Model Access Service (dialect ${server.dialect}, ${models} ${models === 1 ? 'model' : 'models'}) listening on ${server.url}; Ctrl+C to stop\n`,
   );
+  if (registryChanges) {
+    process.stderr.write(
+      `Registry changes: organization "${server.registry.organizations[0]}" sees zephyr-1 new, aurora-1 gone, aurora-1.5 as 1.5.1 and aurora-2 retiring\n`,
+    );
+  }
   if (server.hostile) {
     const { organization, endlessOrganization } = server.hostile;
     const endless = endlessOrganization ? `; organization "${endlessOrganization}" lists forever` : '';

@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { badRequest } from './http';
-import { deltas, generateText, promptText, tokens } from './generation';
+import { deltas, generateText, promptText, questionText, tokens } from './generation';
 import type { SseEvent } from './streaming';
 
 export interface Answer {
@@ -35,7 +35,7 @@ export function responsesAnswer(model: string, body: Record<string, unknown>, pi
     );
   }
   const prompt = promptText(input);
-  const text = pieces === undefined ? generateText(model, prompt) : pieces.join('');
+  const text = pieces === undefined ? generateText(model, questionText(input)) : pieces.join('');
   const created = now();
   const responseId = newId('resp_');
   const itemId = newId('msg_');
@@ -111,7 +111,7 @@ export function chatAnswer(model: string, body: Record<string, unknown>, pieces?
   if (call) {
     return toolCallAnswer(id, model, prompt, call);
   }
-  const text = pieces === undefined ? generateText(model, prompt) : pieces.join('');
+  const text = pieces === undefined ? generateText(model, questionText(messages)) : pieces.join('');
   const created = now();
   const usage = {
     prompt_tokens: tokens(prompt),

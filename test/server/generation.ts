@@ -30,9 +30,33 @@ export function promptText(value: unknown): string {
   return '';
 }
 
-/** The demo model's answer (responder.ts): a known fact or sum, else a plain "this is a demo" quoting the prompt. */
-export function generateText(model: string, prompt: string): string {
-  return demoAnswer(model, prompt);
+/**
+ * The question a request asks: the text of the last user message of Chat `messages` or of a Responses `input`
+ * array (a string `input`, or an array of content parts without roles, is one user message). Earlier turns and
+ * system text are context the demo does not answer.
+ */
+export function questionText(value: unknown): string {
+  if (!Array.isArray(value) || !value.some((v) => typeof v === 'object' && v !== null && 'role' in v)) {
+    return promptText(value);
+  }
+  for (let i = value.length - 1; i >= 0; i--) {
+    const item = value[i] as { role?: unknown } | string;
+    if (typeof item === 'string' || item?.role === 'user') {
+      const text = promptText(item);
+      if (text.trim() !== '') {
+        return text;
+      }
+    }
+  }
+  return promptText(value);
+}
+
+/**
+ * The demo model's answer (responder.ts) to a question (`questionText` of what was sent): a known fact or sum,
+ * a paragraph when one is asked for, else a plain "this is a demo" quoting the question.
+ */
+export function generateText(model: string, question: string): string {
+  return demoAnswer(model, question);
 }
 
 /** Splits text into word-sized deltas whose concatenation is exactly the text. */

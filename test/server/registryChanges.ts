@@ -37,3 +37,42 @@ export function applyRegistryChanges(catalog: OrgCatalog, set: RegistryChangeSet
     }
   });
 }
+
+/**
+ * What `npm run serve -- --registry-changes` (and `npm run demo -- --registry-changes`) applies to the first
+ * organization at start: one model new, one gone, one with a new version, one now retiring (the README's
+ * screenshot). Started once without it and once with it, the demo shows the Models view's "what changed".
+ */
+export function demoRegistryChanges(models: readonly RegistryModel[]): RegistryChangeSet {
+  const byId = (id: string) => models.find((m) => m.id === id);
+  const template = byId('aurora-2') ?? models[0];
+  return {
+    add: template
+      ? [
+          {
+            ...template,
+            id: 'zephyr-1',
+            family: 'zephyr',
+            version: '1',
+            model_card_url: 'https://cards.example/zephyr-1',
+          },
+        ]
+      : [],
+    remove: byId('aurora-1') ? ['aurora-1'] : [],
+    update: {
+      ...(byId('aurora-1.5') ? { 'aurora-1.5': { version: '1.5.1' } } : {}),
+      ...(byId('aurora-2') && byId('aurora-10')
+        ? {
+            'aurora-2': {
+              extra: {
+                lifecycle_status: 'deprecated',
+                deprecation_date: '2026-01-31',
+                retirement_date: '2099-01-31',
+                replacement: 'aurora-10',
+              },
+            },
+          }
+        : {}),
+    },
+  };
+}

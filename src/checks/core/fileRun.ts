@@ -32,6 +32,11 @@ export interface FileRunDeps {
   target: (pinned: string | undefined) => Promise<Target>;
   /** A file next to the payload (a dataset, a schema), by the path written in it; undefined when unreadable. */
   readText: (relative: string) => string | undefined;
+  /**
+   * Why `readText` gave nothing for a file, when the caller knows better than "cannot be read" (the CLI: the
+   * file lies outside the working directory, and the option that reads it anyway).
+   */
+  whyUnreadable?: (relative: string) => string | undefined;
   /** Only these dataset rows (their 1-based lines): Test Explorer ran some children of a payload. */
   onlyRows?: ReadonlySet<number>;
   concurrency: number;
@@ -80,19 +85,26 @@ export function runLabel(run: PlannedRun, dataset: string | undefined): string {
 }
 
 /** Schema files read once per run, relative to the payload. */
-export function schemaSource(readText: (relative: string) => string | undefined): SchemaSource {
+export function schemaSource(
+  readText: (relative: string) => string | undefined,
+  whyUnreadable?: (relative: string) => string | undefined,
+): SchemaSource {
   const cache = new Map<string, ReturnType<SchemaSource>>();
   return (file) => {
     let found = cache.get(file);
     if (!found) {
       const text = readText(file);
+      const why = text === undefined ? whyUnreadable?.(file) : undefined;
       if (text === undefined) {
         found = {
           ok: false,
-          message: l10n.t(
-            'The schema file {0} cannot be read (the path is relative to the payload, and files outside the workspace are not read)',
-            file,
-          ),
+          message:
+            why === undefined
+              ? l10n.t(
+                  'The schema file {0} cannot be read (the path is relative to the payload, and files outside the workspace are not read)',
+                  file,
+                )
+              : l10n.t('The schema file {0} cannot be read: {1}', file, why),
         };
       } else {
         try {
@@ -113,7 +125,7 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
   if (isNotRunnable(check)) {
     return { notRunnable: check, rows: [], skippedRows: 0 };
   }
-  const { dataset, problem } = loadDataset(check, deps.readText);
+  const { dataset, problem } = loadDataset(check, deps.readText, deps.whyUnreadable);
   if (problem) {
     return { notRunnable: problem, rows: [], skippedRows: 0 };
   }
@@ -154,7 +166,7 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
     deps.maxRows,
     repeat,
   );
-  const schemas = schemaSource(deps.readText);
+  const schemas = schemaSource(deps.readText, deps.whyUnreadable);
   // Many rows or repeats: each `similar` reference is embedded once for the file, not once per row.
   const graderReferences = plan.runs.length > 1 ? new Map() : undefined;
   await runLimited(plan.runs, deps.concurrency, deps.signal, async (run) => {
@@ -183,20 +195,29 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
   };
 }
 
+export interface Failure {
+  line: number;
+  message: string;
+  expected?: string;
+  actual?: string;
+}
+
 /** The first failed expectation of a request, for tables and one-line summaries. */
-export function firstFailure(
-  row: RowResult,
-): { line: number; message: string; expected?: string; actual?: string } | undefined {
+export function firstFailure(row: RowResult): Failure | undefined {
+  return allFailures(row)[0];
+}
+
+/** Every failed expectation of a request, in the file's order (reports list them all). */
+export function allFailures(row: RowResult): Failure[] {
   if (row.kind === 'problem') {
-    return { line: row.line, message: row.message };
+    return [{ line: row.line, message: row.message }];
   }
-  const failed = row.result.results.find((r) => !r.outcome.passed);
-  return failed
-    ? {
-        line: failed.line,
-        message: failed.outcome.message ?? '',
-        expected: failed.outcome.expected,
-        actual: failed.outcome.actual,
-      }
-    : undefined;
+  return row.result.results
+    .filter((r) => !r.outcome.passed)
+    .map((failed) => ({
+      line: failed.line,
+      message: failed.outcome.message ?? '',
+      expected: failed.outcome.expected,
+      actual: failed.outcome.actual,
+    }));
 }

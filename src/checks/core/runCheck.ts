@@ -74,6 +74,8 @@ export function isNotRunnable(p: PreparedCheck | NotRunnable): p is NotRunnable 
 export function loadDataset(
   check: PreparedCheck,
   readText: (file: string) => string | undefined,
+  /** Why a file could not be read, when the caller knows (see FileRunDeps.whyUnreadable). */
+  whyUnreadable?: (file: string) => string | undefined,
 ): { dataset?: Dataset; problem?: NotRunnable } {
   const each = check.lines.each;
   if (!each) {
@@ -84,12 +86,16 @@ export function loadDataset(
   }
   const text = readText(each.file);
   if (text === undefined) {
+    const why = whyUnreadable?.(each.file);
     return {
       problem: {
-        message: l10n.t(
-          'The dataset {0} cannot be read (the path is relative to the payload, and files outside the workspace are not read)',
-          each.file,
-        ),
+        message:
+          why === undefined
+            ? l10n.t(
+                'The dataset {0} cannot be read (the path is relative to the payload, and files outside the workspace are not read)',
+                each.file,
+              )
+            : l10n.t('The dataset {0} cannot be read: {1}', each.file, why),
         line: each.line,
       },
     };

@@ -56,7 +56,7 @@ describe('checks/core/fileRun', function () {
         const text = [
           `// POST ${endpoint}`,
           '// @expect status 200',
-          '// @expect text contains "Tell me about {{city}}"',
+          '// @expect text contains "about {{city}}"',
           '// @expect time < 10s',
           ...(stream ? ['// @expect first token < 10s'] : ['// @expect json $.model == "aurora-1"']),
           `{ "model": "aurora-1", "stream": ${stream}, ${body} }`,
@@ -71,7 +71,7 @@ describe('checks/core/fileRun', function () {
         );
         assert.equal(row.result.observed.streamed, stream);
         assert.equal(row.result.observed.firstTokenMs !== undefined, stream);
-        assert.match(row.result.observed.answer?.text ?? '', /"Tell me about Paris"/);
+        assert.match(row.result.observed.answer?.text ?? '', /about Paris\./);
         assert.equal(row.label, 'the payload');
       });
     }

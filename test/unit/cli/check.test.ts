@@ -81,6 +81,35 @@ describe('cli/check (model-access check)', function () {
     assert.ok(server.received('/v1/chat', 'POST').every((q) => q.authorization));
   });
 
+  it('a request with two failing expectations: both on stdout and in the JUnit failure', async () => {
+    fs.writeFileSync(
+      path.join(tmp, 'two.jsonc'),
+      [
+        '// POST /v1/chat',
+        '// @expect status 200',
+        '// @expect text contains "London"',
+        '// @expect json $.model == "basalt-code-2"',
+        '{ "model": "aurora-1", "messages": [{ "role": "user", "content": "What is the capital of France?" }] }',
+      ].join('\n'),
+    );
+    const junit = path.join(tmp, 'two.xml');
+    const r = await cli(['check', 'two.jsonc', '--junit', junit], env(), tmp);
+    assert.equal(r.code, 1, r.out + r.err);
+    assert.match(r.out, /^ {8}line 3 {2}text contains "London"\n {10}The answer's text does not contain "London"/m);
+    assert.match(r.out, /^ {8}line 4 {2}json \$\.model == "basalt-code-2"\n {10}.*aurora-1/m);
+    assert.match(r.out, /^0 passed, 1 failed in /m);
+    const xml = fs.readFileSync(junit, 'utf8');
+    assert.equal((xml.match(/<failure /g) ?? []).length, 1, 'one test case, one failure element');
+    const failure = /<failure message="([^"]*)">([^<]*)<\/failure>/.exec(xml);
+    assert.ok(failure, xml);
+    assert.match(
+      failure[1],
+      /^2 expectations failed: line 3: The answer&apos;s text does not contain &quot;London&quot;.*; line 4: /,
+    );
+    assert.match(failure[2], /two\.jsonc:3 {2}text contains &quot;London&quot;\n/);
+    assert.match(failure[2], /\n\ntwo\.jsonc:4 {2}json \$\.model == &quot;basalt-code-2&quot;\n.*aurora-1/);
+  });
+
   it('exits 0 when every check passes, and caps dataset rows', async () => {
     const r = await cli(
       ['check', 'capitals/paris.jsonc', 'capitals/cities.jsonc', '--concurrency', '2', '--max-rows', '3'],

@@ -52,6 +52,16 @@ describe('cli: files a payload names, and small leaks', function () {
     const r = await run(['up.jsonc', 'abs.jsonc', 'link.jsonc']);
     assert.equal(r.code, 1, r.text);
     assert.equal((r.text.match(/cannot be read/g) ?? []).length, 3, r.text);
+    // Each says why, and the way out.
+    assert.equal(
+      (
+        r.text.match(
+          /cannot be read: it lies outside the working directory .*; run with --allow-outside-files to read it/g,
+        ) ?? []
+      ).length,
+      3,
+      r.text,
+    );
     assert.equal(server.received('/v1/chat', 'POST').length, 0);
     assert.doesNotMatch(r.text, /secret-row/);
     const allowed = await run(['link.jsonc', '--allow-outside-files']);
@@ -67,6 +77,14 @@ describe('cli: files a payload names, and small leaks', function () {
     );
     const r = await run(['s.jsonc']);
     assert.match(r.text, /The schema file bad\.json is not JSON/);
+    fs.writeFileSync(
+      path.join(work, 'out.jsonc'),
+      '// POST /v1/chat\n// @expect schema ../outside.json\n{"model": "aurora-1", "messages": []}',
+    );
+    assert.match(
+      (await run(['out.jsonc'])).text,
+      /The schema file \.\.\/outside\.json cannot be read: it lies outside the working directory .*--allow-outside-files/,
+    );
     assert.doesNotMatch(r.text, /root:x/);
   });
 

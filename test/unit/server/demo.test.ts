@@ -84,13 +84,8 @@ describe('local Model Access Service: the demo', () => {
   });
 
   describe('answers', () => {
-    it('"What is the capital of France?" is answered with Paris, in a conversation too', () => {
+    it('"What is the capital of France?" is answered with Paris', () => {
       assert.equal(generateText('aurora-2', 'What is the capital of France?'), 'The capital of France is Paris.');
-      assert.equal(
-        generateText('aurora-2', 'You are a helpful assistant.\nWhat is the capital of Japan?\nTokyo.\nAnd of France?'),
-        'The capital of Japan is Tokyo.',
-        'the newest question it can answer',
-      );
     });
 
     it('sums are worked out', () => {
@@ -102,6 +97,63 @@ describe('local Model Access Service: the demo', () => {
       const answer = generateText('kestrel-reasoner-1', 'Why is the sky blue?');
       assert.match(answer, /^This is kestrel-reasoner-1, a demo model on the local Model Access Service/);
       assert.match(answer, /You asked: "Why is the sky blue\?"\.$/);
+    });
+
+    it('asked for a paragraph, a story or a comparison, it writes one about the topic asked, long enough to Stop', () => {
+      const cases: [string, RegExp][] = [
+        ['Write a short paragraph about version pinning.', /with a short paragraph about version pinning\./],
+        ['alpacas vs llamas', /with a comparison about alpacas vs llamas\./],
+        ['Tell me a long story', /with a long story as you asked \("Tell me a long story"\)\./],
+        ['Please explain, in a few sentences, why the sky is blue', /with an explanation about why the sky is blue\./],
+      ];
+      for (const [question, names] of cases) {
+        const answer = generateText('aurora-2', question);
+        assert.match(answer, names, question);
+        const words = answer.split(/\s+/).length;
+        assert.ok(words >= 100, `${question}: ${words} words stream for seconds at the demo's pace`);
+      }
+      // The template's own text is no request for a paragraph.
+      assert.match(generateText('aurora-2', 'Write your prompt here.'), /You asked: "Write your prompt here\."\.$/);
+    });
+
+    // Over HTTP, as the demo is used: a conversation whose earlier turn asked something else.
+    it('answers the last user message, never an earlier question: two questions, two fitting answers', async () => {
+      const ask = async (path: '/v1/chat' | '/v1/responses', body: Record<string, unknown>) => {
+        const res = await request(`${s.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${s.keys.acme}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'aurora-2', ...body }),
+        });
+        assert.equal(res.statusCode, 200);
+        const json = (await res.body.json()) as {
+          choices?: { message: { content: string } }[];
+          output?: { content: { text: string }[] }[];
+        };
+        return json.choices?.[0].message.content ?? json.output?.[0].content[0].text ?? '';
+      };
+      const earlier = [
+        { role: 'system', content: 'You are a helpful assistant.' },
+        { role: 'user', content: 'What is 2 + 2?' },
+        { role: 'assistant', content: '2 + 2 = 4.' },
+      ];
+      const paragraph = await ask('/v1/chat', {
+        messages: [...earlier, { role: 'user', content: 'Write a short paragraph about version pinning.' }],
+      });
+      assert.match(paragraph, /^This is aurora-2, a demo model .* with a short paragraph about version pinning\./);
+      assert.doesNotMatch(paragraph, /= 4/);
+      const paris = await ask('/v1/chat', {
+        messages: [...earlier, { role: 'user', content: 'What is the capital of France?' }],
+      });
+      assert.equal(paris, 'The capital of France is Paris.');
+      const llamas = await ask('/v1/responses', {
+        input: [
+          { role: 'user', content: 'What is the capital of France?' },
+          { role: 'assistant', content: 'The capital of France is Paris.' },
+          { role: 'user', content: [{ type: 'input_text', text: 'alpacas vs llamas' }] },
+        ],
+      });
+      assert.match(llamas, /with a comparison about alpacas vs llamas\./);
+      assert.doesNotMatch(llamas, /Paris/);
     });
   });
 

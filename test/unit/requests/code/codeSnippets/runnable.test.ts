@@ -14,7 +14,7 @@ import {
   type SnippetRequest,
 } from '../../../../../src/requests/code/core/codeSnippets/request';
 import { startServer, type RunningServer } from '../../../../server';
-import { generateText, promptText } from '../../../../server/generation';
+import { generateText, questionText } from '../../../../server/generation';
 
 const root = path.join(__dirname, '..', '..', '..', '..', '..');
 /** A prompt every shell and language would like to change: quotes, expansions, escapes, newlines, unicode. */
@@ -125,7 +125,7 @@ describe('requests: code snippets run against the service', function () {
           assert.ok(result.stdout.endsWith('\n'), 'the streamed text ends its line');
         }
         if (endpoint !== '/v1/embeddings') {
-          const expected = generateText(model, promptText(endpoint === '/v1/chat' ? body.messages : body.input));
+          const expected = generateText(model, questionText(endpoint === '/v1/chat' ? body.messages : body.input));
           // A stream prints pieces (raw events or deltas); the first words of the answer are in one piece.
           const firstWords = expected.split(' ').slice(0, 2).join(' ');
           assert.ok(result.stdout.includes(stream ? firstWords.split(' ')[0] : firstWords), result.stdout);
