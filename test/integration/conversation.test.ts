@@ -14,6 +14,7 @@ import type { SendOutcome } from '../../src/requests/send/send';
 import type { ConversationOutcome } from '../../src/requests/conversation/conversation';
 import { Commands } from '../../src/ids';
 import { PANEL_REDRAW_MS } from '../../src/requests/conversation/conversationPanel';
+import { literalText } from '../../src/domain/payload/variables';
 import { startServer, type RunningServer } from '../server';
 import { generateText, questionText } from '../server/generation';
 import { activateExtension, eventually, newPayload, setSetting, sleep, stubUi, type UiStub } from './helpers';
@@ -562,8 +563,10 @@ describe('Conversations', function () {
     assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'model-access-response'));
     assert.equal(vscode.window.tabGroups.all.length, 2, 'the panel beside the payload');
 
-    // The message box carries it on: the message, then its answer, each its own edit.
-    assert.ok(await api.requests.panels.sendMessage(uri, 'And in French?'));
+    // The message box carries it on: the message, then its answer, each its own edit. The message is the
+    // person's words: `{{French}}` in it is sent as typed, not read as a variable Send cannot resolve.
+    const typed = 'And in {{French}}?';
+    assert.ok(await api.requests.panels.sendMessage(uri, typed));
     const received = server.lastReceived('/v1/chat').json?.messages as Message[];
     assert.deepEqual(
       received.map((m) => [m.role, m.role === 'assistant' ? m.content : '']),
@@ -574,7 +577,8 @@ describe('Conversations', function () {
         ['user', ''],
       ],
     );
-    assert.equal(received[3].content, 'And in French?');
+    assert.equal(received[3].content, typed);
+    await eventually(() => shown().includes(typed), 10_000, 'the message shown as typed');
     assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user', 'assistant']);
     assert.equal(editor.document.isDirty, false, 'saved');
     // Undo takes out the last answer only (its own step).
@@ -587,10 +591,12 @@ describe('Conversations', function () {
     // Raw exchange → Copy as Code: the request as it was sent, though the file changed since; nothing opens.
     const secondSent = JSON.stringify(server.lastReceived('/v1/chat').json);
     const edit = new vscode.WorkspaceEdit();
-    const at = editor.document.getText().indexOf('And in French?');
+    const written = JSON.stringify(literalText(typed)).slice(1, -1);
+    const at = editor.document.getText().indexOf(written);
+    assert.ok(at >= 0, 'the message written literally');
     edit.replace(
       uri,
-      new vscode.Range(editor.document.positionAt(at), editor.document.positionAt(at + 'And in French?'.length)),
+      new vscode.Range(editor.document.positionAt(at), editor.document.positionAt(at + written.length)),
       'Changed later',
     );
     await vscode.workspace.applyEdit(edit);
@@ -606,7 +612,7 @@ describe('Conversations', function () {
     }
     const code = ui.copied.at(-1) ?? '';
     assert.match(code, /\/v1\/chat/);
-    assert.ok(code.includes('And in French?') && !code.includes('Changed later'), code);
+    assert.ok(code.includes('French') && !code.includes('Changed later'), code);
     assert.ok(!code.includes(generateText(model, questionText(JSON.parse(secondSent).messages))), 'not its own answer');
     assert.ok(code.includes(server.url), 'the service it was sent to');
     assert.ok(!code.includes(server.keys.acme), 'never the key');

@@ -81,9 +81,11 @@ export function unwritten(turn: Turn): boolean {
 
 /**
  * The person's message as the next user turn: written into the last turn when that is a user turn nobody
- * wrote yet (Reply's empty turn, New Request's placeholder), else appended. The text is written as typed.
+ * wrote yet (Reply's empty turn, New Request's placeholder), else appended. The text is the person's words,
+ * written literally (`\{{` escapes) so Send sends it as typed: "And in {{French}}?" is not a variable reference.
  */
-export function addUserMessage(text: string, message: string, f: Formatting): PanelEdit {
+export function addUserMessage(text: string, typed: string, f: Formatting): PanelEdit {
+  const message = literalText(typed);
   const read = readConversation(text);
   if (!read.ok) {
     return read;
@@ -108,9 +110,10 @@ export function addUserMessage(text: string, message: string, f: Formatting): Pa
 
 /**
  * A user turn's text replaced and every turn after it taken out (Edit and resend): one change, so one Undo
- * brings the turn and the later ones back.
+ * brings the turn and the later ones back. The new text is written literally, as the message box's is.
  */
-export function editUserTurn(text: string, index: number, message: string, f: Formatting): PanelEdit {
+export function editUserTurn(text: string, index: number, typed: string, f: Formatting): PanelEdit {
+  const message = literalText(typed);
   const read = readConversation(text);
   if (!read.ok) {
     return read;

@@ -11,6 +11,7 @@ import { l10n } from '../../../common/l10n';
 import { isRecord } from '../../../common/records';
 import { clean, type DisplayText } from '../../../common/text';
 import type { TokenUsage } from '../../../domain/answer';
+import { literalOf } from '../../../domain/payload/variables';
 import { isBlank, type ConversationKind, type Turn, type TurnToolCall } from './turns';
 import { readParameters, unwritten, type PanelParameters } from './panelEdits';
 import type { RenderedAnswers } from './panelMarkdown';
@@ -204,7 +205,8 @@ function turnHtml(turn: Turn, o: TurnOptions, rendered: RenderedAnswers): string
     parts.push(
       turn.role === 'assistant' && !o.later
         ? `<div class="markdown">${rendered.render(turn.text)}</div>`
-        : `<div class="plain">${escapeHtml(turn.text)}</div>`,
+        : // The words Send sends (a message typed in the panel is written with `\{{` escapes): what Edit starts from.
+          `<div class="plain">${escapeHtml(literalOf(turn.text) ?? turn.text)}</div>`,
     );
   } else if (isBlank(turn)) {
     parts.push(`<p class="muted">${escapeHtml(l10n.t('(empty)'))}</p>`);

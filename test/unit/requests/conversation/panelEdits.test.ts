@@ -8,6 +8,7 @@ import {
   setParameter,
   type PanelEdit,
 } from '../../../../src/requests/conversation/core/panelEdits';
+import { literalOf } from '../../../../src/domain/payload/variables';
 
 const F = { insertSpaces: true, tabSize: 2, eol: '\n' };
 
@@ -35,15 +36,57 @@ function messages(text: string): { role: string; content: unknown }[] {
 
 describe('conversation panel edits', () => {
   it('appends a message as a user turn, leaving comments, the POST line and variables as written', () => {
-    const text = ok(addUserMessage(CHAT, 'And {{other}}?\nTwo lines', F));
-    assert.deepEqual(messages(text).at(-1), { role: 'user', content: 'And {{other}}?\nTwo lines' });
+    const text = ok(addUserMessage(CHAT, 'And more?\nTwo lines', F));
+    assert.deepEqual(messages(text).at(-1), { role: 'user', content: 'And more?\nTwo lines' });
     assert.ok(text.startsWith('// POST /v1/chat\n'));
     assert.ok(text.includes('// kept'));
     assert.ok(text.includes('"Hi {{name}}"'));
     // Written at the indentation of the turn before it.
-    assert.match(
-      text,
-      /\n {4}\{\n {6}"role": "user",\n {6}"content": "And \{\{other\}\}\?\\nTwo lines"\n {4}\}\n {2}\]/,
+    assert.match(text, /\n {4}\{\n {6}"role": "user",\n {6}"content": "And more\?\\nTwo lines"\n {4}\}\n {2}\]/);
+  });
+
+  it('writes the typed message literally: "{{French}}" is the person’s words, sent as typed, never a reference', () => {
+    const typed = 'And in {{French}}? Or {{$env HOME}}';
+    const sent = (text: string, at: number) => {
+      const content = messages(text).at(at)?.content;
+      const words = typeof content === 'string' ? content : (content as { text: string }[])[0].text;
+      // What Send makes of the turn: every `{{` escaped, so nothing is resolved and the words arrive as typed.
+      assert.equal(literalOf(words), typed, words);
+      return words;
+    };
+    const appended = ok(addUserMessage(CHAT, typed, F));
+    assert.equal(sent(appended, -1), 'And in \\{{French}}? Or \\{{$env HOME}}');
+    assert.ok(appended.includes('"Hi {{name}}"'), 'the turns already written keep their references');
+    sent(ok(addUserMessage('{ "messages": [{ "role": "user", "content": "" }] }', typed, F)), -1);
+    sent(
+      ok(addUserMessage('{ "messages": [{ "role": "user", "content": [{ "type": "text", "text": "" }] }] }', typed, F)),
+      -1,
+    );
+    const single = parse(ok(addUserMessage('{ "model": "m", "input": "First" }', typed, F))) as {
+      input: { content: string }[];
+    };
+    assert.equal(literalOf(single.input[1].content), typed);
+    assert.equal(
+      ok(addUserMessage('{ "input": "" }', typed, F)),
+      '{ "input": "And in \\\\{{French}}? Or \\\\{{$env HOME}}" }',
+    );
+    // Edit and resend: the same, for a turn as a string, one of parts, and a single Responses input.
+    sent(ok(editUserTurn(CHAT, 1, typed, F)), 1);
+    const image = JSON.stringify({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'x' },
+            { type: 'image_url', image_url: { url: 'u' } },
+          ],
+        },
+      ],
+    });
+    sent(ok(editUserTurn(image, 0, typed, F)), 0);
+    assert.equal(
+      ok(editUserTurn('{"input": "First"}', 0, typed, F)),
+      '{"input": "And in \\\\{{French}}? Or \\\\{{$env HOME}}"}',
     );
   });
 

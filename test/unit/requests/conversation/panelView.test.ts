@@ -49,6 +49,21 @@ describe('conversation panel view', () => {
     assert.ok(elements(html).some((e) => e.tag === 'h3' && e.text === 'JSON'));
   });
 
+  it('shows a user turn as the words Send sends: a typed "{{French}}" without its escape, a reference as written', () => {
+    const text = JSON.stringify({
+      messages: [
+        { role: 'user', content: 'And in \\{{French}}?' },
+        { role: 'assistant', content: 'Oui.' },
+        { role: 'user', content: 'Hi {{name}} and \\{{x}}' },
+      ],
+    });
+    const html = view(text).pieces.map((p) => p.html);
+    const plain = (i: number) => elements(html[i]).find((e) => e.attrs.class === 'plain')?.text;
+    // Edit starts from this text, and writes it literally again: the file is unchanged by an unedited resend.
+    assert.equal(plain(0), 'And in {{French}}?');
+    assert.equal(plain(2), 'Hi {{name}} and \\{{x}}');
+  });
+
   it('offers Copy and Fork on every turn, Edit on user turns, Regenerate on the last answer only', () => {
     const v = view(CHAT);
     assert.deepEqual(buttons(v.pieces[0].html), ['Copy turn 1', 'Fork from turn 1']);
