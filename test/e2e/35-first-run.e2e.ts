@@ -86,7 +86,7 @@ describe('First run, as a newcomer', () => {
     const answer = await readAnswer(page, name, /POST \/v1\/chat · 200 OK/);
     assert.ok(
       // The answer's text is wrapped: the rows are read back as one paragraph.
-      answer.replace(/\s+/g, ' ').includes('You are a helpful assistant. Write your prompt here.'),
+      answer.replace(/\s+/g, ' ').includes('You asked: "Write your prompt here."'),
       'the service answered the template',
     );
     assert.equal(

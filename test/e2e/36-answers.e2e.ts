@@ -142,8 +142,10 @@ async function send(page: Page): Promise<void> {
   await openPalette(page, 'Model Access: Send Request');
 }
 
+// A long question, not a request for a paragraph: the demo echoes it in a few wrapped lines, so the status line
+// below the text is in view at 900×700 too (a paragraph of ~130 words would push it out of view).
 const LONG_PROMPT =
-  'Please explain, in a few friendly sentences, why the sky looks blue on a clear afternoon and red at sunset, and what that has to do with the way light scatters in the air';
+  'Why does the sky look blue on a clear afternoon and red at sunset, and what does that have to do with the way light scatters in the air?';
 
 describe('Answers people read', () => {
   let slow: RunningServer | undefined;
