@@ -192,13 +192,13 @@ export async function readModelList(
     ahead = undefined;
     pages++;
     bytes += fetched.text.length;
-    // A Link header names the next page before the body is parsed: the service prepares it meanwhile. The stop
-    // rules that do not need this page's models are checked first, so no request is sent past a limit (but the
-    // model limit, known only after parsing: at most one page more is asked for, the one that would pass it).
+    // A Link header names the next page before the body is parsed: the service prepares it meanwhile. Only when
+    // no stop rule could end the list here, so no page is asked for that the list would not read: the model
+    // limit with the most models this page can hold (the shortest entry with an id, `{"id":1}`, is 8 characters).
     const early = parseLinkNext(fetched.link, fetched.url);
     if (
       early !== undefined &&
-      models.length < limits.maxModels &&
+      models.length + Math.floor(fetched.text.length / 8) < limits.maxModels &&
       stopBefore(early, '', origin, seen, { pages, models: models.length, bytes }, limits) === undefined
     ) {
       const page = fetchPage(early, whatPage(pages + 1));

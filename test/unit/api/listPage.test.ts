@@ -175,6 +175,9 @@ describe('api/listPage: the whole list', () => {
     const one = await read({ ...limits, maxPages: 1 });
     assert.deepEqual([one.ids, one.asked.length], [['a'], 1]);
     assert.deepEqual(one.warnings, ['Stopped after 1 page (the page limit); the list may be incomplete.']);
+    // The model limit, which this page may reach: page 2 is not asked for either.
+    const first = await read({ ...limits, maxModels: 1 });
+    assert.deepEqual([first.ids, first.asked.length], [['a'], 1]);
   });
 
   it('does not ask for a page ahead when the next one is only known from the body (has_more + last_id)', async () => {
