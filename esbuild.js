@@ -27,6 +27,8 @@ const common = {
     '@vscode/l10n': '@vscode/l10n/dist/browser.js',
     // markdown-it needs entities' decoder only; the package index also brings a 23 KB encoder table.
     entities: 'entities/lib/decode.js',
+    // markdown-it constructs a linkify-it it never calls with `linkify: false`, the only way it is used here.
+    'linkify-it': './scripts/linkify-off.js',
   },
   logLevel: 'silent',
 };
@@ -36,8 +38,60 @@ const undiciApart = {
   name: 'undici-apart',
   setup: (b) => b.onResolve({ filter: /^undici$/ }, () => ({ path: './undici.js', external: true })),
 };
+/**
+ * Modules of undici that Agent and ProxyAgent load but the client never reaches, replaced in dist/undici.js by
+ * one that throws if it ever is (each would then fail loudly, not silently differ). Together about 95 KB of the
+ * minified file (docs/benchmarks.md, "VSIX"):
+ * - the SIMD build of the HTTP parser: undici tries it first and falls back to the plain build when loading it
+ *   throws, so the plain one (which runs everywhere) is the one kept;
+ * - HTTP/2: used only with `allowH2`, which the client never sets;
+ * - fetch's body reader (and the whole of fetch it brings): used only to send a FormData body (uploads build
+ *   their multipart body themselves, src/api/upload.ts);
+ * - SOCKS proxies: src/api/dispatcher.ts refuses any proxy but http:// and https:// before undici sees it.
+ */
+const UNDICI_LEFT_OUT = {
+  // Loaded inside undici's try/catch: throwing here is what makes it take the plain build.
+  'lib/llhttp/llhttp_simd-wasm.js': (fail) => fail,
+  // Loaded when undici loads, called only for a connection that negotiated h2.
+  'lib/dispatcher/client-h2.js': (fail) => `module.exports = function connectH2() { ${fail} };`,
+  // Loaded on the first FormData body.
+  'lib/web/fetch/body.js': (fail) => fail,
+  // Loaded when undici loads, constructed only for a socks5:// proxy.
+  'lib/dispatcher/socks5-proxy-agent.js': (fail) =>
+    `module.exports = class Socks5ProxyAgent { constructor() { ${fail} } };`,
+};
+const undiciLeftOut = {
+  name: 'undici-left-out',
+  setup(b) {
+    const stubbed = new Set();
+    // A newer undici that moved one of these would otherwise bring it back unnoticed.
+    b.onEnd((r) => {
+      const missing = Object.keys(UNDICI_LEFT_OUT).filter((f) => !stubbed.has(f));
+      if (r.errors.length === 0 && missing.length > 0) {
+        throw new Error(`undici no longer loads ${missing.join(', ')}: update UNDICI_LEFT_OUT in esbuild.js`);
+      }
+    });
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]/ }, (args) => {
+      const rel = args.path
+        .split(path.sep)
+        .join('/')
+        .replace(/^.*\/undici\//, '');
+      const stub = UNDICI_LEFT_OUT[rel];
+      if (stub !== undefined) {
+        stubbed.add(rel);
+      }
+      const fail = `throw new Error(${JSON.stringify(`undici/${rel} is not bundled in the extension (esbuild.js)`)});`;
+      return stub === undefined ? undefined : { contents: stub(fail), loader: 'js' };
+    });
+  },
+};
 const buildUndici = () =>
-  esbuild.build({ ...common, entryPoints: ['scripts/undici-entry.js'], outfile: 'dist/undici.js' });
+  esbuild.build({
+    ...common,
+    entryPoints: ['scripts/undici-entry.js'],
+    outfile: 'dist/undici.js',
+    plugins: [undiciLeftOut],
+  });
 
 /** Loaded on first use through `onFirstUse(() => require('<entry>'))` (src/common/onFirstUse.ts). */
 const LAZY = [

@@ -24,10 +24,10 @@ import { formatSummary, summarize } from './stats';
 import { verdict } from './table';
 
 /**
- * 250 KB could not be met: the code alone compresses to ~283 KB (undici 101, ours 182); docs/benchmarks.md. The
- * target guards against growth from the 342 KB of November 2026.
+ * Issue 48's target. Leaving out the undici code the client never reaches brought the VSIX from 366 to 317 KB
+ * (docs/benchmarks.md, "Round three"); what is left above 300 KB is said there.
  */
-const SIZE_TARGET_KB = 350;
+const SIZE_TARGET_KB = 300;
 const ACTIVATE_TARGET_MS = 20;
 const WARM_100K_TARGET_MS = 100;
 const EXTENSION_ID = 'model-access-team.model-access';

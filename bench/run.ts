@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [--only catalog,upload,streaming,footprint,conversation,registry] [--no-profile] [--save-baseline] [--write-docs]`
+ * `npm run bench [-- --quick] [--only catalog,peers,upload,streaming,footprint,conversation,registry] [--no-profile] [--save-baseline] [--write-docs]`
  *
  * Starts the local Model Access Service (test/server/) and measures the extension against the raw floor
  * (undici + JSON.parse, no extension logic) on this machine, in this run: every figure is a median over
@@ -24,9 +24,11 @@ import { killChildren, setWorkerBundle } from './proc';
 import { runStreaming } from './streaming';
 import { renderConsole, renderMarkdown, renderTargets, type Row } from './table';
 import { runUpload } from './upload';
+import { runPeers } from './peers';
 
 const SCENARIOS: Record<string, (ctx: BenchContext) => Promise<void>> = {
   catalog: runCatalog,
+  peers: runPeers,
   upload: runUpload,
   streaming: runStreaming,
   footprint: runFootprint,

@@ -5,7 +5,7 @@
  */
 import { ServiceError } from './errors';
 import { extractList, normalizeInto } from './models';
-import { findNextPage, withParam, type NextPage } from './paging';
+import { findNextPage, parseLinkNext, withParam, type NextPage } from './paging';
 import type { ModelEntry } from './types';
 import { l10n } from '../common/plainL10n';
 
@@ -183,11 +183,29 @@ export async function readModelList(
   let bytes = 0;
   let url = first;
   const seen = new Set<string>([url]);
+  /** The next page, asked for while this one is read (only when a Link header named it up front). */
+  let ahead: { url: string; page: Promise<FetchedPage> } | undefined;
+  const whatPage = (n: number) => (n === 1 ? l10n.t('The model list') : l10n.t('Page {0} of the model list', n));
   for (;;) {
-    const what = pages === 0 ? l10n.t('The model list') : l10n.t('Page {0} of the model list', pages + 1);
-    const fetched = await fetchPage(url, what);
+    const what = whatPage(pages + 1);
+    const fetched = ahead?.url === url ? await ahead.page : await fetchPage(url, what);
+    ahead = undefined;
     pages++;
     bytes += fetched.text.length;
+    // A Link header names the next page before the body is parsed: the service prepares it meanwhile. Only when
+    // no stop rule could end the list here, so no page is asked for that the list would not read: the model
+    // limit with the most models this page can hold (the shortest entry with an id, `{"id":1}`, is 8 characters).
+    const early = parseLinkNext(fetched.link, fetched.url);
+    if (
+      early !== undefined &&
+      models.length + Math.floor(fetched.text.length / 8) < limits.maxModels &&
+      stopBefore(early, '', origin, seen, { pages, models: models.length, bytes }, limits) === undefined
+    ) {
+      const page = fetchPage(early, whatPage(pages + 1));
+      // Read only if the list goes on to it; a list that ends here (an error on this page) drops it.
+      page.catch(() => undefined);
+      ahead = { url: early, page };
+    }
     const page = readListPage(
       fetched.text,
       { url: fetched.url, link: fetched.link, what, host: origin, requestId: fetched.requestId },

@@ -134,6 +134,13 @@ const URL_BANNED = `\\s\\\\<>"\`\\u0000-\\u001f\\u007f-\\u009f${INVISIBLE_CHARS}
 const HTTP_URL = new RegExp(`^https?://[^/?#@'${URL_BANNED}]+(?:[/?#][^${URL_BANNED}]*)?$`, 'i');
 
 /**
+ * The common case in one compiled pass (once per model in a list of 100,000): lower-case scheme, a host, and only
+ * printable ASCII that is not banned. It accepts a subset of what HTTP_URL accepts; anything it refuses is decided
+ * by `fastHttpUrl` and HTTP_URL as before.
+ */
+const PLAIN_HTTP_URL = /^https?:\/\/[^/?#@'\x00-\x20"<>\\`\x7f-\uffff]+(?:[/?#][^\x00-\x20"<>\\`\x7f-\uffff]*)?$/;
+
+/**
  * The common case without a regular expression: lower-case scheme, all ASCII. True/false when decided,
  * undefined when the regular expression must decide (upper-case scheme, non-ASCII characters).
  */
@@ -189,6 +196,9 @@ export function httpUrl(v: unknown): string | undefined {
   }
   if (s.charCodeAt(0) <= 32 || s.charCodeAt(s.length - 1) <= 32) {
     s = s.trim();
+  }
+  if (PLAIN_HTTP_URL.test(s)) {
+    return s;
   }
   const fast = fastHttpUrl(s);
   if (fast !== undefined) {

@@ -140,4 +140,61 @@ describe('api/listPage: the whole list', () => {
     ]);
     assert.deepEqual(seenSoFar, [['a'], ['a', 'b']]);
   });
+  it('asks for the next page while it reads this one when a Link header names it, not past a limit', async () => {
+    const link = (n: number) => `<https://h/v1/models?page=${n}>; rel="next"`;
+    const pages: Record<string, { text: string; link?: string }> = {
+      'https://h/v1/models': { text: '[{"id":"a"}]', link: link(2) },
+      'https://h/v1/models?page=2': { text: '[{"id":"b"}]', link: link(3) },
+      'https://h/v1/models?page=3': { text: '[{"id":"c"}]' },
+    };
+    const read = async (l: typeof limits) => {
+      const asked: string[] = [];
+      const askedWhenShown: number[] = [];
+      const r = await readModelList(
+        'https://h/v1/models',
+        origin,
+        l,
+        async (url, what) => {
+          asked.push(`${what}: ${url}`);
+          return { ...pages[url], url };
+        },
+        () => askedWhenShown.push(asked.length),
+      );
+      return { ids: r.models.map((m) => m.id), asked, askedWhenShown, warnings: r.warnings };
+    };
+    const all = await read(limits);
+    assert.deepEqual(all.ids, ['a', 'b', 'c']);
+    assert.deepEqual(all.asked, [
+      'The model list: https://h/v1/models',
+      'Page 2 of the model list: https://h/v1/models?page=2',
+      'Page 3 of the model list: https://h/v1/models?page=3',
+    ]);
+    // When the rows of page 1 are shown, page 2 has already been asked for (and page 3 with page 2's rows).
+    assert.deepEqual(all.askedWhenShown, [2, 3]);
+    // The page limit: page 2 is never asked for, so nothing is sent that the list will not use.
+    const one = await read({ ...limits, maxPages: 1 });
+    assert.deepEqual([one.ids, one.asked.length], [['a'], 1]);
+    assert.deepEqual(one.warnings, ['Stopped after 1 page (the page limit); the list may be incomplete.']);
+    // The model limit, which this page may reach: page 2 is not asked for either.
+    const first = await read({ ...limits, maxModels: 1 });
+    assert.deepEqual([first.ids, first.asked.length], [['a'], 1]);
+  });
+
+  it('does not ask for a page ahead when the next one is only known from the body (has_more + last_id)', async () => {
+    const asked: string[] = [];
+    const askedWhenShown: number[] = [];
+    await readModelList(
+      'https://h/v1/models',
+      origin,
+      limits,
+      async (url) => {
+        asked.push(url);
+        const last = url.endsWith('after=a');
+        return { text: `{"data":[{"id":"${last ? 'b' : 'a'}"}],"has_more":${!last}}`, url };
+      },
+      () => askedWhenShown.push(asked.length),
+    );
+    assert.deepEqual(asked, ['https://h/v1/models', 'https://h/v1/models?after=a']);
+    assert.deepEqual(askedWhenShown, [1]);
+  });
 });
