@@ -5,24 +5,13 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { main, secretHeaderVariable, type CliIo } from '../../../src/cli/check';
+import { secretHeaderVariable } from '../../../src/cli/check';
 import { startServer, type RunningServer } from '../../server';
+import { runCli } from '../helpers/cli';
 
 const FIXTURES = path.resolve(__dirname, '../../fixtures/checks');
 
-interface Ran {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function cli(args: string[], env: Record<string, string | undefined>, cwd = FIXTURES): Promise<Ran> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { env, cwd, out: (l) => out.push(l), err: (l) => err.push(l) };
-  const code = await main(args, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = (args: string[], env: Record<string, string | undefined>, cwd = FIXTURES) => runCli(args, env, cwd);
 
 describe('cli/check (model-access check)', function () {
   this.timeout(30_000);

@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { main, type CliIo } from '../../../src/cli/check';
 import { startServer, type RunningServer, type ServerOptions } from '../../server';
+import { runCli } from '../helpers/cli';
 
 const SCALE = path.resolve(__dirname, '../../fixtures/checks-scale');
 const CHECKS = path.resolve(__dirname, '../../fixtures/checks');
@@ -19,19 +19,7 @@ function cacheFiles(folder: string): string[] {
     .filter((f) => fs.statSync(f).isFile());
 }
 
-interface Ran {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function cli(args: string[], env: Record<string, string | undefined>, cwd: string): Promise<Ran> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { env, cwd, out: (l) => out.push(l), err: (l) => err.push(l) };
-  const code = await main(args, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = runCli;
 
 describe('cli/check at scale (graders, repeats, retries, shards, merge, cache)', function () {
   this.timeout(60_000);

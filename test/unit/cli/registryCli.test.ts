@@ -8,26 +8,14 @@ import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { main, type CliIo } from '../../../src/cli/check';
 import { MODEL_LIST_FORMAT, readModelList } from '../../../src/cli/modelList';
 import { startServer, type RunningServer } from '../../server';
+import { runCli, type Ran } from '../helpers/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
 
-interface Ran {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function cli(args: string[], env: Record<string, string | undefined>, cwd: string): Promise<Ran> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { env, cwd, out: (l) => out.push(l), err: (l) => err.push(l) };
-  const code = await main(args, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = runCli;
 
 const payload = (model: string, extra: string[] = []) =>
   `// POST /v1/chat\n${extra.join('\n')}${extra.length ? '\n' : ''}// @expect status 200\n${JSON.stringify({

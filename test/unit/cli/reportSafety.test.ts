@@ -7,25 +7,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { main, type CliIo } from '../../../src/cli/check';
 import { inertCiCommands } from '../../../src/common/controlChars';
 import { startServer, type RunningServer, type ServerOptions } from '../../server';
+import { runCli } from '../helpers/cli';
 
 const REGISTRY = path.resolve(__dirname, '../../server/registry.json');
 
-interface Ran {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function cli(args: string[], env: Record<string, string | undefined>, cwd: string): Promise<Ran> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { env, cwd, out: (l) => out.push(l), err: (l) => err.push(l) };
-  const code = await main(args, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = runCli;
 
 /** The lines of `text` that GitHub Actions or Azure Pipelines would run as a command of theirs. */
 function runnerCommands(text: string): string[] {
