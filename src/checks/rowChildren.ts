@@ -1,12 +1,11 @@
 /**
  * A payload's child tests for the rows of its dataset (`// @each`): one per row, id `<payload id>#row:<line>`
  * (stable while the row stays on its line), labelled with the row's name from core/rowNames
- * (`sums.csv: 2, 3`), the line as its description, in the file's order. And the way back from a result to its
+ * (`sums.csv: 2, 3`), in the file's order. And the way back from a result to its
  * child: by the row's line, never by reading the label.
  */
 import * as vscode from 'vscode';
 import type { Dataset } from '../domain/payload/dataset';
-import { l10n } from '../platform/l10n';
 import { rowNames } from './core/rowNames';
 
 /** A payload's children for its dataset's rows (and rows that cannot be read), the first `maxRows` of them. */
@@ -21,8 +20,8 @@ export function rowChildren(
   const lines = [...names.keys()].sort((a, b) => a - b);
   return lines.slice(0, maxRows).map((line) => {
     const child = controller.createTestItem(`${payload.id}#row:${line}`, names.get(line) ?? '', uri);
-    // The name says which case; the line says where it is (Go to Test opens the `@each` line).
-    child.description = l10n.t('line {0}', line);
+    // No description with the line: Test Explorer then reads the description instead of the label as the
+    // row's accessible name ("line 4 (Passed)"). The rows are in the file's order, alike ones carry the line.
     child.range = new vscode.Range(dataset.line, 0, dataset.line, 0);
     child.sortText = String(line).padStart(8, '0');
     return child;
