@@ -16,6 +16,7 @@ import type { Table } from './core/resultsTable';
 import type { ModelGrid } from './core/modelGrid';
 import type { ChecksSettings } from './settings';
 import { ModelFollow } from './modelFollow';
+import { rowChildOf, rowChildren } from './rowChildren';
 
 /** What integration tests observe and drive. */
 export interface ChecksApi {
@@ -324,14 +325,14 @@ export class ChecksController implements vscode.Disposable {
             : l10n.t('The dataset {0} cannot be read', displayText(each.file));
         return;
       }
-      const lines = [...rows.rows.map((r) => r.line), ...rows.problems.map((p) => p.line)].sort((a, b) => a - b);
       fileItem.children.replace([
-        ...lines.slice(0, this.settings.maxRows).map((line) => {
-          const child = this.controller.createTestItem(`${fileItem.id}#row:${line}`, `${each.file}:${line}`, uri);
-          child.range = new vscode.Range(each.line, 0, each.line, 0);
-          child.sortText = String(line).padStart(8, '0');
-          return child;
-        }),
+        ...rowChildren(
+          this.controller,
+          fileItem,
+          uri,
+          { file: each.file, line: each.line, rows },
+          this.settings.maxRows,
+        ),
         ...perModel,
       ]);
     });
@@ -459,10 +460,7 @@ export class ChecksController implements vscode.Disposable {
       const read = await readPayloadFile(uri, f, this.scratch);
       files.set(f, read.ok ? read.text : undefined);
     }
-    const childOf = (label: string): vscode.TestItem | undefined => {
-      const line = /:(\d+)$/.exec(label)?.[1];
-      return line === undefined ? undefined : item.children.get(`${item.id}#row:${line}`);
-    };
+    const childOf = (line: number | undefined) => rowChildOf(item, line);
     const { runCheckFile, resultsTable, modelTable, tableAsText } = load();
     // Repeated requests are reported once all their attempts are in (finishRepeated).
     const repeated = (lines.repeat?.count ?? 1) > 1;
@@ -494,15 +492,15 @@ export class ChecksController implements vscode.Disposable {
       models,
       signal,
       onSecrets: (secrets) => secrets.forEach((s) => this.deps.log.redactor.add(s)),
-      onStart: (_run, label) => {
-        const child = childOf(label);
+      onStart: (planned) => {
+        const child = childOf(planned.row?.line);
         // On several models a row's requests are the models' children's (their rows are not reported alone).
         if (child && !models?.length) {
           run.started(child);
         }
       },
       onResult: (row) => {
-        const child = childOf(row.label);
+        const child = childOf(row.row?.line);
         if (child && !models?.length && !repeated) {
           this.report(run, child, uri, row);
         }
@@ -598,7 +596,8 @@ export class ChecksController implements vscode.Disposable {
     uri: vscode.Uri,
     result: FileResult,
     elapsed: number,
-    childOf: (label: string) => vscode.TestItem | undefined,
+    /** A payload's child by its dataset row's line. */
+    childOf: (line: number | undefined) => vscode.TestItem | undefined,
     /** The `// @repeat` line: the tally is shown there, in the editor as in Test Results. */
     repeatLine: number,
   ): void {
@@ -611,7 +610,7 @@ export class ChecksController implements vscode.Disposable {
     const failures: vscode.TestMessage[] = [];
     for (const [label, g] of groups) {
       const verdict = judgeAttempts(g, result.passRate ?? 1);
-      const target = childOf(label) ?? item;
+      const target = childOf(g.items[0].row?.line) ?? item;
       target.tags = [...target.tags.filter((t) => t.id !== FLAKY_TAG.id), ...(verdict.flaky ? [FLAKY_TAG] : [])];
       const tally = verdict.flaky
         ? l10n.t('{0} passed, flaky', displayText(verdict.tally ?? ''))

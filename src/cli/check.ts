@@ -21,7 +21,7 @@ import { variableContext } from '../domain/payload/variableContext';
 import { pinnedEnvironment } from '../domain/payload/variables';
 import { isoDay } from '../domain/registry/lifecycle';
 import { formatMs } from '../checks/core/expectations';
-import { allFailures, runCheckFile, type Target } from '../checks/core/fileRun';
+import { allFailures, inFileOrder, runCheckFile, type Target } from '../checks/core/fileRun';
 import { hasChecks, readCheckLines } from '../checks/core/checkFile';
 import { median } from '../checks/core/planner';
 import { AimdLimiter } from '../checks/core/aimd';
@@ -595,7 +595,7 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
       continue;
     }
     const lines = readCheckLines(text);
-    const rows = [...result.rows].sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));
+    const rows = [...result.rows].sort(inFileOrder);
     const tests = foldAttempts({ ...result, rows }, lines.expectations);
     const fileFailures = tests.filter((t) => !t.passed);
     const times = rows.flatMap((r) => (r.kind === 'run' ? [r.result.observed.elapsedMs] : []));
@@ -628,6 +628,8 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
         ...(test.tally ? [{ name: 'attempts', value: test.tally }] : []),
         ...(test.flaky ? [{ name: 'flaky', value: 'true' }] : []),
         ...test.grades.map((g) => ({ name: 'grade', value: g })),
+        // The dataset row's line: the name says which case, this where it is (and the merge keeps the file's order).
+        ...(row.row ? [{ name: 'line', value: String(row.row.line) }] : []),
         ...lifecycleOf(row),
       ];
       if (test.passed || failures.length === 0) {

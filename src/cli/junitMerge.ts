@@ -144,8 +144,10 @@ export function mergeReports(reports: readonly NamedReport[]): { suites: JUnitSu
     }
   }
   const suites = [...byFile.values()].sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  // Dataset rows in the file's order (their `line` property; rows are named by their values), the rest by name.
+  const line = (c: JUnitCase) => Number(c.properties?.find((p) => p.name === 'line')?.value ?? 0) || 0;
   for (const s of suites) {
-    s.cases.sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+    s.cases.sort((a, b) => line(a) - line(b) || a.name.localeCompare(b.name, 'en', { numeric: true }));
   }
   return { suites, run: first.report.run };
 }

@@ -125,7 +125,7 @@ describe('Checks on several models: results across models', () => {
     assert.deepEqual([...view.models].sort(), [...models].sort());
     assert.deepEqual(
       view.rows,
-      [1, 2, 3, 4, 5].map((n) => `cities.jsonl:${n}`),
+      ['Paris', 'Rome', 'Oslo', 'Lisbon', 'Vienna'].map((city) => `cities.jsonl: ${city}`),
     );
     const column = (id: string) => view.cells.map((r) => r[view.models.indexOf(id)]);
     assert.deepEqual(column(models[0]), Array(5).fill('passed'));

@@ -18,7 +18,8 @@ const FIXTURES = path.resolve(__dirname, '../../test/fixtures/checks');
 function children(item: vscode.TestItem): vscode.TestItem[] {
   const out: vscode.TestItem[] = [];
   item.children.forEach((c) => void out.push(c));
-  return out.sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));
+  // As Test Explorer lists them: by sortText (a dataset's rows: the file's order), else by label.
+  return out.sort((a, b) => (a.sortText ?? a.label).localeCompare(b.sortText ?? b.label, 'en', { numeric: true }));
 }
 
 describe('Checks in Test Explorer', function () {
@@ -85,7 +86,12 @@ describe('Checks in Test Explorer', function () {
     );
     assert.deepEqual(
       children(cities).map((c) => c.label),
-      ['cities.jsonl:1', 'cities.jsonl:2', 'cities.jsonl:3', 'cities.jsonl:4', 'cities.jsonl:5'],
+      ['Paris', 'Rome', 'Oslo', 'Lisbon', 'Vienna'].map((city) => `cities.jsonl: ${city}`),
+    );
+    // The name says which case; the id is the line's, as before.
+    assert.deepEqual(
+      children(cities).map((c) => c.id.slice(c.id.lastIndexOf('#'))),
+      [1, 2, 3, 4, 5].map((n) => `#row:${n}`),
     );
     // The gutter: the payload's test sits at its first expectation.
     assert.equal(item('paris.jsonc')?.range?.start.line, 1);
@@ -133,7 +139,7 @@ describe('Checks in Test Explorer', function () {
     assert.equal(server.received('/v1/responses').length, 2);
     assert.deepEqual(
       api.checks.lastTable()?.rows.map((r) => r[0]),
-      ['cities.jsonl:1', 'cities.jsonl:2'],
+      ['cities.jsonl: Paris', 'cities.jsonl: Rome'],
     );
     await setSetting(Settings.checksMaxRows, undefined);
     await setSetting(Settings.checksConcurrency, undefined);

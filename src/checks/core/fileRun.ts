@@ -10,6 +10,7 @@ import type { SchemaSource } from './evaluate';
 import { defaultEmbeddingsModel } from './graderRun';
 import type { GraderModels } from './graders';
 import { planRuns, runLimited, type PlannedRun } from './planner';
+import { rowNames, type RowRef } from './rowNames';
 import {
   isNotRunnable,
   loadDataset,
@@ -63,8 +64,13 @@ export interface FileRunDeps {
   onResult?: (row: RowResult) => void;
 }
 
+/**
+ * A request's result, or a dataset row that could not be read. `label` names it for people (model and/or row);
+ * `row` is its dataset row, by line (ids, order) and name: undefined for the payload itself.
+ */
 export type RowResult =
-  { kind: 'run'; label: string; result: RunResult } | { kind: 'problem'; label: string; line: number; message: string };
+  | { kind: 'run'; label: string; row?: RowRef; result: RunResult }
+  | { kind: 'problem'; label: string; row: RowRef; line: number; message: string };
 
 export interface FileResult {
   /** Why nothing could run (the file's test fails with it, at its line). */
@@ -78,10 +84,18 @@ export interface FileResult {
   passRate?: number;
 }
 
-/** How a planned request is named: its dataset row (`cases.jsonl:3`) and/or its model. */
-export function runLabel(run: PlannedRun, dataset: string | undefined): string {
-  const row = run.row && dataset ? `${dataset}:${run.row.line}` : undefined;
-  return [run.model, row].filter((p): p is string => p !== undefined).join(' · ') || l10n.t('the payload');
+/** How a planned request is named: its model and/or its dataset row (`rowNames`: `cases.jsonl: Paris`). */
+export function runLabel(run: PlannedRun, row: RowRef | undefined): string {
+  return [run.model, row?.name].filter((p): p is string => p !== undefined).join(' · ') || l10n.t('the payload');
+}
+
+/**
+ * The order results are listed in: by model, then in the dataset file's order (never by name, which would
+ * sort the cases alphabetically); a stable sort keeps the attempts of a request in the order they ended.
+ */
+export function inFileOrder(a: RowResult, b: RowResult): number {
+  const model = (r: RowResult) => (r.kind === 'run' ? (r.result.run.model ?? '') : '');
+  return model(a).localeCompare(model(b), 'en') || (a.row?.line ?? 0) - (b.row?.line ?? 0);
 }
 
 /** Schema files read once per run, relative to the payload. */
@@ -152,10 +166,16 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
     return { rows: [], skippedRows: 0 };
   }
   const repeat = check.lines.repeat?.count ?? deps.repeat ?? 1;
+  // Named over the whole dataset, whichever rows run: a row is called the same in every run.
+  const names =
+    dataset && datasetName !== undefined ? rowNames(datasetName, dataset.rows, dataset.problems) : undefined;
+  const refOf = (line: number): RowRef => ({ line, name: names?.get(line) ?? `${datasetName}:${line}` });
   for (const p of (dataset?.problems ?? []).filter((x) => wanted(x.line))) {
+    const row = refOf(p.line);
     report({
       kind: 'problem',
-      label: `${datasetName}:${p.line}`,
+      label: row.name,
+      row,
       line: check.lines.each?.line ?? 0,
       message: p.message,
     });
@@ -170,7 +190,8 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
   // Many rows or repeats: each `similar` reference is embedded once for the file, not once per row.
   const graderReferences = plan.runs.length > 1 ? new Map() : undefined;
   await runLimited(plan.runs, deps.concurrency, deps.signal, async (run) => {
-    const label = runLabel(run, datasetName);
+    const row = run.row ? refOf(run.row.line) : undefined;
+    const label = runLabel(run, row);
     deps.onStart?.(run, label);
     const result = await runPlanned(check, run, {
       client: target.client,
@@ -184,7 +205,7 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
       graderModels,
       graderReferences,
     });
-    report({ kind: 'run', label, result });
+    report({ kind: 'run', label, row, result });
   });
   return {
     rows,

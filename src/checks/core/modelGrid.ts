@@ -28,7 +28,7 @@ export interface GridCell {
 }
 
 export interface GridRow {
-  /** The payload's file name, or the dataset row (`cities.jsonl:3`). */
+  /** The payload's file name, or the dataset row's name (`cities.jsonl: Paris, France`). */
   label: string;
   /** One per model, in the grid's model order. */
   cells: GridCell[];
@@ -63,13 +63,9 @@ export interface GridInput {
   passRate?: number;
 }
 
-/** The row a request belongs to: its dataset row, else the payload itself. */
+/** The row a request belongs to: its dataset row (named as everywhere else), else the payload itself. */
 function rowLabel(row: RowResult, input: GridInput): string {
-  if (row.kind === 'problem') {
-    return row.label;
-  }
-  const line = row.result.run.row?.line;
-  return line !== undefined && input.dataset !== undefined ? `${input.dataset}:${line}` : input.payload;
+  return row.row?.name ?? input.payload;
 }
 
 /** The graded expectations of a request: their line, grader (`similar`, `judge`) and score. */
@@ -140,11 +136,11 @@ function cellOf(attempts: readonly RowResult[], passRate: number): GridCell {
  */
 export function modelGrid(input: GridInput): ModelGrid {
   const models = [...new Set(input.models)];
-  const byRow = new Map<string, { problem?: string; byModel: Map<string, RowResult[]> }>();
-  const entry = (label: string) => {
+  const byRow = new Map<string, { line: number; problem?: string; byModel: Map<string, RowResult[]> }>();
+  const entry = (label: string, line = 0) => {
     let found = byRow.get(label);
     if (!found) {
-      found = { byModel: new Map() };
+      found = { line, byModel: new Map() };
       byRow.set(label, found);
     }
     return found;
@@ -153,7 +149,7 @@ export function modelGrid(input: GridInput): ModelGrid {
     entry(input.payload);
   }
   for (const row of input.rows) {
-    const e = entry(rowLabel(row, input));
+    const e = entry(rowLabel(row, input), row.row?.line);
     if (row.kind === 'problem') {
       e.problem = row.message;
       continue;
@@ -165,7 +161,8 @@ export function modelGrid(input: GridInput): ModelGrid {
   }
   const passRate = input.passRate ?? 1;
   const rows: GridRow[] = [...byRow]
-    .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+    // The dataset file's order, not the names' (which would sort the cases alphabetically).
+    .sort(([, a], [, b]) => a.line - b.line)
     .map(([label, e]) => ({
       label,
       cells: models.map((m) => {

@@ -6,7 +6,7 @@
 import { visibleControls } from '../../common/controlChars';
 import { l10n } from '../../common/plainL10n';
 import { formatMs } from './expectations';
-import { firstFailure, type RowResult } from './fileRun';
+import { firstFailure, inFileOrder, type RowResult } from './fileRun';
 import { median } from './planner';
 
 export interface Table {
@@ -40,19 +40,17 @@ export function resultsTable(rows: readonly RowResult[]): Table {
       l10n.t('tokens'),
       l10n.t('first failed expectation'),
     ],
-    rows: [...rows]
-      .sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }))
-      .map((row) => {
-        const failure = firstFailure(row);
-        return [
-          row.label,
-          failure ? l10n.t('failed') : l10n.t('passed'),
-          statusOf(row),
-          row.kind === 'run' ? formatMs(row.result.observed.elapsedMs) : '',
-          row.kind === 'run' && row.result.tokens !== undefined ? String(row.result.tokens) : '',
-          failure ? `${l10n.t('line {0}', failure.line + 1)}: ${failure.message}` : '',
-        ];
-      }),
+    rows: [...rows].sort(inFileOrder).map((row) => {
+      const failure = firstFailure(row);
+      return [
+        row.label,
+        failure ? l10n.t('failed') : l10n.t('passed'),
+        statusOf(row),
+        row.kind === 'run' ? formatMs(row.result.observed.elapsedMs) : '',
+        row.kind === 'run' && row.result.tokens !== undefined ? String(row.result.tokens) : '',
+        failure ? `${l10n.t('line {0}', failure.line + 1)}: ${failure.message}` : '',
+      ];
+    }),
   };
 }
 

@@ -65,7 +65,7 @@ describe('checks/core/fileRun: runs that cannot start, schema files, one row of 
     const r = await runCheckFile(text, deps(files, { onlyRows: new Set([1]) }));
     assert.deepEqual(
       r.rows.map((x) => x.label),
-      ['rows.jsonl:1'],
+      ['rows.jsonl: a'],
     );
   });
 });

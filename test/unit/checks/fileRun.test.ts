@@ -84,25 +84,38 @@ describe('checks/core/fileRun', function () {
       '// @expect text contains "{{city}}"',
       '{ "model": "aurora-1", "messages": [{"role": "user", "content": "About {{city}}"}] }',
     ].join('\n');
-    const files = { 'rows.jsonl': '{"city": "Rome"}\n{"city": "Oslo"}\nnot json\n{"city": "Bern"}\n' };
+    const files = {
+      'rows.jsonl': '{"city": "Rome"}\n{"city": "Oslo"}\nnot json\n{"city": "Bern"}\n{"city": "Rome"}\n',
+    };
     const started: string[] = [];
     const r = await runCheckFile(text, deps(client, { onStart: (_run, label) => started.push(label) }, files));
     assert.equal(r.dataset, 'rows.jsonl');
-    assert.deepEqual(r.rows.map((x) => [x.label, passed(x)]).sort(), [
-      ['rows.jsonl:1', true],
-      ['rows.jsonl:2', true],
-      ['rows.jsonl:3', false],
-      ['rows.jsonl:4', true],
+    // Named by their first values; the two Rome rows and the row that cannot be read by their line as well.
+    assert.deepEqual(r.rows.map((x) => [x.row?.line, x.label, passed(x)]).sort(), [
+      [1, 'rows.jsonl: Rome (line 1)', true],
+      [2, 'rows.jsonl: Oslo', true],
+      [3, 'rows.jsonl (line 3)', false],
+      [4, 'rows.jsonl: Bern', true],
+      [5, 'rows.jsonl: Rome (line 5)', true],
     ]);
-    assert.deepEqual(started.sort(), ['rows.jsonl:1', 'rows.jsonl:2', 'rows.jsonl:4']);
+    assert.deepEqual(started.sort(), [
+      'rows.jsonl: Bern',
+      'rows.jsonl: Oslo',
+      'rows.jsonl: Rome (line 1)',
+      'rows.jsonl: Rome (line 5)',
+    ]);
     const problem = r.rows.find((x) => x.kind === 'problem');
     assert.ok(
       problem?.kind === 'problem' && problem.line === 1 && /^rows\.jsonl:3: not valid JSON/.test(problem.message),
     );
-    const some = await runCheckFile(text, deps(client, { onlyRows: new Set([2, 3]) }, files));
-    assert.deepEqual(some.rows.map((x) => x.label).sort(), ['rows.jsonl:2', 'rows.jsonl:3']);
+    // A row is called the same whichever rows run (Test Explorer finds its child by the line, not the name).
+    const some = await runCheckFile(text, deps(client, { onlyRows: new Set([1, 3]) }, files));
+    assert.deepEqual(some.rows.map((x) => [x.row?.line, x.label]).sort(), [
+      [1, 'rows.jsonl: Rome (line 1)'],
+      [3, 'rows.jsonl (line 3)'],
+    ]);
     const capped = await runCheckFile(text, deps(client, { maxRows: 1 }, files));
-    assert.equal(capped.skippedRows, 2);
+    assert.equal(capped.skippedRows, 3);
   });
 
   it('cannot run: no endpoint, not JSON, a dataset that cannot be read or is misnamed, an environment that is not there', async () => {
@@ -184,7 +197,8 @@ describe('checks/core/fileRun', function () {
   it('labels, schema files read once, and expectations filled with the row', () => {
     assert.equal(runLabel({}, undefined), 'the payload');
     assert.equal(runLabel({ model: 'm' }, undefined), 'm');
-    assert.equal(runLabel({ model: 'm', row: { line: 3, values: {} } }, 'd.csv'), 'm · d.csv:3');
+    assert.equal(runLabel({ model: 'm' }, { line: 3, name: 'd.csv: 2, 3' }), 'm · d.csv: 2, 3');
+    assert.equal(runLabel({}, { line: 3, name: 'd.csv: 2, 3' }), 'd.csv: 2, 3');
     let reads = 0;
     const source = schemaSource(
       (f) => (reads++, f === 'ok.json' ? '{"type": "object"}' : f === 'bad.json' ? '{' : undefined),
@@ -214,10 +228,17 @@ describe('checks/core/fileRun', function () {
 
   it('results tables as text and CSV (quoted, formulas defused)', () => {
     const rows: RowResult[] = [
-      { kind: 'problem', label: 'd.csv:10', line: 1, message: 'd.csv:10: bad' },
+      {
+        kind: 'problem',
+        label: 'd.csv (line 10)',
+        row: { line: 10, name: 'd.csv (line 10)' },
+        line: 1,
+        message: 'd.csv:10: bad',
+      },
       {
         kind: 'run',
-        label: 'd.csv:2',
+        label: 'd.csv: Rome',
+        row: { line: 2, name: 'd.csv: Rome' },
         result: {
           run: {},
           observed: { status: 200, elapsedMs: 1500, streamed: false },
@@ -228,15 +249,17 @@ describe('checks/core/fileRun', function () {
       },
       {
         kind: 'run',
-        label: 'd.csv:3',
+        label: 'd.csv: Oslo',
+        row: { line: 3, name: 'd.csv: Oslo' },
         result: { run: {}, observed: { elapsedMs: 5, streamed: false, failure: 'down' }, results: [], passed: true },
       },
     ];
+    // In the file's order (line 2, 3, 10), not the names'.
     const table = resultsTable(rows);
     assert.deepEqual(table.rows, [
-      ['d.csv:2', 'failed', '200', '1.5s', '12', 'line 4: a, "b"\nc'],
-      ['d.csv:3', 'passed', 'no answer', '5ms', '', ''],
-      ['d.csv:10', 'failed', 'not run', '', '', 'line 2: d.csv:10: bad'],
+      ['d.csv: Rome', 'failed', '200', '1.5s', '12', 'line 4: a, "b"\nc'],
+      ['d.csv: Oslo', 'passed', 'no answer', '5ms', '', ''],
+      ['d.csv (line 10)', 'failed', 'not run', '', '', 'line 2: d.csv:10: bad'],
     ]);
     assert.equal(
       tableAsText({

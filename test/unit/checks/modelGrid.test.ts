@@ -17,6 +17,11 @@ interface Run {
   attempt?: number;
 }
 
+/** A dataset row's name as core/rowNames gives it (its first value); line 2 sorts after 10 by name. */
+const CITIES: Record<number, string> = { 1: 'Paris', 2: 'Rome', 5: 'Bern', 10: 'Lyon' };
+const rowOf = (line: number | undefined) =>
+  line === undefined ? undefined : { line, name: `cities.jsonl: ${CITIES[line] ?? line}` };
+
 function run({ model, line, noAnswer, ms = 100, fail, score, attempt }: Run): RowResult {
   const status = noAnswer ? undefined : 200;
   const results = [
@@ -35,7 +40,8 @@ function run({ model, line, noAnswer, ms = 100, fail, score, attempt }: Run): Ro
   }
   return {
     kind: 'run',
-    label: [model, line === undefined ? undefined : `cities.jsonl:${line}`].filter(Boolean).join(' · '),
+    label: [model, rowOf(line)?.name].filter(Boolean).join(' · '),
+    row: rowOf(line),
     result: {
       run: { model, row: line === undefined ? undefined : { line, values: {} }, attempt } as never,
       observed: {
@@ -116,7 +122,7 @@ describe('checks/core/modelGrid', () => {
     assert.equal(summaryText(grid.summary[2]), 'not run');
   });
 
-  it('dataset rows in line order (2 before 10), a row that could not be read is "not run" with its problem', () => {
+  it('dataset rows by their names in line order (2 before 10, not by name), a row that could not be read is "not run" with its problem', () => {
     const grid = modelGrid({
       payload: 'cities.jsonc',
       dataset: 'cities.jsonl',
@@ -124,14 +130,20 @@ describe('checks/core/modelGrid', () => {
       rows: [
         run({ model: 'a', line: 10 }),
         run({ model: 'b', line: 2, ms: 300 }),
-        { kind: 'problem', label: 'cities.jsonl:5', line: 1, message: 'cities.jsonl:5: not JSON' },
+        {
+          kind: 'problem',
+          label: 'cities.jsonl (line 5)',
+          row: { line: 5, name: 'cities.jsonl (line 5)' },
+          line: 1,
+          message: 'cities.jsonl:5: not JSON',
+        },
         run({ model: 'a', line: 2, fail: 'no' }),
         run({ model: 'b', line: 10 }),
       ],
     });
     assert.deepEqual(
       grid.rows.map((r) => r.label),
-      ['cities.jsonl:2', 'cities.jsonl:5', 'cities.jsonl:10'],
+      ['cities.jsonl: Rome', 'cities.jsonl (line 5)', 'cities.jsonl: Lyon'],
     );
     assert.deepEqual(
       grid.rows[1].cells.map((c) => [c.text, c.why]),
@@ -246,7 +258,7 @@ describe('checks/core/modelGrid', () => {
     assert.deepEqual([...grouped.keys()], ['a', 'b', 'c']);
     assert.deepEqual(
       grouped.get('b')?.map((r) => r.label),
-      ['b · cities.jsonl:1', 'b · cities.jsonl:2'],
+      ['b · cities.jsonl: Paris', 'b · cities.jsonl: Rome'],
     );
     assert.deepEqual(grouped.get('c'), []);
   });

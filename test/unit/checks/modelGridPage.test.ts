@@ -11,7 +11,8 @@ import { bodyText, elements, type ParsedElement } from '../helpers/html';
 function run(model: string, line: number, passed: boolean, ms: number, score?: number): RowResult {
   return {
     kind: 'run',
-    label: `${model} · cities.jsonl:${line}`,
+    label: `${model} · cities.jsonl: ${line === 1 ? 'Paris' : 'Rome'}`,
+    row: { line, name: `cities.jsonl: ${line === 1 ? 'Paris' : 'Rome'}` },
     result: {
       run: { model, row: { line, values: {} } } as never,
       observed: { status: 200, elapsedMs: ms, streamed: false },
@@ -72,7 +73,7 @@ describe('checks/core/modelGridPage', () => {
     );
     assert.deepEqual(
       els.filter((e) => e.tag === 'th' && e.attrs.scope === 'row').map((e) => e.text),
-      ['cities.jsonl:1', 'cities.jsonl:2', 'All requests'],
+      ['cities.jsonl: Paris', 'cities.jsonl: Rome', 'All requests'],
     );
   });
 
@@ -106,7 +107,7 @@ describe('checks/core/modelGridPage', () => {
     );
     assert.deepEqual(
       els.filter((e) => e.tag === 'li').map((e) => e.text),
-      ['cities.jsonl:1 · mira-1: line 3: The judge says no: it names <b>Lyon</b> instead.'],
+      ['cities.jsonl: Paris · mira-1: line 3: The judge says no: it names <b>Lyon</b> instead.'],
     );
     const all = modelGrid({ payload: 'p.jsonc', models: ['a', 'b'], rows: [] });
     assert.ok(!elements(modelGridHtml(all, 'n', 's')).some((e) => e.tag === 'h2'), 'no list when nothing failed');

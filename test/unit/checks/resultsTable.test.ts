@@ -31,7 +31,13 @@ describe('checks/core/resultsTable', () => {
   });
 
   it('per model: the pass rate, and the median time of the requests that got an answer', () => {
-    const problem: RowResult = { kind: 'problem', label: 'd.csv:9', line: 1, message: 'd.csv:9: bad' };
+    const problem: RowResult = {
+      kind: 'problem',
+      label: 'd.csv (line 9)',
+      row: { line: 9, name: 'd.csv (line 9)' },
+      line: 1,
+      message: 'd.csv:9: bad',
+    };
     const table = modelTable([
       problem,
       runRow('a', 200, 100, true),

@@ -62,7 +62,13 @@ describe('cli/check (model-access check)', function () {
       /<failure message="The answer&apos;s text does not contain &quot;London&quot;. It begins: &quot;The capital of France is Paris.&quot;">capitals\/london\.jsonc:4 {2}text contains/,
     );
     assert.equal((xml.match(/<failure /g) ?? []).length, 1);
-    assert.equal((xml.match(/name="cities\.jsonl:\d"/g) ?? []).length, 5);
+    // Dataset rows named by their first value, in the file's order (not the names'), each with its line.
+    assert.deepEqual(
+      [...xml.matchAll(/<testcase [^>]* name="cities\.jsonl: (\w+)"[^]*?<property name="line" value="(\d+)"/g)].map(
+        (m) => `${m[1]}:${m[2]}`,
+      ),
+      ['Paris:1', 'Rome:2', 'Oslo:3', 'Lisbon:4', 'Vienna:5'],
+    );
     for (const text of [r.out, r.err, xml]) {
       assert.ok(!text.includes(key), 'the key is in the output');
     }
@@ -262,7 +268,7 @@ describe('cli/check (model-access check)', function () {
     );
     assert.match(r.out, /line 2 {2}schema none\.json\n {10}The schema file none\.json cannot be read/);
     assert.match(r.out, /FAIL {2}e-rows\.jsonc {2}1\/2 passed/);
-    assert.match(r.out, /rows\.csv:3: line 2\n {10}rows\.csv:3: a quoted field is never closed/);
+    assert.match(r.out, /rows\.csv \(line 3\): line 2\n {10}rows\.csv:3: a quoted field is never closed/);
     assert.match(
       r.out,
       /FAIL {2}f-no-header\.jsonc:1 {2}The first line must name the endpoint, as in: \/\/ POST \/v1\/chat/,

@@ -180,7 +180,7 @@ describe('cli/check at scale (graders, repeats, retries, shards, merge, cache)',
         'Rome is a city of Europe.',
       ]);
       assert.deepEqual(
-        scores(rows.out, (n) => new RegExp(`rows\\.jsonl:${n + 1}\\b`)),
+        scores(rows.out, (n) => new RegExp(`rows\\.jsonl: ${cities[n]}, ${n}\\b`)),
         scores(singles.out, (n) => new RegExp(`single-${n}\\.jsonc`)),
       );
       s.clearRecords();

@@ -92,6 +92,23 @@ describe('cli/junitMerge', () => {
     );
   });
 
+  it("merges dataset rows named by their values in the file's order (their line property), not by name", () => {
+    const row = (name: string, line: number) => ({
+      name,
+      time: 1,
+      properties: [{ name: 'line', value: String(line) }],
+    });
+    const merged = mergeReports([
+      report('s1.xml', suites('a.jsonc', row('rows.jsonl: Zurich', 2), row('rows.jsonl: Bern', 10)), 'r1', '1/2'),
+      report('s2.xml', suites('a.jsonc', row('rows.jsonl: Oslo', 3)), 'r1', '2/2'),
+    ]);
+    assert.ok(typeof merged !== 'string', merged as string);
+    assert.deepEqual(
+      merged.suites[0].cases.map((c) => c.name),
+      ['rows.jsonl: Zurich', 'rows.jsonl: Oslo', 'rows.jsonl: Bern'],
+    );
+  });
+
   it('says so for reports of different runs, a missing shard, a shard twice, a whole run among shards', () => {
     const a = suites('a.jsonc', { name: 'a', time: 0 });
     assert.equal(mergeReports([]), 'name the JUnit reports to merge');
