@@ -5,6 +5,7 @@ import { describeShapes } from '../../domain/answer';
 import { FAILURE_ACTIONS, type FailureAction } from '../../domain/failure';
 import { readEndpoint } from '../../domain/payload/endpointHeader';
 import { parsePayload } from '../../domain/payload/parse';
+import { literalText } from '../../domain/payload/variables';
 import { Commands } from '../../ids';
 import { l10n } from '../../platform/l10n';
 import { modelPickItems } from '../../platform/modelPicks';
@@ -24,6 +25,14 @@ import { announce, post, type Panel } from './openPanel';
 import type { PanelDrawing } from './panelDrawing';
 import { exchangeOf, requestOf } from './panelExchange';
 import { editPayload, payloadDocument, type PayloadMake } from './payloadEdit';
+
+/**
+ * An answer's text as its turn holds it in the file (appendReply writes it with the literal escape): the key
+ * under which the panel keeps its exchange and request, looked up by the turn's text.
+ */
+function asWritten(text: string | undefined): string {
+  return literalText(text ?? '');
+}
 
 /** What the actions need of the open panels: the panel of a payload, and opening one (a fork's). */
 export interface OpenPanels {
@@ -194,7 +203,9 @@ export class PanelActions {
       const p = this.panels.find(payload);
       if (p) {
         announce(p, said);
-        this.drawing.draw(p);
+        // Scheduled, not drawn at once: a stream's redraws are already due, and the panel redraws at most
+        // every PANEL_REDRAW_MS.
+        this.drawing.schedule(p);
       }
       return said;
     });
@@ -222,8 +233,8 @@ export class PanelActions {
       return l10n.t('A newer answer replaced this one; it was not written into the payload.');
     }
     const p = this.panels.find(payload);
-    p?.exchanges.set(answer.text ?? '', exchangeOf(record, this.deps.log.redactor.removeSecrets));
-    p?.requests.set(answer.text ?? '', requestOf(record, this.deps.log.redactor.removeSecrets));
+    p?.exchanges.set(asWritten(answer.text), exchangeOf(record, this.deps.log.redactor.removeSecrets));
+    p?.requests.set(asWritten(answer.text), requestOf(record, this.deps.log.redactor.removeSecrets));
     const written = await this.edit(p ?? payload, (text, f) =>
       appendReply(text, answer, { ...f, previousResponseId: false, nextTurn: false, cut: read.cut }),
     );
@@ -286,7 +297,7 @@ export class PanelActions {
       return;
     }
     const answer = withoutSecrets(read.answer, this.deps.log.redactor.removeSecrets);
-    p.exchanges.set(answer.text ?? '', exchangeOf(record, this.deps.log.redactor.removeSecrets));
+    p.exchanges.set(asWritten(answer.text), exchangeOf(record, this.deps.log.redactor.removeSecrets));
     if (
       await this.edit(p, (text, f) => appendReply(text, answer, { ...f, previousResponseId: false, nextTurn: false }))
     ) {

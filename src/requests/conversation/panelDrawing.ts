@@ -1,4 +1,5 @@
 import type { PostEndpoint } from '../../api/types';
+import { literalText } from '../../domain/payload/variables';
 import { clean, type DisplayText } from '../../common/text';
 import { suitsEndpoint } from '../../domain/modelKind';
 import { l10n } from '../../platform/l10n';
@@ -165,7 +166,7 @@ export class PanelDrawing {
         : [...turns].reverse().find((t) => t.role === 'assistant');
     const inPayload =
       last !== undefined &&
-      ((text !== '' && last.text === text) ||
+      ((text !== '' && (last.text === text || last.text === literalText(text))) ||
         (answer.toolCalls.length > 0 && last.toolCalls.some((c) => c.id === answer.toolCalls[0].id)));
     if (inPayload) {
       p.exchanges.set(last.text, exchange);
