@@ -20,6 +20,7 @@ import {
   openPalette,
   openViewContainer,
   pickQuickItem,
+  quickInput,
   readActiveEditorText,
   reloadWorkbench,
   screenshot,
@@ -166,6 +167,11 @@ async function copyReloadForkAndNew(page: Page, frame: Frame): Promise<void> {
   await (await webviewFrame(page, '#message')).locator('#message').focus();
   await openPalette(page, 'Model Access: New Request…');
   await pickQuickItem(page, 'Chat');
+  // The fork's payload is the active editor of the payloads' group, which answerModelPick would read as New
+  // Request having opened its payload without asking: wait for the model pick first.
+  await quickInput(page)
+    .filter({ hasText: /which model for POST/ })
+    .waitFor({ timeout: 20_000 });
   await answerModelPick(page);
   // New Request's starter payload, its prompt selected, opens with the payloads; the conversation stays in front.
   await readActiveEditorText(page, { contains: 'Write your prompt here.' });
