@@ -13,7 +13,7 @@ import type { RequestSender } from '../send/send';
 import { RenderedAnswers } from './core/panelMarkdown';
 import { PANEL_STYLE, panelBody, panelScript, panelTexts } from './core/panelPage';
 import { readPageMessage, type PageMessage } from './core/panelProtocol';
-import { post, type Panel } from './openPanel';
+import type { Panel } from './openPanel';
 import { PanelActions } from './panelActions';
 import { PanelDrawing } from './panelDrawing';
 
@@ -138,11 +138,6 @@ export class ConversationPanels implements vscode.Disposable {
     panel.onDidDispose(() => {
       clearTimeout(p.timer);
       this.open.delete(key);
-    });
-    panel.onDidChangeViewState((e) => {
-      if (e.webviewPanel.active) {
-        post(p, { type: 'focusMessage' });
-      }
     });
     panel.webview.onDidReceiveMessage((data: unknown) => {
       const message = readPageMessage(data);

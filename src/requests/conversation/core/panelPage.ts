@@ -215,7 +215,6 @@ window.addEventListener('message', (event) => {
   else if (m.type === 'announce') { announce.textContent = ''; setTimeout(() => { announce.textContent = m.text; }, 30); }
   else if (m.type === 'clearMessage') { message.value = ''; }
   else if (m.type === 'editFailed') { editing = -1; }
-  else if (m.type === 'focusMessage') { if (!document.activeElement || document.activeElement === document.body) { message.focus(); } }
 });
 
 function sendMessage() {
@@ -288,11 +287,14 @@ document.addEventListener('click', (event) => {
   }
 });
 
-// Focusing the panel (Ctrl+2, a reveal for typing) lands in the message box, where a person types next, not on
-// the page's body; a focus the page had (a button) is kept. The extension says when the panel became the active
-// editor ('focusMessage'): a window focus event would also fire when VS Code hands the focus back after a quick
-// pick, and focusing the box then took the keyboard from the next quick pick. The tab order stays the visual
-// order (header, turns, message box, Send).
+// Focusing the panel from the keyboard (Ctrl+2, a reveal for typing) lands in the message box, where a person
+// types next, not on the page's body; a click keeps the focus where it clicks, and a focus the page had (a
+// button) is kept. The tab order stays the visual order (header, turns, message box, Send).
+let pointing = false;
+window.addEventListener('pointerdown', () => { pointing = true; setTimeout(() => { pointing = false; }, 0); }, true);
+window.addEventListener('focus', () => {
+  if (!pointing && (!document.activeElement || document.activeElement === document.body)) { message.focus(); }
+});
 if (document.hasFocus() && document.activeElement === document.body) { message.focus(); }
 
 post({ type: 'ready' });

@@ -110,6 +110,4 @@ export type PanelMessage =
     }
   | { type: 'announce'; text: string }
   | { type: 'clearMessage' }
-  /** The panel became the active editor: the page puts the focus in its message box unless it has a focus. */
-  | { type: 'focusMessage' }
   | { type: 'editFailed'; turn: number };
