@@ -673,20 +673,8 @@ export async function answerModelPick(page: Page, model?: string): Promise<boole
       if (model) {
         await typeInQuickInput(page, model, { submit: false });
         await pickQuickItem(page, model);
-      } else if (
-        await picker
-          .locator('input:focus')
-          .waitFor({ timeout: 3000 })
-          .then(
-            () => true,
-            () => false,
-          )
-      ) {
-        await page.keyboard.press('Enter');
       } else {
-        // The pick is shown but a webview focused before it still holds the keyboard a moment (VS Code hands
-        // the focus back to it as the first pick closes): choose the pick's active row as Enter would.
-        await picker.locator('.monaco-list-row.focused').first().click();
+        await page.keyboard.press('Enter');
       }
       return true;
     }
