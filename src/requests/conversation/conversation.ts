@@ -19,6 +19,7 @@ import type { ResponseDocuments } from '../answers/responseView';
 import type { ScratchFiles } from '../payloads/scratchFiles';
 import type { RequestSender } from '../send/send';
 import { INPUT_PLACEHOLDER } from '../payloads/core/templates';
+import { applyTextChange } from './payloadEdit';
 
 /** What a conversation command reports (tests read it; people read the messages). */
 export type ConversationOutcome =
@@ -392,13 +393,7 @@ export class Conversations {
   /** One WorkspaceEdit (one undo step); the cursor then at `cursor` (an offset in the new text). */
   private async applyChange(editor: vscode.TextEditor, change: TextChange, cursor?: number): Promise<boolean> {
     const doc = editor.document;
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(
-      doc.uri,
-      new vscode.Range(doc.positionAt(change.offset), doc.positionAt(change.offset + change.length)),
-      change.text,
-    );
-    const applied = await vscode.workspace.applyEdit(edit);
+    const applied = await applyTextChange(doc, change);
     if (applied && cursor !== undefined) {
       this.placeCursor(editor, cursor);
     }

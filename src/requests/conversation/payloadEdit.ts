@@ -1,9 +1,20 @@
 import * as vscode from 'vscode';
 import { l10n } from '../../platform/l10n';
 import type { DisplayText } from '../../common/text';
-import type { Formatting } from './core/edits';
+import type { Formatting, TextChange } from './core/edits';
 import type { PanelEdit } from './core/panelEdits';
 import { oneChange } from './core/textDiff';
+
+/** `change` made to `doc` as one WorkspaceEdit: one undo step. False when VS Code refused it. */
+export function applyTextChange(doc: vscode.TextDocument, change: TextChange): Thenable<boolean> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(
+    doc.uri,
+    new vscode.Range(doc.positionAt(change.offset), doc.positionAt(change.offset + change.length)),
+    change.text,
+  );
+  return vscode.workspace.applyEdit(edit);
+}
 
 /** The payload's document: the one open in VS Code, else read from its file; undefined when it is gone. */
 export async function payloadDocument(payload: vscode.Uri): Promise<vscode.TextDocument | undefined> {
@@ -47,13 +58,7 @@ export async function editPayload(
     return { ok: true };
   }
   const wasDirty = doc.isDirty;
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(
-    doc.uri,
-    new vscode.Range(doc.positionAt(change.offset), doc.positionAt(change.offset + change.length)),
-    change.text,
-  );
-  if (!(await vscode.workspace.applyEdit(edit))) {
+  if (!(await applyTextChange(doc, change))) {
     return { ok: false, problem: l10n.t('The payload changed while it was being edited; nothing was changed.') };
   }
   if (!wasDirty && doc.uri.scheme === 'file') {
