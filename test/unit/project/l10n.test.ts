@@ -11,7 +11,7 @@ import { classifyChatError } from '../../../src/chat/core/errors';
 import { modelCount } from '../../../src/common/counts';
 import { describeFailure } from '../../../src/domain/failure';
 import { KeyMessages } from '../../../src/domain/keyMessages';
-import { checkCardLink } from '../../../src/explorer/core/linkSafety';
+import { checkCardLink } from '../../../src/api/linkSafety';
 import { describeEntry } from '../../../src/requests/send/core/historyEntries';
 import { headerLine } from '../../../src/requests/answers/core/responseFormat';
 import { l10n as displayL10n, useBundle } from '../../../src/common/l10n';
