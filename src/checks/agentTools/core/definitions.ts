@@ -5,16 +5,9 @@
  * Pure; no `vscode` import.
  */
 import { CAPABILITY_NAMES } from '../../../domain/registry/capabilities';
+import type { ToolName } from './names';
 
-export const TOOL_NAMES = ['list_models', 'get_model', 'run_checks', 'send_payload'] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
-
-/** VS Code's name of a tool: one extension's tools share a prefix (package.json `languageModelTools`). */
-export const VSCODE_TOOL_PREFIX = 'modelAccess_';
-
-export function isToolName(name: string): name is ToolName {
-  return (TOOL_NAMES as readonly string[]).includes(name);
-}
+export { isToolName, READ_ONLY, TOOL_NAMES, VSCODE_TOOL_PREFIX, type ToolName } from './names';
 
 /** The lifecycle states `list_models` filters by and reports (domain/registry/lifecycle.ts's stages). */
 export const LIFECYCLE_STATES = ['preview', 'active', 'deprecated', 'retiring', 'retired'] as const;
@@ -149,12 +142,4 @@ export const DESCRIPTIONS: Record<ToolName, string> = {
     "Runs the checks of payload files in the workspace (JSON payloads whose // @expect lines say what the answer must hold, optionally over a // @each dataset), the same engine as `model-access check`: per case pass or fail with the failure sentences, and a summary. Each case sends a request to the organization's Model Access Service and spends its budget; the person is asked first.",
   send_payload:
     "Sends one payload file of the workspace (first line // POST /v1/chat, /v1/responses or /v1/embeddings, then JSON) to the organization's Model Access Service and returns the answer's text, the HTTP status and the token usage. It spends the organization's budget; the person is asked first.",
-};
-
-/** Whether a tool only reads (MCP `readOnlyHint`), or sends requests that spend the budget (`openWorldHint`). */
-export const READ_ONLY: Record<ToolName, boolean> = {
-  list_models: true,
-  get_model: true,
-  run_checks: false,
-  send_payload: false,
 };
