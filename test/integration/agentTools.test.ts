@@ -20,6 +20,12 @@ const NAMES = [
 
 type Loose = Record<string, unknown> & { serviceSays: Record<string, unknown> };
 
+/** A confirmation's text as the person reads it (MarkdownString.appendText escapes spaces and punctuation). */
+function shown(message: string | vscode.MarkdownString | undefined): string {
+  const text = typeof message === 'string' ? message : (message?.value ?? '');
+  return text.replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
+}
+
 function textOf(result: vscode.LanguageModelToolResult): string {
   return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 }
@@ -87,7 +93,7 @@ describe('Agent tools (language model tools)', function () {
     assert.ok(confirm, 'send_payload has no confirmation');
     const host = new URL(server.url).host;
     assert.ok(confirm.title.includes(host), confirm.title);
-    const message = typeof confirm.message === 'string' ? confirm.message : confirm.message.value;
+    const message = shown(confirm.message);
     assert.match(message, /1 request/);
     assert.match(message, /budget/);
     assert.match(message, /agent-tools-it\/capitals\/paris\.jsonc/);
@@ -103,8 +109,7 @@ describe('Agent tools (language model tools)', function () {
     server.clearRecords();
     const input = { files: ['agent-tools-it/capitals/*.jsonc'], maxRows: 2 };
     const prepared = await api.checks.agentTools.prepare('run_checks', input);
-    const message = prepared.confirmationMessages?.message;
-    assert.match(typeof message === 'string' ? message : (message?.value ?? ''), /4 requests to /);
+    assert.match(shown(prepared.confirmationMessages?.message), /: 4 requests to http:\/\/127\.0\.0\.1:\d+ /);
     const unconfirmed = textOf(
       await api.checks.agentTools.invoke('send_payload', { file: 'agent-tools-it/capitals/london.jsonc' }),
     );
