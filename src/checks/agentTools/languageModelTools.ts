@@ -178,8 +178,9 @@ function signalOf(token: vscode.CancellationToken): AbortSignal {
   return controller.signal;
 }
 
-/** The plan a person confirmed, by the input it was made for. */
+/** The plans people confirmed, by the input each was made for (a prepare need not be followed by an invoke). */
 const confirmed = new Map<string, SendPlan>();
+const MAX_CONFIRMED = 20;
 const keyOf = (name: ToolName, input: unknown) => `${name}\u0000${JSON.stringify(input ?? {})}`;
 
 /** What the person is asked before run_checks or send_payload sends: where to, how many requests, which files. */
@@ -239,6 +240,9 @@ export function agentTools(deps: Services): AgentTools {
         return { invocationMessage: l10n.t('Checking the request') };
       }
       confirmed.set(keyOf(name, options.input), plan);
+      if (confirmed.size > MAX_CONFIRMED) {
+        confirmed.delete(confirmed.keys().next().value as string);
+      }
       return {
         invocationMessage:
           name === 'send_payload'

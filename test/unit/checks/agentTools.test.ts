@@ -288,3 +288,71 @@ describe('checks/agentTools (the agent tools against the local service)', functi
     }
   });
 });
+
+describe('checks/agentTools against a hostile service', function () {
+  this.timeout(30_000);
+  let server: RunningServer;
+  let workspace: string;
+  let host: NodeHost;
+  const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/;
+  const INVISIBLE = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+
+  before(async () => {
+    server = await startServer({ hostile: true });
+    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-tools-hostile-'));
+    const redactor = new Redactor();
+    redactor.add(server.hostile!.key);
+    host = nodeToolHost({
+      env: { MODEL_ACCESS_BASE_URL: server.url, MODEL_ACCESS_API_KEY: server.hostile!.key },
+      root: workspace,
+      redactor,
+      environments: [],
+      fallback: baseUrlEnvironment(server.url),
+      baseUrl: server.url,
+    });
+  });
+  after(async () => {
+    await host.dispose();
+    await server.close();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
+  /** Every string of a result, as the agent reads it once the JSON is parsed. */
+  const strings = (value: unknown): string[] =>
+    typeof value === 'string'
+      ? [value]
+      : Array.isArray(value)
+        ? value.flatMap(strings)
+        : typeof value === 'object' && value !== null
+          ? Object.values(value).flatMap(strings)
+          : [];
+
+  it('registry text reaches the agent as inert text: no control or invisible characters, no live link or icon', async () => {
+    const r = await invokeTool('list_models', { limit: 200 }, host, new AbortController().signal);
+    assert.equal(r.isError, false, r.text.slice(0, 300));
+    const read = JSON.parse(r.text) as Loose;
+    assert.ok((read.serviceSays.models as unknown[]).length > 0);
+    for (const s of strings(read)) {
+      assert.doesNotMatch(s, CONTROL, JSON.stringify(s));
+      // The display function's own mark: a word joiner keeps `$(icon)` from being an icon.
+      assert.doesNotMatch(s.replace(/\$\u2060\(/g, '$'), INVISIBLE, JSON.stringify(s));
+      assert.doesNotMatch(s, /\]\(|\$\(/, s);
+    }
+    assert.ok(!r.text.includes(server.hostile!.key));
+  });
+
+  it('a hostile card and a hostile model id come back as text, never a crash', async () => {
+    const listed = JSON.parse(
+      (await invokeTool('list_models', { limit: 200 }, host, new AbortController().signal)).text,
+    ) as Loose;
+    for (const m of (listed.serviceSays.models as { id: string }[]).slice(0, 8)) {
+      const r = await invokeTool('get_model', { id: m.id.slice(0, 200) }, host, new AbortController().signal);
+      assert.ok(r.text.startsWith('{') || r.text.startsWith('Error: '), r.text.slice(0, 200));
+      for (const s of r.isError ? [r.text] : strings(JSON.parse(r.text))) {
+        assert.doesNotMatch(s.replace(/\$\u2060\(/g, '$'), INVISIBLE, JSON.stringify(s));
+        assert.doesNotMatch(s, /<script|<img/i, s.slice(0, 200));
+      }
+      assert.ok(!r.text.includes(server.hostile!.key));
+    }
+  });
+});
