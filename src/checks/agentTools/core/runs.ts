@@ -98,33 +98,21 @@ export async function planChecks(
     };
   }
   const files: PlannedFile[] = [];
+  const skip = (ref: PayloadRef, text: string, skipped: string) =>
+    files.push({ ref, text, beside: new Map(), environment: undefined, requests: 0, skipped });
   for (const ref of found.files) {
     const text = await host.readPayload(ref);
     if (text === undefined) {
-      files.push({
-        ref,
-        text: '',
-        beside: new Map(),
-        environment: undefined,
-        requests: 0,
-        skipped: 'it cannot be read',
-      });
+      skip(ref, '', 'it cannot be read');
       continue;
     }
     if (!hasChecks(text)) {
-      files.push({
-        ref,
-        text,
-        beside: new Map(),
-        environment: undefined,
-        requests: 0,
-        skipped: 'it has no // @expect line',
-      });
+      skip(ref, text, 'it has no // @expect line');
       continue;
     }
     const env = environmentFor(text, asked);
     if ('problem' in env) {
-      files.push({ ref, text, beside: new Map(), environment: undefined, requests: 0, skipped: env.problem });
+      skip(ref, text, env.problem);
       continue;
     }
     const beside = await readBesides(ref, text, host);
