@@ -217,6 +217,8 @@ async function buildCli() {
     outfile,
     banner: { js: '#!/usr/bin/env node' },
     external: [],
+    // What `model-access mcp` tells an MCP client it is (src/cli/mcp.ts).
+    define: { __MODEL_ACCESS_VERSION__: JSON.stringify(require('./package.json').version) },
   });
   fs.chmodSync(outfile, 0o755);
 }

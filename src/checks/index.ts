@@ -3,14 +3,15 @@ import { Commands } from '../ids';
 import { modelPickItems } from '../platform/modelPicks';
 import { l10n } from '../platform/l10n';
 import type { Services } from '../services';
+import { registerAgentTools, type AgentToolsApi } from './agentTools';
 import { checkModelChoices } from './core/modelChoices';
 import { ChecksController, type ChecksApi as RunApi } from './controller';
 import { CHECK_SELECTOR, ExpectationCompletion, ExpectationDiagnostics, ExpectationHover } from './editing';
 import { ModelGridPanel, type ModelGridApi } from './modelGridPanel';
 import { ChecksSettings } from './settings';
 
-/** What integration tests observe and drive: the runs, and the page of results across models. */
-export type ChecksApi = RunApi & { grid: ModelGridApi };
+/** What integration tests observe and drive: the runs, the page of results across models, the agent tools. */
+export type ChecksApi = RunApi & { grid: ModelGridApi; agentTools: AgentToolsApi };
 
 const MIN_MODELS = 2;
 const MAX_MODELS = 6;
@@ -23,7 +24,9 @@ const MAX_MODELS = 6;
 export function register(deps: Services): vscode.Disposable[] {
   const checks = new ChecksController(deps, new ChecksSettings());
   const grid = new ModelGridPanel(deps.ui);
-  const api: ChecksApi = { ...checks.api, grid: grid.api };
+  // The agent tools (language model tools) live here because run_checks and send_payload are the checks' engine.
+  const agentTools = registerAgentTools(deps);
+  const api: ChecksApi = { ...checks.api, grid: grid.api, agentTools: agentTools.api };
   deps.testApi.checks = api;
 
   const activePayloadItem = async (): Promise<vscode.TestItem | undefined> => {
@@ -40,6 +43,7 @@ export function register(deps: Services): vscode.Disposable[] {
   return [
     checks,
     grid,
+    ...agentTools.disposables,
     new ExpectationDiagnostics(),
     vscode.languages.registerCompletionItemProvider(CHECK_SELECTOR, new ExpectationCompletion(), ' '),
     vscode.languages.registerHoverProvider(CHECK_SELECTOR, new ExpectationHover()),

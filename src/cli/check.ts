@@ -10,6 +10,7 @@ import { Redactor } from '../api/redact';
 import { inertCiCommands, visibleControls } from '../common/controlChars';
 import { CHECK_USAGE, checkMain, loadEnvironments, openClient, type CommandContext } from './checkCommand';
 import { EXIT_CANNOT_RUN, EXIT_PASSED, type CliIo } from './cliIo';
+import { mcpMain } from './mcp';
 import { mergeMain } from './merge';
 import { modelsMain } from './models';
 
@@ -19,6 +20,7 @@ export { secretHeaderVariable } from './keys';
 /** The commands by name; a new command is one entry here and one line in OTHER_COMMANDS. */
 const COMMANDS: Record<string, (args: readonly string[], context: CommandContext) => Promise<number>> = {
   check: checkMain,
+  mcp: mcpMain,
   merge: (args, { io, out, err }) => mergeMain(args, { cwd: io.cwd, out, err }),
   models: (args, { io, out, err, redactor }) =>
     modelsMain(args, {
@@ -38,6 +40,7 @@ const OTHER_COMMANDS = [
   'Other commands:',
   '  model-access models   list the models, or save the list for --changed-since (model-access models --help)',
   '  model-access merge    merge the JUnit reports of shards (model-access merge --help)',
+  '  model-access mcp      serve the models, cards, checks and Send to agents over MCP (model-access mcp --help)',
 ];
 
 export async function main(args: readonly string[], io: CliIo): Promise<number> {

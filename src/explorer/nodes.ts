@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
-import { checkCardLink } from './core/linkSafety';
+import { checkCardLink } from '../api/linkSafety';
 import { Commands, ItemContext } from '../ids';
 import { modelCount } from '../common/counts';
 import { displayText, type DisplayText } from '../common/text';
