@@ -268,7 +268,7 @@ export function agentTools(deps: Services): AgentTools {
             // Never sent without the person's yes: not asked (no prepareInvocation), or the files grew since.
             return result(
               errorResult(
-                `${name} was not run: it would now send ${now.requests} requests to ${now.services.join(', ')}, not what the person confirmed; call it again`,
+                `${name} was not run: what it would now send (requests: ${now.requests}; to: ${now.services.join(', ')}) is not what the person confirmed; call it again`,
                 host.redact,
               ).text,
             );

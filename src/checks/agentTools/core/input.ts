@@ -41,7 +41,7 @@ export function optionalString(
     throw new InputError(`${name} must be a string`);
   }
   if (v.length > max) {
-    throw new InputError(`${name} is longer than ${max} characters`);
+    throw new InputError(`${name} is longer than the ${max}-character limit`);
   }
   return v;
 }

@@ -133,7 +133,7 @@ export async function planChecks(
       files,
       requests,
       environments,
-      problem: `these checks would send ${requests} requests; one call sends at most ${LIMITS.requests}: name fewer files or lower maxRows`,
+      problem: `these checks would send more requests than one call may (${requests}, at most ${LIMITS.requests}): name fewer files or lower maxRows`,
     };
   }
   return { files, requests, environments, maxRows, asked, notes };
