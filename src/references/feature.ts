@@ -77,6 +77,10 @@ export class ReferencesFeature extends Lifecycle {
    * nothing is called unknown while the registry is unknown.
    */
   private followRegistry(): void {
+    if (this.deps.catalog.isLoading && this.lastModels !== undefined) {
+      // A first load shows its pages as they arrive: the index scans once, when the list is whole.
+      return;
+    }
     const models = this.deps.catalog.models;
     const gone = (this.deps.changes.current?.changes.gone ?? []).flatMap((c) => (c.before ? [c.before] : []));
     if (models === this.lastModels && sameIds(gone, this.lastGone)) {

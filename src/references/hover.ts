@@ -66,8 +66,15 @@ export class ReferenceHover implements vscode.HoverProvider {
       if (context !== undefined) {
         field(md, l10n.t('Context window'), l10n.t('{0} tokens', displayText(shortTokens(context), 20)));
       }
-      // The card's address as text: a registry value is never a link from here.
-      field(md, l10n.t('Model Card'), entry.cardUrl ? displayText(entry.cardUrl, 300) : l10n.t('none'));
+      // The card's address as text: a registry value is never a link from here. In a code span, since the
+      // hover's Markdown would make a bare address a link.
+      md.appendMarkdown(`${l10n.t('Model Card')}: `);
+      if (entry.cardUrl) {
+        md.appendMarkdown(`\`${displayText(entry.cardUrl, 300).replace(/`/g, '%60')}\``);
+      } else {
+        md.appendText(l10n.t('none'));
+      }
+      md.appendMarkdown('  \n');
     }
     if (registry.successor(ref.id, verdict) ?? registry.newestInFamily(ref.id, now)) {
       const args: ReferenceArgs = { uri: document.uri.toString(), line: ref.line, character: ref.character };

@@ -38,7 +38,12 @@ export function badge(verdict: ReferenceVerdict): DisplayText {
     case 'retiring':
       return day ? l10n.t('retires {0}', day) : l10n.t('retiring');
     case 'deprecated':
-      return day ? l10n.t('deprecated, retires {0}', day) : l10n.t('deprecated');
+      // A deprecated model's date is its deprecation (one with a retirement date is retiring).
+      return !day
+        ? l10n.t('deprecated')
+        : (verdict.date as number) <= Date.now()
+          ? l10n.t('deprecated since {0}', day)
+          : l10n.t('deprecated from {0}', day);
     case 'unknown':
       return l10n.t('not in the registry');
     case 'preview':

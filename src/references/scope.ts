@@ -3,6 +3,7 @@ import { Settings } from '../ids';
 import { Lifecycle } from '../platform/lifecycle';
 import { globMatcher, isIgnored, parseIgnoreFile, type IgnoreFile } from './core/ignoreRules';
 import { isReferenceFile } from './core/matcher';
+import { DEFAULT_EXCLUDE } from './core/scan';
 
 /** Glob keys of a `files.exclude` / `search.exclude` object that are on (`true`; a `when` clause counts as on). */
 function onKeys(value: unknown): string[] {
@@ -57,6 +58,7 @@ export class ReferenceScope extends Lifecycle {
       const own = vscode.workspace.getConfiguration(Settings.section);
       const include = strings(own.get(Settings.referencesInclude));
       const exclude = [
+        ...DEFAULT_EXCLUDE,
         ...strings(own.get(Settings.referencesExclude)),
         ...onKeys(vscode.workspace.getConfiguration('files').get('exclude')),
         ...onKeys(vscode.workspace.getConfiguration('search').get('exclude')),

@@ -6,16 +6,13 @@ import { badge, type ModelsInUse, type UsedModel } from './modelsInUse';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/**
- * Whether a used model needs attention now: retired or gone, or retiring (or deprecated with a date) within
- * `warnDays`.
- */
+/** Whether a used model needs attention now: retired or gone, or retiring within `warnDays`. */
 export function retiresSoon(used: UsedModel, now: number, warnDays: number): boolean {
   const { state, date } = used.verdict;
   if (state === 'retired' || state === 'gone') {
     return true;
   }
-  return (state === 'retiring' || state === 'deprecated') && date !== undefined && date - now <= warnDays * DAY_MS;
+  return state === 'retiring' && date !== undefined && date - now <= warnDays * DAY_MS;
 }
 
 /** The status-bar note: shown while a model the workspace names retires within the window (or has). */
@@ -45,8 +42,8 @@ export class RetiringNote extends StatusBarEntry {
     }
     const text: DisplayText =
       soon.length === 1
-        ? l10n.t('{0} retires soon', displayText(soon[0].id, 60))
-        : l10n.t('{0} models in use retire soon', soon.length);
+        ? l10n.t('{0}: {1}', displayText(soon[0].id, 60), badge(soon[0].verdict))
+        : l10n.t('{0} models in use retire soon or have', soon.length);
     this.shown = text;
     this.item.text = `$(warning) ${text}`;
     this.item.accessibilityInformation = { label: text };
