@@ -77,7 +77,7 @@ export class ReferencesFeature extends Lifecycle {
    * nothing is called unknown while the registry is unknown.
    */
   private followRegistry(): void {
-    if (this.deps.catalog.isLoading && this.lastModels !== undefined) {
+    if (this.deps.catalog.status.kind === 'loading' && this.lastModels !== undefined) {
       // A first load shows its pages as they arrive: the index scans once, when the list is whole.
       return;
     }

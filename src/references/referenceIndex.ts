@@ -82,6 +82,11 @@ export class ReferenceIndex extends Lifecycle {
   /** Takes a new registry (or none: the registry is unknown, and the index empties) and scans again. */
   setRegistry(snapshot: RegistrySnapshot | undefined): void {
     this.snapshot = snapshot;
+    this.log.info(
+      snapshot
+        ? `Model references: ${snapshot.listed.size} models listed, ${snapshot.gone.size} gone since last seen`
+        : 'Model references: no model list; nothing is judged until one loads',
+    );
     this.rebuild();
   }
 
@@ -117,6 +122,7 @@ export class ReferenceIndex extends Lifecycle {
   private async scan(snapshot: RegistrySnapshot, abort: AbortController, generation: number): Promise<void> {
     const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     if (roots.length === 0) {
+      this.log.info('Model references: no folder on this machine to read');
       return;
     }
     const started = Date.now();
