@@ -291,4 +291,41 @@ describe('Model references in the workspace', function () {
     await eventually(() => problems().length === 1, 10_000, 'only the gone model left');
     assert.equal(problems()[0].file, 'deploy.yaml');
   });
+
+  it('Try the Successor with no payload using the model makes one from the code around it, then runs it on both', async () => {
+    const feature = api.references.feature();
+    writeFileSync(
+      file('reasoner.py'),
+      ['PROMPT = "Explain why the sky is blue to a child."', 'MODEL = "kestrel-reasoner-0.5"', ''].join('\n'),
+    );
+    const code = await eventually(() => feature.index.referencesOf(uri('reasoner.py')), 10_000, 'the new file');
+    const asked: string[] = [];
+    api.ui.ask = async (message) => (asked.push(message), 'Make a Payload');
+    const before = api.checks.grid.grid();
+    const ref = code.refs[0];
+    await vscode.commands.executeCommand(Commands.trySuccessor, {
+      uri: uri('reasoner.py').toString(),
+      line: ref.line,
+      character: ref.character,
+    });
+    assert.match(asked.join(' | '), /No payload in this workspace uses kestrel-reasoner-0\.5/);
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+    const draft = path.join(workspace, 'model-checks', 'kestrel-reasoner-0.5.jsonc');
+    try {
+      const text = readFileSync(draft, 'utf8');
+      assert.match(text, /^\/\/ POST \/v1\/chat/);
+      assert.match(text, /"content": "Explain why the sky is blue to a child\."/, 'the prompt from the code');
+      const grid = await eventually(
+        () => {
+          const g = api.checks.grid.grid();
+          return g && g !== before ? g : undefined;
+        },
+        30_000,
+        'the grid of both models',
+      );
+      assert.deepEqual(grid.models, ['kestrel-reasoner-0.5', 'kestrel-reasoner-1']);
+    } finally {
+      rmSync(path.dirname(draft), { recursive: true, force: true });
+    }
+  });
 });
