@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { modelCount } from '../common/counts';
 import { displayText, type DisplayText } from '../common/text';
 import { isoDay } from '../domain/registry/lifecycle';
 import { ItemContext, Views } from '../ids';
@@ -169,8 +170,7 @@ export class ModelsInUse extends Lifecycle implements vscode.TreeDataProvider<Mo
     this.treeView.message = registry
       ? undefined
       : l10n.t('Load the model list (Models view) to see which of its models this workspace names.');
-    this.treeView.description =
-      registry && this.models.length > 0 ? l10n.t('{0} models', this.models.length) : undefined;
+    this.treeView.description = registry && this.models.length > 0 ? modelCount(this.models.length) : undefined;
     this._onDidChangeTreeData.fire();
   }
 

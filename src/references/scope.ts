@@ -55,13 +55,15 @@ export class ReferenceScope extends Lifecycle {
 
   private get settings(): NonNullable<ReferenceScope['read']> {
     if (!this.read) {
-      const own = vscode.workspace.getConfiguration(Settings.section);
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? null;
+      const own = vscode.workspace.getConfiguration(Settings.section, folder);
       const include = strings(own.get(Settings.referencesInclude));
       const exclude = [
         ...DEFAULT_EXCLUDE,
         ...strings(own.get(Settings.referencesExclude)),
-        ...onKeys(vscode.workspace.getConfiguration('files').get('exclude')),
-        ...onKeys(vscode.workspace.getConfiguration('search').get('exclude')),
+        // Resource-scoped: the first folder's (a multi-root workspace's folders share the scan's one list).
+        ...onKeys(vscode.workspace.getConfiguration('files', folder).get('exclude')),
+        ...onKeys(vscode.workspace.getConfiguration('search', folder).get('exclude')),
       ];
       this.read = {
         include,
