@@ -9,6 +9,7 @@ import { makeIdLookup } from '../../../src/references/core/idLookup';
 import {
   DEFAULT_EXCLUDE,
   isMinified,
+  isSavedModelList,
   MAX_FILE_BYTES,
   scanFolders,
   scanOneFile,
@@ -182,9 +183,24 @@ describe('references: scanFolders', function () {
     assert.deepEqual(await scanOneFile(path.join(root, 'bundle.js'), ids), { skipped: 'minified' });
     assert.deepEqual(await scanOneFile(path.join(root, 'dangling.py'), ids), { skipped: 'vanished' });
     assert.deepEqual(await scanOneFile(path.join(root, 'app.py', 'x'), ids), { skipped: 'vanished' });
+    write('list.json', '{\n  "format": "model-access/models@1",\n  "models": [{"id": "aurora-2"}]\n}\n');
+    assert.deepEqual(await scanOneFile(path.join(root, 'list.json'), ids), { skipped: 'model-list' });
+    write('other.json', '{\n  "models": [{"id": "aurora-2"}],\n  "format": "model-access/models@1"\n}\n');
+    assert.equal((await scanOneFile(path.join(root, 'other.json'), ids)).constructor, Array);
     write('exact.py', `m = "aurora-2"\n${'#\n'.repeat((MAX_FILE_BYTES - 15) / 2)}\n`);
     assert.equal(fs.statSync(path.join(root, 'exact.py')).size, MAX_FILE_BYTES);
     assert.equal((await scanOneFile(path.join(root, 'exact.py'), ids)).constructor, Array);
+  });
+});
+
+describe('references: isSavedModelList', () => {
+  it('a document that model-access models --save wrote, by its format at the start', () => {
+    assert.equal(isSavedModelList('{"format":"model-access/models@1","models":[]}'), true);
+    assert.equal(isSavedModelList('  {\n  "format" : "model-access/models@2"'), true);
+    assert.equal(isSavedModelList('{"format":"model-access/references@1"}'), false);
+    assert.equal(isSavedModelList('{"x": 1, "format":"model-access/models@1"}'), false);
+    assert.equal(isSavedModelList(`${' '.repeat(200)}{"format":"model-access/models@1"}`), false);
+    assert.equal(isSavedModelList('x = {"format":"model-access/models@1"}'), false);
   });
 });
 
