@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { ModelEntry } from '../api/types';
 import { makeIdLookup } from '../references/core/idLookup';
 import { DEFAULT_WARN_DAYS, judgeReference, type ReferenceVerdict } from '../references/core/referenceState';
-import { scanFolders, type SkipReason } from '../references/core/scan';
+import { DEFAULT_EXCLUDE, scanFolders, type SkipReason } from '../references/core/scan';
 import type { ModelReference } from '../references/core/types';
 import { EXIT_CANNOT_RUN, EXIT_FAILED, EXIT_PASSED } from './cliIo';
 import { readModelList, terminalSafeJson } from './modelList';
@@ -39,6 +39,7 @@ export const REFERENCES_USAGE = [
   `                        an error rather than a warning from then on (default ${DEFAULT_WARN_DAYS})`,
   '  --since FILE          a list saved by model-access models --save: its models the registry no longer',
   '                        lists are reported as gone',
+  '  --exclude GLOB        leave out files and folders (repeatable; node_modules and .git always are)',
   '  --json                print every reference (current ones too) as JSON instead of lines',
   '  --sarif FILE          also write the references as SARIF 2.1.0 (for code scanning)',
   '  --env NAME            the models of this environment (from --environments)',
@@ -56,6 +57,7 @@ type FailOn = (typeof FAIL_ON)[number];
 
 interface ReferencesOptions {
   paths: string[];
+  exclude: string[];
   failOn: FailOn;
   within?: number;
   since?: string;
@@ -67,10 +69,19 @@ interface ReferencesOptions {
   help: boolean;
 }
 
-const WITH_VALUE = new Set(['--fail-on', '--within', '--since', '--sarif', '--env', '--environments', '--timeout']);
+const WITH_VALUE = new Set([
+  '--exclude',
+  '--fail-on',
+  '--within',
+  '--since',
+  '--sarif',
+  '--env',
+  '--environments',
+  '--timeout',
+]);
 
 function parseReferencesArgs(args: readonly string[]): ReferencesOptions | string {
-  const o: ReferencesOptions = { paths: [], failOn: 'retired', json: false, timeout: 120, help: false };
+  const o: ReferencesOptions = { paths: [], exclude: [], failOn: 'retired', json: false, timeout: 120, help: false };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--help' || a === '-h') {
@@ -99,6 +110,8 @@ function parseReferencesArgs(args: readonly string[]): ReferencesOptions | strin
         } else {
           o.timeout = n;
         }
+      } else if (a === '--exclude') {
+        o.exclude.push(v);
       } else if (a === '--since') {
         o.since = v;
       } else if (a === '--sarif') {
@@ -194,7 +207,7 @@ export async function referencesMain(args: readonly string[], deps: ModelsDeps):
   const gone = new Set(listed.warnings.length > 0 ? [] : saved.map((m) => m.id).filter((id) => !entries.has(id)));
   const ids = makeIdLookup([...entries.keys(), ...gone]);
   const now = (deps.now ?? Date.now)();
-  const scan = await scanFolders(roots, { ids });
+  const scan = await scanFolders(roots, { ids, exclude: [...DEFAULT_EXCLUDE, ...options.exclude] });
 
   const found: Found[] = [];
   const files = [...scan.files.keys()].sort();
@@ -228,6 +241,7 @@ export async function referencesMain(args: readonly string[], deps: ModelsDeps):
   const byState: Record<string, number> = {};
   found.forEach((f) => (byState[f.verdict.state] = (byState[f.verdict.state] ?? 0) + 1));
   const skipped = Object.entries(scan.skipped)
+    .sort(([a], [b]) => a.localeCompare(b))
     .map(([reason, n]) => `${n} ${reason}`)
     .join(', ');
   if (options.json) {

@@ -71,6 +71,19 @@ describe('cli: references against the local service', function () {
     assert.ok(!ran.out.includes(server.keys.acme) && !ran.err.includes(server.keys.acme));
   });
 
+  it('--exclude leaves out files and folders (node_modules stays out)', async () => {
+    await registryMovesOn();
+    write('node_modules/pkg/index.js', 'module.exports = "basalt-code-2";\n');
+    const ran = await runCli(
+      ['references', '--fail-on', 'deprecated', '--since', 'last.json', '--exclude', 'config', '--exclude', '*.py'],
+      env,
+      tmp,
+    );
+    assert.equal(ran.code, 0, ran.out + ran.err);
+    assert.deepEqual(lines(ran.out), []);
+    assert.match(ran.out, /1 reference .* \(1 current\); 1 file scanned, skipped: 3 excluded, 1 ignored, 1 model-list/);
+  });
+
   it('without --since: the deprecated one only (the gone id is just a string); the default --fail-on passes it', async () => {
     await registryMovesOn();
     const ran = await runCli(['references', '--fail-on', 'deprecated'], env, tmp);

@@ -347,7 +347,7 @@ describe('references: findModelReferences in config values', () => {
   });
 });
 
-describe('references: findModelReferences with 100,000 ids', () => {
+describe('references: findModelReferences with 100,000 models', () => {
   it('finds the same references as with 3 ids, in about the same time', function () {
     this.timeout(60_000);
     const many = Array.from({ length: 100_000 }, (_, i) => `vendor-${i % 97}/model-${i}`);
