@@ -186,6 +186,8 @@ export async function scanFolders(roots: string[], options: ScanOptions): Promis
           continue;
         }
       } else if (!isFolder && !entry.isFile()) {
+        // A socket, a FIFO, a device: nothing to read.
+        skip('unreadable');
         continue;
       }
       if (excluded(relative)) {

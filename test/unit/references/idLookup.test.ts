@@ -59,7 +59,11 @@ function distance(a: string, b: string): number {
 }
 
 describe('references: makeIdLookup', () => {
-  const ids = makeIdLookup(['aurora-2', 'aurora-10', 'basalt-code-2', 'kestrel-reasoner-1', 'aurora-2', '', 'gpt']);
+  // Built in each test, not when the file loads: mutation testing only sees what a test runs.
+  let ids: ReturnType<typeof makeIdLookup>;
+  beforeEach(() => {
+    ids = makeIdLookup(['aurora-2', 'aurora-10', 'basalt-code-2', 'kestrel-reasoner-1', 'aurora-2', '', 'gpt']);
+  });
 
   it('holds each id once, drops empty strings, and finds only exact ids', () => {
     assert.equal(ids.size, 5);
@@ -100,6 +104,27 @@ describe('references: makeIdLookup', () => {
     assert.equal(makeIdLookup(['model-b', 'model-a']).nearest('model-c'), 'model-a');
     assert.equal(makeIdLookup(['model-a', 'model-b']).nearest('model-c'), 'model-a');
     assert.equal(makeIdLookup(['model-1', 'model-12']).nearest('model-2'), 'model-1');
+  });
+
+  it('only strings count as ids; ids longer than 128 characters are found exactly, and the index skips them', () => {
+    const mixed = makeIdLookup([
+      'm-1',
+      7 as unknown as string,
+      null as unknown as string,
+      `m-${'z'.repeat(200)}`,
+      'm-2',
+    ]);
+    assert.equal(mixed.size, 3);
+    assert.equal(mixed.has('7'), false);
+    assert.equal(mixed.nearest('m-3'), 'm-1');
+    assert.equal(mixed.nearest(`m-${'z'.repeat(199)}`), undefined);
+    // Doubled characters: each deletion variant once, and still found.
+    const doubled = makeIdLookup(['zzzz', 'aabbcc']);
+    assert.equal(doubled.nearest('zzz'), 'zzzz');
+    assert.equal(doubled.nearest('zzzzz'), 'zzzz');
+    assert.equal(doubled.nearest('abbcc'), 'aabbcc');
+    assert.equal(doubled.nearest('aabbc'), 'aabbcc');
+    assert.equal(doubled.nearest('aabcc'), 'aabbcc');
   });
 
   it('runs of one character, regex specials, {{…}} and non-ASCII ids are found like any other', () => {

@@ -2,6 +2,7 @@
 // skip counted by reason: binary, over 1 MB, minified, a symbolic link loop, a file that vanishes mid-scan;
 // cancellation and progress.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,7 +16,9 @@ import {
   scanOneFile,
 } from '../../../src/references/core/scan';
 
-const ids = makeIdLookup(['aurora-2', 'basalt-code-2']);
+let ids: ReturnType<typeof makeIdLookup>;
+// Built before each test, not when the file loads: mutation testing only sees what a test runs.
+beforeEach(() => (ids = makeIdLookup(['aurora-2', 'basalt-code-2'])));
 
 describe('references: scanFolders', function () {
   this.timeout(30_000);
@@ -99,6 +102,17 @@ describe('references: scanFolders', function () {
     });
     assert.deepEqual(rel(result.files), ['notes.md']);
     assert.equal(result.skipped.vanished, 2);
+  });
+
+  it('a link loop between two links, a FIFO: counted, never followed or read', async () => {
+    fs.mkdirSync(path.join(root, 'odd'));
+    fs.symlinkSync(path.join(root, 'odd', 'b.py'), path.join(root, 'odd', 'a.py'));
+    fs.symlinkSync(path.join(root, 'odd', 'a.py'), path.join(root, 'odd', 'b.py'));
+    execFileSync('mkfifo', [path.join(root, 'odd', 'pipe.py')]);
+    const result = await scanFolders([path.join(root, 'odd')], { ids });
+    assert.deepEqual(result.skipped, { 'symlink-loop': 2, unreadable: 1 });
+    assert.deepEqual(await scanOneFile(path.join(root, 'odd', 'a.py'), ids), { skipped: 'symlink-loop' });
+    assert.deepEqual(await scanOneFile(path.join(root, 'odd', 'pipe.py'), ids), { skipped: 'unreadable' });
   });
 
   it('files that vanish mid-scan are counted as vanished, and the scan goes on', async () => {
