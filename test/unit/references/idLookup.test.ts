@@ -2,7 +2,7 @@
 // the same answer as a brute-force search over random ids, and a cost that does not grow with the ids.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { makeIdLookup, MAX_NEAREST_LENGTH, oneEditApart } from '../../../src/references/core/idLookup';
+import { makeIdLookup, MAX_NEAREST_LENGTH, nearestCost, oneEditApart } from '../../../src/references/core/idLookup';
 
 describe('references: oneEditApart', () => {
   const cases: [string, string, boolean][] = [
@@ -161,6 +161,24 @@ describe('references: makeIdLookup', () => {
     assert.equal(l.nearest('abcdefg'), 'abcdefgh');
     assert.equal(l.nearest('yxwvutsrq'), 'zyxwvutsrq');
     assert.equal(l.nearest('Xbcdefgy'), undefined);
+  });
+
+  it('costs a few searches and comparisons per candidate, not one per id; the filters skip the rest', () => {
+    const list = Array.from({ length: 2000 }, (_, i) => `vendor-${i % 13}/model-${i}`);
+    const lookup = makeIdLookup(list);
+    assert.deepEqual(nearestCost(lookup), { searches: 0, comparisons: 0 });
+    const n = 'vendor-3/model-16x'.length;
+    assert.equal(lookup.nearest('vendor-3/model-16x'), 'vendor-3/model-16');
+    // The candidate itself once, then the id-less-a-character and both-less-a-character searches per position.
+    assert.deepEqual(nearestCost(lookup)?.searches, 1 + 2 * n);
+    assert.ok((nearestCost(lookup)?.comparisons ?? 0) <= 4, JSON.stringify(nearestCost(lookup)));
+    // Neither an unlike first or last three characters, nor a length no id has, costs a search.
+    const before = nearestCost(lookup)?.searches;
+    assert.equal(lookup.nearest('xyz-nothing-like-it'), undefined);
+    assert.equal(lookup.nearest('a'), undefined);
+    assert.equal(lookup.nearest('v'.repeat(40)), undefined);
+    assert.equal(nearestCost(lookup)?.searches, before);
+    assert.equal(nearestCost({ has: () => false, nearest: () => undefined, size: 0 }), undefined);
   });
 
   it('gives the same answer as a brute-force search over random ids (200 generated registries)', () => {
