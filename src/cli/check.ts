@@ -12,6 +12,7 @@ import { CHECK_USAGE, checkMain, loadEnvironments, openClient, type CommandConte
 import { EXIT_CANNOT_RUN, EXIT_PASSED, type CliIo } from './cliIo';
 import { mergeMain } from './merge';
 import { modelsMain } from './models';
+import { referencesMain } from './references';
 
 export { EXIT_CANNOT_RUN, EXIT_FAILED, EXIT_PASSED, type CliIo } from './cliIo';
 export { secretHeaderVariable } from './keys';
@@ -31,6 +32,17 @@ const COMMANDS: Record<string, (args: readonly string[], context: CommandContext
       openClient: (env, envKey, environments) =>
         openClient(env, envKey, io.env, redactor, DEFAULT_MAX_RESPONSE_BYTES, environments),
     }),
+  references: (args, { io, out, err, redactor }) =>
+    referencesMain(args, {
+      env: io.env,
+      cwd: io.cwd,
+      out,
+      err,
+      redactor,
+      loadEnvironments,
+      openClient: (env, envKey, environments) =>
+        openClient(env, envKey, io.env, redactor, DEFAULT_MAX_RESPONSE_BYTES, environments),
+    }),
 };
 
 const OTHER_COMMANDS = [
@@ -38,6 +50,7 @@ const OTHER_COMMANDS = [
   'Other commands:',
   '  model-access models   list the models, or save the list for --changed-since (model-access models --help)',
   '  model-access merge    merge the JUnit reports of shards (model-access merge --help)',
+  '  model-access references  where the code names models, and their lifecycle (model-access references --help)',
 ];
 
 export async function main(args: readonly string[], io: CliIo): Promise<number> {

@@ -52,7 +52,7 @@ function emitValue(line: string, lineOffset: number, start: number, key: string 
   const c = line[start];
   if (c === '"' || c === "'") {
     const q = quoted(line, start);
-    if (q) {
+    if (q && q.value !== '') {
       emit({ value: q.value, offset: lineOffset + start + 1, key });
     }
     return;

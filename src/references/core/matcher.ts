@@ -76,24 +76,27 @@ class Collector {
    * files); undefined asks for the key written before it on its line, read only when needed.
    */
   add(value: string, offset: number, quoteLength: number, key?: string | null): void {
-    if (value === '') {
-      return;
-    }
-    const modelKey = () =>
-      isModelKey(key === undefined ? keyBefore(this.text, offset - quoteLength) : (key ?? undefined));
+    // The hot path: most literals are neither an id nor near one, and pay for one look-up and one filter.
     if (this.ids.has(value)) {
-      if (!WORD.test(value) || modelKey()) {
+      if (!WORD.test(value) || this.isModelValue(offset, quoteLength, key)) {
         this.push(value, offset, true);
       }
       return;
     }
-    if (SPACE.test(value)) {
-      return;
-    }
-    const nearest = this.ids.nearest(value);
-    if (nearest !== undefined && ((!WORD.test(value) && !WORD.test(nearest)) || modelKey())) {
+    // A sentence is no near miss: a space rules it out before the neighbourhood is asked (other white space after).
+    const nearest = value === '' || value.includes(' ') ? undefined : this.ids.nearest(value);
+    if (
+      nearest !== undefined &&
+      !SPACE.test(value) &&
+      ((!WORD.test(value) && !WORD.test(nearest)) || this.isModelValue(offset, quoteLength, key))
+    ) {
       this.push(value, offset, false, nearest);
     }
+  }
+
+  /** Whether the value at `offset` is that of a model-ish key (the reader's, or the one written before it). */
+  private isModelValue(offset: number, quoteLength: number, key: string | null | undefined): boolean {
+    return isModelKey(key === undefined ? keyBefore(this.text, offset - quoteLength) : (key ?? undefined));
   }
 
   private push(id: string, offset: number, listed: boolean, nearest?: string): void {
@@ -131,7 +134,7 @@ function readLiterals(text: string, pattern: RegExp, into: Collector): void {
     for (let g = 1; g < m.length; g++) {
       const content = m[g];
       if (content !== undefined) {
-        if (m[0][0] === '`' && content.includes('${')) {
+        if (text.charCodeAt(m.index) === 0x60 && content.includes('${')) {
           break;
         }
         const quote = (m[0].length - content.length) / 2;

@@ -3,7 +3,8 @@
  * ones too, ignoreRules.ts) and `include`/`exclude` globs, never enters `.git`, follows symbolic links
  * but enters no folder twice (a link loop ends there), and reads files a few at a time. A file is skipped,
  * and counted by reason, when it is over 1 MB, binary (a NUL byte in its first 8 KB, as git decides),
- * minified (`*.min.*`, or long lines throughout), vanishes or cannot be read mid-scan. Cancellable through
+ * minified (`*.min.*`, or long lines throughout), a model list saved by `model-access models --save`, or
+ * vanishes or cannot be read mid-scan. Cancellable through
  * an AbortSignal: the promise then rejects with the signal's reason. Pure node; no `vscode` import.
  */
 import * as fs from 'node:fs';
@@ -21,6 +22,7 @@ export type SkipReason =
   | 'too-large'
   | 'binary'
   | 'minified'
+  | 'model-list'
   | 'symlink-loop'
   | 'vanished'
   | 'unreadable';
@@ -53,6 +55,16 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 const BINARY_PROBE = 8000;
 const MINIFIED_FROM = 4096;
 const MINIFIED_LINE = 500;
+/**
+ * A list `model-access models --save` wrote (cli/modelList.ts, format `model-access/models@…`): it names
+ * every model of the registry, and what the code names is the question.
+ */
+const MODEL_LIST = /^\s*\{\s*"format"\s*:\s*"model-access\/models@/;
+
+/** Whether the text is a model list saved by `model-access models --save`. */
+export function isSavedModelList(text: string): boolean {
+  return MODEL_LIST.test(text.slice(0, 200));
+}
 
 /** Bundles and other minified text: a `.min.` name, or lines that average over 500 characters (JSON data aside). */
 export function isMinified(text: string, fileName: string): boolean {
@@ -104,6 +116,9 @@ export async function scanOneFile(file: string, ids: IdLookup): Promise<ModelRef
   }
   if (isMinified(text, file)) {
     return { skipped: 'minified' };
+  }
+  if (isSavedModelList(text)) {
+    return { skipped: 'model-list' };
   }
   return findModelReferences(text, file, ids);
 }
@@ -171,6 +186,8 @@ export async function scanFolders(roots: string[], options: ScanOptions): Promis
           continue;
         }
       } else if (!isFolder && !entry.isFile()) {
+        // A socket, a FIFO, a device: nothing to read.
+        skip('unreadable');
         continue;
       }
       if (excluded(relative)) {

@@ -2,7 +2,7 @@
 // the same answer as a brute-force search over random ids, and a cost that does not grow with the ids.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { makeIdLookup, MAX_NEAREST_LENGTH, oneEditApart } from '../../../src/references/core/idLookup';
+import { makeIdLookup, MAX_NEAREST_LENGTH, nearestCost, oneEditApart } from '../../../src/references/core/idLookup';
 
 describe('references: oneEditApart', () => {
   const cases: [string, string, boolean][] = [
@@ -59,7 +59,11 @@ function distance(a: string, b: string): number {
 }
 
 describe('references: makeIdLookup', () => {
-  const ids = makeIdLookup(['aurora-2', 'aurora-10', 'basalt-code-2', 'kestrel-reasoner-1', 'aurora-2', '', 'gpt']);
+  // Built in each test, not when the file loads: mutation testing only sees what a test runs.
+  let ids: ReturnType<typeof makeIdLookup>;
+  beforeEach(() => {
+    ids = makeIdLookup(['aurora-2', 'aurora-10', 'basalt-code-2', 'kestrel-reasoner-1', 'aurora-2', '', 'gpt']);
+  });
 
   it('holds each id once, drops empty strings, and finds only exact ids', () => {
     assert.equal(ids.size, 5);
@@ -102,6 +106,27 @@ describe('references: makeIdLookup', () => {
     assert.equal(makeIdLookup(['model-1', 'model-12']).nearest('model-2'), 'model-1');
   });
 
+  it('only strings count as ids; ids longer than 128 characters are found exactly, and the index skips them', () => {
+    const mixed = makeIdLookup([
+      'm-1',
+      7 as unknown as string,
+      null as unknown as string,
+      `m-${'z'.repeat(200)}`,
+      'm-2',
+    ]);
+    assert.equal(mixed.size, 3);
+    assert.equal(mixed.has('7'), false);
+    assert.equal(mixed.nearest('m-3'), 'm-1');
+    assert.equal(mixed.nearest(`m-${'z'.repeat(199)}`), undefined);
+    // Doubled characters: each deletion variant once, and still found.
+    const doubled = makeIdLookup(['zzzz', 'aabbcc']);
+    assert.equal(doubled.nearest('zzz'), 'zzzz');
+    assert.equal(doubled.nearest('zzzzz'), 'zzzz');
+    assert.equal(doubled.nearest('abbcc'), 'aabbcc');
+    assert.equal(doubled.nearest('aabbc'), 'aabbcc');
+    assert.equal(doubled.nearest('aabcc'), 'aabbcc');
+  });
+
   it('runs of one character, regex specials, {{…}} and non-ASCII ids are found like any other', () => {
     const odd = makeIdLookup(['aaaa-1', 'a.b*c?', '{{model}}', 'modèle-2', '模型-3']);
     assert.equal(odd.nearest('aaa-1'), 'aaaa-1');
@@ -138,7 +163,25 @@ describe('references: makeIdLookup', () => {
     assert.equal(l.nearest('Xbcdefgy'), undefined);
   });
 
-  it('gives the same answer as a brute-force search over random ids (400 generated registries)', () => {
+  it('costs a few searches and comparisons per candidate, not one per id; the filters skip the rest', () => {
+    const list = Array.from({ length: 2000 }, (_, i) => `vendor-${i % 13}/model-${i}`);
+    const lookup = makeIdLookup(list);
+    assert.deepEqual(nearestCost(lookup), { searches: 0, comparisons: 0 });
+    const n = 'vendor-3/model-16x'.length;
+    assert.equal(lookup.nearest('vendor-3/model-16x'), 'vendor-3/model-16');
+    // The candidate itself once, then the id-less-a-character and both-less-a-character searches per position.
+    assert.deepEqual(nearestCost(lookup)?.searches, 1 + 2 * n);
+    assert.ok((nearestCost(lookup)?.comparisons ?? 0) <= 4, JSON.stringify(nearestCost(lookup)));
+    // Neither an unlike first or last three characters, nor a length no id has, costs a search.
+    const before = nearestCost(lookup)?.searches;
+    assert.equal(lookup.nearest('xyz-nothing-like-it'), undefined);
+    assert.equal(lookup.nearest('a'), undefined);
+    assert.equal(lookup.nearest('v'.repeat(40)), undefined);
+    assert.equal(nearestCost(lookup)?.searches, before);
+    assert.equal(nearestCost({ has: () => false, nearest: () => undefined, size: 0 }), undefined);
+  });
+
+  it('gives the same answer as a brute-force search over random ids (200 generated registries)', () => {
     const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c', '-', '1'), minLength: 1, maxLength: 10 });
     fc.assert(
       fc.property(
@@ -153,11 +196,11 @@ describe('references: makeIdLookup', () => {
           }
         },
       ),
-      { numRuns: 400 },
+      { numRuns: 200 },
     );
   });
 
-  it('100,000 ids: built in seconds, and "did you mean" costs about as much as with 100 ids', function () {
+  it('100,000 models: built in seconds, and "did you mean" costs about as much as with 100 ids', function () {
     this.timeout(60_000);
     const many = Array.from({ length: 100_000 }, (_, i) => `vendor-${i % 97}/model-${i}-v${i % 7}`);
     const started = performance.now();

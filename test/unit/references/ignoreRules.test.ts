@@ -73,11 +73,31 @@ describe('references: .gitignore rules', () => {
     assert.equal(ignored('\\*.py', 'x.py'), false);
   });
 
+  it('** counts only as a whole segment; [!…] negates; a space inside a pattern stays', () => {
+    assert.equal(ignored('d/**x', 'd/a/x'), false);
+    assert.equal(ignored('d/**x', 'd/ax'), true);
+    assert.equal(ignored('x**/y', 'x/a/y'), false);
+    assert.equal(ignored('x**/y', 'xab/y'), true);
+    assert.equal(ignored('file[!0-9].txt', 'file!.txt'), true);
+    assert.equal(ignored('file[!0-9].txt', 'file3.txt'), false);
+    assert.equal(ignored('[^a].py', 'a.py'), false);
+    assert.equal(ignored('[^a].py', '^.py'), true);
+    assert.equal(ignored('a b.py', 'a b.py'), true);
+    assert.equal(ignored('a b.py', 'ab.py'), false);
+  });
+
   it('trailing spaces are dropped unless escaped; CRLF files read the same', () => {
     assert.equal(ignored('a.py   ', 'a.py'), true);
     assert.equal(ignored('a\\ ', 'a '), true);
     assert.equal(ignored('a\\ ', 'a'), false);
     assert.equal(ignored('a.py\r\n!b.py\r\n', 'a.py'), true);
+  });
+
+  it('a nested .gitignore says nothing about paths outside its folder', () => {
+    const files = [parseIgnoreFile('*.py', 'sub')];
+    assert.equal(isIgnored(files, 'other/x.py', false), false);
+    assert.equal(isIgnored(files, 'sub/x.py', false), true);
+    assert.equal(isIgnored(files, 'sub', true), false);
   });
 
   it('a nested .gitignore applies below its folder, after its parents', () => {
@@ -102,6 +122,14 @@ describe('references: include/exclude globs', () => {
     assert.equal(globMatcher('/src')('src'), true);
     assert.equal(globMatcher('vendor')('a/vendor'), true);
     assert.equal(globMatcher('vendor')('a/vendors'), false);
+  });
+
+  it('a leading ./ is the root, not a ./ anywhere; at most 64 alternatives', () => {
+    assert.equal(globMatcher('x./y')('x./y'), true);
+    assert.equal(globMatcher('x./y')('xy'), false);
+    const many = globMatcher('{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}');
+    assert.equal(many('acegikm'), true);
+    assert.equal(many('bdfhjln'), false);
   });
 
   it('{a,b} alternatives, nested too; an unclosed { is literal', () => {

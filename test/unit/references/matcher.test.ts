@@ -6,20 +6,13 @@ import { makeIdLookup } from '../../../src/references/core/idLookup';
 import { findModelReferences, isModelKey, isReferenceFile } from '../../../src/references/core/matcher';
 import type { ModelReference } from '../../../src/references/core/types';
 
-const IDS = makeIdLookup([
-  'aurora-2',
-  'aurora-10',
-  'basalt-code-2',
-  'default',
-  'gpt',
-  '{{model}}',
-  'a.b*c?(x)',
-  'ft:gpt:acme',
-]);
+/** The ids, built for each call (not when the file loads: mutation testing only sees what a test runs). */
+const ids = () =>
+  makeIdLookup(['aurora-2', 'aurora-10', 'basalt-code-2', 'default', 'gpt', '{{model}}', 'a.b*c?(x)', 'ft:gpt:acme']);
 
 /** The references as `line:character id` (`~nearest` for an unlisted one), and each range checked against the text. */
-function found(text: string, file: string, ids = IDS): string[] {
-  const refs = findModelReferences(text, file, ids);
+function found(text: string, file: string, lookup = ids()): string[] {
+  const refs = findModelReferences(text, file, lookup);
   const lines = text.split('\n');
   return refs.map((r: ModelReference) => {
     assert.equal(lines[r.line].slice(r.character, r.character + r.length), r.id, `the range of ${r.id} holds it`);
@@ -199,6 +192,14 @@ describe('references: findModelReferences in code', () => {
     assert.deepEqual(found('x: {{model}}\ny: "{{model}}"\n', 'a.yaml'), ['1:4 {{model}}']);
   });
 
+  it('a template literal with ${…} is no whole value, even when its text is an id', () => {
+    const lookup = makeIdLookup(['${model}-1', 'm-2']);
+    assert.deepEqual(found('const a = `${model}-1`; const b = `m-2`; const c = "${model}-1";', 'a.ts', lookup), [
+      '0:35 m-2',
+      '0:52 ${model}-1',
+    ]);
+  });
+
   it('an unlisted literal with white space, or two edits away, is no candidate', () => {
     assert.deepEqual(found('a = "aurora 2"\nb = "aurora-345"\nc = "auror-3"', 'a.py'), []);
   });
@@ -207,7 +208,7 @@ describe('references: findModelReferences in code', () => {
     assert.deepEqual(found('x = "😀" + "aurora-2"\r\ny = "aurora-10"\r\n', 'a.py'), ['0:12 aurora-2', '1:5 aurora-10']);
     assert.deepEqual(found('model: aurora-2\r\nother: "aurora-10"\r\n', 'a.yml'), ['0:7 aurora-2', '1:8 aurora-10']);
     assert.deepEqual(findModelReferences('x = "aurora-2"', 'a.py', makeIdLookup([])), []);
-    assert.deepEqual(findModelReferences('', 'a.py', IDS), []);
+    assert.deepEqual(findModelReferences('', 'a.py', ids()), []);
   });
 
   it('a file of another language (an include glob) is read for its "…" and \'…\' strings', () => {
@@ -217,7 +218,7 @@ describe('references: findModelReferences in code', () => {
   it('a one-line minified bundle of 1 MB is read in well under a second', () => {
     const line = 'var a="x",b=function(){return"aurora-2"};'.repeat(25_000);
     const started = performance.now();
-    const refs = findModelReferences(line, 'bundle.js', IDS);
+    const refs = findModelReferences(line, 'bundle.js', ids());
     assert.equal(refs.length, 25_000);
     assert.equal(refs[24_999].character, 24_999 * 41 + 30);
     assert.ok(performance.now() - started < 2000);
@@ -334,7 +335,7 @@ describe('references: findModelReferences in config values', () => {
       null,
       1,
     );
-    const refs = findModelReferences(nb, 'n.ipynb', IDS);
+    const refs = findModelReferences(nb, 'n.ipynb', ids());
     const lines = nb.split('\n');
     assert.deepEqual(
       refs.map((r) => [r.id, lines[r.line].slice(r.character, r.character + r.length)]),
@@ -347,7 +348,7 @@ describe('references: findModelReferences in config values', () => {
   });
 });
 
-describe('references: findModelReferences with 100,000 ids', () => {
+describe('references: findModelReferences with 100,000 models', () => {
   it('finds the same references as with 3 ids, in about the same time', function () {
     this.timeout(60_000);
     const many = Array.from({ length: 100_000 }, (_, i) => `vendor-${i % 97}/model-${i}`);

@@ -2,6 +2,7 @@
 // skip counted by reason: binary, over 1 MB, minified, a symbolic link loop, a file that vanishes mid-scan;
 // cancellation and progress.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -9,12 +10,15 @@ import { makeIdLookup } from '../../../src/references/core/idLookup';
 import {
   DEFAULT_EXCLUDE,
   isMinified,
+  isSavedModelList,
   MAX_FILE_BYTES,
   scanFolders,
   scanOneFile,
 } from '../../../src/references/core/scan';
 
-const ids = makeIdLookup(['aurora-2', 'basalt-code-2']);
+let ids: ReturnType<typeof makeIdLookup>;
+// Built before each test, not when the file loads: mutation testing only sees what a test runs.
+beforeEach(() => (ids = makeIdLookup(['aurora-2', 'basalt-code-2'])));
 
 describe('references: scanFolders', function () {
   this.timeout(30_000);
@@ -100,6 +104,17 @@ describe('references: scanFolders', function () {
     assert.equal(result.skipped.vanished, 2);
   });
 
+  it('a link loop between two links, a FIFO: counted, never followed or read', async () => {
+    fs.mkdirSync(path.join(root, 'odd'));
+    fs.symlinkSync(path.join(root, 'odd', 'b.py'), path.join(root, 'odd', 'a.py'));
+    fs.symlinkSync(path.join(root, 'odd', 'a.py'), path.join(root, 'odd', 'b.py'));
+    execFileSync('mkfifo', [path.join(root, 'odd', 'pipe.py')]);
+    const result = await scanFolders([path.join(root, 'odd')], { ids });
+    assert.deepEqual(result.skipped, { 'symlink-loop': 2, unreadable: 1 });
+    assert.deepEqual(await scanOneFile(path.join(root, 'odd', 'a.py'), ids), { skipped: 'symlink-loop' });
+    assert.deepEqual(await scanOneFile(path.join(root, 'odd', 'pipe.py'), ids), { skipped: 'unreadable' });
+  });
+
   it('files that vanish mid-scan are counted as vanished, and the scan goes on', async () => {
     for (let i = 0; i < 5; i++) {
       write(`v/f${i}.py`, 'm = "aurora-2"\n');
@@ -182,9 +197,24 @@ describe('references: scanFolders', function () {
     assert.deepEqual(await scanOneFile(path.join(root, 'bundle.js'), ids), { skipped: 'minified' });
     assert.deepEqual(await scanOneFile(path.join(root, 'dangling.py'), ids), { skipped: 'vanished' });
     assert.deepEqual(await scanOneFile(path.join(root, 'app.py', 'x'), ids), { skipped: 'vanished' });
+    write('list.json', '{\n  "format": "model-access/models@1",\n  "models": [{"id": "aurora-2"}]\n}\n');
+    assert.deepEqual(await scanOneFile(path.join(root, 'list.json'), ids), { skipped: 'model-list' });
+    write('other.json', '{\n  "models": [{"id": "aurora-2"}],\n  "format": "model-access/models@1"\n}\n');
+    assert.equal((await scanOneFile(path.join(root, 'other.json'), ids)).constructor, Array);
     write('exact.py', `m = "aurora-2"\n${'#\n'.repeat((MAX_FILE_BYTES - 15) / 2)}\n`);
     assert.equal(fs.statSync(path.join(root, 'exact.py')).size, MAX_FILE_BYTES);
     assert.equal((await scanOneFile(path.join(root, 'exact.py'), ids)).constructor, Array);
+  });
+});
+
+describe('references: isSavedModelList', () => {
+  it('a document that model-access models --save wrote, by its format at the start', () => {
+    assert.equal(isSavedModelList('{"format":"model-access/models@1","models":[]}'), true);
+    assert.equal(isSavedModelList('  {\n  "format" : "model-access/models@2"'), true);
+    assert.equal(isSavedModelList('{"format":"model-access/references@1"}'), false);
+    assert.equal(isSavedModelList('{"x": 1, "format":"model-access/models@1"}'), false);
+    assert.equal(isSavedModelList(`${' '.repeat(200)}{"format":"model-access/models@1"}`), false);
+    assert.equal(isSavedModelList('x = {"format":"model-access/models@1"}'), false);
   });
 });
 
