@@ -247,6 +247,9 @@ describe('Model references in the workspace', function () {
     );
     await sleep(300);
     assert.match(readFileSync(file('app.py'), 'utf8'), /"aurora-1"/);
+    const shown = await vscode.workspace.openTextDocument(uri('app.py'));
+    assert.match(shown.getText(), /"aurora-1"/, 'nothing was changed, not even in an editor');
+    assert.equal(shown.isDirty, false);
     // A switch from a model nothing names changes nothing, and says so.
     const none = await vscode.commands.executeCommand(Commands.switchReferences, 'aurora-0', 'aurora-2');
     assert.equal(none, false);
