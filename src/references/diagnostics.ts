@@ -57,6 +57,8 @@ export class ReferenceDiagnostics extends Lifecycle {
     const now = this.now();
     const warnDays = this.warnDays();
     const entries: [vscode.Uri, vscode.Diagnostic[]][] = [];
+    // One verdict per id and update: a workspace names few models in many places.
+    const verdicts = new Map<string, ReferenceVerdict>();
     if (registry) {
       for (const file of this.index.all.values()) {
         if (file.payload) {
@@ -64,7 +66,12 @@ export class ReferenceDiagnostics extends Lifecycle {
         }
         const problems: vscode.Diagnostic[] = [];
         for (const ref of file.refs) {
-          const verdict = registry.judge(ref, now, warnDays);
+          const key = ref.listed ? ref.id : `${ref.id}\u0000${ref.nearest ?? ''}`;
+          let verdict = verdicts.get(key);
+          if (!verdict) {
+            verdict = registry.judge(ref, now, warnDays);
+            verdicts.set(key, verdict);
+          }
           if (verdict.severity !== 'none') {
             problems.push(new ReferenceDiagnostic(ref, verdict));
           }
