@@ -164,6 +164,16 @@ async function main(): Promise<void> {
       summary = ran.stdout.trim().split('\n').pop() ?? '';
     }
     console.log(`CLI references: ${formatSummary(summarize(cliTimes), 'ms')}\n  ${summary}`);
+    // The same on an empty folder: listing the models and building the lookup, without the scan.
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'ma-bench-references-empty-'));
+    const listTimes: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      const t = performance.now();
+      await new Promise((resolve) => execFile(process.execPath, [CLI, 'references', empty], { env }, resolve));
+      listTimes.push(performance.now() - t);
+    }
+    fs.rmSync(empty, { recursive: true, force: true });
+    console.log(`CLI references on an empty folder (list + lookup): ${formatSummary(summarize(listTimes), 'ms')}`);
 
     // Its parts, in this process, and the memory they keep.
     collect();

@@ -25,6 +25,11 @@ for (let i = 1; i < POW.length; i++) {
   POW[i] = Math.imul(POW[i - 1], P) >>> 0;
 }
 
+/** A length as one bit of a mask; lengths from 31 on share the last bit. */
+function lengthBit(length: number): number {
+  return 1 << Math.min(length, 31);
+}
+
 /**
  * The polynomial hash of `s` (into `pre`) and of each deletion variant (into `out`, `out[i]` = `s` less its
  * character `i`): O(length). Returns the hash of `s` itself.
@@ -104,8 +109,9 @@ class NeighbourhoodLookup implements IdLookup {
   private readonly deletions: Float64Array;
   /** (hash of an id) · 2^21 + its index, sorted. */
   private readonly wholes: Float64Array;
-  private readonly heads = new Set<string>();
-  private readonly tails = new Set<string>();
+  /** First (last) EDGE characters of the ids → the lengths of the ids that have them ({@link lengthBit}). */
+  private readonly heads = new Map<string, number>();
+  private readonly tails = new Map<string, number>();
   private readonly minLength: number;
   private readonly maxLength: number;
   private readonly pre = new Uint32Array(MAX_NEAREST_LENGTH + 3);
@@ -145,8 +151,10 @@ class NeighbourhoodLookup implements IdLookup {
         }
       }
       if (id.length >= FILTER_FROM - 1) {
-        this.heads.add(id.slice(0, EDGE));
-        this.tails.add(id.slice(-EDGE));
+        const head = id.slice(0, EDGE);
+        const tail = id.slice(-EDGE);
+        this.heads.set(head, (this.heads.get(head) ?? 0) | lengthBit(id.length));
+        this.tails.set(tail, (this.tails.get(tail) ?? 0) | lengthBit(id.length));
       }
     }
     this.deletions = deletions.subarray(0, d).sort();
@@ -166,9 +174,16 @@ class NeighbourhoodLookup implements IdLookup {
     if (n === 0 || n < this.minLength - 1 || n > this.maxLength + 1) {
       return undefined;
     }
-    // One edit leaves the first or the last EDGE characters of a long enough string as they were.
-    if (n >= FILTER_FROM && !this.heads.has(candidate.slice(0, EDGE)) && !this.tails.has(candidate.slice(-EDGE))) {
-      return undefined;
+    // One edit leaves the first or the last EDGE characters of a long enough string as they were, and changes
+    // its length by one at most: an id with the same first (or last) characters and such a length must exist.
+    if (n >= FILTER_FROM) {
+      const near = lengthBit(n - 1) | lengthBit(n) | lengthBit(n + 1);
+      if (
+        ((this.heads.get(candidate.slice(0, EDGE)) ?? 0) & near) === 0 &&
+        ((this.tails.get(candidate.slice(-EDGE)) ?? 0) & near) === 0
+      ) {
+        return undefined;
+      }
     }
     const whole = hashes(candidate, this.pre, this.suf, this.variants);
     let best: string | undefined;

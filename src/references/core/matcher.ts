@@ -111,12 +111,27 @@ class Collector {
         hi = mid - 1;
       }
     }
-    const ref: ModelReference = { id, line: lo, character: offset - starts[lo], length: id.length, listed };
+    const ref: ModelReference = {
+      id: detached(id),
+      line: lo,
+      character: offset - starts[lo],
+      length: id.length,
+      listed,
+    };
     if (nearest !== undefined) {
       ref.nearest = nearest;
     }
     this.refs.push(ref);
   }
+}
+
+/**
+ * A copy of `s` that holds no reference to the text it was cut from: V8 keeps a long substring as a slice of
+ * its parent, so a reference kept for the workspace would keep its whole file alive (20,000 files: 130 MB).
+ * Joining flattens the string into a new one; slicing that copy no longer points into the file.
+ */
+function detached(s: string): string {
+  return (' ' + s).slice(1);
 }
 
 function lineStartsOf(text: string): number[] {

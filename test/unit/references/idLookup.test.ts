@@ -150,6 +150,13 @@ describe('references: makeIdLookup', () => {
   });
 
   it('the first or last characters of a long candidate filter it, never a true neighbour (edits at both ends)', () => {
+    const lengths = makeIdLookup(['abcdefgh-1', `abcdefgh-${'x'.repeat(40)}`]);
+    assert.equal(lengths.nearest('abcdefgh-12'), 'abcdefgh-1');
+    assert.equal(lengths.nearest('abcdefgh-'), 'abcdefgh-1');
+    assert.equal(lengths.nearest('abcdefgh-2'), 'abcdefgh-1');
+    assert.equal(lengths.nearest(`abcdefgh-${'x'.repeat(39)}`), `abcdefgh-${'x'.repeat(40)}`);
+    assert.equal(lengths.nearest(`abcdefgh-${'x'.repeat(41)}`), `abcdefgh-${'x'.repeat(40)}`);
+    assert.equal(lengths.nearest(`abcdefgh-${'x'.repeat(40)}y`), `abcdefgh-${'x'.repeat(40)}`);
     const l = makeIdLookup(['abcdefgh', 'zyxwvutsrq']);
     assert.equal(l.nearest('Xbcdefgh'), 'abcdefgh');
     assert.equal(l.nearest('abcdefgX'), 'abcdefgh');
@@ -177,6 +184,9 @@ describe('references: makeIdLookup', () => {
     assert.equal(lookup.nearest('xyz-nothing-like-it'), undefined);
     assert.equal(lookup.nearest('a'), undefined);
     assert.equal(lookup.nearest('v'.repeat(40)), undefined);
+    // Same last characters as ids, but no id of a length one edit away.
+    assert.equal(lookup.nearest('label-1234'), undefined);
+    assert.equal(lookup.nearest(`x${'y'.repeat(30)}-1234`), undefined);
     assert.equal(nearestCost(lookup)?.searches, before);
     assert.equal(nearestCost({ has: () => false, nearest: () => undefined, size: 0 }), undefined);
   });
