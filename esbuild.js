@@ -101,6 +101,7 @@ const LAZY = [
   { name: 'client', entry: 'src/api/client.ts' },
   { name: 'diagnose', entry: 'src/api/diagnose.ts' },
   { name: 'checks', entry: 'src/checks/runner.ts' },
+  { name: 'refs', entry: 'src/references/feature.ts' },
 ];
 /**
  * Code more than one lazy file uses (Send, chat and checks read answers; the client and the checks' retry

@@ -15,6 +15,7 @@ import { askWith, KeyConsent } from './domain/keyConsent';
 import { RedactingLog } from './platform/log';
 import { createUi, type Ui } from './platform/ui';
 import { FirstSteps } from './platform/firstSteps';
+import { ModelUsage } from './platform/modelUsage';
 
 /**
  * The shared, vscode-bound services every feature receives: built once in `activate()`, handed to each
@@ -42,6 +43,8 @@ export interface Services {
   readonly selection: ModelSelection;
   /** The walkthrough goals reached (a card opened, a request sent…), kept across reloads. */
   readonly firstSteps: FirstSteps;
+  /** How many places in the workspace's code name each model (references write it, the Models view reads it). */
+  readonly usage: ModelUsage;
   /** What integration tests observe: features add their parts; `activate()` returns it only under a test runner. */
   readonly testApi: PlatformTestApi & Record<string, unknown>;
 }
@@ -139,6 +142,8 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
   );
   const selection = new ModelSelection();
   const firstSteps = new FirstSteps(context.globalState);
+  const usage = new ModelUsage();
+  context.subscriptions.push(usage);
   const testApi: PlatformTestApi & Record<string, unknown> = {
     catalog,
     selection,
@@ -172,6 +177,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     ui,
     selection,
     firstSteps,
+    usage,
     testApi,
   };
 }

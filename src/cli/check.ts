@@ -13,6 +13,7 @@ import { EXIT_CANNOT_RUN, EXIT_PASSED, type CliIo } from './cliIo';
 import { mcpMain } from './mcp';
 import { mergeMain } from './merge';
 import { modelsMain } from './models';
+import { referencesMain } from './references';
 
 export { EXIT_CANNOT_RUN, EXIT_FAILED, EXIT_PASSED, type CliIo } from './cliIo';
 export { secretHeaderVariable } from './keys';
@@ -33,6 +34,17 @@ const COMMANDS: Record<string, (args: readonly string[], context: CommandContext
       openClient: (env, envKey, environments) =>
         openClient(env, envKey, io.env, redactor, DEFAULT_MAX_RESPONSE_BYTES, environments),
     }),
+  references: (args, { io, out, err, redactor }) =>
+    referencesMain(args, {
+      env: io.env,
+      cwd: io.cwd,
+      out,
+      err,
+      redactor,
+      loadEnvironments,
+      openClient: (env, envKey, environments) =>
+        openClient(env, envKey, io.env, redactor, DEFAULT_MAX_RESPONSE_BYTES, environments),
+    }),
 };
 
 const OTHER_COMMANDS = [
@@ -41,6 +53,7 @@ const OTHER_COMMANDS = [
   '  model-access models   list the models, or save the list for --changed-since (model-access models --help)',
   '  model-access merge    merge the JUnit reports of shards (model-access merge --help)',
   '  model-access mcp      serve the models, cards, checks and Send to agents over MCP (model-access mcp --help)',
+  '  model-access references  where the code names models, and their lifecycle (model-access references --help)',
 ];
 
 export async function main(args: readonly string[], io: CliIo): Promise<number> {

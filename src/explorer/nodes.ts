@@ -91,6 +91,8 @@ export class ModelNode extends vscode.TreeItem {
       showFamily?: boolean;
       /** What changed in the registry since the list was last seen (a gone model's row is dimmed). */
       change?: ModelChange;
+      /** How many places in the workspace's code name the model. */
+      uses?: number;
     },
   ) {
     const text = displayText(model.id) || l10n.t('(no id)');
@@ -98,7 +100,12 @@ export class ModelNode extends vscode.TreeItem {
     this.id = options.id;
     this.change = options.change;
     // The flat list is sorted by family but has no family rows: each row names its family after the version.
-    const row = modelRow(model, { showFamily: options.showFamily ?? false, change: options.change, now: Date.now() });
+    const row = modelRow(model, {
+      showFamily: options.showFamily ?? false,
+      change: options.change,
+      now: Date.now(),
+      uses: options.uses,
+    });
     this.description = row.description;
     const card = checkCardLink(model.cardUrl);
     this.contextValue = card.ok ? ItemContext.modelWithCard : ItemContext.model;
