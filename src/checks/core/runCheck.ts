@@ -8,7 +8,10 @@ import { DEFAULT_MAX_RESPONSE_BYTES, limitText, pastAnswerLimit, rawEventText } 
 import { isServiceError } from '../../api/errors';
 import type { ModelService, PostEndpoint } from '../../api/types';
 import { l10n } from '../../common/plainL10n';
-import { AnswerStream, describeShapes, readAnswer, type TokenUsage } from '../../domain/answer';
+import { AnswerStream, describeShapes, readAnswer, totalTokens } from '../../domain/answer';
+
+/** Re-exported where the checks always found it. */
+export { totalTokens } from '../../domain/answer';
 import { readEndpoint } from '../../domain/payload/endpointHeader';
 import { parsePayload, wantsStream } from '../../domain/payload/parse';
 import { literalText, resolvePayload, resolveString, type VariableContext } from '../../domain/payload/variables';
@@ -215,15 +218,6 @@ export function evaluateSafely(e: Expectation, o: Observed, schemas: SchemaSourc
           : String(err);
     return { passed: false, message: l10n.t('This expectation could not be evaluated: {0}', reason) };
   }
-}
-
-/** The total an answer reports, else the sum of its input and output counts when it reports both. */
-export function totalTokens(usage: TokenUsage): number | undefined {
-  if (usage.total !== undefined) {
-    return usage.total;
-  }
-  const counts = Object.values(usage).filter((n): n is number => typeof n === 'number');
-  return counts.length === 2 ? counts[0] + counts[1] : undefined;
 }
 
 function isGrader(e: Expectation): e is GraderExpectation {
