@@ -582,7 +582,10 @@ export async function checkMain(
       medianMs === undefined ? '' : rows.length > 1 ? `  (median ${formatMs(medianMs)})` : `  (${formatMs(medianMs)})`;
     const count = tests.length > 1 ? `  ${tests.length - fileFailures.length}/${tests.length} passed` : '';
     const tally = tests.length === 1 && tests[0].tally ? `  ${tests[0].tally}${tests[0].flaky ? ', flaky' : ''}` : '';
-    out(`  ${fileFailures.length === 0 ? 'PASS' : 'FAIL'}  ${relative}${count}${tally}${timing}`);
+    // `total cost` lines and requests --max-cost kept back: a file with either is not a pass.
+    const extra = costCases(result, relative, costs.stopped);
+    const clean = fileFailures.length === 0 && extra.failed === 0 && extra.notRun === 0;
+    out(`  ${clean ? 'PASS' : 'FAIL'}  ${relative}${count}${tally}${timing}`);
     const warned = new Set<string>();
     const lifecycleOf = (row: (typeof tests)[number]['shown']) => {
       const model = row.kind === 'run' ? row.result.model : undefined;
@@ -634,7 +637,6 @@ export async function checkMain(
         properties,
       });
     }
-    const extra = costCases(result, relative, costs.stopped);
     extra.lines.forEach((l) => out(l));
     suite.cases.push(...extra.cases);
     passed += extra.passed;
