@@ -488,7 +488,6 @@ export class ChecksController implements vscode.Disposable {
       concurrency: this.settings.concurrency,
       maxRows: this.settings.maxRows,
       maxResponseBytes: this.deps.config.maxResponseBytes,
-      priceOf: await load().registryPrices(this.deps, text),
       redact: this.deps.log.redactor.removeSecrets,
       models,
       signal,
@@ -513,7 +512,6 @@ export class ChecksController implements vscode.Disposable {
     } else {
       this.finishFile(run, item, uri, result, Date.now() - started, models);
     }
-    this.finishTotals(run, item, uri, result, Date.now() - started);
     const table = resultsTable(result.rows);
     if (table.rows.length > 1 || result.dataset) {
       run.appendOutput(`${tableAsText(table).replace(/\n/g, '\r\n')}\r\n`, undefined, item);
@@ -586,40 +584,6 @@ export class ChecksController implements vscode.Disposable {
     }
     const messages = failures.slice(0, 20).flatMap((r) => this.messages(uri, r, `${r.label}: `));
     run.failed(item, messages, elapsed);
-  }
-
-  /**
-   * The payload's `total cost` lines, judged over the whole run (per model): one that fails (or cannot be
-   * judged) fails the payload's item at its line, whatever its requests did.
-   */
-  private finishTotals(
-    run: vscode.TestRun,
-    item: vscode.TestItem,
-    uri: vscode.Uri,
-    result: FileResult,
-    elapsed: number,
-  ): void {
-    const failed = (result.totals ?? []).filter((t) => !t.outcome.passed);
-    if (failed.length === 0) {
-      return;
-    }
-    // The item's result is replaced: its requests' failures are said again with the totals'.
-    const { firstFailure } = load();
-    const rows = result.rows.filter((r) => firstFailure(r) !== undefined);
-    const prefix = (r: RowResult) => (result.rows.length > 1 ? `${r.label}: ` : '');
-    run.failed(
-      item,
-      [
-        ...rows.slice(0, 20).flatMap((r) => this.messages(uri, r, prefix(r))),
-        ...failed.map((t) => {
-          const text = t.model === undefined ? (t.outcome.message ?? '') : `${t.model}: ${t.outcome.message ?? ''}`;
-          const m = new vscode.TestMessage(displayText(text, 2000));
-          m.location = new vscode.Location(uri, new vscode.Position(t.line, 0));
-          return m;
-        }),
-      ],
-      elapsed,
-    );
   }
 
   /**

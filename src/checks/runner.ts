@@ -9,4 +9,3 @@ export { runRecord } from './core/messages';
 export { groupAttempts, judgeAttempts } from './core/repeats';
 export { gridAsTable, modelGrid, rowsByModel } from './core/modelGrid';
 export { modelGridHtml, parseGridMessage } from './core/modelGridPage';
-export { registryPrices } from './checkPrices';

@@ -283,44 +283,10 @@ describe('Checks in Test Explorer', function () {
       new vscode.Position(1, '// @expect '.length),
     );
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
-    assert.ok(labels.includes('status 200') && labels.includes('first token < 800ms'), labels.join(', '));
-  });
-
-  it("cost <= 0.00001 fails naming the cost at the registry's price; total cost fails the payload at its line", async () => {
-    const file = path.join(root, 'capitals', 'cost.jsonc');
-    writeFileSync(
-      file,
-      [
-        '// POST /v1/chat',
-        '// @expect cost <= 0.00001',
-        '// @expect total cost <= 0.0000001',
-        '{ "model": "aurora-2", "messages": [{ "role": "user", "content": "Hi" }] }',
-      ].join('\n'),
+    assert.ok(
+      ['status 200', 'first token < 800ms', 'cost <= 0.01', 'total cost <= 0.50'].every((l) => labels.includes(l)),
+      labels.join(', '),
     );
-    try {
-      const doc = await vscode.workspace.openTextDocument(file);
-      await vscode.window.showTextDocument(doc);
-      const list = await vscode.commands.executeCommand<vscode.CompletionList>(
-        'vscode.executeCompletionItemProvider',
-        doc.uri,
-        new vscode.Position(1, '// @expect '.length),
-      );
-      const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
-      assert.ok(labels.includes('cost <= 0.01') && labels.includes('total cost <= 0.50'), labels.join(', '));
-      await vscode.commands.executeCommand(Commands.runChecks);
-      const outcome = await eventually(() => api.checks.outcomes().get(doc.uri.toString()), 10_000, 'the run');
-      assert.equal(outcome.state, 'failed');
-      const byLine = new Map(outcome.messages.map((m) => [m.line, m.message]));
-      assert.match(byLine.get(1) ?? '', /^cost 0\.\d+ USD, more than 0\.00001$/, JSON.stringify(outcome.messages));
-      assert.match(
-        byLine.get(2) ?? '',
-        /total cost 0\.\d+ USD, more than 0\.0000001$/,
-        JSON.stringify(outcome.messages),
-      );
-    } finally {
-      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
-      rmSync(file, { force: true });
-    }
   });
 
   it('a check file in the workspace reads only MODEL_ACCESS_* environment variables, as Send does', async () => {
