@@ -259,6 +259,7 @@ export class ServiceClient implements ModelService {
       statusText: statusText(ex.status),
       headers: flatHeaders(ex.headers, call.redact),
       elapsedMs: 0,
+      firstByteMs: Math.round(ex.headersAt - ex.startedAt),
       contentType,
       requestId: ex.requestId,
     };

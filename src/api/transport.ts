@@ -30,6 +30,8 @@ export interface Exchange {
   body: Dispatcher.ResponseData['body'];
   url: string;
   startedAt: number;
+  /** When the status line and headers had arrived (performance.now()): the answer's first bytes. */
+  headersAt: number;
   requestId?: string;
 }
 
@@ -206,6 +208,7 @@ export class Transport {
       body: res.body,
       url: target.href,
       startedAt,
+      headersAt: performance.now(),
       requestId: requestId && req.redact(requestId),
     };
   }

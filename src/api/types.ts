@@ -51,6 +51,11 @@ export interface PostResult {
   headers: Record<string, string>;
   /** Milliseconds from sending to the end of the body (or to headers, for streams). */
   elapsedMs: number;
+  /**
+   * Milliseconds from sending to the answer's status line and headers (its first bytes). The time to the
+   * last byte is `elapsedMs` for a whole body; a stream's reader measures its end.
+   */
+  firstByteMs?: number;
   contentType: string;
   /** Present when the answer is not an event stream. */
   body?: {

@@ -6,7 +6,7 @@
 export type { Answer, AnswerError, AnswerPiece, AnswerShape, TokenUsage, ToolCall } from './types';
 export { readAnswer } from './body';
 export { AnswerStream, type AnswerEvent } from './stream';
-export { readUsage, usageOf } from './usage';
+export { laterUsage, readUsage, totalTokens, usageOf } from './usage';
 export { decodeBase64Vector } from './vectors';
 export { describeShapes } from './shapes';
 export { toolResultText } from './toolResult';

@@ -7,7 +7,7 @@
 import { argumentsText, filled, idLike, isRecord, str } from './fields';
 import { blockedStop, isBlockedReason, readError, streamErrorFallback } from './error';
 import { readAnswer } from './body';
-import { readUsage, usageOf } from './usage';
+import { laterUsage, readUsage, usageOf } from './usage';
 import type { Answer, AnswerError, AnswerPiece, AnswerShape, TokenUsage, ToolCall } from './types';
 
 type Obj = Record<string, unknown>;
@@ -76,12 +76,17 @@ export class AnswerStream {
       this.shapeSeen = 'chat';
       this.readChunk(json, json.choices, out);
     } else if (isRecord(json.message)) {
-      // Ollama-style lines: `{message: {role, content}, done}`.
+      // Ollama-style lines: `{message: {role, content}, done}` (the counts on the last one); Anthropic's
+      // `message_start` (the input count in `message.usage`).
       this.shapeSeen = this.shapeSeen === 'unknown' ? 'message' : this.shapeSeen;
       this.readDelta(json.message, out);
+      this.usageSeen = laterUsage(this.usageSeen, usageOf(json));
       if (json.done === true) {
         this.final = json;
       }
+    } else if (type === 'message_delta' && isRecord(json.usage)) {
+      // Anthropic: the output count comes in the last `message_delta`, after the input count of `message_start`.
+      this.usageSeen = laterUsage(this.usageSeen, readUsage(json.usage));
     } else if (json.error !== undefined && json.error !== null) {
       this.fail(readError(json.error, streamErrorFallback()), json);
     } else if (typeof json.delta === 'string') {

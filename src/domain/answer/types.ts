@@ -25,10 +25,14 @@ export interface ToolCall {
   arguments: string;
 }
 
+/** Token counts as the answer reported them; a count it did not report (or reported as nonsense) is absent. */
 export interface TokenUsage {
+  /** Every input token, cached ones included. */
   input?: number;
   output?: number;
   total?: number;
+  /** The part of `input` read from the prompt cache (priced apart by some services). */
+  cachedInput?: number;
 }
 
 /** An error the answer reports (an error body, an error event, a failed response, a content-filter stop). */

@@ -47,6 +47,7 @@ const exchange = (chunks: (string | Buffer)[] | Readable): Exchange => ({
   body: (Array.isArray(chunks) ? Readable.from(chunks.map((c) => Buffer.from(c))) : chunks) as Exchange['body'],
   url: 'https://svc.example/api/v1/x',
   startedAt: 0,
+  headersAt: 0,
 });
 
 describe('api/transport', () => {
