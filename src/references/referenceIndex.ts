@@ -84,7 +84,7 @@ export class ReferenceIndex extends Lifecycle {
     this.snapshot = snapshot;
     this.log.info(
       snapshot
-        ? `Model references: ${snapshot.listed.size} models listed, ${snapshot.gone.size} gone since last seen`
+        ? `Model references: models listed: ${snapshot.listed.size}, gone since last seen: ${snapshot.gone.size}`
         : 'Model references: no model list; nothing is judged until one loads',
     );
     this.rebuild();
@@ -181,7 +181,7 @@ export class ReferenceIndex extends Lifecycle {
         .map(([why, n]) => `${n} ${why}`)
         .join(', ');
       this.log.info(
-        `Model references: ${result.scanned} files read in ${Date.now() - started} ms, ${this.files.size} name a model` +
+        `Model references: files read: ${result.scanned} in ${Date.now() - started} ms; naming a model: ${this.files.size}` +
           (skipped ? `; skipped: ${skipped}` : ''),
       );
       this._onDidChange.fire();
