@@ -6,6 +6,8 @@
 export const Views = {
   container: 'modelAccess',
   models: 'modelAccess.models',
+  /** Requests, tokens and cost since the window opened and per day (src/setup/usageView.ts). */
+  usage: 'modelAccess.usage',
 } as const;
 
 export const Commands = {
@@ -137,6 +139,8 @@ export const Settings = {
   checksConcurrency: 'checks.concurrency',
   checksMaxRows: 'checks.maxRows',
   checksGraders: 'checks.graders',
+  /** Prices per model that override or fill the registry's (read by src/domain/cost/prices.ts). */
+  prices: 'prices',
 } as const;
 
 /** The `vendor` of the chat models this extension contributes (`languageModelChatProviders` in package.json). */

@@ -15,6 +15,7 @@ import { askWith, KeyConsent } from './domain/keyConsent';
 import { RedactingLog } from './platform/log';
 import { createUi, type Ui } from './platform/ui';
 import { FirstSteps } from './platform/firstSteps';
+import { UsageMeter } from './platform/usageMeter';
 
 /**
  * The shared, vscode-bound services every feature receives: built once in `activate()`, handed to each
@@ -42,6 +43,8 @@ export interface Services {
   readonly selection: ModelSelection;
   /** The walkthrough goals reached (a card opened, a request sent…), kept across reloads. */
   readonly firstSteps: FirstSteps;
+  /** Prices, the cost of each answer, the totals per window and day, the last rate limits per environment. */
+  readonly usage: UsageMeter;
   /** What integration tests observe: features add their parts; `activate()` returns it only under a test runner. */
   readonly testApi: PlatformTestApi & Record<string, unknown>;
 }
@@ -64,6 +67,7 @@ export interface PlatformTestApi {
   log: RedactingLog;
   /** The model row selected in the Models view, as New Request reads it. */
   selection: ModelSelection;
+  usage: UsageMeter;
   /** Prompts, messages, clipboard and browser: replace members to answer prompts or observe. */
   ui: Ui;
   /** Replaces how Model Cards are opened (default `vscode.env.openExternal`); returns a restore function. */
@@ -139,9 +143,13 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
   );
   const selection = new ModelSelection();
   const firstSteps = new FirstSteps(context.globalState);
+  // Totals per day in global storage (this machine's; counts and amounts only).
+  const usage = new UsageMeter(config, environments, catalogs, connection, context.globalState);
+  context.subscriptions.push(usage);
   const testApi: PlatformTestApi & Record<string, unknown> = {
     catalog,
     selection,
+    usage,
     catalogs,
     modelCache,
     changes,
@@ -172,6 +180,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     ui,
     selection,
     firstSteps,
+    usage,
     testApi,
   };
 }
