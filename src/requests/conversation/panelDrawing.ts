@@ -94,6 +94,7 @@ export class PanelDrawing {
       readable: view.readable,
       problems: view.problems,
       empty: emptyText(),
+      totals: view.totals,
     });
   }
 
