@@ -17,6 +17,7 @@ import type { ModelGrid } from './core/modelGrid';
 import type { ChecksSettings } from './settings';
 import { ModelFollow } from './modelFollow';
 import { rowChildOf, rowChildren } from './rowChildren';
+import { CheckCosts } from './checkCosts';
 
 /** What integration tests observe and drive. */
 export interface ChecksApi {
@@ -121,11 +122,15 @@ export class ChecksController implements vscode.Disposable {
   private readonly follow: ModelFollow;
   private readonly profile: vscode.TestRunProfile;
 
+  /** Counts and prices each answered request; warns before a run past the service's remaining requests. */
+  private readonly costs: CheckCosts;
+
   constructor(
     private readonly deps: Services,
     private readonly settings: ChecksSettings,
   ) {
     this.scratch = vscode.Uri.joinPath(deps.context.globalStorageUri, 'scratch');
+    this.costs = new CheckCosts(deps);
     this.envAccess = new EnvAccess(deps.context.workspaceState, (uri) => scratchOrigin(uri, this.scratch));
     this.controller.resolveHandler = async (item) => {
       if (!item) {
@@ -411,6 +416,7 @@ export class ChecksController implements vscode.Disposable {
       models = [...new Set(asked as string[])];
     }
     const items = this.collect(request);
+    this.costs.startRun();
     const run = recording(this.controller.createTestRun(request), this.outcomes);
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
@@ -464,6 +470,8 @@ export class ChecksController implements vscode.Disposable {
     const { runCheckFile, resultsTable, modelTable, tableAsText } = load();
     // Repeated requests are reported once all their attempts are in (finishRepeated).
     const repeated = (lines.repeat?.count ?? 1) > 1;
+    // Where the requests go (the payload's pinned environment, else the active one): counted and priced there.
+    let environment: string | undefined;
     const result = await runCheckFile(text, {
       graderModels: this.settings.graders,
       onDefaultEmbeddings: (model) =>
@@ -483,7 +491,11 @@ export class ChecksController implements vscode.Disposable {
           item,
         ),
       onlyRows,
-      target: (pinned) => this.target(pinned, uri),
+      target: (pinned) => {
+        environment = pinned ?? this.deps.environments.active?.name;
+        return this.target(pinned, uri);
+      },
+      beforeRequests: (count) => this.costs.confirm(count, environment),
       readText: (f) => files.get(f) ?? undefined,
       concurrency: this.settings.concurrency,
       maxRows: this.settings.maxRows,
@@ -500,6 +512,7 @@ export class ChecksController implements vscode.Disposable {
         }
       },
       onResult: (row) => {
+        this.costs.record(row, environment);
         const child = childOf(row.row?.line);
         if (child && !models?.length && !repeated) {
           this.report(run, child, uri, row);
@@ -541,6 +554,7 @@ export class ChecksController implements vscode.Disposable {
           rows: across.rows,
           dataset: result.dataset,
           passRate: result.passRate,
+          pricedOf: this.costs.pricedOf,
         });
         this.reportModels(run, item, uri, result, models, rerun);
         run.appendOutput(
@@ -716,7 +730,8 @@ export class ChecksController implements vscode.Disposable {
     if (row.kind === 'run') {
       // Every run says in Test Results what it sent, to which model, and what came back.
       const record = load().runRecord(row.result.endpoint, row.result.model, row.result.observed, row.label);
-      run.appendOutput(`${displayText(record, 600)}\r\n`, undefined, item);
+      const facts = this.costs.factsOf(row);
+      run.appendOutput(`${displayText(facts ? `${record} (${facts})` : record, 700)}\r\n`, undefined, item);
     }
     const messages = this.messages(uri, row, '');
     if (messages.length === 0) {
