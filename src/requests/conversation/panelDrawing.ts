@@ -84,6 +84,7 @@ export class PanelDrawing {
     const changed = pieces.flatMap((html, index) => (p.sent[index] === html ? [] : [{ index, html }]));
     p.sent = pieces;
     p.status = status;
+    p.totals = view.totals;
     p.draws++;
     post(p, {
       type: 'draw',
