@@ -92,6 +92,10 @@ describe('Costs: tokens, time, prices, rate limits and totals', function () {
     assert.match(session?.description ?? '', /^\d+ requests, \d+ tokens/);
     assert.ok(session?.children.some((c) => c.label === `Model ${CHEAP}` && /USD/.test(c.description)));
     assert.ok(rows.some((r) => r.id === 'today'));
+    // Kept per day as counts: no key, no prompt, no answer text.
+    const stored = JSON.stringify(api.usage.days.toJSON());
+    assert.match(stored, new RegExp(`"model":"${CHEAP}"`));
+    assert.ok(!stored.includes(server.keys.acme) && !/"content"|messages/.test(stored), stored.slice(0, 300));
     await vscode.commands.executeCommand(`${Views.usage}.focus`);
     await eventually(() => api.usageView.treeView.visible, 5000, 'the Usage view shown');
   });
