@@ -130,6 +130,16 @@ const SNIPPETS: readonly { form: string; snippet: string; detail: () => string }
     snippet: 'dimension ${1:1536}',
     detail: () => l10n.t('Every embedding has this many dimensions'),
   },
+  {
+    form: 'cost <= 0.01',
+    snippet: 'cost <= ${1:0.01}',
+    detail: () => l10n.t("One request's cost at the model's price (its currency; USD unless it says another)"),
+  },
+  {
+    form: 'total cost <= 0.50',
+    snippet: 'total cost <= ${1:0.50}',
+    detail: () => l10n.t('The cost of every request of the run (a dataset, several models: per model)'),
+  },
 ];
 
 /** Completion of the expectation forms right after `// @expect`. */

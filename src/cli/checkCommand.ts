@@ -59,6 +59,9 @@ import { payloadModels } from '../checks/core/payloadModels';
 import { lifecycleWarning, modelsById, selectPayload } from './changedSince';
 import { compareLists, type RegistryChanges } from '../domain/registry/changes';
 import type { ListModelsResult, ModelEntry } from '../api/types';
+import { priceFor } from '../domain/cost/prices';
+import { COST_USAGE, costProperties, loadPrices, readCostOption, RunCosts, waitLine, type CostOptions } from './costs';
+import { costCases } from './costCases';
 
 interface Options {
   patterns: string[];
@@ -73,6 +76,7 @@ interface Options {
   requestTimeout: number;
   runTimeout: number;
   scale: ScaleOptions;
+  cost: CostOptions;
   allowOutsideFiles: boolean;
   changedSince?: string;
   help?: boolean;
@@ -96,6 +100,7 @@ export const CHECK_USAGE = [
   "  --model ID            run on this model instead of the payload's (repeat for several models)",
   '  --changed-since FILE  run only the payloads whose model changed since that list (model-access models --save)',
   ...SCALE_USAGE,
+  ...COST_USAGE,
   '',
   'Environment: MODEL_ACCESS_BASE_URL, MODEL_ACCESS_API_KEY (its key: sent only to that origin and path),',
   'MODEL_ACCESS_API_KEY_<ENV NAME> for another environment (e.g. MODEL_ACCESS_API_KEY_STAGING),',
@@ -116,11 +121,13 @@ function parseArgs(args: readonly string[]): Options | string {
     requestTimeout: 120,
     runTimeout: 1800,
     scale: { graders: {} },
+    cost: {},
     allowOutsideFiles: false,
   };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    const taken = readScaleOption(args, i, o.scale);
+    const costTaken = readCostOption(args, i, o.cost);
+    const taken = typeof costTaken === 'string' || costTaken > 0 ? costTaken : readScaleOption(args, i, o.scale);
     if (typeof taken === 'string') {
       return taken;
     }
@@ -243,6 +250,19 @@ export async function checkMain(
     }
     environments = loaded.environments;
   }
+  let prices: unknown;
+  if (options.cost.pricesFile !== undefined) {
+    const loaded = loadPrices(options.cost.pricesFile, io.cwd);
+    if ('problem' in loaded) {
+      err(`model-access check: ${loaded.problem}`);
+      return EXIT_CANNOT_RUN;
+    }
+    prices = loaded.prices;
+  }
+  const costs = new RunCosts(options.cost.maxCost);
+  // The registry entries of the environment the current payload goes to: prices (with --prices over them).
+  let registryEntries: ReadonlyMap<string, ModelEntry> = new Map();
+  const priceOf = (model: string) => priceFor(model, registryEntries.get(model)?.raw, prices);
   const baseUrl = io.env.MODEL_ACCESS_BASE_URL?.trim();
   let fallback: Environment | undefined;
   if (options.envName !== undefined) {
@@ -323,7 +343,9 @@ export async function checkMain(
           env.name,
           opened.listModels({ signal }).catch((e: unknown) => (e instanceof Error ? e.message : String(e))),
         );
-        const throttled = throttledService(opened, limiter, DEFAULT_POST_RETRY, waits);
+        const throttled = throttledService(opened, limiter, DEFAULT_POST_RETRY, waits, undefined, (ms, refused) =>
+          out(`        ${waitLine(ms, refused)}`),
+        );
         if (!store) {
           return throttled;
         }
@@ -376,6 +398,7 @@ export async function checkMain(
         embeddingsDefaulted = true;
       }
     }
+    registryEntries = await listedIn(env.name);
     return {
       client,
       variables: variableContext(env, { readEnv: (name) => io.env[name] }),
@@ -476,6 +499,7 @@ export async function checkMain(
   const suites: JUnitSuite[] = [];
   let passed = 0;
   let failed = 0;
+  let notRun = 0;
   const relativeOf = (file: string) => path.relative(io.cwd, file).split(path.sep).join('/');
   if (options.changedSince !== undefined) {
     const picked = await changedPayloads(options.changedSince);
@@ -494,10 +518,12 @@ export async function checkMain(
   );
   gradersUsed = files.some((f) => /@expect\s+(similar|judge)\b/i.test(safeRead(f) ?? ''));
   let gradersStated = false;
+  let filesRun = 0;
   for (const file of files) {
-    if (controller.signal.aborted) {
+    if (controller.signal.aborted || costs.stopped) {
       break;
     }
+    filesRun++;
     const relative = relativeOf(file);
     const text = safeRead(file) ?? '';
     const dir = path.dirname(file);
@@ -517,6 +543,9 @@ export async function checkMain(
       repeat: options.scale.repeat,
       graderModels: options.scale.graders,
       keepRow: shard ? (row) => inShard(shard, relative, row) : undefined,
+      priceOf,
+      mayStart: () => costs.mayStart(),
+      onResult: (row) => costs.record(row, fileEnvironment),
     });
     if (cannotRun) {
       break;
@@ -553,7 +582,10 @@ export async function checkMain(
       medianMs === undefined ? '' : rows.length > 1 ? `  (median ${formatMs(medianMs)})` : `  (${formatMs(medianMs)})`;
     const count = tests.length > 1 ? `  ${tests.length - fileFailures.length}/${tests.length} passed` : '';
     const tally = tests.length === 1 && tests[0].tally ? `  ${tests[0].tally}${tests[0].flaky ? ', flaky' : ''}` : '';
-    out(`  ${fileFailures.length === 0 ? 'PASS' : 'FAIL'}  ${relative}${count}${tally}${timing}`);
+    // `total cost` lines and requests --max-cost kept back: a file with either is not a pass.
+    const extra = costCases(result, relative, costs.stopped);
+    const clean = fileFailures.length === 0 && extra.failed === 0 && extra.notRun === 0;
+    out(`  ${clean ? 'PASS' : 'FAIL'}  ${relative}${count}${tally}${timing}`);
     const warned = new Set<string>();
     const lifecycleOf = (row: (typeof tests)[number]['shown']) => {
       const model = row.kind === 'run' ? row.result.model : undefined;
@@ -580,6 +612,7 @@ export async function checkMain(
         // The dataset row's line: the name says which case, this where it is (and the merge keeps the file's order).
         ...(row.row ? [{ name: 'line', value: String(row.row.line) }] : []),
         ...lifecycleOf(row),
+        ...costProperties(row),
       ];
       if (test.passed || failures.length === 0) {
         passed++;
@@ -604,6 +637,11 @@ export async function checkMain(
         properties,
       });
     }
+    extra.lines.forEach((l) => out(l));
+    suite.cases.push(...extra.cases);
+    passed += extra.passed;
+    failed += extra.failed;
+    notRun += extra.notRun;
     if (result.skippedRows > 0) {
       out(`        ${result.skippedRows} more dataset rows were not run (--max-rows ${options.maxRows})`);
     }
@@ -650,9 +688,19 @@ export async function checkMain(
     writeJunit();
     return EXIT_CANNOT_RUN;
   }
+  if (costs.stopped) {
+    const message = `the run was stopped: ${costs.stopped}; ${notRun} requests and ${files.length - filesRun} payload files were not run`;
+    suites.push({
+      name: 'model-access check',
+      file: '',
+      cases: [{ name: 'max cost', time: 0, error: { message, detail: message } }],
+    });
+    err(`model-access check: ${message}`);
+  }
   const elapsed = formatMs(performance.now() - started);
   out('');
-  out(`${passed} passed, ${failed} failed in ${elapsed}`);
+  out(`${passed} passed, ${failed} failed${notRun > 0 ? `, ${notRun} not run` : ''} in ${elapsed}`);
+  costs.summary().forEach((l) => out(l));
   const waited = waitSummary(waits, limiter.decreases);
   if (waited) {
     out(waited);
@@ -663,7 +711,7 @@ export async function checkMain(
   if (!writeJunit()) {
     return EXIT_CANNOT_RUN;
   }
-  if (runTimedOut) {
+  if (runTimedOut || costs.stopped) {
     return EXIT_CANNOT_RUN;
   }
   if (keyProblems > 0) {

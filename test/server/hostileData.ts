@@ -266,6 +266,8 @@ export function hostileModels(pieces: HostileModelPieces): RegistryModel[] {
       description,
       display_name: `${HOSTILE.newFileLink} ${HOSTILE.icon}`,
       tags: [HOSTILE.zenLink, HOSTILE.ansi, HOSTILE.zeroWidth],
+      // A price in a unit that is not tokens and a currency that is a link: shown as given, never a link or a cost.
+      pricing: { input: 1, output: '2', unit: `per ${HOSTILE.commandLink}`, currency: HOSTILE.zenLink },
       ...extra,
     });
     out.push(
@@ -295,7 +297,14 @@ export function hostileModels(pieces: HostileModelPieces): RegistryModel[] {
         'long',
         'v'.repeat(10_000),
         `${CARDS}/long-text`,
-        text({ description: `${description} ${'d'.repeat(10_000)}` }),
+        // Prices that lie: negative, absurd, a string that is not a number, a cached price in a tier.
+        text({
+          description: `${description} ${'d'.repeat(10_000)}`,
+          pricing: { prompt: '-1', completion: 'lots', input_cache_read: 'NaN' },
+          input_cost_per_token: -0.5,
+          output_cost_per_token: 1e308,
+          prices: [{ meterName: HOSTILE.html, retailPrice: '9'.repeat(400), unitOfMeasure: HOSTILE.ansi }],
+        }),
       ),
       ...HOSTILE_IDS.separators.map((id, i) => model(id, 'sep', String(i + 1), `${CARDS}/sep-${i + 1}`)),
       ...HOSTILE_IDS.familyBoundary.map((m, i) => model(m.id, m.family, '1', `${CARDS}/boundary-${i + 1}`)),

@@ -22,6 +22,7 @@ import {
   type HostileOptions,
 } from './hostile';
 import { GradingRuntime, type GradingOptions } from './grading';
+import { RateLimitWindows } from './rateLimits';
 import { encodeJson, withHostileModels } from './hostileData';
 import { ApiError, errorBody, plainWriter } from './http';
 import {
@@ -254,6 +255,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     hostile: hostileRuntime,
     hostileCards: hostile?.pieces.cards === true,
     grading: new GradingRuntime(options.grading ?? {}),
+    rateLimits: new RateLimitWindows(),
   };
 
   const server = createServer((req, res) => {

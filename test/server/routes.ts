@@ -13,6 +13,7 @@ import { ApiError, badRequest, modelNotFound, readJsonObject, type BodyWriter } 
 import type { RequestFaults } from './faults';
 import type { GradingRuntime } from './grading';
 import type { OrgCatalog, RegistryModel } from './registry';
+import type { RateLimitWindows } from './rateLimits';
 import { writeEventStream, type StreamOutcome } from './streaming';
 import { receiveUpload, type UploadedFile } from './upload';
 
@@ -38,6 +39,8 @@ export interface ServerContext {
   hostileCards: boolean;
   /** The graders' answers and the answer scripts (grading.ts). */
   grading: GradingRuntime;
+  /** The `x-ratelimit-*` headers of POST answers (rateLimits.ts); absent: none sent. */
+  rateLimits?: RateLimitWindows;
 }
 
 /** What hostile mode plugs into the dispatcher. */
@@ -157,6 +160,7 @@ export async function dispatch(ctx: ServerContext, ex: Exchange): Promise<void> 
     }
     const body = await readJsonBody(ex);
     const model = requestedModel(catalog, body);
+    Object.assign(ex.headers, ctx.rateLimits?.take(caller.organization, tokens(JSON.stringify(body))));
     if (path === '/v1/embeddings') {
       const request = parseEmbeddingRequest(body);
       sendJson(ex, 200, {

@@ -8,11 +8,13 @@ import { testWithin } from './budget';
 import { select } from './jsonPath';
 import { containsUnwanted, differs, doesNotContain, doesNotMatch, isExactly } from './messages';
 import { deepEqual, validate } from './jsonSchema';
+import { costOutcome, type Pricing } from './costOutcome';
+import type { RateLimits } from '../../domain/cost/rateLimits';
 
 /** The parts of the shared answer reader's `Answer` the expectations read. */
 export interface AnswerView {
   text: string | undefined;
-  usage?: { input?: number; output?: number; total?: number };
+  usage?: { input?: number; output?: number; total?: number; cachedInput?: number };
   vectors?: number[][];
 }
 
@@ -28,6 +30,12 @@ export interface Observed {
   elapsedMs: number;
   /** From sending to the first piece of text of a streamed answer. */
   firstTokenMs?: number;
+  /** From sending to the answer's status line and headers (its first bytes). `elapsedMs` is to the last. */
+  firstByteMs?: number;
+  /** The model the request went to and its price, for `cost` (undefined price: none known). */
+  pricing?: Pricing;
+  /** The rate limits the answer's headers reported. */
+  rateLimits?: RateLimits;
   streamed: boolean;
   /** The parsed JSON body (not for streams). */
   body?: unknown;
@@ -124,6 +132,11 @@ export function evaluate(e: Expectation, o: Observed, schemas: SchemaSource): Ou
       return schemaOutcome(e, o, schemas);
     case 'dimension':
       return dimensionOutcome(e, o);
+    case 'cost':
+      return costOutcome(e, o.answer?.usage, o.pricing);
+    case 'totalCost':
+      // Judged over the whole run (fileRun.ts); reaching here means it was asked of one request alone.
+      return failed(l10n.t('cannot be judged: total cost is judged over a whole run, not one request'));
     case 'similar':
     case 'judge':
       // Graded by a model (graderRun.ts); reaching here means no grader was at hand, which never passes.

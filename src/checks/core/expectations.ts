@@ -11,8 +11,10 @@
  *
  * and also `json PATH contains "x"` / `json PATH matches /re/`, `json PATH exists`, `first token < 800ms`,
  * `tokens < 500` (or `tokens input|output|total < N`), `schema FILE` (the whole answer) and
- * `text schema FILE` (the answer's text parsed as JSON), `dimension 1536` (every embedding). Numbers
- * compare with `==`, `!=`, `<`, `<=`, `>`, `>=`. Pure; no `vscode` import.
+ * `text schema FILE` (the answer's text parsed as JSON), `dimension 1536` (every embedding), `cost <= 0.01`
+ * (one request, in the price's currency — USD unless it says another — or the one written after the number)
+ * and `total cost <= 0.50` (every request of the run, per model). Numbers compare with `==`, `!=`, `<`, `<=`,
+ * `>`, `>=`. Pure; no `vscode` import.
  */
 import { l10n } from '../../common/plainL10n';
 import { describeGrader, parseJudge, parseSimilar, type GraderExpectation } from './graders';
@@ -35,6 +37,9 @@ export type Expectation =
   | { kind: 'tokens'; count: TokenCount; op: CompareOp; value: number }
   | { kind: 'schema'; of: 'answer' | 'text'; file: string }
   | { kind: 'dimension'; op: CompareOp; value: number }
+  /** `currency`: as written after the number; absent: the price's own currency. */
+  | { kind: 'cost'; op: CompareOp; value: number; currency?: string }
+  | { kind: 'totalCost'; op: CompareOp; value: number; currency?: string }
   | GraderExpectation;
 
 export type ParsedExpectation = { ok: true; expectation: Expectation } | { ok: false; message: string };
@@ -54,6 +59,8 @@ export const FORMS: readonly string[] = [
   'schema answer.schema.json',
   'text schema answer.schema.json',
   'dimension 1536',
+  'cost <= 0.01',
+  'total cost <= 0.50',
   'similar "…" >= 0.8',
   'judge "…"',
 ];
@@ -88,6 +95,12 @@ export function parseExpectation(source: string): ParsedExpectation {
       return schemaExpectation(rest, 'answer');
     case 'dimension':
       return numeric(rest, 'dimension', true, (op, value) => ({ kind: 'dimension', op, value }), integerOnly);
+    case 'cost':
+      return costExpectation(rest, 'cost');
+    case 'total': {
+      const t = /^cost(?=[\s=!<>]|$)\s*(.*)$/i.exec(rest);
+      return t ? costExpectation(t[1], 'totalCost') : unknown(s);
+    }
     case 'similar':
       return parseSimilar(rest);
     case 'judge':
@@ -163,6 +176,31 @@ function tokensExpectation(rest: string): ParsedExpectation {
   const m = /^(input|output|total)(?=\s|$)\s*(.*)$/i.exec(rest.trim());
   const count = (m ? m[1].toLowerCase() : 'total') as TokenCount;
   return numeric(m ? m[2] : rest, 'tokens', false, (op, value) => ({ kind: 'tokens', count, op, value }), integerOnly);
+}
+
+/** `<= 0.01`, `< 0.5 EUR`: a limit of money, in the currency written or the price's. */
+function costExpectation(rest: string, kind: 'cost' | 'totalCost'): ParsedExpectation {
+  const what = kind === 'cost' ? 'cost' : 'total cost';
+  const split = splitOp(rest, false);
+  if (!split) {
+    return fail(l10n.t('{0} needs a comparison such as "{0} <= 0.01"', what));
+  }
+  const m = /^(\d+(?:\.\d+)?)(?:\s*([A-Za-z]{3}))?$/.exec(split.value);
+  if (!m) {
+    return fail(
+      l10n.t(
+        '{0} needs an amount after the comparison, as in "{0} <= 0.01" or "{0} <= 0.01 EUR", not "{1}"',
+        what,
+        split.value,
+      ),
+    );
+  }
+  const currency = m[2]?.toUpperCase();
+  const value = Number(m[1]);
+  return {
+    ok: true,
+    expectation: currency === undefined ? { kind, op: split.op, value } : { kind, op: split.op, value, currency },
+  };
 }
 
 function schemaExpectation(rest: string, of: 'answer' | 'text'): ParsedExpectation {
@@ -313,6 +351,9 @@ function words(e: Expectation): string[] {
       return e.of === 'text' ? ['text schema', e.file] : ['schema', e.file];
     case 'dimension':
       return ['dimension', e.op, String(e.value)];
+    case 'cost':
+    case 'totalCost':
+      return [e.kind === 'cost' ? 'cost' : 'total cost', e.op, String(e.value), ...(e.currency ? [e.currency] : [])];
     case 'similar':
     case 'judge':
       return describeGrader(e);

@@ -6,7 +6,9 @@
 import type { ModelService } from '../../api/types';
 import { l10n } from '../../common/plainL10n';
 import { pinnedEnvironment, type VariableContext } from '../../domain/payload/variables';
-import type { SchemaSource } from './evaluate';
+import type { Outcome, SchemaSource } from './evaluate';
+import { totalCostOutcome, type CostExpectation } from './costOutcome';
+import type { ModelPrice } from '../../domain/cost/prices';
 import { defaultEmbeddingsModel } from './graderRun';
 import type { GraderModels } from './graders';
 import { planRuns, runLimited, type PlannedRun } from './planner';
@@ -50,6 +52,10 @@ export interface FileRunDeps {
   redact?: (text: string) => string;
   /** Several-models runs: each planned request once per model. */
   models?: readonly string[];
+  /** A model's price (registry entry + prices setting or file), for `cost` and `total cost`. */
+  priceOf?: (model: string) => ModelPrice | undefined;
+  /** Asked before each request: false stops the run there (`--max-cost`); the requests not sent are not run. */
+  mayStart?: () => boolean;
   signal: AbortSignal;
   onSecrets?: (secrets: readonly string[]) => void;
   /** Attempts per request for payloads without `// @repeat` (`--repeat N`); default 1. */
@@ -87,6 +93,20 @@ export interface FileResult {
   /** Attempts per request, and the share of them that must pass (`@repeat`, `@pass-rate`). */
   repeat?: number;
   passRate?: number;
+  /** The `total cost` expectations, judged over the run: one per expectation line and model. */
+  totals?: TotalResult[];
+  /** Requests that were not sent because `mayStart` said stop (`--max-cost`): never passes. */
+  notRun?: Array<{ label: string; row?: RowRef }>;
+}
+
+/** A `total cost` expectation judged over every request of one model in the run. */
+export interface TotalResult {
+  /** 0-based line of the expectation. */
+  line: number;
+  source: string;
+  /** The model the requests went to (undefined: the payload's own, for a one-model run). */
+  model?: string;
+  outcome: Outcome;
 }
 
 /** How a planned request is named: its model and/or its dataset row (`rowNames`: `cases.jsonl: Paris`). */
@@ -197,9 +217,14 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
   const schemas = schemaSource(deps.readText, deps.whyUnreadable);
   // Many rows or repeats: each `similar` reference is embedded once for the file, not once per row.
   const graderReferences = plan.runs.length > 1 ? new Map() : undefined;
+  const notRun: Array<{ label: string; row?: RowRef }> = [];
   await runLimited(plan.runs, deps.concurrency, deps.signal, async (run) => {
     const row = run.row ? refOf(run.row.line) : undefined;
     const label = runLabel(run, row);
+    if (deps.mayStart?.() === false) {
+      notRun.push({ label, row });
+      return;
+    }
     deps.onStart?.(run, label);
     const result = await runPlanned(check, run, {
       client: target.client,
@@ -212,16 +237,52 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
       redact: deps.redact,
       graderModels,
       graderReferences,
+      priceOf: deps.priceOf,
     });
     report({ kind: 'run', label, row, result });
   });
+  const totals = judgeTotals(check, plan.runs, rows);
   return {
     rows,
     dataset: datasetName,
     skippedRows: plan.skippedRows,
     repeat,
     passRate: check.lines.passRate?.rate ?? 1,
+    ...(totals.length > 0 ? { totals } : {}),
+    ...(notRun.length > 0 ? { notRun } : {}),
   };
+}
+
+/**
+ * Each `total cost` line, judged per model over the requests that model answered. A run some of whose requests
+ * did not go out (cancelled, stopped by `--max-cost`) has no total to judge: a sum of some requests never passes.
+ */
+function judgeTotals(check: PreparedCheck, planned: readonly PlannedRun[], rows: readonly RowResult[]): TotalResult[] {
+  const lines = check.lines.expectations.filter((l) => l.expectation?.kind === 'totalCost');
+  if (lines.length === 0) {
+    return [];
+  }
+  const models = [...new Set(planned.map((r) => r.model))];
+  const out: TotalResult[] = [];
+  for (const l of lines) {
+    const e = l.expectation as CostExpectation;
+    for (const model of models) {
+      const wanted = planned.filter((r) => r.model === model).length;
+      const ran = rows.flatMap((r) => (r.kind === 'run' && r.result.run.model === model ? [r.result] : []));
+      const outcome: Outcome =
+        ran.length < wanted
+          ? {
+              passed: false,
+              message: l10n.t('cannot be judged: {0} of {1} requests did not run', wanted - ran.length, wanted),
+            }
+          : totalCostOutcome(
+              e,
+              ran.map((r) => r.cost ?? l10n.t('no answer')),
+            );
+      out.push({ line: l.line, source: l.source, model, outcome });
+    }
+  }
+  return out;
 }
 
 export interface Failure {

@@ -23,6 +23,10 @@ import type { Expectation } from './expectations';
 import { grade, type GraderContext } from './graderRun';
 import { waitedBefore } from './throttledService';
 import type { GraderExpectation, GraderModels } from './graders';
+import { requestCost } from './costOutcome';
+import type { Cost } from '../../domain/cost/cost';
+import type { ModelPrice } from '../../domain/cost/prices';
+import { readRateLimits } from '../../domain/cost/rateLimits';
 import type { PlannedRun } from './planner';
 
 export interface PreparedCheck {
@@ -124,6 +128,8 @@ export interface RunResult {
   passed: boolean;
   /** Total tokens when the answer reported them. */
   tokens?: number;
+  /** What the answer cost, or why that is unknown (no price, no usage…), in words; set by runPlanned. */
+  cost?: Cost | string;
 }
 
 export interface RunDeps {
@@ -145,6 +151,8 @@ export interface RunDeps {
   graderModels?: GraderModels;
   /** The file run's reference vectors, shared by its rows (GraderContext.references). */
   graderReferences?: GraderContext['references'];
+  /** A model's price (its registry entry with the prices setting or file over it); undefined: none known. */
+  priceOf?: (model: string) => ModelPrice | undefined;
 }
 
 /** Sends one planned request and evaluates every expectation of the check against its answer. */
@@ -161,36 +169,42 @@ export async function runPlanned(check: PreparedCheck, run: PlannedRun, deps: Ru
   const observed = redactObserved(sent, secretRemover(secrets, deps.redact));
   const graders = { ...deps.graderModels, ...check.lines.grader?.models };
   const runModel = run.model ?? payloadModel(check.value);
+  const own = (check.value as { model?: unknown } | undefined)?.model;
+  // As shown: a model read from `{{$env NAME}}` is named by its reference in results and reports.
+  const model = run.model ?? (typeof own === 'string' ? resolveString(own, context).shown : undefined);
+  observed.pricing = { model, price: model === undefined ? undefined : deps.priceOf?.(model) };
   const results: ExpectationResult[] = await Promise.all(
-    check.lines.expectations.map(async (l) => {
-      const e = l.expectation && bindExpectation(l.expectation, context);
-      return {
-        line: l.line,
-        source: l.source,
-        outcome: !e
-          ? { passed: false, message: l10n.t('This expectation cannot be read: {0}', l.problem ?? '') }
-          : isGrader(e)
-            ? await grade(e, observed, runModel, {
-                client: deps.client,
-                models: graders,
-                signal: deps.signal,
-                references: deps.graderReferences,
-              })
-            : evaluateSafely(e, observed, deps.schemas),
-      };
-    }),
+    // `total cost` is judged over the whole run (fileRun.ts), not per request.
+    check.lines.expectations
+      .filter((l) => l.expectation?.kind !== 'totalCost')
+      .map(async (l) => {
+        const e = l.expectation && bindExpectation(l.expectation, context);
+        return {
+          line: l.line,
+          source: l.source,
+          outcome: !e
+            ? { passed: false, message: l10n.t('This expectation cannot be read: {0}', l.problem ?? '') }
+            : isGrader(e)
+              ? await grade(e, observed, runModel, {
+                  client: deps.client,
+                  models: graders,
+                  signal: deps.signal,
+                  references: deps.graderReferences,
+                })
+              : evaluateSafely(e, observed, deps.schemas),
+        };
+      }),
   );
   const usage = observed.answer?.usage;
-  const own = (check.value as { model?: unknown } | undefined)?.model;
   return {
     run,
     endpoint: check.endpoint,
-    // As shown: a model read from `{{$env NAME}}` is named by its reference in results and reports.
-    model: run.model ?? (typeof own === 'string' ? resolveString(own, context).shown : undefined),
+    model,
     observed,
     results,
     passed: results.every((r) => r.outcome.passed),
     tokens: usage ? totalTokens(usage) : undefined,
+    cost: observed.status === undefined ? l10n.t('no answer') : requestCost(usage, observed.pricing),
   };
 }
 
@@ -323,7 +337,13 @@ async function send(check: PreparedCheck, run: PlannedRun, deps: RunDeps, contex
     });
     // The time waiting out a 429 is the run's, not the service's answer time.
     started += waitedBefore(result);
-    const base = { status: result.status, errorMessage: result.error?.message, shapes: describeShapes() };
+    const base = {
+      status: result.status,
+      errorMessage: result.error?.message,
+      shapes: describeShapes(),
+      firstByteMs: result.firstByteMs,
+      rateLimits: readRateLimits(result.headers, Date.now()),
+    };
     if (result.events) {
       const reader = new AnswerStream();
       let firstTokenMs: number | undefined;

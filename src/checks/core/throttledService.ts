@@ -52,6 +52,8 @@ export function throttledService(
   policy: PostRetryPolicy,
   stats: WaitStats,
   wait: (ms: number, signal?: AbortSignal) => Promise<void> = sleep,
+  /** Told before each wait, with the refused answer (its status and headers: the rate limits it reported). */
+  onWait?: (ms: number, refused: PostResult) => void,
 ): ModelService {
   const post: ModelService['post'] = async (endpoint, body, options) => {
     let waited = 0;
@@ -82,6 +84,7 @@ export function throttledService(
       await result.events?.[Symbol.asyncIterator]().return?.();
       stats.waits++;
       stats.waitedMs += ms;
+      onWait?.(ms, result);
       const before = performance.now();
       await wait(ms, options?.signal);
       waited += performance.now() - before;

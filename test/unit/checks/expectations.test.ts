@@ -130,7 +130,7 @@ describe('checks/core/expectations', () => {
   it('says which forms exist for anything else', () => {
     const message = bad('answer is good');
     assert.match(message, /^"answer is good" is not an expectation this extension knows; write one of: status 200, /);
-    assert.match(message, /dimension 1536, similar "…" >= 0\.8, judge "…"$/);
+    assert.match(message, /dimension 1536, cost <= 0\.01, total cost <= 0\.50, similar "…" >= 0\.8, judge "…"$/);
     assert.match(bad(''), /^"" is not an expectation/);
     assert.match(bad('123'), /^"123" is not an expectation/);
     assert.match(bad('statusx 200'), /is not an expectation/);
@@ -152,6 +152,8 @@ describe('checks/core/expectations', () => {
       'schema a.json',
       'text schema b.json',
       'dimension == 8',
+      'cost <= 0.01',
+      'total cost < 2 EUR',
     ]) {
       assert.equal(describeExpectation(ok(source)), source);
     }

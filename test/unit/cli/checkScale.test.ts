@@ -241,6 +241,13 @@ describe('cli/check at scale (graders, repeats, retries, shards, merge, cache)',
       assert.equal(r.code, 0, r.out + r.err);
       assert.match(r.out, /^6 passed, 0 failed in /m);
       assert.match(r.out, /^Waited 2 times for the service \(429\/503\), 2\.0s in all; concurrency halved 2 times$/m);
+      // Each wait says the limits the refusal reported.
+      assert.equal(
+        r.out.match(/^ {8}waiting 1 s after HTTP 429 \(requests: 0 of 60 left \(resets in 1 s\); retry after 1 s\)$/gm)
+          ?.length,
+        2,
+        r.out,
+      );
       assert.equal(s.received('/v1/chat', 'POST').filter((q) => q.status === 429).length, 2);
       assert.ok(Date.now() - started >= 1000, 'the run did not wait');
     });

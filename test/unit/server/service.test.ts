@@ -21,6 +21,9 @@ import {
   type RunningServer,
 } from '../../server/index';
 import { parseSse, withServer } from '../helpers/api';
+import { formatPrice, readPrice } from '../../../src/domain/cost/prices';
+import { readRateLimits } from '../../../src/domain/cost/rateLimits';
+import { usageOf } from '../../../src/domain/answer';
 
 const registry = loadRegistry();
 const idsOf = (org: string): string[] => registry.models.filter((m) => m.organization === org).map((m) => m.id);
@@ -290,6 +293,8 @@ describe('local Model Access Service', () => {
         capabilities: { chat: true, embeddings: false, vision: true, tools: true, reasoning: true },
         context_window: 262144,
         max_output_tokens: 16384,
+        // OpenRouter's shape: USD per token, as strings.
+        pricing: { prompt: '0.000005', completion: '0.000015', input_cache_read: '0.0000025' },
         lifecycle_status: 'preview',
       });
     });
@@ -461,6 +466,46 @@ describe('local Model Access Service', () => {
         // The other organizations keep their own models.
         assert.deepEqual((await listAll(big, 'openai', big.keys.globex)).ids, idsOf('globex'));
       });
+    });
+  });
+
+  describe('prices, usage and rate limits', () => {
+    const headersOf = (res: Response): Record<string, string> => {
+      const out: Record<string, string> = {};
+      res.headers.forEach((value, name) => (out[name] = value));
+      return out;
+    };
+    it('every chat and embeddings model of the demo has a price the client reads; the others have none', () => {
+      for (const m of registry.models) {
+        const caps = (m.extra?.capabilities ?? {}) as { chat?: boolean; embeddings?: boolean };
+        const price = readPrice({ id: m.id, ...m.extra });
+        if (m.id === 'halo-guard-1' || (!caps.chat && !caps.embeddings)) {
+          assert.equal(price, undefined, `${m.id}: shows "no price known"`);
+        } else {
+          assert.ok(price?.inputPerToken !== undefined && price.outputPerToken !== undefined, m.id);
+          assert.equal(price.currency, 'USD');
+        }
+      }
+      assert.equal(
+        formatPrice(readPrice(registry.models.find((m) => m.id === 'aurora-2-mini')?.extra)),
+        '0.15 / 0.60 USD per 1M tokens (input / output), cached input 0.075',
+      );
+    });
+
+    it('answers chat, responses and embeddings with usage and x-ratelimit headers that count down', async () => {
+      const first = await post(s, '/v1/chat', { model: 'aurora-2-mini', messages: [{ role: 'user', content: 'Hi' }] });
+      const second = await post(s, '/v1/responses', { model: 'aurora-2-mini', input: 'Hi' });
+      const embeddings = await post(s, '/v1/embeddings', { model: 'cirrus-embed-2', input: 'Hi' });
+      for (const res of [first, second, embeddings]) {
+        const body = (await res.json()) as Record<string, unknown>;
+        assert.ok(usageOf(body), 'the answer reports its usage');
+      }
+      const a = readRateLimits(headersOf(first), Date.now());
+      const b = readRateLimits(headersOf(second), Date.now());
+      assert.equal(a?.limitRequests, 600);
+      assert.ok(a?.remainingRequests !== undefined && b?.remainingRequests === a.remainingRequests - 1);
+      assert.ok((a?.resetRequestsAt ?? 0) > Date.now());
+      assert.ok(a?.remainingTokens !== undefined && a.limitTokens !== undefined);
     });
   });
 
