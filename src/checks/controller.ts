@@ -496,6 +496,8 @@ export class ChecksController implements vscode.Disposable {
         return this.target(pinned, uri);
       },
       beforeRequests: (count) => this.costs.confirm(count, environment),
+      // `// @expect cost` and `total cost` at the model's price in that environment (registry and setting).
+      priceOf: (model) => this.deps.usage.priceOf(model, environment),
       readText: (f) => files.get(f) ?? undefined,
       concurrency: this.settings.concurrency,
       maxRows: this.settings.maxRows,
@@ -586,18 +588,28 @@ export class ChecksController implements vscode.Disposable {
       run.skipped(item);
       return;
     }
+    // `// @expect total cost`, judged over the file's requests (per model): a failure at its line.
+    const totals = (result.totals ?? [])
+      .filter((t) => !t.outcome.passed)
+      .map((t) => {
+        const m = new vscode.TestMessage(
+          displayText(`${t.model && models?.length ? `${t.model}: ` : ''}${t.outcome.message ?? ''}`, 2000),
+        );
+        m.location = new vscode.Location(uri, new vscode.Position(t.line, 0));
+        return m;
+      });
     if (result.rows.length === 1 && !result.dataset && !models?.length) {
-      this.report(run, item, uri, result.rows[0]);
+      this.report(run, item, uri, result.rows[0], totals);
       return;
     }
     const { firstFailure } = load();
     const failures = result.rows.filter((r) => firstFailure(r) !== undefined);
-    if (failures.length === 0) {
+    if (failures.length === 0 && totals.length === 0) {
       run.passed(item, elapsed);
       return;
     }
     const messages = failures.slice(0, 20).flatMap((r) => this.messages(uri, r, `${r.label}: `));
-    run.failed(item, messages, elapsed);
+    run.failed(item, [...totals, ...messages], elapsed);
   }
 
   /**
@@ -725,7 +737,14 @@ export class ChecksController implements vscode.Disposable {
   }
 
   /** One request's outcome on its test item: passed, or a message at each failed expectation's line. */
-  private report(run: vscode.TestRun, item: vscode.TestItem, uri: vscode.Uri, row: RowResult): void {
+  private report(
+    run: vscode.TestRun,
+    item: vscode.TestItem,
+    uri: vscode.Uri,
+    row: RowResult,
+    /** Failures judged over the file (`total cost`), for a file of one request. */
+    more: vscode.TestMessage[] = [],
+  ): void {
     const duration = row.kind === 'run' ? row.result.observed.elapsedMs : undefined;
     if (row.kind === 'run') {
       // Every run says in Test Results what it sent, to which model, and what came back.
@@ -733,7 +752,7 @@ export class ChecksController implements vscode.Disposable {
       const facts = this.costs.factsOf(row);
       run.appendOutput(`${displayText(facts ? `${record} (${facts})` : record, 700)}\r\n`, undefined, item);
     }
-    const messages = this.messages(uri, row, '');
+    const messages = [...this.messages(uri, row, ''), ...more];
     if (messages.length === 0) {
       run.passed(item, duration);
     } else if (row.kind === 'run' && row.result.observed.status === undefined) {

@@ -3,6 +3,8 @@
 // fastest in words, the status bar's tooltip says the requests the service said are left, a model without a
 // price says so, and the Usage view counts it all.
 import * as assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelAccessApi } from '../../src/testApi';
 import type { SendOutcome } from '../../src/requests/send/send';
@@ -19,6 +21,7 @@ describe('Costs: tokens, time, prices, rate limits and totals', function () {
   let api: ModelAccessApi;
   let server: RunningServer;
   let ui: UiStub | undefined;
+  let dir: string | undefined;
 
   before(async () => {
     api = await activateExtension<ModelAccessApi>();
@@ -30,6 +33,9 @@ describe('Costs: tokens, time, prices, rate limits and totals', function () {
 
   after(async () => {
     ui?.restore();
+    if (dir) {
+      rmSync(dir, { recursive: true, force: true });
+    }
     await setSetting('prices', undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await server?.close();
@@ -54,7 +60,11 @@ describe('Costs: tokens, time, prices, rate limits and totals', function () {
     assert.equal(outcome.kind === 'sent' && outcome.record.priced?.cost?.currency, 'USD');
 
     // The status bar's tooltip: the last rate limits the active environment's service announced.
-    const tooltip = () => String((api.statusBar.item.tooltip as vscode.MarkdownString | undefined)?.value ?? '');
+    // As read: the Markdown's escapes (`appendText` writes spaces as &nbsp; and escapes parentheses) undone.
+    const tooltip = () =>
+      String((api.statusBar.item.tooltip as vscode.MarkdownString | undefined)?.value ?? '')
+        .replace(/&nbsp;/g, ' ')
+        .replace(/\\(.)/g, '$1');
     await eventually(() => /Rate limits \(seen just now\): requests: \d+ of \d+ left/.test(tooltip()), 5000, tooltip());
   });
 
@@ -84,6 +94,30 @@ describe('Costs: tokens, time, prices, rate limits and totals', function () {
       assert.notEqual(c.cost, '0 USD');
     }
     await setSetting('prices', { [CHEAP]: { input: 0.01, output: 0.02 }, [DEAR]: { input: 500, output: 900 } });
+  });
+
+  it('a check with @expect cost <= 0.00001 fails naming the cost; total cost is judged over the file', async () => {
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'the suite runs with a folder open');
+    dir = path.join(workspace, 'costs-it');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'dear.jsonc');
+    writeFileSync(
+      file,
+      `// POST /v1/chat\n// @expect cost <= 0.00001\n// @expect total cost < 1000\n{ "model": "${DEAR}", "messages": [{ "role": "user", "content": "Hello" }] }\n`,
+    );
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    await api.checks.refresh();
+    await vscode.commands.executeCommand(Commands.runChecks);
+    const outcome = await eventually(() => api.checks.outcomes().get(doc.uri.toString()), 15_000, 'the run');
+    assert.equal(outcome.state, 'failed');
+    assert.deepEqual(
+      outcome.messages.map((m) => m.line),
+      [1],
+      JSON.stringify(outcome.messages),
+    );
+    assert.match(outcome.messages[0].message, /^cost [0-9.]+ USD, more than 0\.00001$/);
   });
 
   it('the Usage view counts the requests, tokens and cost since the window opened, by model', async () => {
