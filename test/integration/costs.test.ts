@@ -133,4 +133,29 @@ describe('Costs: tokens, time, prices, rate limits and totals', function () {
     await vscode.commands.executeCommand(`${Views.usage}.focus`);
     await eventually(() => api.usageView.treeView.visible, 5000, 'the Usage view shown');
   });
+
+  it('a check run past the requests the service said are left asks first; Cancel sends none of them', async () => {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath.endsWith(path.join('costs-it', 'dear.jsonc')));
+    assert.ok(doc, 'the check file of the cost step');
+    const asked: string[] = [];
+    ui = stubUi(api.ui, { ask: async (message) => (asked.push(message), undefined) });
+    // One answer says no request is left for 2 s (a 429 with x-ratelimit-remaining-requests: 0).
+    server.setFaults({ rateLimit: { first: 1, retryAfterSeconds: 2 }, paths: ['/v1/chat'] });
+    await newPayload('/v1/chat', CHEAP);
+    await vscode.commands.executeCommand(Commands.sendRequest);
+    server.setFaults({});
+    const seen = Date.now();
+    assert.equal(api.usage.limitsOf()?.remainingRequests, 0);
+    const before = server.requests.length;
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand(Commands.runChecks);
+    const outcome = await eventually(() => api.checks.outcomes().get(doc.uri.toString()), 10_000, 'the run');
+    assert.match(asked[0] ?? '', /^This run sends 1 request, and .+ said it allows 0 more before its limit resets\.$/);
+    assert.equal(outcome.state, 'skipped');
+    assert.equal(server.requests.length, before, 'nothing sent');
+    ui.restore();
+    ui = undefined;
+    // The window the service announced is over before the next suite runs checks.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, seen + 2100 - Date.now())));
+  });
 });
