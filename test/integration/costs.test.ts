@@ -31,6 +31,22 @@ describe('Costs: tokens, time, prices, rate limits and totals', function () {
     await setSetting('prices', { [CHEAP]: { input: 0.01, output: 0.02 }, [DEAR]: { input: 500, output: 900 } });
   });
 
+  /** A check file in the workspace: one request to the dear model, whose cost is over its limit. */
+  async function checkFile(): Promise<vscode.TextDocument> {
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    assert.ok(workspace, 'the suite runs with a folder open');
+    dir = path.join(workspace, 'costs-it');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'dear.jsonc');
+    writeFileSync(
+      file,
+      `// POST /v1/chat\n// @expect cost <= 0.00001\n// @expect total cost < 1000\n{ "model": "${DEAR}", "messages": [{ "role": "user", "content": "Hello" }] }\n`,
+    );
+    const doc = await vscode.workspace.openTextDocument(file);
+    await api.checks.refresh();
+    return doc;
+  }
+
   after(async () => {
     ui?.restore();
     if (dir) {
@@ -97,18 +113,8 @@ describe('Costs: tokens, time, prices, rate limits and totals', function () {
   });
 
   it('a check with @expect cost <= 0.00001 fails naming the cost; total cost is judged over the file', async () => {
-    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    assert.ok(workspace, 'the suite runs with a folder open');
-    dir = path.join(workspace, 'costs-it');
-    mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, 'dear.jsonc');
-    writeFileSync(
-      file,
-      `// POST /v1/chat\n// @expect cost <= 0.00001\n// @expect total cost < 1000\n{ "model": "${DEAR}", "messages": [{ "role": "user", "content": "Hello" }] }\n`,
-    );
-    const doc = await vscode.workspace.openTextDocument(file);
+    const doc = await checkFile();
     await vscode.window.showTextDocument(doc);
-    await api.checks.refresh();
     await vscode.commands.executeCommand(Commands.runChecks);
     const outcome = await eventually(() => api.checks.outcomes().get(doc.uri.toString()), 15_000, 'the run');
     assert.equal(outcome.state, 'failed');
@@ -135,8 +141,7 @@ describe('Costs: tokens, time, prices, rate limits and totals', function () {
   });
 
   it('a check run past the requests the service said are left asks first; Cancel sends none of them', async () => {
-    const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath.endsWith(path.join('costs-it', 'dear.jsonc')));
-    assert.ok(doc, 'the check file of the cost step');
+    const doc = await checkFile();
     const asked: string[] = [];
     ui = stubUi(api.ui, { ask: async (message) => (asked.push(message), undefined) });
     // One answer says no request is left for 2 s (a 429 with x-ratelimit-remaining-requests: 0).
