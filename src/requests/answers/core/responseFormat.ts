@@ -335,15 +335,16 @@ export function renderResponseParts(r: ResponseRecord, redact: Redact): { text: 
   if (usage) {
     lines.push('', usage);
   }
+  if (r.error && r.stream) {
+    lines.push('', r.error.replace(/\r?\n/g, ' '));
+  }
+  // After how it ended: what it took and what it cost.
   const time = r.elapsedMs === undefined ? undefined : timeText(r.firstByteMs, r.elapsedMs);
   if (time) {
     lines.push('', l10n.t('Time: {0}', time));
   }
   if (r.priced) {
     lines.push('', l10n.t('Cost: {0}', costText(r.priced)));
-  }
-  if (r.error && r.stream) {
-    lines.push('', r.error.replace(/\r?\n/g, ' '));
   }
   if (r.showHeaders && r.headers) {
     lines.push('', `### ${l10n.t('Response headers')}`, '');
