@@ -101,6 +101,7 @@ const LAZY = [
   { name: 'client', entry: 'src/api/client.ts' },
   { name: 'diagnose', entry: 'src/api/diagnose.ts' },
   { name: 'checks', entry: 'src/checks/runner.ts' },
+  { name: 'refs', entry: 'src/references/feature.ts' },
 ];
 /**
  * Code more than one lazy file uses (Send, chat and checks read answers; the client and the checks' retry
@@ -217,6 +218,8 @@ async function buildCli() {
     outfile,
     banner: { js: '#!/usr/bin/env node' },
     external: [],
+    // What `model-access mcp` tells an MCP client it is (src/cli/mcp.ts).
+    define: { __MODEL_ACCESS_VERSION__: JSON.stringify(require('./package.json').version) },
   });
   fs.chmodSync(outfile, 0o755);
 }

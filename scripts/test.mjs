@@ -263,6 +263,7 @@ const REQUIRED = [
   'extension/dist/details.js',
   'extension/dist/diagnose.js',
   'extension/dist/checks.js',
+  'extension/dist/refs.js',
   // The schema that lets VS Code's JSON server accept the comments of scratch payloads (package.json jsonValidation).
   'extension/media/payload.schema.json',
 ];

@@ -7,13 +7,14 @@ import * as explorer from './explorer';
 import { l10n } from './platform/l10n';
 import { RedactingLog } from './platform/log';
 import { activationFailed } from './platform/ui';
+import * as references from './references';
 import * as requests from './requests';
 import { createServices } from './services';
 import type { ModelAccessApi } from './testApi';
 import * as setup from './setup';
 
 /** The features, each wired the same way: `register(services)` returns what to dispose. */
-const FEATURES = [setup, explorer, requests, chat, checks];
+const FEATURES = [setup, explorer, requests, chat, checks, references];
 
 export function activate(context: vscode.ExtensionContext): ModelAccessApi | undefined {
   let log: RedactingLog | undefined;

@@ -8,6 +8,8 @@ export const Views = {
   models: 'modelAccess.models',
   /** Requests, tokens and cost since the window opened and per day (src/setup/usageView.ts). */
   usage: 'modelAccess.usage',
+  /** The registry's models the workspace's code names (src/references/modelsInUse.ts). */
+  modelsInUse: 'modelAccess.modelsInUse',
 } as const;
 
 export const Commands = {
@@ -91,6 +93,12 @@ export const Commands = {
   setClientCertificatePassphrase: 'modelAccess.setClientCertificatePassphrase',
   /** Item click: runs the action chosen by `modelAccess.modelClickAction`. Hidden from the palette. */
   modelClicked: 'modelAccess.modelClicked',
+  // Model ids in the workspace's code (src/references/)
+  /** Runs a payload's checks on a model and its successor side by side (src/references/trySuccessor.ts). */
+  trySuccessor: 'modelAccess.trySuccessor',
+  /** Moves every reference to a model to another one, through the refactor preview (hidden from the palette). */
+  switchReferences: 'modelAccess.switchReferences',
+  rescanReferences: 'modelAccess.rescanReferences',
   // Walkthrough (src/setup/walkthrough.ts)
   openWalkthrough: 'modelAccess.openWalkthrough',
 } as const;
@@ -141,6 +149,10 @@ export const Settings = {
   checksGraders: 'checks.graders',
   /** Prices per model that override or fill the registry's (read by src/domain/cost/prices.ts). */
   prices: 'prices',
+  // Model ids in the workspace's code (src/references/)
+  referencesInclude: 'references.include',
+  referencesExclude: 'references.exclude',
+  referencesWarnDays: 'references.warnDays',
 } as const;
 
 /** The `vendor` of the chat models this extension contributes (`languageModelChatProviders` in package.json). */
@@ -175,6 +187,9 @@ export const ItemContext = {
   modelWithCard: 'modelWithCard',
   family: 'family',
   message: 'message',
+  /** A model in Models in Use (src/references/modelsInUse.ts). */
+  usedModel: 'usedModel',
+  reference: 'reference',
 } as const;
 
 /** Values of `modelAccess.answers.openAs`, the default first. */

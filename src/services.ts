@@ -16,6 +16,7 @@ import { RedactingLog } from './platform/log';
 import { createUi, type Ui } from './platform/ui';
 import { FirstSteps } from './platform/firstSteps';
 import { UsageMeter } from './platform/usageMeter';
+import { ModelUsage } from './platform/modelUsage';
 
 /**
  * The shared, vscode-bound services every feature receives: built once in `activate()`, handed to each
@@ -44,7 +45,9 @@ export interface Services {
   /** The walkthrough goals reached (a card opened, a request sent…), kept across reloads. */
   readonly firstSteps: FirstSteps;
   /** Prices, the cost of each answer, the totals per window and day, the last rate limits per environment. */
-  readonly usage: UsageMeter;
+  readonly meter: UsageMeter;
+  /** How many places in the workspace's code name each model (references write it, the Models view reads it). */
+  readonly usage: ModelUsage;
   /** What integration tests observe: features add their parts; `activate()` returns it only under a test runner. */
   readonly testApi: PlatformTestApi & Record<string, unknown>;
 }
@@ -67,7 +70,7 @@ export interface PlatformTestApi {
   log: RedactingLog;
   /** The model row selected in the Models view, as New Request reads it. */
   selection: ModelSelection;
-  usage: UsageMeter;
+  meter: UsageMeter;
   /** Prompts, messages, clipboard and browser: replace members to answer prompts or observe. */
   ui: Ui;
   /** Replaces how Model Cards are opened (default `vscode.env.openExternal`); returns a restore function. */
@@ -144,12 +147,13 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
   const selection = new ModelSelection();
   const firstSteps = new FirstSteps(context.globalState);
   // Totals per day in global storage (this machine's; counts and amounts only).
-  const usage = new UsageMeter(config, environments, catalogs, connection, context.globalState);
-  context.subscriptions.push(usage);
+  const meter = new UsageMeter(config, environments, catalogs, connection, context.globalState);
+  const usage = new ModelUsage();
+  context.subscriptions.push(meter, usage);
   const testApi: PlatformTestApi & Record<string, unknown> = {
     catalog,
     selection,
-    usage,
+    meter,
     catalogs,
     modelCache,
     changes,
@@ -180,6 +184,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     ui,
     selection,
     firstSteps,
+    meter,
     usage,
     testApi,
   };

@@ -12,6 +12,7 @@ import type { ModelsView } from './explorer/modelsView';
 import type { RegistryChangesPage } from './explorer/registryChanges';
 import type { RequestsApi } from './requests';
 import type { ChecksApi } from './checks';
+import type { ReferencesApi } from './references';
 import type { ModelsStatusBar } from './setup/statusBar';
 import type { EnvironmentStatusBar } from './setup/environments';
 import type { UsageView } from './setup/usageView';
@@ -40,4 +41,6 @@ export interface ModelAccessApi extends PlatformTestApi {
   requests: RequestsApi;
   /** Payload checks in Test Explorer: the test controller, refresh, run, outcomes, the last results tables. */
   checks: ChecksApi;
+  /** Model ids in the workspace's code: the index, its problems, Models in Use (loaded just after activation). */
+  references: ReferencesApi;
 }

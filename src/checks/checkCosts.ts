@@ -16,7 +16,7 @@ export class CheckCosts {
   /** Once the person chose to run anyway, the rest of this run is not asked about again. */
   private goAhead = false;
 
-  constructor(private readonly deps: Pick<Services, 'usage' | 'ui'>) {}
+  constructor(private readonly deps: Pick<Services, 'meter' | 'ui'>) {}
 
   /** A new run of checks: the warning may be shown again. */
   startRun(): void {
@@ -30,7 +30,7 @@ export class CheckCosts {
     }
     this.priced.set(
       row,
-      this.deps.usage.record({ model: row.result.model, environment, usage: row.result.observed.answer?.usage }),
+      this.deps.meter.record({ model: row.result.model, environment, usage: row.result.observed.answer?.usage }),
     );
   }
 
@@ -51,7 +51,7 @@ export class CheckCosts {
    * reset), a warning with the way out — Run Anyway, or Cancel (the file's requests are skipped).
    */
   async confirm(count: number, environment: string | undefined, token?: vscode.CancellationToken): Promise<boolean> {
-    const left = requestsLeft(this.deps.usage.limitsOf(environment), Date.now());
+    const left = requestsLeft(this.deps.meter.limitsOf(environment), Date.now());
     if (this.goAhead || left === undefined || count <= left || token?.isCancellationRequested) {
       return true;
     }

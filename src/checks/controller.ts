@@ -497,7 +497,7 @@ export class ChecksController implements vscode.Disposable {
       },
       beforeRequests: (count) => this.costs.confirm(count, environment),
       // `// @expect cost` and `total cost` at the model's price in that environment (registry and setting).
-      priceOf: (model) => this.deps.usage.priceOf(model, environment),
+      priceOf: (model) => this.deps.meter.priceOf(model, environment),
       readText: (f) => files.get(f) ?? undefined,
       concurrency: this.settings.concurrency,
       maxRows: this.settings.maxRows,

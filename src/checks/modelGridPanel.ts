@@ -11,6 +11,14 @@ export const MODEL_GRID_VIEW_TYPE = 'modelAccess.modelGrid';
 /** The run code (dist/checks.js): the grid's page and CSV, loaded with the run that made the grid. */
 const load = onFirstUse(() => require('./runner') as typeof import('./runner'));
 
+/** A button another feature asks the grid to show after its run (Switch N references): one of our commands. */
+export interface GridFollowUp {
+  /** Localized by the feature that asks, with any registry text through the display function. */
+  title: string;
+  command: string;
+  arguments: unknown[];
+}
+
 /** What integration tests observe and drive of the page. */
 export interface ModelGridApi {
   /** The grid of the last several-models run (kept when the page is closed: Show Results Across Models). */
@@ -19,6 +27,8 @@ export interface ModelGridApi {
   html(): string | undefined;
   /** What pressing Save as CSV does; resolves with the file written. */
   saveCsv(): Promise<vscode.Uri | undefined>;
+  /** What pressing the follow-up button (Switch N references) does, when the grid has one. */
+  followUp(): Promise<unknown>;
 }
 
 /**
@@ -30,18 +40,28 @@ export class ModelGridPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private shown: ModelGrid | undefined;
   private drawn: string | undefined;
+  private then: GridFollowUp | undefined;
 
   constructor(private readonly ui: Ui) {}
 
   get api(): ModelGridApi {
-    return { grid: () => this.shown, html: () => (this.panel ? this.drawn : undefined), saveCsv: () => this.saveCsv() };
+    return {
+      grid: () => this.shown,
+      html: () => (this.panel ? this.drawn : undefined),
+      saveCsv: () => this.saveCsv(),
+      followUp: () => this.followUp(),
+    };
   }
 
   /** Shows `grid` (the last run's when omitted); false when no several-models run has ended yet. */
-  show(grid: ModelGrid | undefined = this.shown): boolean {
+  show(grid: ModelGrid | undefined = this.shown, then?: GridFollowUp): boolean {
     if (!grid) {
       void this.ui.info(l10n.t('Run Checks on Several Models first: there are no results across models yet.'));
       return false;
+    }
+    // A new grid drops the previous one's button; showing the same grid again keeps it.
+    if (grid !== this.shown || then) {
+      this.then = then;
     }
     this.shown = grid;
     let panel = this.panel;
@@ -62,14 +82,17 @@ export class ModelGridPanel implements vscode.Disposable {
         }
       });
       created.webview.onDidReceiveMessage((m: unknown) => {
-        if (load().parseGridMessage(m) === 'saveCsv') {
+        const action = load().parseGridMessage(m);
+        if (action === 'saveCsv') {
           void this.saveCsv();
+        } else if (action === 'followUp') {
+          void this.followUp();
         }
       });
       this.panel = panel;
     }
     panel.title = l10n.t('Results Across Models · {0}', displayText(grid.payload, 60));
-    this.drawn = load().modelGridHtml(grid, newNonce(), panel.webview.cspSource);
+    this.drawn = load().modelGridHtml(grid, newNonce(), panel.webview.cspSource, this.then?.title);
     panel.webview.html = this.drawn;
     return true;
   }
@@ -96,6 +119,12 @@ export class ModelGridPanel implements vscode.Disposable {
     flash('save', said);
     void this.panel?.webview.postMessage({ announce: said });
     return target;
+  }
+
+  /** Runs the follow-up button's command (nothing when the grid has none). */
+  followUp(): Promise<unknown> {
+    const then = this.then;
+    return then ? Promise.resolve(vscode.commands.executeCommand(then.command, ...then.arguments)) : Promise.resolve();
   }
 
   dispose(): void {

@@ -10,8 +10,10 @@ import { Redactor } from '../api/redact';
 import { inertCiCommands, visibleControls } from '../common/controlChars';
 import { CHECK_USAGE, checkMain, loadEnvironments, openClient, type CommandContext } from './checkCommand';
 import { EXIT_CANNOT_RUN, EXIT_PASSED, type CliIo } from './cliIo';
+import { mcpMain } from './mcp';
 import { mergeMain } from './merge';
 import { modelsMain } from './models';
+import { referencesMain } from './references';
 
 export { EXIT_CANNOT_RUN, EXIT_FAILED, EXIT_PASSED, type CliIo } from './cliIo';
 export { secretHeaderVariable } from './keys';
@@ -19,9 +21,21 @@ export { secretHeaderVariable } from './keys';
 /** The commands by name; a new command is one entry here and one line in OTHER_COMMANDS. */
 const COMMANDS: Record<string, (args: readonly string[], context: CommandContext) => Promise<number>> = {
   check: checkMain,
+  mcp: mcpMain,
   merge: (args, { io, out, err }) => mergeMain(args, { cwd: io.cwd, out, err }),
   models: (args, { io, out, err, redactor }) =>
     modelsMain(args, {
+      env: io.env,
+      cwd: io.cwd,
+      out,
+      err,
+      redactor,
+      loadEnvironments,
+      openClient: (env, envKey, environments) =>
+        openClient(env, envKey, io.env, redactor, DEFAULT_MAX_RESPONSE_BYTES, environments),
+    }),
+  references: (args, { io, out, err, redactor }) =>
+    referencesMain(args, {
       env: io.env,
       cwd: io.cwd,
       out,
@@ -38,6 +52,8 @@ const OTHER_COMMANDS = [
   'Other commands:',
   '  model-access models   list the models, or save the list for --changed-since (model-access models --help)',
   '  model-access merge    merge the JUnit reports of shards (model-access merge --help)',
+  '  model-access mcp      serve the models, cards, checks and Send to agents over MCP (model-access mcp --help)',
+  '  model-access references  where the code names models, and their lifecycle (model-access references --help)',
 ];
 
 export async function main(args: readonly string[], io: CliIo): Promise<number> {

@@ -61,7 +61,7 @@ import { compareLists, type RegistryChanges } from '../domain/registry/changes';
 import type { ListModelsResult, ModelEntry } from '../api/types';
 import { priceFor } from '../domain/cost/prices';
 import { COST_USAGE, costProperties, loadPrices, readCostOption, RunCosts, waitLine, type CostOptions } from './costs';
-import { costCases } from './costCases';
+import { costCases, requestCount } from './costCases';
 
 interface Options {
   patterns: string[];
@@ -689,7 +689,8 @@ export async function checkMain(
     return EXIT_CANNOT_RUN;
   }
   if (costs.stopped) {
-    const message = `the run was stopped: ${costs.stopped}; ${notRun} requests and ${files.length - filesRun} payload files were not run`;
+    const filesLeft = files.length - filesRun;
+    const message = `the run was stopped: ${costs.stopped}; ${requestCount(notRun)} and ${filesLeft} payload file${filesLeft === 1 ? '' : 's'} were not run`;
     suites.push({
       name: 'model-access check',
       file: '',

@@ -14,6 +14,11 @@ export interface CostCases {
   notRun: number;
 }
 
+/** "1 request", "4 requests". */
+export function requestCount(n: number): string {
+  return `${n} request${n === 1 ? '' : 's'}`;
+}
+
 export function costCases(result: FileResult, relative: string, stopReason: string | undefined): CostCases {
   const out: CostCases = { lines: [], cases: [], passed: 0, failed: 0, notRun: 0 };
   for (const total of result.totals ?? []) {
@@ -36,7 +41,7 @@ export function costCases(result: FileResult, relative: string, stopReason: stri
     out.cases.push({ name: skipped.label, time: 0, error: { message, detail: `${relative}  ${message}` } });
   }
   if (out.notRun > 0) {
-    out.lines.push(`        ${out.notRun} requests were not run (--max-cost)`);
+    out.lines.push(`        ${requestCount(out.notRun)} not run (--max-cost)`);
   }
   return out;
 }

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isRecord } from '../common/records';
-import { totalTokens } from '../domain/answer';
+import { totalTokens, type TokenUsage } from '../domain/answer';
 import { formatAmount, formatCost, type Cost } from '../domain/cost/cost';
 import { formatRateLimits, formatWait, readRateLimits } from '../domain/cost/rateLimits';
 import { formatTally, UsageTotals } from '../domain/cost/totals';
@@ -75,14 +75,17 @@ export function costProperties(row: RowResult): { name: string; value: string }[
     return [];
   }
   const { observed, cost } = row.result;
-  const usage = observed.answer?.usage;
+  // Typed as the answer reader's own result (its `output` is a count, not an answer's shape).
+  const usage: TokenUsage | undefined = observed.answer?.usage;
   const props: { name: string; value: string }[] = [];
   const total = totalTokens(usage);
-  if (usage?.input !== undefined) {
-    props.push({ name: 'tokens-input', value: String(usage.input) });
-  }
-  if (usage?.output !== undefined) {
-    props.push({ name: 'tokens-output', value: String(usage.output) });
+  if (usage) {
+    if (usage.input !== undefined) {
+      props.push({ name: 'tokens-input', value: String(usage.input) });
+    }
+    if (usage.output !== undefined) {
+      props.push({ name: 'tokens-output', value: String(usage.output) });
+    }
   }
   if (total !== undefined) {
     props.push({ name: 'tokens', value: String(total) });

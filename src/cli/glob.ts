@@ -38,7 +38,12 @@ export function globToRegExp(pattern: string): RegExp {
 
 const PAYLOAD = /\.jsonc?$/i;
 
-function walk(dir: string, out: string[]): void {
+/** How many folder entries a search may still look at (the MCP server's globs are bounded; the CLI's are not). */
+interface Budget {
+  left: number;
+}
+
+function walk(dir: string, out: string[], budget: Budget = { left: Infinity }): void {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -46,20 +51,28 @@ function walk(dir: string, out: string[]): void {
     return;
   }
   for (const e of entries) {
-    if (e.name === 'node_modules' || e.name.startsWith('.')) {
+    if (e.name === 'node_modules' || e.name.startsWith('.') || budget.left-- <= 0) {
       continue;
     }
     const full = path.join(dir, e.name);
     if (e.isDirectory()) {
-      walk(full, out);
+      walk(full, out, budget);
     } else if (e.isFile()) {
       out.push(full);
     }
   }
 }
 
-/** The files the arguments name, each once, sorted; `unmatched` lists the arguments that named nothing. */
-export function expandPatterns(patterns: readonly string[], cwd: string): { files: string[]; unmatched: string[] } {
+/**
+ * The files the arguments name, each once, sorted; `unmatched` lists the arguments that named nothing. With
+ * `maxEntries`, the searches look at that many folder entries in all (`cut`: they stopped there).
+ */
+export function expandPatterns(
+  patterns: readonly string[],
+  cwd: string,
+  maxEntries = Infinity,
+): { files: string[]; unmatched: string[]; cut?: true } {
+  const budget: Budget = { left: maxEntries };
   const files = new Set<string>();
   const unmatched: string[] = [];
   for (const pattern of patterns) {
@@ -70,7 +83,7 @@ export function expandPatterns(patterns: readonly string[], cwd: string): { file
       files.add(full);
     } else if (stat?.isDirectory()) {
       const found: string[] = [];
-      walk(full, found);
+      walk(full, found, budget);
       found.filter((f) => PAYLOAD.test(f)).forEach((f) => files.add(f));
     } else {
       // The folder part before the first wildcard is where the search starts.
@@ -81,7 +94,7 @@ export function expandPatterns(patterns: readonly string[], cwd: string): { file
       const root = path.resolve(cwd, base === '' ? '.' : base);
       const re = globToRegExp(firstWild < 0 ? '' : parts.slice(firstWild).join('/'));
       const found: string[] = [];
-      walk(root, found);
+      walk(root, found, budget);
       for (const f of found) {
         if (re.test(path.relative(root, f).split(path.sep).join('/'))) {
           files.add(f);
@@ -92,5 +105,5 @@ export function expandPatterns(patterns: readonly string[], cwd: string): { file
       unmatched.push(pattern);
     }
   }
-  return { files: [...files].sort(), unmatched };
+  return { files: [...files].sort(), unmatched, ...(budget.left < 0 ? { cut: true as const } : {}) };
 }

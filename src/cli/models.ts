@@ -6,7 +6,7 @@
  * warnings but never saved: compared later, its missing models would read as gone. No `vscode` import.
  */
 import * as path from 'node:path';
-import type { ModelService } from '../api/types';
+import type { ListModelsResult, ModelService } from '../api/types';
 import type { Redactor } from '../api/redact';
 import { displayText } from '../common/text';
 import { findEnvironment, type Environment } from '../domain/environments';
@@ -126,6 +126,52 @@ export function defaultService(
   };
 }
 
+/** The models a command reads (`models`, `references`): the list, and the service it came from for display. */
+export interface RegistryListing {
+  listed: ListModelsResult;
+  /** The service's origin and path, for display (never a key or a query). */
+  where: string;
+}
+
+/**
+ * The models of the service `--env` (or MODEL_ACCESS_BASE_URL) names, listed with the extension's client and
+ * the key for that service; or the sentence that says why they could not be.
+ */
+export async function listRegistry(
+  options: { envName?: string; environmentsFile?: string; timeout: number },
+  deps: ModelsDeps,
+): Promise<RegistryListing | { problem: string }> {
+  const service = defaultService(options.envName, options.environmentsFile, deps);
+  if ('problem' in service) {
+    return { problem: `${service.problem}.` };
+  }
+  const choice = keyForEnvironment(
+    service.env,
+    deps.env,
+    deps.env.MODEL_ACCESS_BASE_URL?.trim() ?? service.env.baseUrl,
+    service.environments,
+  );
+  if ('problem' in choice) {
+    return {
+      problem: deps.env.MODEL_ACCESS_API_KEY?.trim()
+        ? `${choice.problem}.`
+        : 'MODEL_ACCESS_API_KEY is not set; set it to the key for the service (a CI secret).',
+    };
+  }
+  const where = displayUrl(service.env.baseUrl);
+  const client = await deps.openClient(service.env, choice.key, service.environments);
+  if (typeof client === 'string') {
+    return { problem: `the models could not be listed: ${client}` };
+  }
+  try {
+    return { listed: await client.listModels({ signal: AbortSignal.timeout(options.timeout * 1000) }), where };
+  } catch (e) {
+    return { problem: `the models could not be listed from ${where}: ${(e as Error).message}` };
+  } finally {
+    await client.dispose();
+  }
+}
+
 /** A table of the models, one line each, columns padded to the widest cell (registry text as display text). */
 export function modelTable(
   models: readonly { id: string; family?: string; version?: string; raw: unknown }[],
@@ -158,40 +204,12 @@ export async function modelsMain(args: readonly string[], deps: ModelsDeps): Pro
     MODELS_USAGE.forEach((l) => deps.out(l));
     return 0;
   }
-  const service = defaultService(options.envName, options.environmentsFile, deps);
-  if ('problem' in service) {
-    err(`model-access models: ${service.problem}.`);
+  const listing = await listRegistry(options, deps);
+  if ('problem' in listing) {
+    err(`model-access models: ${listing.problem}`);
     return 2;
   }
-  const choice = keyForEnvironment(
-    service.env,
-    deps.env,
-    deps.env.MODEL_ACCESS_BASE_URL?.trim() ?? service.env.baseUrl,
-    service.environments,
-  );
-  if ('problem' in choice) {
-    err(
-      deps.env.MODEL_ACCESS_API_KEY?.trim()
-        ? `model-access models: ${choice.problem}.`
-        : 'model-access models: MODEL_ACCESS_API_KEY is not set; set it to the key for the service (a CI secret).',
-    );
-    return 2;
-  }
-  const where = displayUrl(service.env.baseUrl);
-  const client = await deps.openClient(service.env, choice.key, service.environments);
-  if (typeof client === 'string') {
-    err(`model-access models: the models could not be listed: ${client}`);
-    return 2;
-  }
-  let listed;
-  try {
-    listed = await client.listModels({ signal: AbortSignal.timeout(options.timeout * 1000) });
-  } catch (e) {
-    err(`model-access models: the models could not be listed from ${where}: ${(e as Error).message}`);
-    return 2;
-  } finally {
-    await client.dispose();
-  }
+  const { listed, where } = listing;
   const now = (deps.now ?? Date.now)();
   listed.warnings.forEach((w) => err(`model-access models: warning: ${w}`));
   if (listed.skipped > 0) {

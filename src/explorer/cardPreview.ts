@@ -9,9 +9,9 @@ import type { KeptCards } from './keptCards';
 import { BuiltinCommands } from '../ids';
 import type { RedactingLog } from '../platform/log';
 import type { Ui } from '../platform/ui';
-import { fetchCard } from './core/cardFetch';
+import { fetchCard } from '../api/cardFetch';
 import { plainTextAsMarkdown, prepareCardSource, sanitizeRenderedCard } from '../domain/cardMarkdown';
-import { checkCardLink, rawCardLink } from './core/linkSafety';
+import { checkCardLink, rawCardLink } from '../api/linkSafety';
 import { modelDocumentName, modelDocumentQuery } from './core/documentName';
 import { l10n } from '../platform/l10n';
 
@@ -53,7 +53,7 @@ function changedNote(at: number): string {
 
 /**
  * Model Cards in VS Code's Markdown preview: the card is fetched without the API key but through the service's
- * proxy and trust settings (see core/cardFetch.ts), made safe (core/cardMarkdown.ts) and served from a
+ * proxy and trust settings (see api/cardFetch.ts), made safe (core/cardMarkdown.ts) and served from a
  * read-only virtual document the preview renders.
  * A card that is an HTML page opens in the browser instead, through the usual card checks.
  */

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
 import { Commands } from '../ids';
 import { environmentFromArg, modelFromArg } from '../domain/commandArgs';
-import { checkCardLink } from './core/linkSafety';
+import { checkCardLink } from '../api/linkSafety';
 import type { CardOutcome } from './modelCard';
 import type { InspectOutcome } from './inspect';
 import { clean, displayText, type DisplayText } from '../common/text';

@@ -8,7 +8,7 @@ import { ChatVendor, Commands, Settings } from '../ids';
 import type { Services } from '../services';
 import { flash } from '../platform/ui';
 import { detailsHtml, parseDetailsMessage, type DetailsMessage, type DetailsPageState } from './core/detailsHtml';
-import { checkCardLink } from './core/linkSafety';
+import { checkCardLink } from '../api/linkSafety';
 import { modelDetails } from './core/modelDetails';
 import { formatPrice, priceFor } from '../domain/cost/prices';
 import { l10n } from '../platform/l10n';

@@ -17,7 +17,7 @@ import { scopeOf } from '../domain/keyScope';
 /** The Models view, Model Cards, Inspect, and the per-model commands. */
 export function register(services: Services): vscode.Disposable[] {
   const { catalog, config, connection, environments, log } = services;
-  const view = new ModelsView(catalog, config, services.catalogs, services.changes);
+  const view = new ModelsView(catalog, config, services.catalogs, services.changes, services.usage);
   const changesPage = new RegistryChangesPage(services);
   const documents = new ModelDocuments(log);
   // `environment`: a row's, under that environment's root (none: the active one). A card's "Inspect Model"

@@ -3,7 +3,7 @@ import type { RedactingLog } from '../platform/log';
 import { clean, type DisplayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { Ui } from '../platform/ui';
-import { checkCardLink, describeLink, rawCardLink } from './core/linkSafety';
+import { checkCardLink, describeLink, rawCardLink } from '../api/linkSafety';
 
 export type CardOutcome = 'opened' | 'refused' | 'noCard' | 'notOpened';
 

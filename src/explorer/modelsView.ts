@@ -1,3 +1,4 @@
+import type { ModelUsage } from '../platform/modelUsage';
 import * as vscode from 'vscode';
 import type { Config } from '../platform/config';
 import { ContextKeys, Views, BuiltinCommands } from '../ids';
@@ -37,9 +38,11 @@ export class ModelsView extends Lifecycle {
     private readonly catalogs: EnvironmentCatalogs,
     /** The registry changes since the active environment's list was last seen (rows, message, badge). */
     private readonly changes?: ModelChanges,
+    /** How many places in the workspace's code name each model (shown on its row). */
+    usage?: ModelUsage,
   ) {
     super();
-    this.provider = new ModelsTreeProvider(catalog, () => this.options(), changes);
+    this.provider = new ModelsTreeProvider(catalog, () => this.options(), changes, usage);
     this.roots = new EnvironmentRootsProvider(
       this.provider,
       catalogs,

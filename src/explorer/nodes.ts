@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ModelEntry } from '../api/types';
-import { checkCardLink } from './core/linkSafety';
+import { checkCardLink } from '../api/linkSafety';
 import { Commands, ItemContext } from '../ids';
 import { modelCount } from '../common/counts';
 import { displayText, type DisplayText } from '../common/text';
@@ -103,6 +103,8 @@ export class ModelNode extends vscode.TreeItem {
       change?: ModelChange;
       /** `modelAccess.prices`, for the price in the tooltip. */
       prices?: unknown;
+      /** How many places in the workspace's code name the model. */
+      uses?: number;
     },
   ) {
     const text = displayText(model.id) || l10n.t('(no id)');
@@ -111,7 +113,12 @@ export class ModelNode extends vscode.TreeItem {
     this.change = options.change;
     this.prices = options.prices;
     // The flat list is sorted by family but has no family rows: each row names its family after the version.
-    const row = modelRow(model, { showFamily: options.showFamily ?? false, change: options.change, now: Date.now() });
+    const row = modelRow(model, {
+      showFamily: options.showFamily ?? false,
+      change: options.change,
+      now: Date.now(),
+      uses: options.uses,
+    });
     this.description = row.description;
     const card = checkCardLink(model.cardUrl);
     this.contextValue = card.ok ? ItemContext.modelWithCard : ItemContext.model;

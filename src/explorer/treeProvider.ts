@@ -11,6 +11,7 @@ import { clean } from '../common/text';
 import { l10n } from '../platform/l10n';
 import type { ModelChanges, ShownChanges } from '../platform/modelChanges';
 import type { ModelChange } from '../domain/registry/changes';
+import type { ModelUsage } from '../platform/modelUsage';
 
 /** How the view presents the catalog; owned by the view controller, read by the provider. */
 export interface ViewOptions {
@@ -73,12 +74,15 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
     private readonly options: () => ViewOptions,
     /** The registry changes to mark on the rows (the active environment's tree only). */
     private readonly changes?: Pick<ModelChanges, 'current' | 'onDidChange'>,
+    /** How many places in the workspace name each model (the active environment's tree only). */
+    private readonly usage?: Pick<ModelUsage, 'count' | 'onDidChange'>,
   ) {
     super();
     this.own(
       catalog.onDidChange(() => this.refresh()),
       catalog.onDidChangeStatus(() => this.refresh()),
       ...(changes ? [changes.onDidChange(() => this.refresh())] : []),
+      ...(usage ? [usage.onDidChange(() => this.refresh())] : []),
     );
   }
 
@@ -219,6 +223,7 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
         // A repeated id is one model (its first entry): only that row is marked.
         change: n === 0 ? changeFor(changes, model) : undefined,
         prices: options.prices,
+        uses: n === 0 ? this.usage?.count(model.id) : undefined,
       });
     });
     if (sorted.length > shown.length) {

@@ -188,6 +188,6 @@ async function setPassphrase(services: Services): Promise<'stored' | 'cleared' |
 
 /** The last rate limits the environment's service announced, in words; undefined when it announced none. */
 function rateLimitsOf(services: Services, environment: string | undefined): string | undefined {
-  const limits = services.usage.limitsOf(environment);
+  const limits = services.meter.limitsOf(environment);
   return limits && rateLimitsLine(limits, Date.now());
 }

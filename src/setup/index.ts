@@ -11,8 +11,8 @@ import { UsageView } from './usageView';
 
 /** Service URL, API key, consent and environment commands, the status bar items, the Usage view, the walkthrough. */
 export function register(services: Services): vscode.Disposable[] {
-  const statusBar = new ModelsStatusBar(services.catalog, services.changes, services.environments, services.usage);
-  const usageView = new UsageView(services.usage);
+  const statusBar = new ModelsStatusBar(services.catalog, services.changes, services.environments, services.meter);
+  const usageView = new UsageView(services.meter);
   services.testApi.usageView = usageView;
   const environmentBar = new EnvironmentStatusBar(services.environments);
   services.testApi.statusBar = statusBar;

@@ -396,6 +396,14 @@ describe('Conversation panel', () => {
     // next message is typed, not on the page's body.
     await frame.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('Control+1');
+    // As a person does: Ctrl+2 once the cursor is back in the payload (the webview forwards Ctrl+1 to the
+    // workbench by a message; a Ctrl+2 pressed before that lands finds the panel's group still active).
+    await waitForValue(
+      () => page.evaluate(() => Boolean(document.activeElement?.closest('.monaco-editor'))),
+      (inEditor) => inEditor,
+      'the payload editor focused by Ctrl+1',
+      10_000,
+    );
     await page.keyboard.press('Control+2');
     // The panel Ctrl+2 focuses is the active one of its group (the 900 round left the fork's panel there too):
     // whichever page has the keyboard must have it in its message box.

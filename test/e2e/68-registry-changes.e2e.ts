@@ -2,7 +2,8 @@
 // changes (one model added, one gone, one new version, one deprecated with a successor), and the next start
 // marks exactly those four rows, by description and accessible name (the status bar counts them); Show
 // Changes lists them; Mark as Seen clears them and they stay cleared after another start; a payload naming
-// the gone model gets the warning, and its quick fix makes it name a listed model.
+// the gone model gets the warning, and its quick fix makes it name a listed model. Code naming the gone model,
+// never opened, is in the Problems view and in Models in Use.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,6 +19,7 @@ import {
   readTreeRows,
   reloadWorkbench,
   screenshot,
+  viewPane,
   type TreeRow,
 } from './helpers';
 
@@ -57,6 +59,10 @@ describe('Registry changes between two window starts', () => {
       },
     });
 
+    // Code that names the gone model, never opened: the Problems view and Models in Use say so after the start.
+    const code = path.join(e2e.dirs.workspace, 'summarise.py');
+    fs.writeFileSync(code, `client.chat(model="${gone.id}", prompt="Summarise the report.")\n`);
+
     // The second start: the rows that changed say so.
     await reloadWorkbench(page);
     await openViewContainer(page);
@@ -76,6 +82,24 @@ describe('Registry changes between two window starts', () => {
     const counted = page.locator('.statusbar-item', { hasText: /· 4 registry changes/ });
     await counted.first().waitFor({ state: 'visible', timeout: 15_000 });
     await screenshot(page, 'registry-changes');
+
+    // Models in Use (collapsed until opened) lists the gone model; the Problems view has its error.
+    await viewPane(page, 'Models in Use').locator('.pane-header').click();
+    let used: TreeRow | undefined;
+    for (const deadline = Date.now() + 30_000; !used; await page.waitForTimeout(500)) {
+      used = (await readTreeRows(page, { viewTitle: 'Models in Use' })).find((r) => r.label === gone.id);
+      assert.ok(used || Date.now() < deadline, `${gone.id} in Models in Use`);
+    }
+    assert.match(used.description, /places? · no longer listed$/);
+    await openPalette(page, 'View: Focus Problems');
+    const problem = page.locator('.markers-panel .monaco-list-row', {
+      hasText: `${gone.id} is no longer in the registry`,
+    });
+    await problem.first().waitFor({ state: 'visible', timeout: 15_000 });
+    await screenshot(page, 'model-references');
+    await hidePanel(page);
+    await viewPane(page, 'Models in Use').locator('.pane-header').click();
+    fs.rmSync(code, { force: true });
 
     // Show Changes lists the four, by family.
     await openPalette(page, 'Model Access: Show Changes');

@@ -283,7 +283,10 @@ describe('Checks in Test Explorer', function () {
       new vscode.Position(1, '// @expect '.length),
     );
     const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
-    assert.ok(labels.includes('status 200') && labels.includes('first token < 800ms'), labels.join(', '));
+    assert.ok(
+      ['status 200', 'first token < 800ms', 'cost <= 0.01', 'total cost <= 0.50'].every((l) => labels.includes(l)),
+      labels.join(', '),
+    );
   });
 
   it('a check file in the workspace reads only MODEL_ACCESS_* environment variables, as Send does', async () => {

@@ -133,7 +133,7 @@ describe('Costs: tokens, time, prices, rate limits and totals', function () {
     assert.ok(session?.children.some((c) => c.label === `Model ${CHEAP}` && /USD/.test(c.description)));
     assert.ok(rows.some((r) => r.id === 'today'));
     // Kept per day as counts: no key, no prompt, no answer text.
-    const stored = JSON.stringify(api.usage.days.toJSON());
+    const stored = JSON.stringify(api.meter.days.toJSON());
     assert.match(stored, new RegExp(`"model":"${CHEAP}"`));
     assert.ok(!stored.includes(server.keys.acme) && !/"content"|messages/.test(stored), stored.slice(0, 300));
     await vscode.commands.executeCommand(`${Views.usage}.focus`);
@@ -150,7 +150,7 @@ describe('Costs: tokens, time, prices, rate limits and totals', function () {
     await vscode.commands.executeCommand(Commands.sendRequest);
     server.setFaults({});
     const seen = Date.now();
-    assert.equal(api.usage.limitsOf()?.remainingRequests, 0);
+    assert.equal(api.meter.limitsOf()?.remainingRequests, 0);
     const before = server.requests.length;
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand(Commands.runChecks);

@@ -124,4 +124,29 @@ describe('Restricted Mode (untrusted workspace)', function () {
     assert.ok(chat.some((m) => m.id === 'aurora-1.5'));
     assert.equal(workspaceService.requests.length, 0, 'nothing reached the workspace service');
   });
+
+  it('model ids in the code get their problems: the references only read', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder);
+    const file = path.join(folder.uri.fsPath, 'restricted-refs', 'app.py');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, 'MODEL = "aurora-1"\n');
+    try {
+      await api.catalog.refresh();
+      await api.references.feature().rescan();
+      const problems = await eventually(
+        () => {
+          const found = vscode.languages
+            .getDiagnostics(vscode.Uri.file(file))
+            .filter((d) => d.source === 'Model Access');
+          return found.length > 0 ? found : undefined;
+        },
+        15_000,
+        'the problem of a file never opened',
+      );
+      assert.match(problems[0].message, /aurora-1/);
+    } finally {
+      rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  });
 });

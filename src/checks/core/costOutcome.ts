@@ -9,7 +9,15 @@ import { costOf, formatAmount, formatCost, type Cost } from '../../domain/cost/c
 import { formatPrice, type ModelPrice } from '../../domain/cost/prices';
 import type { TokenUsage } from '../../domain/answer';
 import { compare, type CompareOp, type Expectation } from './expectations';
-import type { Outcome } from './evaluate';
+
+/** What evaluate.ts calls an Outcome (declared here too: evaluate.ts imports this module). */
+export interface CostVerdict {
+  passed: boolean;
+  message?: string;
+  expected?: string;
+  actual?: string;
+}
+type Outcome = CostVerdict;
 
 export type CostExpectation = Extract<Expectation, { kind: 'cost' | 'totalCost' }>;
 

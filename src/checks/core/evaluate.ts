@@ -8,13 +8,14 @@ import { testWithin } from './budget';
 import { select } from './jsonPath';
 import { containsUnwanted, differs, doesNotContain, doesNotMatch, isExactly } from './messages';
 import { deepEqual, validate } from './jsonSchema';
+import type { TokenUsage } from '../../domain/answer/types';
 import { costOutcome, type Pricing } from './costOutcome';
 import type { RateLimits } from '../../domain/cost/rateLimits';
 
 /** The parts of the shared answer reader's `Answer` the expectations read. */
 export interface AnswerView {
   text: string | undefined;
-  usage?: { input?: number; output?: number; total?: number; cachedInput?: number };
+  usage?: TokenUsage;
   vectors?: number[][];
 }
 

@@ -19,7 +19,7 @@ import { formatMs } from './expectations';
 import { formatScore, summaryText, type GridCell, type ModelGrid } from './modelGrid';
 
 /** What the page's buttons ask the extension to do. */
-export const GRID_ACTIONS = ['saveCsv'] as const;
+export const GRID_ACTIONS = ['saveCsv', 'followUp'] as const;
 export type GridAction = (typeof GRID_ACTIONS)[number];
 
 /** A message from the page, if it is one the extension understands (anything else is ignored). */
@@ -116,8 +116,11 @@ function modelLabel(model: string): string {
   return `<span class="cell-model" aria-hidden="true">${breakable(model)}</span>`;
 }
 
-/** The whole page of a grid. */
-export function modelGridHtml(grid: ModelGrid, nonce: string, cspSource: string): string {
+/**
+ * The whole page of a grid. `followUp`: the title of a second button another feature asked for after its
+ * run (Switch N references), already localized; written as text.
+ */
+export function modelGridHtml(grid: ModelGrid, nonce: string, cspSource: string, followUp?: string): string {
   const models = grid.models.length;
   const caption =
     models === 1
@@ -164,7 +167,11 @@ export function modelGridHtml(grid: ModelGrid, nonce: string, cspSource: string)
   const content = [
     '<main aria-labelledby="grid-title">',
     `<h1 id="grid-title">${escapeHtml(l10n.t('Results Across Models'))}</h1>`,
-    `<div class="actions"><button type="button" class="primary" data-action="saveCsv">${escapeHtml(l10n.t('Save as CSV…'))}</button></div>`,
+    `<div class="actions">${
+      followUp === undefined
+        ? ''
+        : `<button type="button" class="primary" data-action="followUp">${escapeHtml(followUp)}</button> `
+    }<button type="button" class="${followUp === undefined ? 'primary' : 'secondary'}" data-action="saveCsv">${escapeHtml(l10n.t('Save as CSV…'))}</button></div>`,
     liveRegion('announce', '', false),
     `<table role="table" class="grid" id="grid"><caption>${escapeHtml(caption)}</caption>${head}${body}${foot}</table>`,
     why.length === 0

@@ -61,10 +61,19 @@ const SUCCESSOR_KEYS = [
 ];
 const STATUS_KEYS = ['lifecycle_status', 'lifecycleStatus', 'lifecycle_stage', 'lifecycle'];
 
-const DEPRECATED_WORDS = new Set(['deprecated', 'deprecating', 'legacy', 'sunsetting', 'retiring', 'end-of-life']);
-const RETIRED_WORDS = new Set(['retired', 'sunset', 'sunsetted', 'removed', 'discontinued', 'shutdown', 'eol']);
-const PREVIEW_WORDS = new Set(['preview', 'beta', 'alpha', 'experimental', 'public-preview', 'private-preview']);
-const ACTIVE_WORDS = new Set(['generally-available', 'ga', 'active', 'stable', 'available', 'current', 'live']);
+/** A set of status words; it takes `undefined` too, so an absent status is simply in none. */
+type Words = ReadonlySet<string | undefined>;
+const DEPRECATED_WORDS: Words = new Set([
+  'deprecated',
+  'deprecating',
+  'legacy',
+  'sunsetting',
+  'retiring',
+  'end-of-life',
+]);
+const RETIRED_WORDS: Words = new Set(['retired', 'sunset', 'sunsetted', 'removed', 'discontinued', 'shutdown', 'eol']);
+const PREVIEW_WORDS: Words = new Set(['preview', 'beta', 'alpha', 'experimental', 'public-preview', 'private-preview']);
+const ACTIVE_WORDS: Words = new Set(['generally-available', 'ga', 'active', 'stable', 'available', 'current', 'live']);
 
 /** Seconds below this are epoch seconds; above, milliseconds (10^11 s is the year 5138). */
 const MS_THRESHOLD = 1e11;
@@ -114,13 +123,11 @@ function firstOf<T>(
   keys: readonly string[],
   read: (v: unknown) => T | undefined,
 ): T | undefined {
+  // Every reader gives undefined for an absent or null field.
   for (const k of keys) {
-    const v = o[k];
-    if (v !== undefined && v !== null) {
-      const r = read(v);
-      if (r !== undefined) {
-        return r;
-      }
+    const r = read(o[k]);
+    if (r !== undefined) {
+      return r;
     }
   }
   return undefined;
@@ -143,11 +150,9 @@ function readLevel(o: Record<string, unknown>, into: ModelLifecycle): void {
   const deprecated = o.deprecated;
   if (deprecated === true || (typeof deprecated === 'string' && /^(true|yes)$/i.test(deprecated.trim()))) {
     into.deprecated = true;
-  } else if (deprecated !== undefined && deprecated !== false && deprecated !== null) {
-    const at = readDate(deprecated);
-    if (at !== undefined) {
-      into.deprecatedAt ??= at;
-    }
+  } else {
+    // A date (false, null and other words read as none).
+    into.deprecatedAt ??= readDate(deprecated);
   }
   into.deprecatedAt ??= firstOf(o, DEPRECATION_KEYS, readDate);
   into.retiresAt ??= firstOf(o, RETIREMENT_KEYS, readDate);
@@ -159,7 +164,7 @@ function readLevel(o: Record<string, unknown>, into: ModelLifecycle): void {
     into.deprecatedAt ??=
       readDate(deprecation.fine_tune) ?? readDate(deprecation.date) ?? firstOf(deprecation, DEPRECATION_KEYS, readDate);
     into.successor ??= firstOf(deprecation, SUCCESSOR_KEYS, readModelName);
-  } else if (deprecation !== undefined) {
+  } else {
     into.deprecatedAt ??= readDate(deprecation);
   }
   into.successor ??= firstOf(o, SUCCESSOR_KEYS, readModelName);
@@ -188,7 +193,7 @@ export function isLifecycleField(name: string): boolean {
  * Whether the entry has any field a lifecycle is read from: one look at its own keys, so comparing 100,000
  * entries that say nothing about their lifecycle costs little.
  */
-export function mayHaveLifecycle(raw: unknown): boolean {
+export function mayHaveLifecycle(raw: unknown): raw is Record<string, unknown> {
   if (!isRecord(raw)) {
     return false;
   }
@@ -262,7 +267,7 @@ export function sameLifecycleFields(a: unknown, b: unknown): boolean {
 
 /** The lifecycle an entry declares, or undefined when it declares none. */
 export function readLifecycle(raw: unknown): ModelLifecycle | undefined {
-  if (!mayHaveLifecycle(raw) || !isRecord(raw)) {
+  if (!mayHaveLifecycle(raw)) {
     return undefined;
   }
   const out: ModelLifecycle = { deprecated: false };
@@ -274,7 +279,7 @@ export function readLifecycle(raw: unknown): ModelLifecycle | undefined {
     // LiteLLM's `/model/info` keeps the entry's own fields under `model_info`.
     readLevel(raw.model_info, out);
   }
-  if (out.status && (DEPRECATED_WORDS.has(out.status) || RETIRED_WORDS.has(out.status))) {
+  if (DEPRECATED_WORDS.has(out.status) || RETIRED_WORDS.has(out.status)) {
     out.deprecated = true;
   }
   if (out.deprecatedAt !== undefined) {
@@ -291,7 +296,7 @@ export function lifecycleStage(l: ModelLifecycle | undefined, now: number): Life
   if (!l) {
     return undefined;
   }
-  if ((l.retiresAt !== undefined && l.retiresAt <= now) || (l.status !== undefined && RETIRED_WORDS.has(l.status))) {
+  if ((l.retiresAt ?? Infinity) <= now || RETIRED_WORDS.has(l.status)) {
     return 'retired';
   }
   if (l.retiresAt !== undefined) {
@@ -300,10 +305,10 @@ export function lifecycleStage(l: ModelLifecycle | undefined, now: number): Life
   if (l.deprecated) {
     return 'deprecated';
   }
-  if (l.status !== undefined && PREVIEW_WORDS.has(l.status)) {
+  if (PREVIEW_WORDS.has(l.status)) {
     return 'preview';
   }
-  if (l.status !== undefined && ACTIVE_WORDS.has(l.status)) {
+  if (ACTIVE_WORDS.has(l.status)) {
     return 'active';
   }
   return undefined;
@@ -328,7 +333,7 @@ export function isoDay(ms: number): DisplayText {
 export function lifecycleLabel(l: ModelLifecycle | undefined, now: number): DisplayText {
   const stage = lifecycleStage(l, now);
   if (!l || stage === undefined) {
-    return l?.status !== undefined ? displayText(l.status, 40) : ('' as DisplayText);
+    return displayText(l?.status, 40);
   }
   switch (stage) {
     case 'retired':

@@ -12,7 +12,7 @@ import { moreCharactersNotShown } from '../../common/counts';
 import type { ModelEntry } from '../../api/types';
 import { isRecord } from '../../common/records';
 import { prettyJson } from '../../common/prettyJson';
-import { checkCardLink, rawCardLink } from './linkSafety';
+import { checkCardLink, rawCardLink } from '../../api/linkSafety';
 import { isLifecycleField, isoDay, lifecycleStage, readLifecycle } from '../../domain/registry/lifecycle';
 
 export type SectionTitle = 'Lifecycle' | 'Owner' | 'Dates' | 'Limits' | 'Capabilities' | 'Other fields';

@@ -30,6 +30,16 @@ export interface RowOptions {
   showFamily: boolean;
   change?: ModelChange;
   now: number;
+  /** How many places in the workspace's code name the model (Models in Use counts them). */
+  uses?: number;
+}
+
+/** "used in 3 places": how much of the workspace a move away from the model touches. */
+function usesText(uses: number | undefined): DisplayText {
+  if (!uses) {
+    return '' as DisplayText;
+  }
+  return uses === 1 ? l10n.t('used in 1 place') : l10n.t('used in {0} places', uses);
 }
 
 /** `chat · vision · 128k`: capabilities as short words for a row. */
@@ -56,9 +66,10 @@ export function modelRow(model: ModelEntry, options: RowOptions): ModelRow {
   const life = changedLifecycle ? ('' as DisplayText) : lifecycleLabel(lifecycle, options.now);
   const mark = options.change ? changeMark(options.change, options.now) : '';
   const capabilities = capabilityWords(model);
-  const description = [mark, life, version, family, capabilities].filter(Boolean).join(' · ') as DisplayText;
+  const used = usesText(options.uses);
+  const description = [mark, life, used, version, family, capabilities].filter(Boolean).join(' · ') as DisplayText;
   let spoken = text;
-  for (const part of [mark, ...(changedLifecycle ? [] : spokenLifecycle(lifecycle, stage, life))]) {
+  for (const part of [mark, ...(changedLifecycle ? [] : spokenLifecycle(lifecycle, stage, life)), used]) {
     if (part) {
       spoken = l10n.t('{0}, {1}', spoken, part as DisplayText);
     }

@@ -300,7 +300,7 @@ export class ModelComparisons implements vscode.Disposable {
               this.runOne(client, request.endpoint, bodies[i], r, controllers[i], stream).then(() => {
                 if (r.status !== undefined && r.status < 400) {
                   // Counted in the Usage view; the column shows its cost, and the cheapest is marked.
-                  r.priced = this.deps.usage.record({ model: r.model, environment: target.env?.name, usage: r.usage });
+                  r.priced = this.deps.meter.record({ model: r.model, environment: target.env?.name, usage: r.usage });
                 }
               }),
             ),

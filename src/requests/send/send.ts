@@ -215,7 +215,7 @@ export class RequestSender implements vscode.Disposable {
     if (record.status !== undefined && record.status < 400) {
       // Counted in the Usage view, priced for the answer document and the panel (the model as shown: a
       // `{{$env}}` reference stays a reference, and has no price).
-      record.priced = this.deps.usage.record({
+      record.priced = this.deps.meter.record({
         model: payloadModel(JSON.parse(resolved.shownJson)),
         environment: env?.name,
         usage: usageOfRecord(record),

@@ -1,6 +1,6 @@
 // Which addresses a connection may reach, decided on the address a name resolves to when the connection is made
 // (src/api/addressGuard.ts): a service named *.localhost only if it resolves to this machine; a Model Card
-// never on this machine or a private network (test/unit/explorer/cardFetch.test.ts reads cards through it).
+// never on this machine or a private network (test/unit/api/cardFetch.test.ts reads cards through it).
 import * as assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

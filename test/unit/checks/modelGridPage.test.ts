@@ -190,6 +190,20 @@ describe('checks/core/modelGridPage', () => {
     }
   });
 
+  it("another feature's button (Switch N references) comes first, as text, and posts its own action", () => {
+    const html = modelGridHtml(grid(), 'n', 's', 'Switch 2 references to <b>aurora-2</b>');
+    const buttons = elements(html).filter((e) => e.tag === 'button');
+    assert.deepEqual(
+      buttons.map((b) => [b.text, b.attrs['data-action'], b.attrs.class]),
+      [
+        ['Switch 2 references to <b>aurora-2</b>', 'followUp', 'primary'],
+        ['Save as CSV…', 'saveCsv', 'secondary'],
+      ],
+    );
+    assert.ok(!elements(html).some((e) => e.tag === 'b'), 'its text is escaped');
+    assert.equal(parseGridMessage({ action: 'followUp' }), 'followUp');
+  });
+
   it('model ids and failures from the service are text: no element, no link, no script of theirs', () => {
     const hostile = '<img src=x onerror=alert(1)>[run](command:workbench.action.terminal.new)';
     const g = modelGrid({

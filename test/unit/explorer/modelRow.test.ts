@@ -31,6 +31,18 @@ describe('modelRow', () => {
     assert.equal(row.stage, 'retiring');
   });
 
+  it('how many places in the workspace name the model, after the lifecycle and before the version', () => {
+    const model = m({ id: 'a-1', family: 'a', version: '1', retirement_date: '2027-01-31' });
+    const row = modelRow(model, { showFamily: false, now: NOW, uses: 3 });
+    assert.equal(row.description, 'retires 2027-01-31 · used in 3 places · 1');
+    assert.equal(row.spoken, 'a-1, retires 2027-01-31, used in 3 places, version 1, family a');
+    assert.equal(
+      modelRow(model, { showFamily: false, now: NOW, uses: 1 }).description,
+      'retires 2027-01-31 · used in 1 place · 1',
+    );
+    assert.equal(modelRow(model, { showFamily: false, now: NOW, uses: 0 }).description, 'retires 2027-01-31 · 1');
+  });
+
   it('the change since last seen, said once', () => {
     const before = [m({ id: 'a-1', family: 'a', version: '1' }), m({ id: 'b', version: '1' })];
     const after = [m({ id: 'a-1', family: 'a', version: '2', deprecated: true, replacement: 'a-3' })];

@@ -11,7 +11,7 @@ import { classifyChatError } from '../../../src/chat/core/errors';
 import { modelCount } from '../../../src/common/counts';
 import { describeFailure } from '../../../src/domain/failure';
 import { KeyMessages } from '../../../src/domain/keyMessages';
-import { checkCardLink } from '../../../src/explorer/core/linkSafety';
+import { checkCardLink } from '../../../src/api/linkSafety';
 import { describeEntry } from '../../../src/requests/send/core/historyEntries';
 import { headerLine } from '../../../src/requests/answers/core/responseFormat';
 import { l10n as displayL10n, useBundle } from '../../../src/common/l10n';
@@ -49,9 +49,19 @@ function visibleStrings(value: unknown, at: string, visible = false): [string, s
     return value.flatMap((v, i) => visibleStrings(v, `${at}[${i}]`, visible));
   }
   if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).flatMap(([k, v]) => visibleStrings(v, `${at}.${k}`, VISIBLE.has(k)));
+    return Object.entries(value)
+      .filter(([k]) => !modelFacing(at, k))
+      .flatMap(([k, v]) => visibleStrings(v, `${at}.${k}`, VISIBLE.has(k)));
   }
   return [];
+}
+
+/**
+ * A language model tool's id and input schema are read by language models, not people (like its
+ * modelDescription): English, kept equal to the MCP server's (test/unit/project/agentTools.test.ts).
+ */
+function modelFacing(at: string, key: string): boolean {
+  return /\.languageModelTools\[\d+\]$/.test(at) && (key === 'name' || key === 'inputSchema');
 }
 
 /** The extraction `npm run l10n` does (a few seconds: made once for all tests here). */

@@ -112,7 +112,7 @@ describe('ids match package.json', () => {
   it('the Models view title shows at most three actions inline; the rest are in its overflow menu', () => {
     // At 190–225 px sidebar widths every inline icon takes room from the title ("M.." instead of "Models").
     const inline = (manifest.contributes.menus?.['view/title'] ?? []).filter(
-      (m) => m.when?.includes(`view == ${Views.models}`) && m.group?.startsWith('navigation'),
+      (m) => m.when?.split(/\s*&&\s*/).includes(`view == ${Views.models}`) && m.group?.startsWith('navigation'),
     );
     assert.deepEqual(
       inline.map((m) => m.command),
@@ -153,7 +153,10 @@ describe('ids match package.json', () => {
       for (const [key] of when.matchAll(/modelAccess(?:\.[A-Za-z]+)+/g)) {
         if (!known.has(key)) {
           // Command or view ids may appear (e.g. `view == modelAccess.models`).
-          assert.ok(key === Views.models || contributedCommands.has(key), `unknown context key ${key} in "${when}"`);
+          assert.ok(
+            (Object.values(Views) as string[]).includes(key) || contributedCommands.has(key),
+            `unknown context key ${key} in "${when}"`,
+          );
         }
       }
     }
@@ -276,12 +279,15 @@ describe('payload features stay on payloads (package.json)', () => {
     assert.ok(manifest.activationEvents?.includes('onLanguage:jsonc'), 'scratch payloads are .jsonc');
     assert.ok(manifest.activationEvents?.includes('onLanguage:json'), 'a .json file with a // POST line');
     // The view, the commands, the chat provider and the walkthrough activate it through their contributions;
-    // a workspace that merely holds JSON files (workspaceContains), or startup, must not. A conversation panel
-    // open at the last reload activates it to come back (its serializer).
+    // a workspace that merely holds JSON files (workspaceContains) must not. A conversation panel open at the
+    // last reload activates it to come back (its serializer). Startup, once it has finished, does: the model
+    // references' problems are for files never opened, so their index is built in the background then (its
+    // code loads after activation, and activation makes no request).
     assert.deepEqual([...(manifest.activationEvents ?? [])].sort(), [
       'onLanguage:json',
       'onLanguage:jsonc',
       `onLanguage:${PAYLOAD_LANGUAGE}`,
+      'onStartupFinished',
       'onWebviewPanel:modelAccess.conversation',
     ]);
   });
@@ -301,6 +307,9 @@ describe('Restricted Mode and virtual workspaces (package.json)', () => {
     'modelAccess.modelsView.showAllEnvironments':
       'which configured environments the view and chat list; each keeps its own URL, key and consent',
     'modelAccess.modelClickAction': 'what a click does; card links are checked whatever the setting',
+    'modelAccess.references.include': 'which workspace files are read for model ids; nothing is sent',
+    'modelAccess.references.exclude': 'which workspace files are not read for model ids; nothing is sent',
+    'modelAccess.references.warnDays': 'how early a retiring model in the code becomes an error',
     'modelAccess.requestTimeoutSeconds': 'how long to wait; not where requests go or what they carry',
     'modelAccess.responseInNewTab': 'where answers are shown',
     'modelAccess.answers.openAs': 'whether an answer is drawn rendered or as its Markdown source',

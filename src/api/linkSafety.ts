@@ -6,8 +6,8 @@
  * `http`/`https` URLs with a host and no embedded credentials are opened.
  */
 
-import { l10n } from '../../common/l10n';
-import { clean, INVISIBLE_CHARS, type DisplayText } from '../../common/text';
+import { l10n } from '../common/l10n';
+import { clean, INVISIBLE_CHARS, type DisplayText } from '../common/text';
 
 export const MAX_CARD_URL_LENGTH = 2048;
 

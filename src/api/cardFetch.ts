@@ -8,11 +8,11 @@
  * Markdown and plain text are previewed; anything else (an HTML page) is for the browser.
  */
 import type { Dispatcher } from 'undici';
-import { addressRefusal, literalRefusal } from '../../api/addressGuard';
-import { USER_AGENT } from '../../api/headers';
-import { dispatcherForUrl, type NetworkSettings } from '../../api/dispatcher';
-import { isConnectionSetupFailure, networkError, statusText } from '../../api/errors';
-import { l10n } from '../../common/plainL10n';
+import { addressRefusal, literalRefusal } from './addressGuard';
+import { USER_AGENT } from './headers';
+import { dispatcherForUrl, type NetworkSettings } from './dispatcher';
+import { isConnectionSetupFailure, networkError, statusText } from './errors';
+import { l10n } from '../common/plainL10n';
 import { checkCardLink } from './linkSafety';
 
 export const CARD_MAX_BYTES = 1024 * 1024;

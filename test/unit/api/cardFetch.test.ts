@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cardKind, fetchCard } from '../../../src/explorer/core/cardFetch';
+import { cardKind, fetchCard } from '../../../src/api/cardFetch';
 import type { NetworkSettings } from '../../../src/api/dispatcher';
 import { startProxy, type TestProxy } from '../helpers/proxy';
 import { createPki, startTlsFront, type TestPki, type TlsFront } from '../helpers/tls';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkCardLink, describeLink, MAX_CARD_URL_LENGTH, rawCardLink } from '../../../src/explorer/core/linkSafety';
+import { checkCardLink, describeLink, MAX_CARD_URL_LENGTH, rawCardLink } from '../../../src/api/linkSafety';
 
 describe('Model Card link safety', () => {
   it('accepts absolute http and https links', () => {
