@@ -491,8 +491,12 @@ export class ChecksController implements vscode.Disposable {
           item,
         ),
       onlyRows,
-      target: (pinned) => {
+      target: async (pinned) => {
         environment = pinned ?? this.deps.environments.active?.name;
+        if (lines.expectations.some((l) => l.expectation?.kind === 'cost' || l.expectation?.kind === 'totalCost')) {
+          // A cost is judged at the registry's price: the environment's model list holds it.
+          await this.deps.meter.loadPrices(environment);
+        }
         return this.target(pinned, uri);
       },
       beforeRequests: (count) => this.costs.confirm(count, environment),

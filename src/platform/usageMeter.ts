@@ -79,6 +79,18 @@ export class UsageMeter extends Lifecycle {
     return priceFor(model, entry, this.config.prices);
   }
 
+  /** Loads `environment`'s model list if it is not loaded yet: the registry's prices are in its entries. */
+  async loadPrices(environment?: string): Promise<void> {
+    const env = environment === undefined ? this.environments.active : this.environments.find(environment);
+    if (env) {
+      // A list that cannot be loaded leaves the prices unknown: the checks then say so, never guess.
+      await this.catalogs
+        .catalogFor(env)
+        .ensureLoaded()
+        .catch(() => undefined);
+    }
+  }
+
   /** What an answer cost: undefined when the price or the counts it needs are unknown (never zero by guess). */
   costOf(a: AnswerUsage): { price: ModelPrice | undefined; cost: Cost | undefined } {
     const price = this.priceOf(a.model, a.environment);
