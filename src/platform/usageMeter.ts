@@ -127,10 +127,4 @@ export class UsageMeter extends Lifecycle {
     return name === undefined ? undefined : this.limits.get(name);
   }
 
-  /** Forgets the totals per day (the window's stay until it closes). */
-  async clearDays(): Promise<void> {
-    this.days.dropBefore('9999-99-99');
-    await this.state.update(USAGE_STATE_KEY, undefined);
-    this._onDidChange.fire();
-  }
 }
