@@ -126,5 +126,4 @@ export class UsageMeter extends Lifecycle {
     const name = environment ?? this.environments.active?.name;
     return name === undefined ? undefined : this.limits.get(name);
   }
-
 }

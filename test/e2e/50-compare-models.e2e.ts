@@ -143,7 +143,10 @@ describe('Compare Models', () => {
     }
     assert.notEqual(view.columns[0].text, view.columns[1].text);
     // The fastest is marked in words in its column, and said by the status line.
-    assert.ok(view.columns.some((c) => c.marks.split(' · ').includes('fastest')), JSON.stringify(view.columns));
+    assert.ok(
+      view.columns.some((c) => c.marks.split(' · ').includes('fastest')),
+      JSON.stringify(view.columns),
+    );
     assert.match(view.summary, /^Finished\. Fastest: /);
     const [a, b] = view.columns.map((c) => c.box);
     // Side by side when the tab holds two readable columns, else one below the other: either way both whole,
@@ -218,7 +221,8 @@ describe('Compare Models', () => {
     const frame = await webviewFrame(page, '#c3-status', 60_000);
     const view = await waitForValue(
       () => readComparison(frame),
-      (v) => v.summary.startsWith('Finished.') && v.columns.length === 4 && v.columns.every((c) => /done/.test(c.status)),
+      (v) =>
+        v.summary.startsWith('Finished.') && v.columns.length === 4 && v.columns.every((c) => /done/.test(c.status)),
       'the four answers',
       90_000,
     );
