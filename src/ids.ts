@@ -6,6 +6,8 @@
 export const Views = {
   container: 'modelAccess',
   models: 'modelAccess.models',
+  /** Requests, tokens and cost since the window opened and per day (src/setup/usageView.ts). */
+  usage: 'modelAccess.usage',
   /** The registry's models the workspace's code names (src/references/modelsInUse.ts). */
   modelsInUse: 'modelAccess.modelsInUse',
 } as const;
@@ -145,6 +147,8 @@ export const Settings = {
   checksConcurrency: 'checks.concurrency',
   checksMaxRows: 'checks.maxRows',
   checksGraders: 'checks.graders',
+  /** Prices per model that override or fill the registry's (read by src/domain/cost/prices.ts). */
+  prices: 'prices',
   // Model ids in the workspace's code (src/references/)
   referencesInclude: 'references.include',
   referencesExclude: 'references.exclude',

@@ -15,6 +15,7 @@ import { askWith, KeyConsent } from './domain/keyConsent';
 import { RedactingLog } from './platform/log';
 import { createUi, type Ui } from './platform/ui';
 import { FirstSteps } from './platform/firstSteps';
+import { UsageMeter } from './platform/usageMeter';
 import { ModelUsage } from './platform/modelUsage';
 
 /**
@@ -43,6 +44,8 @@ export interface Services {
   readonly selection: ModelSelection;
   /** The walkthrough goals reached (a card opened, a request sent…), kept across reloads. */
   readonly firstSteps: FirstSteps;
+  /** Prices, the cost of each answer, the totals per window and day, the last rate limits per environment. */
+  readonly meter: UsageMeter;
   /** How many places in the workspace's code name each model (references write it, the Models view reads it). */
   readonly usage: ModelUsage;
   /** What integration tests observe: features add their parts; `activate()` returns it only under a test runner. */
@@ -67,6 +70,7 @@ export interface PlatformTestApi {
   log: RedactingLog;
   /** The model row selected in the Models view, as New Request reads it. */
   selection: ModelSelection;
+  meter: UsageMeter;
   /** Prompts, messages, clipboard and browser: replace members to answer prompts or observe. */
   ui: Ui;
   /** Replaces how Model Cards are opened (default `vscode.env.openExternal`); returns a restore function. */
@@ -142,11 +146,14 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
   );
   const selection = new ModelSelection();
   const firstSteps = new FirstSteps(context.globalState);
+  // Totals per day in global storage (this machine's; counts and amounts only).
+  const meter = new UsageMeter(config, environments, catalogs, connection, context.globalState);
   const usage = new ModelUsage();
-  context.subscriptions.push(usage);
+  context.subscriptions.push(meter, usage);
   const testApi: PlatformTestApi & Record<string, unknown> = {
     catalog,
     selection,
+    meter,
     catalogs,
     modelCache,
     changes,
@@ -177,6 +184,7 @@ export function createServices(context: vscode.ExtensionContext, log: RedactingL
     ui,
     selection,
     firstSteps,
+    meter,
     usage,
     testApi,
   };

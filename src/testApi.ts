@@ -15,6 +15,7 @@ import type { ChecksApi } from './checks';
 import type { ReferencesApi } from './references';
 import type { ModelsStatusBar } from './setup/statusBar';
 import type { EnvironmentStatusBar } from './setup/environments';
+import type { UsageView } from './setup/usageView';
 
 /**
  * The objects integration tests observe and drive. `activate()` returns it only when the extension runs
@@ -34,6 +35,8 @@ export interface ModelAccessApi extends PlatformTestApi {
   changesPage: RegistryChangesPage;
   statusBar: ModelsStatusBar;
   environmentBar: EnvironmentStatusBar;
+  /** The Usage view: requests, tokens and cost since the window opened and per day. */
+  usageView: UsageView;
   /** Scratch requests: scratch files, response documents, history, the sender. */
   requests: RequestsApi;
   /** Payload checks in Test Explorer: the test controller, refresh, run, outcomes, the last results tables. */

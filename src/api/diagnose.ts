@@ -22,6 +22,8 @@ export interface DiagnoseInput {
   tls?: TlsOptions;
   /** Where the key comes from, in words (never the key). */
   keySource: string;
+  /** The last rate limits the service announced, in words (from its answers to this window), if any. */
+  rateLimits?: string;
   /** Whether a key is set for the URL (false: the probe is not sent, and the way out is Set API Key). */
   hasKey?: boolean;
   /** Whether a client certificate passphrase is stored (never the passphrase). */
@@ -341,6 +343,9 @@ export async function diagnoseReport(input: DiagnoseInput): Promise<{ markdown: 
   const https = url.protocol === 'https:';
   const port = Number(url.port || (https ? 443 : 80));
   lines.push(l10n.t('- **Service URL:** {0}', md(input.baseUrl)), l10n.t('- **API key:** {0}', md(input.keySource)));
+  if (input.rateLimits) {
+    lines.push(l10n.t('- **Rate limits:** {0}', md(input.rateLimits)));
+  }
 
   let dns: string;
   let dnsResolved = true;

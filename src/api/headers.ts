@@ -25,3 +25,21 @@ export function flatHeaders(headers: Headers, redact: (t: string) => string): Re
   }
   return out;
 }
+
+/** A rate-limit header's name: `x-ratelimit-*`, the draft standard's `ratelimit-*`, `retry-after`. */
+const RATE_LIMIT_HEADER = /^(?:x-)?ratelimit-|^retry-after$/;
+
+/**
+ * The rate-limit headers of an answer (first value of each, at most 200 characters), for the last-seen limits of
+ * an environment; undefined when it sent none. Counts and times only: nothing here is a secret.
+ */
+export function rateLimitHeaders(headers: Headers): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
+  for (const name of Object.keys(headers)) {
+    const value = header(headers, name);
+    if (value !== undefined && RATE_LIMIT_HEADER.test(name.toLowerCase())) {
+      (out ??= {})[name.toLowerCase()] = value.slice(0, 200);
+    }
+  }
+  return out;
+}

@@ -8,7 +8,7 @@ import type { ServiceBase } from './baseUrl';
 import { networkError, ServiceError, type Phase } from './errors';
 import { idleTimer } from './sse';
 import type { RequestLogEntry } from './types';
-import { header, type Headers } from './headers';
+import { header, rateLimitHeaders, type Headers } from './headers';
 import { l10n } from '../common/plainL10n';
 
 export interface SendRequest {
@@ -120,7 +120,15 @@ export class Transport {
       return;
     }
     try {
-      hook({ ...entry, path: redact(entry.path), error: entry.error === undefined ? undefined : redact(entry.error) });
+      const limits = entry.rateLimitHeaders;
+      hook({
+        ...entry,
+        path: redact(entry.path),
+        error: entry.error === undefined ? undefined : redact(entry.error),
+        ...(limits
+          ? { rateLimitHeaders: Object.fromEntries(Object.entries(limits).map(([k, v]) => [k, redact(v)])) }
+          : {}),
+      });
     } catch {
       // A failing logger must not fail the request.
     }
@@ -132,6 +140,7 @@ export class Transport {
       return;
     }
     const u = new URL(ex.url);
+    const limits = rateLimitHeaders(ex.headers);
     this.log(
       {
         method,
@@ -141,6 +150,7 @@ export class Transport {
         requestId: ex.requestId,
         error,
         attempt,
+        ...(limits ? { rateLimitHeaders: limits } : {}),
       },
       redact,
     );

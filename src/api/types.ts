@@ -90,6 +90,11 @@ export interface RequestLogEntry {
   /** Short description of a failure (already redacted). */
   error?: string;
   attempt?: number;
+  /**
+   * The answer's rate-limit headers (`x-ratelimit-*`, `ratelimit-*`, `retry-after`), as sent: counts and
+   * times, never a secret. Absent when the answer had none.
+   */
+  rateLimitHeaders?: Record<string, string>;
 }
 
 export interface ServiceClientOptions {

@@ -17,6 +17,7 @@ import type { ModelGrid } from './core/modelGrid';
 import type { ChecksSettings } from './settings';
 import { ModelFollow } from './modelFollow';
 import { rowChildOf, rowChildren } from './rowChildren';
+import { CheckCosts } from './checkCosts';
 
 /** What integration tests observe and drive. */
 export interface ChecksApi {
@@ -121,11 +122,15 @@ export class ChecksController implements vscode.Disposable {
   private readonly follow: ModelFollow;
   private readonly profile: vscode.TestRunProfile;
 
+  /** Counts and prices each answered request; warns before a run past the service's remaining requests. */
+  private readonly costs: CheckCosts;
+
   constructor(
     private readonly deps: Services,
     private readonly settings: ChecksSettings,
   ) {
     this.scratch = vscode.Uri.joinPath(deps.context.globalStorageUri, 'scratch');
+    this.costs = new CheckCosts(deps);
     this.envAccess = new EnvAccess(deps.context.workspaceState, (uri) => scratchOrigin(uri, this.scratch));
     this.controller.resolveHandler = async (item) => {
       if (!item) {
@@ -411,6 +416,7 @@ export class ChecksController implements vscode.Disposable {
       models = [...new Set(asked as string[])];
     }
     const items = this.collect(request);
+    this.costs.startRun();
     const run = recording(this.controller.createTestRun(request), this.outcomes);
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
@@ -464,6 +470,8 @@ export class ChecksController implements vscode.Disposable {
     const { runCheckFile, resultsTable, modelTable, tableAsText } = load();
     // Repeated requests are reported once all their attempts are in (finishRepeated).
     const repeated = (lines.repeat?.count ?? 1) > 1;
+    // Where the requests go (the payload's pinned environment, else the active one): counted and priced there.
+    let environment: string | undefined;
     const result = await runCheckFile(text, {
       graderModels: this.settings.graders,
       onDefaultEmbeddings: (model) =>
@@ -483,7 +491,17 @@ export class ChecksController implements vscode.Disposable {
           item,
         ),
       onlyRows,
-      target: (pinned) => this.target(pinned, uri),
+      target: async (pinned) => {
+        environment = pinned ?? this.deps.environments.active?.name;
+        if (lines.expectations.some((l) => l.expectation?.kind === 'cost' || l.expectation?.kind === 'totalCost')) {
+          // A cost is judged at the registry's price: the environment's model list holds it.
+          await this.deps.meter.loadPrices(environment);
+        }
+        return this.target(pinned, uri);
+      },
+      beforeRequests: (count) => this.costs.confirm(count, environment),
+      // `// @expect cost` and `total cost` at the model's price in that environment (registry and setting).
+      priceOf: (model) => this.deps.meter.priceOf(model, environment),
       readText: (f) => files.get(f) ?? undefined,
       concurrency: this.settings.concurrency,
       maxRows: this.settings.maxRows,
@@ -500,6 +518,7 @@ export class ChecksController implements vscode.Disposable {
         }
       },
       onResult: (row) => {
+        this.costs.record(row, environment);
         const child = childOf(row.row?.line);
         if (child && !models?.length && !repeated) {
           this.report(run, child, uri, row);
@@ -541,6 +560,7 @@ export class ChecksController implements vscode.Disposable {
           rows: across.rows,
           dataset: result.dataset,
           passRate: result.passRate,
+          pricedOf: this.costs.pricedOf,
         });
         this.reportModels(run, item, uri, result, models, rerun);
         run.appendOutput(
@@ -572,18 +592,28 @@ export class ChecksController implements vscode.Disposable {
       run.skipped(item);
       return;
     }
+    // `// @expect total cost`, judged over the file's requests (per model): a failure at its line.
+    const totals = (result.totals ?? [])
+      .filter((t) => !t.outcome.passed)
+      .map((t) => {
+        const m = new vscode.TestMessage(
+          displayText(`${t.model && models?.length ? `${t.model}: ` : ''}${t.outcome.message ?? ''}`, 2000),
+        );
+        m.location = new vscode.Location(uri, new vscode.Position(t.line, 0));
+        return m;
+      });
     if (result.rows.length === 1 && !result.dataset && !models?.length) {
-      this.report(run, item, uri, result.rows[0]);
+      this.report(run, item, uri, result.rows[0], totals);
       return;
     }
     const { firstFailure } = load();
     const failures = result.rows.filter((r) => firstFailure(r) !== undefined);
-    if (failures.length === 0) {
+    if (failures.length === 0 && totals.length === 0) {
       run.passed(item, elapsed);
       return;
     }
     const messages = failures.slice(0, 20).flatMap((r) => this.messages(uri, r, `${r.label}: `));
-    run.failed(item, messages, elapsed);
+    run.failed(item, [...totals, ...messages], elapsed);
   }
 
   /**
@@ -711,14 +741,22 @@ export class ChecksController implements vscode.Disposable {
   }
 
   /** One request's outcome on its test item: passed, or a message at each failed expectation's line. */
-  private report(run: vscode.TestRun, item: vscode.TestItem, uri: vscode.Uri, row: RowResult): void {
+  private report(
+    run: vscode.TestRun,
+    item: vscode.TestItem,
+    uri: vscode.Uri,
+    row: RowResult,
+    /** Failures judged over the file (`total cost`), for a file of one request. */
+    more: vscode.TestMessage[] = [],
+  ): void {
     const duration = row.kind === 'run' ? row.result.observed.elapsedMs : undefined;
     if (row.kind === 'run') {
       // Every run says in Test Results what it sent, to which model, and what came back.
       const record = load().runRecord(row.result.endpoint, row.result.model, row.result.observed, row.label);
-      run.appendOutput(`${displayText(record, 600)}\r\n`, undefined, item);
+      const facts = this.costs.factsOf(row);
+      run.appendOutput(`${displayText(facts ? `${record} (${facts})` : record, 700)}\r\n`, undefined, item);
     }
-    const messages = this.messages(uri, row, '');
+    const messages = [...this.messages(uri, row, ''), ...more];
     if (messages.length === 0) {
       run.passed(item, duration);
     } else if (row.kind === 'run' && row.result.observed.status === undefined) {

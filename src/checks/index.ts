@@ -91,9 +91,12 @@ export function register(deps: Services): vscode.Disposable[] {
         // Only the models that fit the payload's endpoint, its own model checked (src/checks/core/modelChoices.ts).
         const text = item.uri ? (await vscode.workspace.openTextDocument(item.uri)).getText() : '';
         const choices = checkModelChoices(text, deps.catalog.models);
-        const picked = await deps.ui.pickMany(modelPickItems(choices.models, choices.picked, choices.endpoint), {
-          title: l10n.t('Run checks on models: pick {0} to {1}', MIN_MODELS, MAX_MODELS),
-        });
+        const picked = await deps.ui.pickMany(
+          modelPickItems(choices.models, choices.picked, choices.endpoint, Date.now(), deps.config.prices),
+          {
+            title: l10n.t('Run checks on models: pick {0} to {1}', MIN_MODELS, MAX_MODELS),
+          },
+        );
         if (!picked) {
           return;
         }

@@ -118,7 +118,7 @@ async function modelOrPick(deps: ExplorerDeps, arg: unknown, title: DisplayText)
     return given;
   }
   await deps.catalog.ensureLoaded();
-  const items = modelPickItems(deps.catalog.models);
+  const items = modelPickItems(deps.catalog.models, undefined, undefined, Date.now(), deps.config.prices);
   if (items.length === 0) {
     void deps.ui.info(describeEmpty(deps));
     return undefined;
@@ -174,7 +174,7 @@ async function showModels(deps: ExplorerDeps): Promise<void> {
       alwaysShow: true,
     });
   }
-  items.push(...modelPickItems(deps.catalog.models));
+  items.push(...modelPickItems(deps.catalog.models, undefined, undefined, Date.now(), deps.config.prices));
   if (items.length === 0) {
     void deps.ui.info(describeEmpty(deps));
     return;

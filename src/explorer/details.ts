@@ -10,6 +10,7 @@ import { flash } from '../platform/ui';
 import { detailsHtml, parseDetailsMessage, type DetailsMessage, type DetailsPageState } from './core/detailsHtml';
 import { checkCardLink } from '../api/linkSafety';
 import { modelDetails } from './core/modelDetails';
+import { formatPrice, priceFor } from '../domain/cost/prices';
 import { l10n } from '../platform/l10n';
 
 export const DETAILS_VIEW_TYPE = 'modelAccess.modelDetails';
@@ -71,7 +72,12 @@ export class ModelDetailsPanels implements vscode.Disposable {
     );
     const tab: DetailsTab = {
       panel,
-      state: { details: modelDetails(model), loading: true, chat: this.chatInfo(model, environment) },
+      state: {
+        details: modelDetails(model),
+        loading: true,
+        chat: this.chatInfo(model, environment),
+        price: this.priceOf(model),
+      },
       refreshed: Promise.resolve(),
       id: model.id,
       environment,
@@ -115,6 +121,7 @@ export class ModelDetailsPanels implements vscode.Disposable {
           ...tab.state,
           details: modelDetails(entry),
           chat: this.chatInfo(entry, tab.environment),
+          price: this.priceOf(entry),
           loading: false,
           error: undefined,
           fetchedAt: new Date().toLocaleTimeString(),
@@ -139,6 +146,11 @@ export class ModelDetailsPanels implements vscode.Disposable {
    * The model as chat offers it. With every environment shown, chat ids carry the environment's name (the
    * tab's, else the active one), as the chat provider offers them.
    */
+  /** The model's price in words: the entry's, overridden or filled by `modelAccess.prices`. */
+  private priceOf(model: ModelEntry): string {
+    return formatPrice(priceFor(model.id, model.raw, this.services.config.prices));
+  }
+
   private chatInfo(model: ModelEntry, environment: string | undefined): DetailsPageState['chat'] {
     const section = vscode.workspace.getConfiguration(Settings.section);
     if (section.get<boolean>(Settings.chatEnabled, true) === false) {

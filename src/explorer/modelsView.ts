@@ -98,6 +98,7 @@ export class ModelsView extends Lifecycle {
       grouped: this.config.groupByFamily,
       filter: this._filter,
       clickable: this.config.modelClickAction !== 'none',
+      prices: this.config.prices,
     };
   }
 

@@ -11,6 +11,7 @@ import type { ModelChange } from '../domain/registry/changes';
 import { changeMark } from '../domain/registry/changeText';
 import { lifecycleSentence, readLifecycle } from '../domain/registry/lifecycle';
 import { capabilitiesText, readCapabilities } from '../domain/registry/capabilities';
+import { formatPrice, priceFor } from '../domain/cost/prices';
 
 /** Highlight ranges of the filter's words in a label, for `TreeItemLabel.highlights`. */
 function highlights(label: string, words: readonly string[]): [number, number][] {
@@ -45,7 +46,13 @@ function field(md: vscode.MarkdownString, name: string, value: string): void {
 }
 
 /** A model's tooltip: id, family, version, card link, lifecycle, capabilities and change, as plain text. */
-export function modelTooltip(model: ModelEntry, change?: ModelChange, now = Date.now()): vscode.MarkdownString {
+export function modelTooltip(
+  model: ModelEntry,
+  change?: ModelChange,
+  now = Date.now(),
+  /** `modelAccess.prices`, which overrides or fills the registry's price. */
+  prices?: unknown,
+): vscode.MarkdownString {
   const card = checkCardLink(model.cardUrl);
   const md = plainTooltip();
   md.appendMarkdown('**');
@@ -62,6 +69,8 @@ export function modelTooltip(model: ModelEntry, change?: ModelChange, now = Date
   if (capabilities) {
     field(md, l10n.t('Capabilities'), capabilities);
   }
+  // "no price known" rather than nothing: a missing price is not a free model.
+  field(md, l10n.t('Price'), displayText(formatPrice(priceFor(model.id, model.raw, prices)), 300));
   if (change) {
     field(md, l10n.t('Since last seen'), changeMark(change, now));
   }
@@ -81,6 +90,7 @@ export class ModelNode extends vscode.TreeItem {
   environment?: string;
   /** The registry change this row shows, if any. */
   readonly change?: ModelChange;
+  private readonly prices?: unknown;
 
   constructor(
     readonly model: ModelEntry,
@@ -91,6 +101,8 @@ export class ModelNode extends vscode.TreeItem {
       showFamily?: boolean;
       /** What changed in the registry since the list was last seen (a gone model's row is dimmed). */
       change?: ModelChange;
+      /** `modelAccess.prices`, for the price in the tooltip. */
+      prices?: unknown;
       /** How many places in the workspace's code name the model. */
       uses?: number;
     },
@@ -99,6 +111,7 @@ export class ModelNode extends vscode.TreeItem {
     super(label(text, options.words ?? []), vscode.TreeItemCollapsibleState.None);
     this.id = options.id;
     this.change = options.change;
+    this.prices = options.prices;
     // The flat list is sorted by family but has no family rows: each row names its family after the version.
     const row = modelRow(model, {
       showFamily: options.showFamily ?? false,
@@ -126,7 +139,7 @@ export class ModelNode extends vscode.TreeItem {
   /** Builds the tooltip if it is not there yet; returns it. */
   resolveTooltip(): vscode.MarkdownString {
     if (!(this.tooltip instanceof vscode.MarkdownString)) {
-      this.tooltip = modelTooltip(this.model, this.change);
+      this.tooltip = modelTooltip(this.model, this.change, Date.now(), this.prices);
     }
     return this.tooltip;
   }

@@ -19,6 +19,8 @@ export interface ViewOptions {
   filter: string | undefined;
   /** Whether clicking a model does something (`modelAccess.modelClickAction` is not `none`). */
   clickable: boolean;
+  /** `modelAccess.prices` (the rows' tooltips say each model's price). */
+  prices?: unknown;
 }
 
 /** The change shown on a model's row: a gone entry only on the gone model's own row. */
@@ -220,6 +222,7 @@ export class ModelsTreeProvider extends Lifecycle implements vscode.TreeDataProv
         id: treeItemId([...idPrefix, familyOf(model), model.id, n]),
         // A repeated id is one model (its first entry): only that row is marked.
         change: n === 0 ? changeFor(changes, model) : undefined,
+        prices: options.prices,
         uses: n === 0 ? this.usage?.count(model.id) : undefined,
       });
     });

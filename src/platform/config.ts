@@ -27,7 +27,7 @@ export interface BaseUrl {
 export interface ConfigChange {
   /** Something that changes which service is called or how (URL, proxy, TLS, timeouts). */
   service: boolean;
-  /** Grouping or the click action changed (items render differently). */
+  /** Grouping, the click action or the prices changed (items render differently). */
   view: boolean;
   /** Whether the model list is kept on disk changed. */
   cache: boolean;
@@ -66,7 +66,8 @@ export class Config implements vscode.Disposable {
       const view =
         allEnvironments ||
         e.affectsConfiguration(key(Settings.groupByFamily)) ||
-        e.affectsConfiguration(key(Settings.modelClickAction));
+        e.affectsConfiguration(key(Settings.modelClickAction)) ||
+        e.affectsConfiguration(key(Settings.prices));
       const cache = e.affectsConfiguration(key(Settings.rememberModelList));
       if (service || view || cache) {
         this._onDidChange.fire({ service, view, cache, allEnvironments });
@@ -213,6 +214,11 @@ export class Config implements vscode.Disposable {
   get maxModels(): number {
     const v = this.section().get<number>(Settings.maxModels, 100_000);
     return typeof v === 'number' && Number.isFinite(v) && v >= 1 ? Math.floor(v) : 100_000;
+  }
+
+  /** `modelAccess.prices` as written: src/domain/cost/prices.ts reads it (tolerantly, any shape). */
+  get prices(): unknown {
+    return this.section().get<unknown>(Settings.prices);
   }
 
   get maxListBytes(): number {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ServiceError } from '../api/errors';
-import type { ModelService, ServiceClientOptions } from '../api/types';
+import type { ModelService, RequestLogEntry, ServiceClientOptions } from '../api/types';
 import type { NetworkSettings } from '../api/dispatcher';
 import { ApiKeyStore, KeySource, ResolvedKey } from './apiKeys';
 import { KEY_NOT_ALLOWED, KeyConsent } from '../domain/keyConsent';
@@ -56,6 +56,9 @@ export interface ServiceState {
  */
 export class ServiceConnection extends Lifecycle {
   private readonly _onDidChange = new vscode.EventEmitter<void>();
+  private readonly _onDidAnswer = new vscode.EventEmitter<{ environment: string; entry: RequestLogEntry }>();
+  /** Every answer (or failure) a client of an environment saw, as the log line has it, by environment. */
+  readonly onDidAnswer = this._onDidAnswer.event;
   readonly onDidChange = this._onDidChange.event;
   /** One client per environment (by name), rebuilt when its settings change. */
   private readonly clients = new Map<string, { signature: string; client: ModelService }>();
@@ -258,8 +261,12 @@ export class ServiceConnection extends Lifecycle {
     const names = [...env.secretHeaders];
     const environment = env.name;
     const secretHeaders = names.length ? () => this.readSecretHeaders(environment, env.baseUrl, names) : undefined;
+    const onRequest = (entry: RequestLogEntry) => {
+      this.onRequest?.(entry);
+      this._onDidAnswer.fire({ environment, entry });
+    };
     if (keyOverride !== undefined) {
-      return newClient({ ...options, apiKey: async () => keyOverride, secretHeaders, onRequest: this.onRequest });
+      return newClient({ ...options, apiKey: async () => keyOverride, secretHeaders, onRequest });
     }
     // A hash: the options may hold the client certificate's passphrase.
     const signature = createHash('sha256')
@@ -283,7 +290,7 @@ export class ServiceConnection extends Lifecycle {
             return key && !this.needsConsent({ url, source }, key) ? key.key : undefined;
           },
           secretHeaders,
-          onRequest: this.onRequest,
+          onRequest,
         }),
       });
       // In-flight requests of the old client finish or fail on their own; then its connections close.
@@ -337,6 +344,7 @@ export class ServiceConnection extends Lifecycle {
     }
     this.clients.clear();
     this._onDidChange.dispose();
+    this._onDidAnswer.dispose();
     super.dispose();
   }
 }

@@ -6,6 +6,7 @@ import { familyOf, sortModels } from '../domain/modelSorting';
 import { isGoingAway, lifecycleLabel, readLifecycle } from '../domain/registry/lifecycle';
 import { l10n } from './l10n';
 import type { SafePickItem } from './ui';
+import { formatPrice, priceFor } from '../domain/cost/prices';
 
 export type ModelPickItem = SafePickItem & { model?: ModelEntry };
 
@@ -32,14 +33,20 @@ function item(
   picked: ReadonlySet<string> | undefined,
   lifecycle: DisplayText,
   kind?: ModelKind,
+  prices?: unknown,
 ): ModelPickItem {
   const label = displayEnds(model.id, ID_SHOWN);
+  // A long id keeps its end in view (a `{{…}}` hidden past the cut would be written unseen), and says so.
+  const long = label !== displayText(model.id, Infinity);
+  // The price when one is known (the registry's or the setting's); a list of "no price known" would drown it.
+  const price = priceFor(model.id, model.raw, prices);
+  const details = [
+    ...(long ? [l10n.t('A long id of {0} characters: its middle is not shown', model.id.length)] : []),
+    ...(price ? [displayText(formatPrice(price), 200)] : []),
+  ];
   return {
-    // A long id keeps its end in view (a `{{…}}` hidden past the cut would be written unseen), and says so.
     label,
-    ...(label !== displayText(model.id, Infinity)
-      ? { detail: l10n.t('A long id of {0} characters: its middle is not shown', model.id.length) }
-      : {}),
+    ...(details.length > 0 ? { detail: details.join(' · ') as DisplayText } : {}),
     description: [displayText(model.version, 60), displayText(model.family, 60), lifecycle, kind ? kindLabel(kind) : '']
       .filter(Boolean)
       .join(' · ') as DisplayText,
@@ -54,13 +61,15 @@ function item(
  * under one separator that says they may not answer it, each with its kind: nothing is hidden. Models the
  * registry deprecates or retires come after the current ones that suit, under their own separator and with
  * their date, so the first model offered (the one Enter takes) is one that stays. Ids, versions and
- * families are registry text, so they go through displayText.
+ * families are registry text, so they go through displayText. With `prices`, an item's detail says its price.
  */
 export function modelPickItems(
   models: readonly ModelEntry[],
   picked?: ReadonlySet<string>,
   endpoint?: PostEndpoint,
   now = Date.now(),
+  /** `modelAccess.prices`: each item's detail says the model's price when one is known. */
+  prices?: unknown,
 ): ModelPickItem[] {
   const sorted = sortModels(models);
   const suited = endpoint ? sorted.filter((m) => suitsEndpoint(m, endpoint)) : sorted;
@@ -78,11 +87,11 @@ export function modelPickItems(
       family = f;
       items.push({ label: displayText(f, 80), kind: vscode.QuickPickItemKind.Separator });
     }
-    items.push(item(model, picked, label(model)));
+    items.push(item(model, picked, label(model), undefined, prices));
   }
   if (leaving.length > 0) {
     items.push({ label: l10n.t('Deprecated or retiring'), kind: vscode.QuickPickItemKind.Separator });
-    items.push(...leaving.map((model) => item(model, picked, label(model))));
+    items.push(...leaving.map((model) => item(model, picked, label(model), undefined, prices)));
   }
   if (endpoint && suited.length < sorted.length) {
     items.push({
@@ -91,7 +100,7 @@ export function modelPickItems(
     });
     for (const model of sorted) {
       if (!suitsEndpoint(model, endpoint)) {
-        items.push(item(model, picked, label(model), modelKind(model)));
+        items.push(item(model, picked, label(model), modelKind(model), prices));
       }
     }
   }

@@ -8,6 +8,7 @@ import type { Services } from '../services';
 import { clean } from '../common/text';
 import { l10n } from '../platform/l10n';
 import { onFirstUse } from '../common/onFirstUse';
+import { rateLimitsLine } from './core/rateLimitsLine';
 
 /** The probes (api/diagnose.ts, dist/diagnose.js by esbuild.js) load when the command first runs. */
 const probes = onFirstUse(() => require('../api/diagnose') as typeof import('../api/diagnose'));
@@ -91,6 +92,7 @@ async function runDiagnosis(
         proxy: options.proxy,
         tls: options.tls,
         keySource: describeKeySource(state.keySource, state.keyScope),
+        rateLimits: rateLimitsOf(services, env?.name),
         hasKey: state.keySource !== undefined,
         passphraseStored,
         certificateWithheld,
@@ -182,4 +184,10 @@ async function setPassphrase(services: Services): Promise<'stored' | 'cleared' |
       : l10n.t('The client certificate passphrase for {0} was removed.', clean(origin)),
   );
   return value ? 'stored' : 'cleared';
+}
+
+/** The last rate limits the environment's service announced, in words; undefined when it announced none. */
+function rateLimitsOf(services: Services, environment: string | undefined): string | undefined {
+  const limits = services.meter.limitsOf(environment);
+  return limits && rateLimitsLine(limits, Date.now());
 }

@@ -7,10 +7,13 @@ import { walkthroughCommands } from './walkthrough';
 import { diagnoseCommands } from './diagnose';
 import { headerSecretCommands } from './headerSecrets';
 import { environmentEditorCommands } from './environmentEditor';
+import { UsageView } from './usageView';
 
-/** Service URL, API key, consent and environment commands, the status bar items, the walkthrough. */
+/** Service URL, API key, consent and environment commands, the status bar items, the Usage view, the walkthrough. */
 export function register(services: Services): vscode.Disposable[] {
-  const statusBar = new ModelsStatusBar(services.catalog, services.changes, services.environments);
+  const statusBar = new ModelsStatusBar(services.catalog, services.changes, services.environments, services.meter);
+  const usageView = new UsageView(services.meter);
+  services.testApi.usageView = usageView;
   const environmentBar = new EnvironmentStatusBar(services.environments);
   services.testApi.statusBar = statusBar;
   services.testApi.environmentBar = environmentBar;
@@ -18,6 +21,7 @@ export function register(services: Services): vscode.Disposable[] {
   void services.catalog.refreshSetup();
   return [
     statusBar,
+    usageView,
     environmentBar,
     ...setupCommands(services),
     ...environmentCommands(services),

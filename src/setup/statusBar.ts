@@ -10,6 +10,8 @@ import { updatedAgo } from '../domain/savedModelList';
 import { clean, displayText, type DisplayText } from '../common/text';
 import { l10n } from '../platform/l10n';
 import { statusSpoken } from './core/statusSpoken';
+import { rateLimitsLine } from './core/rateLimitsLine';
+import type { UsageMeter } from '../platform/usageMeter';
 
 /**
  * Service host and model count (or what is wrong) in the status bar, and how many registry changes the Models
@@ -20,9 +22,13 @@ export class ModelsStatusBar extends StatusBarEntry {
     private readonly catalog: ModelCatalog,
     private readonly changes: ModelChanges,
     private readonly environments: Pick<Environments, 'list' | 'onDidChangeList'>,
+    private readonly usage?: Pick<UsageMeter, 'limitsOf' | 'onDidChange'>,
   ) {
     super('modelAccess.status', 'Model Access', 50);
     this.follow(catalog.onDidChange, catalog.onDidChangeStatus, changes.onDidChange, environments.onDidChangeList);
+    if (usage) {
+      this.follow(usage.onDidChange);
+    }
     this.item.show();
   }
 
@@ -100,6 +106,12 @@ export class ModelsStatusBar extends StatusBarEntry {
     if (status.kind !== 'needsUrl') {
       md.appendMarkdown('\n\n');
       md.appendText(l10n.t('API key: {0}.', describeKeySource(state.keySource, state.keyScope)));
+    }
+    const limits = this.usage?.limitsOf();
+    if (limits) {
+      // The last limits the active environment's service announced (any request's answer), and how old they are.
+      md.appendMarkdown('\n\n');
+      md.appendText(rateLimitsLine(limits, Date.now()));
     }
     this.item.tooltip = md;
     // Spoken as shown: the accessible name starts with what is visible.

@@ -280,7 +280,7 @@ describe('Keyboard, screen readers and axe-core', () => {
     await screenshot(page, 'a11y-compare-running');
     const finished = await waitForValue(
       () => readCurrent(page),
-      (v) => v.summary === 'Finished.' && v.states.every((s) => s === 'done'),
+      (v) => v.summary.startsWith('Finished.') && v.states.every((s) => s === 'done'),
       'the three answers',
       60_000,
     );
@@ -306,7 +306,7 @@ describe('Keyboard, screen readers and axe-core', () => {
       await (await webviewFrame(page, '#c2-status')).click('#again');
       await waitForValue(
         () => readCurrent(page),
-        (v) => v.summary === 'Finished.' && v.states.every((s) => s === 'failed'),
+        (v) => v.summary.startsWith('Finished.') && v.states.every((s) => s === 'failed'),
         'three failures',
         60_000,
       );
@@ -324,7 +324,7 @@ describe('Keyboard, screen readers and axe-core', () => {
       await assertAccessible(await webviewFrame(page, '#c2-status'), `Compare running · ${theme}`);
       await waitForValue(
         () => readCurrent(page),
-        (v) => v.summary === 'Finished.' && v.states.every((s) => s === 'done'),
+        (v) => v.summary.startsWith('Finished.') && v.states.every((s) => s === 'done'),
         'the three answers again',
         60_000,
       );

@@ -34,6 +34,9 @@ interface Column {
   time: string;
   firstToken: string;
   usage: string;
+  cost: string;
+  /** "fastest", "cheapest", both or empty. */
+  marks: string;
   text: string;
   error: string;
   box: { left: number; right: number; top: number };
@@ -46,11 +49,11 @@ async function readComparison(frame: Frame): Promise<{ summary: string; columns:
     columns: Array.from(document.querySelectorAll('section.column')).map((section) => {
       const r = section.getBoundingClientRect();
       const cells = Object.fromEntries(
-        ['status', 'time', 'firstToken', 'usage', 'text', 'error'].map((key) => [
+        ['status', 'time', 'firstToken', 'usage', 'cost', 'marks', 'text', 'error'].map((key) => [
           key,
           section.querySelector(`[id$="-${key}"]`)?.textContent ?? '',
         ]),
-      ) as Record<'status' | 'time' | 'firstToken' | 'usage' | 'text' | 'error', string>;
+      ) as Record<'status' | 'time' | 'firstToken' | 'usage' | 'cost' | 'marks' | 'text' | 'error', string>;
       return {
         model: section.querySelector('h2 .model')?.textContent ?? '',
         heading: section.querySelector('h2')?.textContent ?? '',
@@ -113,7 +116,7 @@ describe('Compare Models', () => {
     const frame = await webviewFrame(page, '#c1-status', 60_000);
     const view = await waitForValue(
       () => readComparison(frame),
-      (v) => v.summary === 'Finished.' && v.columns.every((c) => /done|failed/.test(c.status)),
+      (v) => v.summary.startsWith('Finished.') && v.columns.every((c) => /done|failed/.test(c.status)),
       'both answers have arrived',
       60_000,
     );
@@ -134,11 +137,17 @@ describe('Compare Models', () => {
       assert.equal(c.error, '');
       assert.match(c.time, /^\d+ ms$|^\d+\.\d\d s$/, `${c.model}: total time`);
       assert.equal(c.firstToken, 'not streamed');
-      assert.match(c.usage, /^\d+ in · \d+ out · \d+ total$/, `${c.model}: token usage`);
+      assert.match(c.usage, /^\d+ tokens \(\d+ in, \d+ out\)$/, `${c.model}: token usage`);
       // Each column holds its own model's answer to this payload.
       assert.equal(c.text, generateText(c.model, questionText(received.messages)));
     }
     assert.notEqual(view.columns[0].text, view.columns[1].text);
+    // The fastest is marked in words in its column, and said by the status line.
+    assert.ok(
+      view.columns.some((c) => c.marks.split(' · ').includes('fastest')),
+      JSON.stringify(view.columns),
+    );
+    assert.match(view.summary, /^Finished\. Fastest: /);
     const [a, b] = view.columns.map((c) => c.box);
     // Side by side when the tab holds two readable columns, else one below the other: either way both whole,
     // neither on top of the other.
@@ -212,7 +221,8 @@ describe('Compare Models', () => {
     const frame = await webviewFrame(page, '#c3-status', 60_000);
     const view = await waitForValue(
       () => readComparison(frame),
-      (v) => v.summary === 'Finished.' && v.columns.length === 4 && v.columns.every((c) => /done/.test(c.status)),
+      (v) =>
+        v.summary.startsWith('Finished.') && v.columns.length === 4 && v.columns.every((c) => /done/.test(c.status)),
       'the four answers',
       90_000,
     );
@@ -253,7 +263,7 @@ describe('Compare Models', () => {
     for (const c of view.columns) {
       assert.ok(c.box.left >= 0 && c.box.right <= fit.width + 1, `${c.model}'s column is whole on screen`);
       assert.ok(c.text.length > 20, `${c.model}'s answer is shown`);
-      assert.match(c.usage, /^\d+ in · \d+ out · \d+ total$/);
+      assert.match(c.usage, /^\d+ tokens \(\d+ in, \d+ out\)$/);
     }
     // The progress notification goes once every answer is in (it would cover the columns in the picture).
     await page

@@ -240,6 +240,9 @@ describe('Conversation panel', () => {
         'the answer sent from the palette written into the payload file',
       );
       assert.ok(!/^#{1,6} |```|^---$/m.test(shown[2].text), `no Markdown markup in the answer: ${shown[2].text}`);
+      // What the answer used, under it in words: tokens, cost (or that no price is known), time.
+      const facts = (await frame.locator('.answer-facts').first().textContent()) ?? '';
+      assert.match(facts, /^\d+ tokens \(\d+ in, \d+ out\) · .+ · first byte \d+ ms, last byte [\d.]+ m?s$/);
       assert.equal(
         await scrollsSideways(frame),
         false,

@@ -68,6 +68,11 @@ export interface FileRunDeps {
   keepRow?: (line: number | undefined) => boolean;
   onStart?: (run: PlannedRun, label: string) => void;
   onResult?: (row: RowResult) => void;
+  /**
+   * Asked with the number of requests the file is about to send (rows × models × repeats), before the first:
+   * false runs none of them (the glue warns when they would pass the requests the service said are left).
+   */
+  beforeRequests?: (count: number) => Promise<boolean>;
 }
 
 /**
@@ -206,6 +211,9 @@ export async function runCheckFile(text: string, deps: FileRunDeps): Promise<Fil
     deps.maxRows,
     repeat,
   );
+  if (plan.runs.length > 0 && deps.beforeRequests && !(await deps.beforeRequests(plan.runs.length))) {
+    return { rows, skippedRows: 0 };
+  }
   const schemas = schemaSource(deps.readText, deps.whyUnreadable);
   // Many rows or repeats: each `similar` reference is embedded once for the file, not once per row.
   const graderReferences = plan.runs.length > 1 ? new Map() : undefined;

@@ -10,6 +10,8 @@ import { formatMs } from './expectations';
 import { firstFailure, type RowResult } from './fileRun';
 import { median } from './planner';
 import type { Table } from './resultsTable';
+import { costText, tokensText, type Priced } from '../../domain/answerFacts';
+import { formatTally, UsageTotals } from '../../domain/cost/totals';
 
 export type CellState = 'passed' | 'failed' | 'noAnswer' | 'notRun';
 
@@ -23,6 +25,8 @@ export interface GridCell {
   scores?: string;
   /** The median time of the attempts that got an answer. */
   timeMs?: number;
+  /** The tokens and cost of its attempts: `42 tokens (12 in, 30 out) · 0.000072 USD`; undefined when none answered. */
+  usage?: string;
   /** Why it failed or did not run: the first failed expectation ("line 4: …") or the row's problem. */
   why?: string;
 }
@@ -42,6 +46,8 @@ export interface ModelSummary {
   /** 0–100, rounded; undefined when nothing ran. */
   rate?: number;
   medianMs?: number;
+  /** `3 requests, 126 tokens (…), 0.0002 USD`: what the model's requests used, unknowns said. */
+  usage?: string;
 }
 
 export interface ModelGrid {
@@ -61,6 +67,41 @@ export interface GridInput {
   dataset?: string;
   /** The share of attempts of a repeated request that must pass (`// @pass-rate`); default all. */
   passRate?: number;
+  /** A request's model price and cost, once counted (the glue's meter); without it the grid says no cost. */
+  pricedOf?: (row: RowResult) => Priced | undefined;
+}
+
+/** What some answered requests used: tokens and, when they are priced, cost (a sum only in one currency). */
+function usageOf(runs: readonly RowResult[], pricedOf: GridInput['pricedOf']): string | undefined {
+  const answered = runs.filter((r) => r.kind === 'run' && r.result.observed.status !== undefined);
+  if (answered.length === 0) {
+    return undefined;
+  }
+  const totals = new UsageTotals(() => '');
+  for (const r of answered) {
+    if (r.kind === 'run') {
+      totals.add({
+        model: '',
+        environment: '',
+        usage: r.result.observed.answer?.usage,
+        cost: pricedOf?.(r)?.cost,
+        at: 0,
+      });
+    }
+  }
+  const tally = totals.summary();
+  if (answered.length === 1 && answered[0].kind === 'run') {
+    const only = answered[0];
+    const priced = pricedOf?.(only);
+    const tokens = tokensText(only.result.observed.answer?.usage);
+    return priced ? `${tokens} · ${costText(priced)}` : tokens;
+  }
+  if (pricedOf) {
+    return formatTally(tally);
+  }
+  return tally.unknownTokens === tally.requests
+    ? tokensText(undefined)
+    : tokensText({ input: tally.inputTokens, output: tally.outputTokens, total: tally.totalTokens });
 }
 
 /** The row a request belongs to: its dataset row (named as everywhere else), else the payload itself. */
@@ -87,7 +128,7 @@ function answered(row: RowResult): number | undefined {
 }
 
 /** One cell from the attempts of one request on one model (one attempt unless `// @repeat`). */
-function cellOf(attempts: readonly RowResult[], passRate: number): GridCell {
+function cellOf(attempts: readonly RowResult[], passRate: number, pricedOf?: GridInput['pricedOf']): GridCell {
   if (attempts.length === 0) {
     return { state: 'notRun', text: l10n.t('not run') };
   }
@@ -112,7 +153,7 @@ function cellOf(attempts: readonly RowResult[], passRate: number): GridCell {
   const score = means.length === 0 ? undefined : Math.min(...means.map((m) => m.score));
   const scores = means.length === 0 ? undefined : means.map((m) => `${m.name} ${formatScore(m.score)}`).join(', ');
   const why = firstFailed ? `${l10n.t('line {0}', firstFailed.line + 1)}: ${firstFailed.message}` : undefined;
-  const base = { score, scores, timeMs: median(times), why };
+  const base = { score, scores, timeMs: median(times), why, usage: usageOf(attempts, pricedOf) };
   if (attempts.length > 1) {
     const passed = passedCount / attempts.length >= passRate;
     return {
@@ -166,7 +207,7 @@ export function modelGrid(input: GridInput): ModelGrid {
     .map(([label, e]) => ({
       label,
       cells: models.map((m) => {
-        const cell = cellOf(e.byModel.get(m) ?? [], passRate);
+        const cell = cellOf(e.byModel.get(m) ?? [], passRate, input.pricedOf);
         return cell.state === 'notRun' && e.problem !== undefined ? { ...cell, why: e.problem } : cell;
       }),
     }));
@@ -183,6 +224,10 @@ export function modelGrid(input: GridInput): ModelGrid {
       ran: cells.length,
       rate: cells.length === 0 ? undefined : Math.round((passed / cells.length) * 100),
       medianMs: median(times),
+      usage: usageOf(
+        input.rows.filter((r) => r.kind === 'run' && r.result.run.model === model),
+        input.pricedOf,
+      ),
     };
   });
   return { payload: input.payload, models, rows, summary };

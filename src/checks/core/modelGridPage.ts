@@ -104,6 +104,9 @@ function cellHtml(cell: GridCell, model: string): string {
   if (cell.timeMs !== undefined) {
     lines.push(`<span class="line time">${escapeHtml(formatMs(cell.timeMs))}</span>`);
   }
+  if (cell.usage !== undefined) {
+    lines.push(`<span class="line usage">${escapeHtml(cell.usage)}</span>`);
+  }
   const title = cell.why === undefined ? '' : ` title="${escapeHtml(cell.why)}"`;
   return `<td role="cell" class="cell ${cell.state}" data-state="${cell.state}"${title}>${modelLabel(model)}<span class="lines">${lines.join('')}</span></td>`;
 }
@@ -122,11 +125,11 @@ export function modelGridHtml(grid: ModelGrid, nonce: string, cspSource: string,
   const caption =
     models === 1
       ? l10n.t(
-          '{0} on 1 model: each cell says passed or failed, the score of its graders and the time.',
+          '{0} on 1 model: each cell says passed or failed, the score of its graders, the time, the tokens and the cost.',
           clean(grid.payload),
         )
       : l10n.t(
-          '{0} on {1} models: each cell says passed or failed, the score of its graders and the time.',
+          '{0} on {1} models: each cell says passed or failed, the score of its graders, the time, the tokens and the cost.',
           clean(grid.payload),
           models,
         );
@@ -153,7 +156,7 @@ export function modelGridHtml(grid: ModelGrid, nonce: string, cspSource: string,
           s.medianMs === undefined
             ? ''
             : `<span class="line">${escapeHtml(l10n.t('median {0}', clean(formatMs(s.medianMs))))}</span>`
-        }</span></td>`,
+        }${s.usage === undefined ? '' : `<span class="line usage">${escapeHtml(s.usage)}</span>`}</span></td>`,
     )
     .join('')}</tr></tfoot>`;
   const why = grid.rows.flatMap((r) =>

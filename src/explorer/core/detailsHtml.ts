@@ -58,6 +58,8 @@ export interface DetailsPageState {
   chat?: { vendor: string; id: string; name: string };
   /** Offer Copy as Code (the requests feature's command, for this model). */
   copyAsCode?: boolean;
+  /** The model's price in words (registry and `modelAccess.prices`), "no price known" without one. */
+  price?: string;
 }
 
 const STYLE = `
@@ -167,6 +169,11 @@ export function detailsHtml(state: DetailsPageState, nonce: string, cspSource: s
     `<tr><th scope="row">${escapeHtml(l10n.t('Version'))}</th><td id="model-version">${d.version ? escapeHtml(d.version) : none}</td></tr>`,
     cardRow(d),
   ];
+  if (state.price !== undefined) {
+    facts.push(
+      `<tr><th scope="row">${escapeHtml(l10n.t('Price'))}</th><td id="model-price">${escapeHtml(state.price)}</td></tr>`,
+    );
+  }
   if (state.chat) {
     facts.push(
       `<tr><th scope="row">${escapeHtml(l10n.t('In VS Code chat'))}</th><td>${escapeHtml(l10n.t('“{0}” from Model Access', clean(state.chat.name)))} — <code>vscode.lm.selectChatModels({ vendor: '${escapeHtml(

@@ -202,7 +202,7 @@ export class ModelComparisons implements vscode.Disposable {
       await catalog.ensureLoaded();
       const preselected = new Set([modelFromArg(arg, catalog.models)?.id, current].filter((id): id is string => !!id));
       // The models that suit the endpoint first (chat models for a chat payload); the others after them.
-      const items = modelPickItems(catalog.models, preselected, endpoint);
+      const items = modelPickItems(catalog.models, preselected, endpoint, Date.now(), this.deps.config.prices);
       if (items.length === 0) {
         const message = l10n.t('No models to compare: the model list is empty or could not be loaded.');
         void this.deps.ui.info(message);
@@ -296,7 +296,14 @@ export class ModelComparisons implements vscode.Disposable {
         async (_progress, token) => {
           token.onCancellationRequested(() => controllers.forEach((c) => c.abort()));
           await Promise.all(
-            runs.map((r, i) => this.runOne(client, request.endpoint, bodies[i], r, controllers[i], stream)),
+            runs.map((r, i) =>
+              this.runOne(client, request.endpoint, bodies[i], r, controllers[i], stream).then(() => {
+                if (r.status !== undefined && r.status < 400) {
+                  // Counted in the Usage view; the column shows its cost, and the cheapest is marked.
+                  r.priced = this.deps.meter.record({ model: r.model, environment: target.env?.name, usage: r.usage });
+                }
+              }),
+            ),
           );
         },
       );
@@ -343,6 +350,7 @@ export class ModelComparisons implements vscode.Disposable {
         signal: controller.signal,
       });
       run.status = result.status;
+      run.firstByteMs = result.firstByteMs;
       if (result.error) {
         run.error = result.error.message;
         this.failures.set(run, describeFailure(result.error));

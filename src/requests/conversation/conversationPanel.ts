@@ -25,6 +25,7 @@ export interface PanelShown {
   pieces: readonly string[];
   draws: number;
   status: string;
+  totals?: string;
 }
 
 /**
@@ -150,7 +151,7 @@ export class ConversationPanels implements vscode.Disposable {
   /** What the panel of `payload` shows now (tests). */
   shown(payload: vscode.Uri): PanelShown | undefined {
     const p = this.open.get(payload.toString());
-    return p && { pieces: [...p.sent], draws: p.draws, status: p.status };
+    return p && { pieces: [...p.sent], draws: p.draws, status: p.status, totals: p.totals };
   }
 
   /** A way-out button under the panel's error, as the page sends it (tests). */

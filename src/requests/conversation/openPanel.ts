@@ -16,6 +16,8 @@ export interface Panel {
   header: string;
   draws: number;
   status: string;
+  /** What the answers received here cost in all, as the header shows it. */
+  totals?: string;
   rendered: RenderedAnswers;
   /** The exchanges behind answers written into the payload, by the answer's text. */
   exchanges: Map<string, TurnExchange>;

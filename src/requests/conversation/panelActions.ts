@@ -338,10 +338,13 @@ export class PanelActions {
     const endpoint: PostEndpoint =
       readEndpoint(doc.getText()) ?? (read.ok && read.conversation.kind === 'responses' ? '/v1/responses' : '/v1/chat');
     await this.deps.catalog.ensureLoaded();
-    const picked = await this.deps.ui.pick(modelPickItems(this.deps.catalog.models, undefined, endpoint), {
-      title: l10n.t('Pick a model for this payload'),
-      placeHolder: l10n.t('The model is written into the payload, which is sent again'),
-    });
+    const picked = await this.deps.ui.pick(
+      modelPickItems(this.deps.catalog.models, undefined, endpoint, Date.now(), this.deps.config.prices),
+      {
+        title: l10n.t('Pick a model for this payload'),
+        placeHolder: l10n.t('The model is written into the payload, which is sent again'),
+      },
+    );
     const model = picked?.model?.id;
     if (model === undefined) {
       return;

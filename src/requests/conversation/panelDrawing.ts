@@ -84,6 +84,7 @@ export class PanelDrawing {
     const changed = pieces.flatMap((html, index) => (p.sent[index] === html ? [] : [{ index, html }]));
     p.sent = pieces;
     p.status = status;
+    p.totals = view.totals;
     p.draws++;
     post(p, {
       type: 'draw',
@@ -94,6 +95,7 @@ export class PanelDrawing {
       readable: view.readable,
       problems: view.problems,
       empty: emptyText(),
+      totals: view.totals,
     });
   }
 

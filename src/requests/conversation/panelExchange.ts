@@ -32,6 +32,19 @@ export function exchangeOf(record: ResponseRecord, redact: Redact): TurnExchange
     headers: record.headers,
     body,
     elapsedMs: record.elapsedMs,
+    firstByteMs: record.firstByteMs,
+    priced: record.priced,
+    model: modelOf(record.requestJson),
     usage: read?.answer.usage,
   };
+}
+
+/** The model a request named (as shown), for the conversation's totals. */
+function modelOf(requestJson: string | undefined): string | undefined {
+  try {
+    const model: unknown = (JSON.parse(requestJson ?? '{}') as { model?: unknown }).model;
+    return typeof model === 'string' ? model : undefined;
+  } catch {
+    return undefined;
+  }
 }

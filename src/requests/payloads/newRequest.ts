@@ -60,17 +60,23 @@ export async function newRequest(
   }
   let model = given ?? (selected && suitsEndpoint(selected.model, endpoint) ? selected.model : undefined);
   if (!model && catalog.models.length > 0) {
-    const picked = await deps.ui.pick(modelPickItems(catalog.models, undefined, endpoint), {
-      title: l10n.t('New request: which model for POST {0}?', clean(endpoint)),
-      placeHolder: selected
-        ? l10n.t(
-            '{0} (selected in the Models view) may not answer POST {1}; the models that suit it come first',
-            clean(selected.model.id),
-            clean(endpoint),
-          )
-        : l10n.t('The models that suit POST {0} come first; type to search by id, version or family', clean(endpoint)),
-      matchOnDescription: true,
-    });
+    const picked = await deps.ui.pick(
+      modelPickItems(catalog.models, undefined, endpoint, Date.now(), deps.config.prices),
+      {
+        title: l10n.t('New request: which model for POST {0}?', clean(endpoint)),
+        placeHolder: selected
+          ? l10n.t(
+              '{0} (selected in the Models view) may not answer POST {1}; the models that suit it come first',
+              clean(selected.model.id),
+              clean(endpoint),
+            )
+          : l10n.t(
+              'The models that suit POST {0} come first; type to search by id, version or family',
+              clean(endpoint),
+            ),
+        matchOnDescription: true,
+      },
+    );
     if (!picked?.model) {
       return undefined;
     }

@@ -78,6 +78,7 @@ export async function runExchange(
 export function recordAnswer(record: ResponseRecord, result: PostResult): void {
   record.status = result.status;
   record.statusText = result.statusText;
+  record.firstByteMs = result.firstByteMs;
   record.requestId = result.requestId;
   record.headers = result.headers;
   record.contentType = result.contentType;

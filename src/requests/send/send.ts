@@ -13,7 +13,7 @@ import type { ResponseRecord } from '../answers/core/responseFormat';
 import type { ResponseDocuments } from '../answers/responseView';
 import { textToSend } from './core/sendText';
 import { newStreamState, readStream } from './core/streamText';
-import { finishStream, formatBytes, summarize } from '../answers/core/responseFormat';
+import { finishStream, formatBytes, summarize, usageOfRecord } from '../answers/core/responseFormat';
 import { clean, type DisplayText } from '../../common/text';
 import { l10n } from '../../platform/l10n';
 import type { SafePickItem } from '../../platform/ui';
@@ -212,6 +212,15 @@ export class RequestSender implements vscode.Disposable {
       this.deps.log.error(`POST ${endpoint} failed: ${failure}`);
     }
     finishStream(record, this.deps.log.redactor.removeSecrets);
+    if (record.status !== undefined && record.status < 400) {
+      // Counted in the Usage view, priced for the answer document and the panel (the model as shown: a
+      // `{{$env}}` reference stays a reference, and has no price).
+      record.priced = this.deps.meter.record({
+        model: payloadModel(JSON.parse(resolved.shownJson)),
+        environment: env?.name,
+        usage: usageOfRecord(record),
+      });
+    }
     this.responses.redrawNow(uri);
     if (picture) {
       await this.showPicture(uri, record);

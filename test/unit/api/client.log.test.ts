@@ -97,6 +97,24 @@ describe('client: the request log', function () {
     );
     assert.equal(shown[0].error, undefined);
     assert.match(shown[1].error ?? '', /400.*payload rejected/);
+    assert.equal(shown[0].rateLimitHeaders, undefined, 'no rate-limit headers, none logged');
+  });
+
+  it("an answer's rate-limit headers ride with its log entry (for the last limits seen), redacted", async () => {
+    const rec = await recorder((_req, res) => {
+      res.setHeader('x-ratelimit-remaining-requests', '41');
+      res.setHeader('x-ratelimit-limit-requests', '50');
+      res.setHeader('retry-after', `2 ${KEY}`);
+      json(res, 429, { error: { message: 'slow down' } });
+    });
+    const { client, log } = clientFor(rec.url, KEY);
+    await client.post('/v1/chat', { model: 'm' });
+    await client.dispose();
+    assert.deepEqual(log[0].rateLimitHeaders, {
+      'x-ratelimit-remaining-requests': '41',
+      'x-ratelimit-limit-requests': '50',
+      'retry-after': '2 [redacted]',
+    });
   });
 
   it('a stream that breaks is logged a second time, saying the event stream failed', async () => {

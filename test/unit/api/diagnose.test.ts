@@ -69,6 +69,20 @@ describe('api/diagnose: the Diagnose Connection report, against real TLS and a r
     ]);
   });
 
+  it('says the last rate limits the service announced, as inert text', async () => {
+    const report = await diagnose({
+      baseUrl: service.url,
+      keySource: 'SecretStorage',
+      rateLimits: 'requests: 5 of 60 left [x](y)',
+      probe: ok,
+    });
+    // Escaped: the brackets of a would-be link stay brackets.
+    assert.ok(
+      linesOf(report).some((l) => l.startsWith('- **Rate limits:** requests: 5 of 60 left \\[x\\]')),
+      report,
+    );
+  });
+
   it('ends with what to do next: Set API Key when the key is missing or refused, the URL when nothing answers', async () => {
     const refused = await diagnoseReport({
       baseUrl: service.url,

@@ -118,6 +118,35 @@ describe('checks/core/fileRun', function () {
     assert.equal(capped.skippedRows, 3);
   });
 
+  it('asks before sending with the number of requests, and sends none when told not to', async () => {
+    const text = [
+      '// POST /v1/chat',
+      '// @each rows.jsonl',
+      '// @expect status 200',
+      '{ "model": "aurora-1", "messages": [{"role": "user", "content": "About {{city}}"}] }',
+    ].join('\n');
+    const files = { 'rows.jsonl': '{"city": "Rome"}\n{"city": "Oslo"}\n{"city": "Bern"}\n' };
+    const asked: number[] = [];
+    const started: string[] = [];
+    const no = await runCheckFile(
+      text,
+      deps(
+        client,
+        {
+          models: ['a', 'b'],
+          beforeRequests: async (n) => (asked.push(n), false),
+          onStart: (_r, l) => started.push(l),
+        },
+        files,
+      ),
+    );
+    assert.deepEqual(asked, [6], 'three rows on two models');
+    assert.deepEqual(started, []);
+    assert.deepEqual(no.rows, []);
+    const yes = await runCheckFile(text, deps(client, { beforeRequests: async () => true }, files));
+    assert.equal(yes.rows.length, 3);
+  });
+
   it('cannot run: no endpoint, not JSON, a dataset that cannot be read or is misnamed, an environment that is not there', async () => {
     const head = '// POST /v1/chat\n';
     assert.match(

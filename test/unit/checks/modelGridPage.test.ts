@@ -15,7 +15,12 @@ function run(model: string, line: number, passed: boolean, ms: number, score?: n
     row: { line, name: `cities.jsonl: ${line === 1 ? 'Paris' : 'Rome'}` },
     result: {
       run: { model, row: { line, values: {} } } as never,
-      observed: { status: 200, elapsedMs: ms, streamed: false },
+      observed: {
+        status: 200,
+        elapsedMs: ms,
+        streamed: false,
+        ...(model === 'aurora-2' ? { answer: { text: 'Paris', usage: { input: 10, output: 5 } } } : {}),
+      },
       results: [
         {
           line: 2,
@@ -65,7 +70,7 @@ describe('checks/core/modelGridPage', () => {
     assert.equal(els.find((e) => e.tag === 'h1')?.text, 'Results Across Models');
     assert.equal(
       els.find((e) => e.tag === 'caption')?.text,
-      'cities.jsonc on 3 models: each cell says passed or failed, the score of its graders and the time.',
+      'cities.jsonc on 3 models: each cell says passed or failed, the score of its graders, the time, the tokens and the cost.',
     );
     assert.deepEqual(
       els.filter((e) => e.tag === 'th' && e.attrs.scope === 'col').map((e) => e.text),
@@ -81,7 +86,14 @@ describe('checks/core/modelGridPage', () => {
     const cells = cellsOf(render(), 'cell');
     assert.deepEqual(
       cells.map((c) => c.text),
-      ['✓ passedscore 1120ms', '✗ failedscore 01.5s', '✓ passed90ms', '✓ passed100ms', '– not run', '✓ passed80ms'],
+      [
+        '✓ passedscore 1120ms15 tokens (10 in, 5 out)',
+        '✗ failedscore 01.5stokens not reported',
+        '✓ passed90mstokens not reported',
+        '✓ passed100ms15 tokens (10 in, 5 out)',
+        '– not run',
+        '✓ passed80mstokens not reported',
+      ],
     );
     assert.equal(cells[1].td.attrs['data-state'], 'failed');
     assert.equal(cells[1].td.attrs.title, 'line 3: The judge says no: it names <b>Lyon</b> instead.');
@@ -103,7 +115,33 @@ describe('checks/core/modelGridPage', () => {
     const els = render();
     assert.deepEqual(
       cellsOf(els, 'summary').map((c) => c.text),
-      ['2 of 2 passed · 100%median 110ms', '0 of 1 passed · 0%median 1.5s', '2 of 2 passed · 100%median 85ms'],
+      [
+        '2 of 2 passed · 100%median 110ms30 tokens (20 in, 10 out)',
+        '0 of 1 passed · 0%median 1.5stokens not reported',
+        '2 of 2 passed · 100%median 85mstokens not reported',
+      ],
+    );
+    // Priced (the extension's meter): each cell and each model's sum say the cost; no price is said, never zero.
+    const priced = modelGrid({
+      payload: 'p.jsonc',
+      dataset: 'cities.jsonl',
+      models: ['aurora-2', 'mira-1'],
+      rows: [run('aurora-2', 1, true, 100), run('mira-1', 1, true, 100)],
+      pricedOf: (row) =>
+        row.kind === 'run' && row.result.run.model === 'aurora-2'
+          ? {
+              price: { inputPerToken: 1e-6, currency: 'USD', source: 'registry' },
+              cost: { amount: 0.00001, currency: 'USD' },
+            }
+          : { price: undefined, cost: undefined },
+    });
+    assert.deepEqual(
+      priced.rows[0].cells.map((c) => c.usage),
+      ['15 tokens (10 in, 5 out) · 0.00001 USD', 'tokens not reported · no price known'],
+    );
+    assert.deepEqual(
+      priced.summary.map((s) => s.usage),
+      ['15 tokens (10 in, 5 out) · 0.00001 USD', 'tokens not reported · no price known'],
     );
     assert.deepEqual(
       els.filter((e) => e.tag === 'li').map((e) => e.text),
@@ -117,7 +155,7 @@ describe('checks/core/modelGridPage', () => {
     const one = modelGrid({ payload: 'p.jsonc', models: ['a'], rows: [] });
     assert.equal(
       elements(modelGridHtml(one, 'n', 's')).find((e) => e.tag === 'caption')?.text,
-      'p.jsonc on 1 model: each cell says passed or failed, the score of its graders and the time.',
+      'p.jsonc on 1 model: each cell says passed or failed, the score of its graders, the time, the tokens and the cost.',
     );
   });
 

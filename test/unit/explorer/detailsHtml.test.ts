@@ -93,6 +93,8 @@ describe('Model Details page', () => {
         `In VS Code chat: “Aurora 2” from Model Access — vscode.lm.selectChatModels({ vendor: 'model-access', id: "aurora-2" })`,
       ],
     );
+    // The price in words, or that none is known (never a price of zero).
+    assert.equal(facts(render({ price: 'no price known' })).at(-1), 'Price: no price known');
     const link = `command:evil?${'x'.repeat(400)}`;
     const refused = facts(render({}, details({ card: { refused: 'it uses the "command:" scheme', link } })));
     assert.equal(refused[3], `Model Card: Not opened: it uses the "command:" scheme${link.slice(0, 300)}`);

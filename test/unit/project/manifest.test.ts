@@ -322,6 +322,7 @@ describe('Restricted Mode and virtual workspaces (package.json)', () => {
     'modelAccess.conversation.previousResponseId':
       'whether Reply writes the earlier turns or a response id into the payload; the payload goes where it went',
     'modelAccess.conversation.maxAttachmentMegabytes': 'how large a file Attach File may write into a payload',
+    'modelAccess.prices': 'the prices costs are computed with: shown and checked on this machine, never sent anywhere',
   };
 
   /** What makes a setting able to redirect the key or requests, whatever the list above says. */

@@ -9,6 +9,7 @@ import type { StreamState } from '../../send/core/streamText';
 import { l10n } from '../../../common/plainL10n';
 import { describeShapes, readAnswer, type Answer, type TokenUsage } from '../../../domain/answer';
 import { embeddingsMarkdown, embeddingsSummary } from './embeddingsView';
+import { costText, timeText, type Priced } from '../../../domain/answerFacts';
 
 /**
  * Beyond this many characters the document shows the start of a body (the end of a growing stream) and
@@ -34,6 +35,10 @@ export type ResponseRecord = {
   status?: number;
   statusText?: string;
   elapsedMs?: number;
+  /** From sending to the answer's first byte (its status line and headers). */
+  firstByteMs?: number;
+  /** The model's price and the answer's cost, once the answer was counted (src/platform/usageMeter.ts). */
+  priced?: Priced;
   requestId?: string;
   headers?: Record<string, string>;
   contentType?: string;
@@ -173,6 +178,11 @@ export function answerOf(r: ResponseRecord): Answer | undefined {
     return readAnswer(r.bodyJson);
   }
   return r.bodyText === undefined ? undefined : readAnswer(r.bodyText);
+}
+
+/** The token usage the answer reported (a stream's as read so far). */
+export function usageOfRecord(r: ResponseRecord): TokenUsage | undefined {
+  return (r.stream ? streamAnswer(r) : answerOf(r))?.usage;
 }
 
 /** What a stream said so far (usage, how it finished, tool calls), as the shared reader read its events. */
@@ -327,6 +337,14 @@ export function renderResponseParts(r: ResponseRecord, redact: Redact): { text: 
   }
   if (r.error && r.stream) {
     lines.push('', r.error.replace(/\r?\n/g, ' '));
+  }
+  // After how it ended: what it took and what it cost.
+  const time = r.elapsedMs === undefined ? undefined : timeText(r.firstByteMs, r.elapsedMs);
+  if (time) {
+    lines.push('', l10n.t('Time: {0}', time));
+  }
+  if (r.priced) {
+    lines.push('', l10n.t('Cost: {0}', costText(r.priced)));
   }
   if (r.showHeaders && r.headers) {
     lines.push('', `### ${l10n.t('Response headers')}`, '');

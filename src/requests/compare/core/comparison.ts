@@ -6,6 +6,7 @@ import { escapeHtml, page } from '../../../common/html';
 import { isRecord } from '../../../common/records';
 import { REDACTION_MARGIN } from '../../answers/core/responseFormat';
 import { readAnswer, type TokenUsage } from '../../../domain/answer';
+import { costText, tokensText, type Priced } from '../../../domain/answerFacts';
 import { literalText } from '../../../domain/payload/variables';
 import { l10n } from '../../../common/l10n';
 import { clean, type DisplayText } from '../../../common/text';
@@ -52,6 +53,10 @@ export interface ComparisonRun {
   startedAt: number;
   /** The first piece of answer text arrived (streams only). */
   firstTextAt?: number;
+  /** From sending to the answer's first byte. */
+  firstByteMs?: number;
+  /** The model's price and the answer's cost, once the run ended with an answer. */
+  priced?: Priced;
   endedAt?: number;
   status?: number;
   streaming: boolean;
@@ -68,7 +73,12 @@ export interface ComparisonColumn {
   status: string;
   time: string;
   firstToken: string;
+  firstByte: string;
   usage: string;
+  /** `0.000072 USD`, `no price known`, `cost unknown`; empty until the run ended. */
+  cost: string;
+  /** `fastest`, `cheapest`, both or empty: in words, not colour alone (once every run ended). */
+  marks: string;
   text: string;
   error: string;
 }
@@ -77,22 +87,12 @@ export interface ComparisonView {
   endpoint: string;
   running: boolean;
   columns: ComparisonColumn[];
+  /** "Fastest: a. Cheapest: b." once every run ended (said by the page's status line), else empty. */
+  best: string;
 }
 
 export function formatSeconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
-}
-
-function usageText(u: TokenUsage | undefined): string {
-  if (!u) {
-    return 'not reported';
-  }
-  const parts = [
-    u.input !== undefined ? `${u.input} in` : '',
-    u.output !== undefined ? `${u.output} out` : '',
-    u.total !== undefined ? `${u.total} total` : '',
-  ].filter(Boolean);
-  return parts.join(' · ');
 }
 
 /** The column of one run at time `now` (a running clock for unfinished runs). */
@@ -128,18 +128,66 @@ export function columnOf(run: ComparisonRun, now: number): ComparisonColumn {
         : run.endedAt !== undefined
           ? 'no text'
           : '…',
-    usage: usageText(run.usage),
+    firstByte: run.firstByteMs !== undefined ? formatSeconds(run.firstByteMs) : run.endedAt !== undefined ? '–' : '…',
+    usage: tokensText(run.usage),
+    cost: run.priced ? costText(run.priced) : run.endedAt !== undefined ? '–' : '…',
+    marks: '',
     text,
     error: run.error ?? '',
   };
 }
 
 export function comparisonView(endpoint: string, runs: readonly ComparisonRun[], now: number): ComparisonView {
-  return {
-    endpoint,
-    running: runs.some((r) => r.endedAt === undefined),
-    columns: runs.map((r) => columnOf(r, now)),
-  };
+  const running = runs.some((r) => r.endedAt === undefined);
+  const columns = runs.map((r) => columnOf(r, now));
+  if (!running) {
+    markBest(runs, columns);
+  }
+  const view: ComparisonView = { endpoint, running, columns, best: '' };
+  view.best = bestSummary(view);
+  return view;
+}
+
+/**
+ * Marks the fastest answer (the least time to its last byte) and the cheapest among the runs that answered,
+ * in words. A tie marks each; a single answer is not "fastest" of anything.
+ */
+function markBest(runs: readonly ComparisonRun[], columns: ComparisonColumn[]): void {
+  const answered = runs.flatMap((r, i) => (r.error === undefined && r.endedAt !== undefined ? [i] : []));
+  if (answered.length < 2) {
+    return;
+  }
+  const marks: string[][] = columns.map(() => []);
+  const time = (i: number) => (runs[i].endedAt as number) - runs[i].startedAt;
+  const fastest = Math.min(...answered.map(time));
+  answered.filter((i) => time(i) === fastest).forEach((i) => marks[i].push(l10n.t('fastest')));
+  // The cheapest among answers whose cost is known, and only when every answer's cost is known in one
+  // currency: an unknown cost might be lower, and currencies are never compared.
+  const costs = answered.map((i) => runs[i].priced?.cost);
+  const currency = costs[0]?.currency;
+  if (costs.every((c) => c !== undefined && c.currency === currency)) {
+    const amount = (i: number) => runs[i].priced?.cost?.amount as number;
+    const cheapest = Math.min(...answered.map(amount));
+    answered.filter((i) => amount(i) === cheapest).forEach((i) => marks[i].push(l10n.t('cheapest')));
+  }
+  columns.forEach((c, i) => (c.marks = marks[i].join(' · ')));
+}
+
+/** "Fastest: a. Cheapest: b." for the page's status line once the runs ended; empty when nothing is marked. */
+export function bestSummary(view: ComparisonView): string {
+  const named = (mark: string) =>
+    view.columns
+      .filter((c) => c.marks.split(' · ').includes(mark))
+      .map((c) => c.model)
+      .join(', ');
+  const fastest = named(l10n.t('fastest'));
+  const cheapest = named(l10n.t('cheapest'));
+  return [
+    fastest ? l10n.t('Fastest: {0}.', clean(fastest)) : '',
+    cheapest ? l10n.t('Cheapest: {0}.', clean(cheapest)) : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** What the page's buttons ask for. */
@@ -169,7 +217,8 @@ const STYLE = `
 .column h2 .ordinal { font-weight: normal; color: var(--vscode-descriptionForeground); margin-right: 0.4em; }
 .facts th { width: auto; padding-right: 8px; }
 .answer { margin-top: 8px; border-top: 1px solid var(--vscode-panel-border, #8884); padding-top: 6px; overflow-wrap: anywhere; }
-.error:empty { display: none; }
+.error:empty, .marks:empty { display: none; }
+.marks { margin: 0 0 4px; font-weight: bold; }
 .state-failed { border-color: var(--vscode-inputValidation-errorBorder, var(--vscode-errorForeground)); border-width: 2px; }
 `;
 
@@ -183,7 +232,7 @@ window.addEventListener('message', (event) => {
   const view = event.data;
   if (!view || !Array.isArray(view.columns)) { return; }
   view.columns.forEach((c, i) => {
-    for (const key of ['status', 'time', 'firstToken', 'usage', 'text', 'error']) { set('c' + i + '-' + key, String(c[key])); }
+    for (const key of ['status', 'time', 'firstByte', 'firstToken', 'usage', 'cost', 'marks', 'text', 'error']) { set('c' + i + '-' + key, String(c[key])); }
     const col = document.getElementById('c' + i);
     if (col) { col.className = 'column state-' + c.state; col.setAttribute('aria-busy', String(c.state === 'waiting' || c.state === 'receiving')); }
   });
@@ -195,7 +244,7 @@ window.addEventListener('message', (event) => {
   again.disabled = view.running;
   if (focused === cancel && cancel.disabled) { again.focus(); } else if (focused === again && again.disabled) { cancel.focus(); }
   const summary = document.getElementById('summary');
-  set('summary', view.running ? summary.dataset.running : summary.dataset.finished);
+  set('summary', view.running ? summary.dataset.running : (summary.dataset.finished + ' ' + view.best).trim());
 });
 document.addEventListener('click', (event) => {
   const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
@@ -217,11 +266,13 @@ export function comparisonHtml(view: ComparisonView, nonce: string, cspSource: s
       const busy = c.state === 'waiting' || c.state === 'receiving';
       return `<section class="column state-${c.state}" id="c${i}" aria-labelledby="c${i}-heading" aria-busy="${busy}"><h2 id="c${i}-heading"><span class="ordinal">${escapeHtml(
         l10n.t('{0} of {1}', i + 1, total),
-      )}</span><span class="model" id="c${i}-model">${escapeHtml(c.model)}</span></h2><table class="facts">${[
+      )}</span><span class="model" id="c${i}-model">${escapeHtml(c.model)}</span></h2><p class="marks" id="c${i}-marks">${escapeHtml(c.marks)}</p><table class="facts">${[
         row(l10n.t('Status'), 'status'),
         row(l10n.t('Total time'), 'time'),
+        row(l10n.t('First byte'), 'firstByte'),
         row(l10n.t('First token'), 'firstToken'),
         row(l10n.t('Tokens'), 'usage'),
+        row(l10n.t('Cost'), 'cost'),
       ].join(
         '',
       )}</table><div class="error" id="c${i}-error" role="alert">${escapeHtml(c.error)}</div><pre class="answer" id="c${i}-text">${escapeHtml(c.text)}</pre></section>`;
@@ -231,7 +282,7 @@ export function comparisonHtml(view: ComparisonView, nonce: string, cspSource: s
   const finished = l10n.t('Finished.');
   const body = `<main aria-labelledby="title">
 <h1 id="title">${escapeHtml(l10n.t('Compare models · POST {0}', clean(view.endpoint)))}</h1>
-<p class="muted" id="summary" role="status" aria-live="polite" data-running="${escapeHtml(running)}" data-finished="${escapeHtml(finished)}">${escapeHtml(view.running ? running : finished)}</p>
+<p class="muted" id="summary" role="status" aria-live="polite" data-running="${escapeHtml(running)}" data-finished="${escapeHtml(finished)}">${escapeHtml(view.running ? running : `${finished} ${view.best}`.trim())}</p>
 <div class="actions"><button type="button" id="cancel" data-action="cancel"${view.running ? '' : ' disabled'}>${escapeHtml(l10n.t('Cancel'))}</button>
 <button type="button" id="again" class="primary" data-action="again"${view.running ? ' disabled' : ''}>${escapeHtml(l10n.t('Compare again'))}</button></div>
 <div class="grid" data-columns="${total}">${columns}</div>

@@ -24,6 +24,7 @@ export function panelBody(title: string): string {
 <p class="muted">${t(l10n.t('Saved to the payload when the box loses focus.'))}</p>
 </details>
 </form>
+<p id="totals" class="muted totals" hidden></p>
 <div id="problems" class="problems" hidden></div>
 </header>
 <main id="turns" aria-label="${t(l10n.t('Turns'))}"></main>
@@ -104,6 +105,7 @@ main { flex: 1 1 auto; min-width: 0; }
 .turn-actions button, .copy-code { padding: 1px 8px; min-height: 24px; min-width: 24px; }
 summary { min-height: 24px; padding: 2px 0; }
 .exchange { margin: 6px 0; }
+.answer-facts, .totals { margin: 4px 0; overflow-wrap: anywhere; }
 .exchange th { width: auto; }
 .composer { position: sticky; bottom: 0; background: var(--vscode-editor-background); padding: 8px 0 10px;
   border-top: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent)); }
@@ -154,6 +156,9 @@ function draw(m) {
     if (old) { old.replaceWith(made); } else { turns.appendChild(made); }
   }
   statusLine.textContent = m.status;
+  const totals = $('totals');
+  totals.textContent = m.totals;
+  totals.hidden = m.totals === '';
   setBusy(m.busy);
   empty.hidden = m.count > 0 || !m.readable;
   empty.textContent = m.empty;

@@ -97,6 +97,8 @@ export type PanelMessage =
       readable: boolean;
       problems: string[];
       empty: string;
+      /** What the answers received here cost in all (tokens, cost, time); empty before the first. */
+      totals: string;
     }
   | {
       type: 'header';

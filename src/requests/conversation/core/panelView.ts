@@ -11,6 +11,8 @@ import { l10n } from '../../../common/l10n';
 import { isRecord } from '../../../common/records';
 import { clean, type DisplayText } from '../../../common/text';
 import type { TokenUsage } from '../../../domain/answer';
+import { costText, durationText, factsLine, timeText, tokensText, type Priced } from '../../../domain/answerFacts';
+import { formatTally, UsageTotals } from '../../../domain/cost/totals';
 import { literalOf } from '../../../domain/payload/variables';
 import { isBlank, type ConversationKind, type Turn, type TurnToolCall } from './turns';
 import { readParameters, unwritten, type PanelParameters } from './panelEdits';
@@ -29,7 +31,12 @@ export interface TurnExchange {
   /** The response body, or the stream's events. */
   body?: string;
   elapsedMs?: number;
+  firstByteMs?: number;
   usage?: TokenUsage;
+  /** The model's price and the answer's cost, once counted. */
+  priced?: Priced;
+  /** The model it went to, as shown (for the conversation's totals). */
+  model?: string;
 }
 
 /** A way out of an error, as a button: `action` is what the page sends back. */
@@ -69,6 +76,8 @@ export interface PanelView {
   busy: boolean;
   /** False when some answers were left as text to keep this draw short: draw again to render them. */
   complete: boolean;
+  /** What the answers this panel received cost in all (tokens, cost, time); empty when it received none. */
+  totals: DisplayText;
 }
 
 /** Answers rendered anew in one draw (the latest first): a long conversation's first draw stays short. */
@@ -128,6 +137,15 @@ function toolCallHtml(call: TurnToolCall): string {
 <pre><code>${escapeHtml(call.arguments)}</code></pre></section>`;
 }
 
+/** The answer's tokens, cost and time, one line under it (what it cost is seen without opening anything). */
+function factsHtml(x: TurnExchange | undefined): string {
+  if (!x) {
+    return '';
+  }
+  const facts = factsLine({ usage: x.usage, firstByteMs: x.firstByteMs, lastByteMs: x.elapsedMs, priced: x.priced });
+  return `<p class="answer-facts muted">${escapeHtml(facts)}</p>`;
+}
+
 function exchangeHtml(x: TurnExchange, turn: number): string {
   const rows: string[] = [];
   const row = (name: string, value: string) =>
@@ -136,20 +154,13 @@ function exchangeHtml(x: TurnExchange, turn: number): string {
   if (x.status !== undefined) {
     row(l10n.t('Status'), `${x.status} ${x.statusText ?? ''}`.trim());
   }
-  if (x.elapsedMs !== undefined) {
-    row(l10n.t('Time'), l10n.t('{0} ms', x.elapsedMs));
+  const time = timeText(x.firstByteMs, x.elapsedMs);
+  if (time !== undefined) {
+    row(l10n.t('Time'), time);
   }
-  if (x.usage) {
-    const u = x.usage;
-    row(
-      l10n.t('Usage'),
-      l10n.t(
-        '{0} in · {1} out · {2} total',
-        clean(String(u.input ?? '–')),
-        clean(String(u.output ?? '–')),
-        clean(String(u.total ?? '–')),
-      ),
-    );
+  row(l10n.t('Usage'), tokensText(x.usage));
+  if (x.priced) {
+    row(l10n.t('Cost'), costText(x.priced));
   }
   const headers = Object.entries(x.headers ?? {})
     .map(([k, v]) => `${k}: ${v}`)
@@ -233,7 +244,7 @@ function turnHtml(turn: Turn, o: TurnOptions, rendered: RenderedAnswers): string
   actions.push(button('fork', l10n.t('Fork'), i, l10n.t('Fork from turn {0}', o.n)));
   return article(turn.role, label, o.n, i, parts.join('\n'), {
     actions: actions.join(''),
-    exchange: o.exchange ? exchangeHtml(o.exchange, i) : '',
+    exchange: o.exchange ? factsHtml(o.exchange) + exchangeHtml(o.exchange, i) : '',
     note: o.cut ? l10n.t('(cut)') : undefined,
   });
 }
@@ -290,7 +301,7 @@ function pendingHtml(p: PendingTurn, n: number, index: number, rendered: Rendere
   const note = p.streaming ? l10n.t('(arriving…)') : p.cut ? l10n.t('(cut)') : undefined;
   return article(p.error && p.text === '' ? 'error' : 'assistant', label, n, index, inner.join('\n'), {
     actions: actions.join(''),
-    exchange: p.exchange && !p.streaming ? exchangeHtml(p.exchange, index) : '',
+    exchange: p.exchange && !p.streaming ? factsHtml(p.exchange) + exchangeHtml(p.exchange, index) : '',
     busy: p.streaming,
     note,
     kind: 'pending',
@@ -317,6 +328,7 @@ export function panelView(
       turnCount: 0,
       busy: pending?.streaming === true,
       complete: true,
+      totals: '' as DisplayText,
     };
   }
   const c = read.conversation;
@@ -393,6 +405,10 @@ export function panelView(
   if (pending) {
     pieces.push({ key: 'pending', html: pendingHtml(pending, turns.length + 1, turns.length, rendered) });
   }
+  const exchanges = turns.flatMap((t) => (t.role === 'assistant' ? [exchangeFor(t)] : []));
+  if (pending?.exchange && !pending.streaming) {
+    exchanges.push(pending.exchange);
+  }
   return {
     readable: true,
     pieces,
@@ -402,7 +418,25 @@ export function panelView(
     turnCount: pieces.length,
     busy: pending?.streaming === true,
     complete: later.size === 0 && waiting === 0,
+    totals: conversationTotals(exchanges.filter((x): x is TurnExchange => x !== undefined)),
   };
+}
+
+/** `This conversation: 3 requests, 126 tokens (…), 0.0002 USD; 4.20 s waiting for answers.` (the answers received here). */
+export function conversationTotals(exchanges: readonly TurnExchange[]): DisplayText {
+  if (exchanges.length === 0) {
+    return '' as DisplayText;
+  }
+  const totals = new UsageTotals(() => '');
+  for (const x of exchanges) {
+    totals.add({ model: x.model ?? '', environment: '', usage: x.usage, cost: x.priced?.cost, at: 0 });
+  }
+  const time = exchanges.reduce((sum, x) => sum + (x.elapsedMs ?? 0), 0);
+  return l10n.t(
+    'This conversation: {0}; {1} waiting for answers.',
+    clean(formatTally(totals.summary())),
+    durationText(time),
+  );
 }
 
 /** A turn not built yet: its name only (the next draw, 100 ms later, brings the rest). */

@@ -52,10 +52,15 @@ describe('requests: response document', () => {
         status: 200,
         statusText: 'OK',
         elapsedMs: 12.4,
+        firstByteMs: 9,
         bytes: 2048,
         requestId: 'req_1',
         bodyText: JSON.stringify(body),
         bodyJson: body,
+        priced: {
+          price: { inputPerToken: 1e-6, outputPerToken: 2e-6, currency: 'USD', source: 'registry' },
+          cost: { amount: 0.000019, currency: 'USD' },
+        },
       }),
       same,
     );
@@ -64,10 +69,21 @@ describe('requests: response document', () => {
     const lines = after.split('\n');
     assert.equal(lines[0], 'POST /v1/chat · 200 OK · 12 ms · 2.0 KB · request id req_1');
     assert.equal(lines[2], '5 input tokens · 7 output tokens · 12 tokens in all · finished: stop');
-    assert.equal(lines[4], '### JSON');
-    assert.equal(lines[6], '```json');
-    assert.deepEqual(JSON.parse(lines.slice(7, -2).join('\n')), body);
+    assert.equal(lines[4], 'Time: first byte 9 ms, last byte 12 ms');
+    assert.equal(lines[6], 'Cost: 0.000019 USD');
+    assert.equal(lines[8], '### JSON');
+    assert.equal(lines[10], '```json');
+    assert.deepEqual(JSON.parse(lines.slice(11, -2).join('\n')), body);
     assert.equal(lines.at(-2), '```');
+  });
+
+  it('says "no price known" for a model without a price, never a cost of zero; nothing of cost before it is counted', () => {
+    const body = { choices: [{ message: { content: 'Hi' } }], usage: { prompt_tokens: 5, completion_tokens: 7 } };
+    const base = { status: 200, elapsedMs: 30, bodyText: JSON.stringify(body), bodyJson: body };
+    const unpriced = renderResponse(rec({ ...base, priced: { price: undefined, cost: undefined } }), same);
+    assert.match(unpriced, /^Cost: no price known$/m);
+    assert.doesNotMatch(unpriced, /0 USD/);
+    assert.doesNotMatch(renderResponse(rec(base), same), /^Cost:/m);
   });
 
   it('a tool call shows its name and arguments; a body without text says what was looked for', () => {

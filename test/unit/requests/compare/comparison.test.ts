@@ -65,10 +65,16 @@ describe('Compare models: the side-by-side view', () => {
     );
     assert.deepEqual(
       { state: done.state, time: done.time, usage: done.usage, text: done.text },
-      { state: 'done', time: '2.35 s', usage: '3 in · 5 out · 8 total', text: 'Hello' },
+      { state: 'done', time: '2.35 s', usage: '8 tokens (3 in, 5 out)', text: 'Hello' },
     );
     assert.equal(columnOf(run({ streaming: false, endedAt: 1100, status: 200 }), 0).firstToken, 'not streamed');
-    assert.equal(columnOf(run({ endedAt: 1100, status: 200 }), 0).usage, 'not reported');
+    assert.equal(columnOf(run({ endedAt: 1100, status: 200 }), 0).usage, 'tokens not reported');
+    assert.equal(columnOf(run({ endedAt: 1100, status: 200, firstByteMs: 80 }), 0).firstByte, '80 ms');
+    assert.equal(columnOf(run({}), 1100).cost, '…');
+    assert.equal(
+      columnOf(run({ endedAt: 1100, priced: { price: undefined, cost: undefined } }), 0).cost,
+      'no price known',
+    );
   });
 
   it('keeps errors and cancellations in their own column', () => {
@@ -153,8 +159,8 @@ describe('Compare models: a long answer is cut after the key is removed', () => 
     assert.equal(
       bodyText(html).replace(/\s+/g, ' ').trim(),
       'Compare models · POST /v1/chat Finished. Cancel Compare again ' +
-        '1 of 2aStatus200 · doneTotal time500 msFirst token100 msTokens2 outHi' +
-        '2 of 2bStatusfailedTotal time1.00 sFirst tokenno textTokensnot reportedboom',
+        '1 of 2aStatus200 · doneTotal time500 msFirst byte–First token100 msTokens2 tokens outCost–Hi' +
+        '2 of 2bStatusfailedTotal time1.00 sFirst byte–First tokenno textTokenstokens not reportedCost–boom',
     );
     const els = elements(html);
     assert.equal(els.find((e) => e.tag === 'title')?.text, 'Compare models');
@@ -162,7 +168,7 @@ describe('Compare models: a long answer is cut after the key is removed', () => 
     assert.equal(els.find((e) => e.attrs.id === 'again')?.attrs.disabled, undefined);
     assert.equal(els.find((e) => e.attrs.id === 'summary')?.attrs['data-running'], 'Running…');
     assert.equal(els.find((e) => e.attrs.id === 'c1-error')?.text, 'boom');
-    assert.equal(els.find((e) => e.attrs.id === 'c0-usage')?.text, '2 out');
+    assert.equal(els.find((e) => e.attrs.id === 'c0-usage')?.text, '2 tokens out');
     assert.equal(els.find((e) => e.attrs.class === 'grid')?.attrs['data-columns'], '2');
     // Landmarks for screen readers: one main named by the title, one region per model named by its heading.
     const main = els.filter((e) => e.tag === 'main');
@@ -192,13 +198,64 @@ describe('Compare models: a long answer is cut after the key is removed', () => 
     assert.equal(running.find((e) => e.attrs.id === 'summary')?.attrs['data-finished'], 'Finished.');
   });
 
+  it('marks the fastest and the cheapest answer in words, once every run ended; an unknown cost marks no cheapest', () => {
+    const usd = (amount: number) => ({
+      price: { inputPerToken: 1e-6, currency: 'USD', source: 'registry' as const },
+      cost: { amount, currency: 'USD' },
+    });
+    const runs = [
+      run({ model: 'slow-cheap', status: 200, endedAt: 3000, priced: usd(0.0001) }),
+      run({ model: 'fast-dear', status: 200, endedAt: 1500, priced: usd(0.002) }),
+      run({ model: 'broken', error: 'boom', endedAt: 1100 }),
+    ];
+    const view = comparisonView('/v1/chat', runs, 5000);
+    assert.deepEqual(
+      view.columns.map((c) => c.marks),
+      ['cheapest', 'fastest', ''],
+    );
+    assert.equal(view.best, 'Fastest: fast-dear. Cheapest: slow-cheap.');
+    const els = elements(comparisonHtml(view, 'n', 'c'));
+    assert.equal(els.find((e) => e.attrs.id === 'c0-marks')?.text, 'cheapest');
+    assert.equal(
+      els.find((e) => e.attrs.id === 'summary')?.text,
+      'Finished. Fastest: fast-dear. Cheapest: slow-cheap.',
+    );
+    // Still running: nothing is marked yet.
+    const running = comparisonView('/v1/chat', [runs[0], run({ model: 'x' })], 5000);
+    assert.deepEqual(
+      running.columns.map((c) => c.marks),
+      ['', ''],
+    );
+    // One answer without a known cost: no cheapest (it might be), the fastest still marked.
+    const unknown = comparisonView(
+      '/v1/chat',
+      [runs[0], run({ model: 'unpriced', status: 200, endedAt: 1200, priced: { price: undefined, cost: undefined } })],
+      5000,
+    );
+    assert.deepEqual(
+      unknown.columns.map((c) => c.marks),
+      ['', 'fastest'],
+    );
+    // Two currencies are never compared.
+    const eur = {
+      price: { inputPerToken: 1e-6, currency: 'EUR', source: 'setting' as const },
+      cost: { amount: 0.00001, currency: 'EUR' },
+    };
+    const mixed = comparisonView(
+      '/v1/chat',
+      [runs[0], run({ model: 'e', status: 200, endedAt: 4000, priced: eur })],
+      5000,
+    );
+    assert.ok(!mixed.columns.some((c) => c.marks.includes('cheapest')));
+  });
+
   it('a cancelled or finished run says so; times under a second in ms; usage without a total', () => {
     assert.equal(columnOf(run({ cancelled: true, endedAt: 1999 }), 0).status, 'cancelled');
     assert.equal(columnOf(run({ status: 200, endedAt: 2000 }), 0).status, '200 · done');
     assert.equal(columnOf(run({ endedAt: 1999 }), 0).time, '999 ms');
     assert.equal(columnOf(run({ endedAt: 2000 }), 0).time, '1.00 s');
-    assert.equal(columnOf(run({ endedAt: 2000, usage: { input: 1 } }), 0).usage, '1 in');
-    assert.equal(columnOf(run({ endedAt: 2000, usage: { total: 0 } }), 0).usage, '0 total');
+    assert.equal(columnOf(run({ endedAt: 2000, usage: { input: 1 } }), 0).usage, '1 token in');
+    assert.equal(columnOf(run({ endedAt: 2000, usage: { total: 0 } }), 0).usage, '0 tokens');
     const long = 'x'.repeat(200_000);
     assert.ok(columnOf(run({ text: `${long}end` }), 0).text.endsWith('end'));
     // A long answer fills its column to the limit, marked as cut.

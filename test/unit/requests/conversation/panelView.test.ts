@@ -208,19 +208,31 @@ describe('conversation panel view', () => {
             headers: { 'x-request-id': 'r1' },
             body: '{"choices":[]}',
             elapsedMs: 42,
+            firstByteMs: 20,
             usage: { input: 3, output: 4, total: 7 },
+            priced: { price: undefined, cost: undefined },
           }
         : undefined,
     );
     const html = v.pieces[2].html;
+    // Tokens, cost and time are seen under the answer without opening anything; no price is said, not zero.
+    assert.equal(
+      elements(html).find((e) => e.attrs.class === 'answer-facts muted')?.text,
+      '7 tokens (3 in, 4 out) · no price known · first byte 20 ms, last byte 42 ms',
+    );
+    assert.equal(
+      v.totals,
+      'This conversation: 1 request, 7 tokens (3 in, 4 out), cost unknown; 42 ms waiting for answers.',
+    );
     const details = elements(html).find((e) => e.tag === 'details');
     assert.ok(details);
     for (const part of [
       'Raw exchange',
       'POST /v1/chat',
       '200 OK',
-      '42 ms',
-      '3 in · 4 out · 7 total',
+      'first byte 20 ms, last byte 42 ms',
+      '7 tokens (3 in, 4 out)',
+      'no price known',
       'x-request-id: r1',
       '{"model":"m"}',
       '{"choices":[]}',
