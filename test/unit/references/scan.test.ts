@@ -161,25 +161,28 @@ describe('references: scanFolders', function () {
     for (let i = 0; i < 30; i++) {
       write(`c/f${i}.py`, 'm = "aurora-2"\n');
     }
-    const original = fs.promises.readFile;
+    const original = fs.promises.open;
     let open = 0;
     let most = 0;
-    (fs.promises as { readFile: unknown }).readFile = async (...args: Parameters<typeof original>) => {
+    (fs.promises as { open: unknown }).open = async (...args: Parameters<typeof original>) => {
+      const handle = await original(...args);
       open++;
       most = Math.max(most, open);
-      try {
-        await new Promise((r) => setTimeout(r, 2));
-        return await original(...args);
-      } finally {
+      await new Promise((r) => setTimeout(r, 2));
+      const close = handle.close.bind(handle);
+      handle.close = async () => {
         open--;
-      }
+        return close();
+      };
+      return handle;
     };
     try {
       const result = await scanFolders([path.join(root, 'c')], { ids, concurrency: 3 });
       assert.equal(result.files.size, 30);
       assert.equal(most, 3);
+      assert.equal(open, 0, 'every file closed');
     } finally {
-      fs.promises.readFile = original;
+      fs.promises.open = original;
     }
   });
 
