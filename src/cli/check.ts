@@ -12,39 +12,31 @@ import { CHECK_USAGE, checkMain, loadEnvironments, openClient, type CommandConte
 import { EXIT_CANNOT_RUN, EXIT_PASSED, type CliIo } from './cliIo';
 import { mcpMain } from './mcp';
 import { mergeMain } from './merge';
-import { modelsMain } from './models';
+import { modelsMain, type ModelsDeps } from './models';
 import { referencesMain } from './references';
 
 export { EXIT_CANNOT_RUN, EXIT_FAILED, EXIT_PASSED, type CliIo } from './cliIo';
 export { secretHeaderVariable } from './keys';
+
+/** What the commands that list the registry (models, references) need: the output, the key, a client. */
+const registryDeps = ({ io, out, err, redactor }: CommandContext): ModelsDeps => ({
+  env: io.env,
+  cwd: io.cwd,
+  out,
+  err,
+  redactor,
+  loadEnvironments,
+  openClient: (env, envKey, environments) =>
+    openClient(env, envKey, io.env, redactor, DEFAULT_MAX_RESPONSE_BYTES, environments),
+});
 
 /** The commands by name; a new command is one entry here and one line in OTHER_COMMANDS. */
 const COMMANDS: Record<string, (args: readonly string[], context: CommandContext) => Promise<number>> = {
   check: checkMain,
   mcp: mcpMain,
   merge: (args, { io, out, err }) => mergeMain(args, { cwd: io.cwd, out, err }),
-  models: (args, { io, out, err, redactor }) =>
-    modelsMain(args, {
-      env: io.env,
-      cwd: io.cwd,
-      out,
-      err,
-      redactor,
-      loadEnvironments,
-      openClient: (env, envKey, environments) =>
-        openClient(env, envKey, io.env, redactor, DEFAULT_MAX_RESPONSE_BYTES, environments),
-    }),
-  references: (args, { io, out, err, redactor }) =>
-    referencesMain(args, {
-      env: io.env,
-      cwd: io.cwd,
-      out,
-      err,
-      redactor,
-      loadEnvironments,
-      openClient: (env, envKey, environments) =>
-        openClient(env, envKey, io.env, redactor, DEFAULT_MAX_RESPONSE_BYTES, environments),
-    }),
+  models: (args, context) => modelsMain(args, registryDeps(context)),
+  references: (args, context) => referencesMain(args, registryDeps(context)),
 };
 
 const OTHER_COMMANDS = [

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { fileExists } from '../platform/fileExists';
 import type { PostEndpoint } from '../api/types';
 import { displayText } from '../common/text';
 import { modelFromArg } from '../domain/commandArgs';
@@ -180,7 +181,7 @@ export class TrySuccessor {
     });
     const base = id.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '') || 'model';
     let target = vscode.Uri.joinPath(folder.uri, DRAFT_FOLDER, `${base}.jsonc`);
-    for (let n = 2; await exists(target); n++) {
+    for (let n = 2; await fileExists(target); n++) {
       target = vscode.Uri.joinPath(folder.uri, DRAFT_FOLDER, `${base}-${n}.jsonc`);
     }
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
@@ -197,13 +198,4 @@ function firstPlace(files: FileReferences[], id: string): { uri: vscode.Uri; ref
     }
   }
   return undefined;
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }

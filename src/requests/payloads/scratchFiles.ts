@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { fileExists } from '../../platform/fileExists';
 import type { PostEndpoint } from '../../api/types';
 import { endpointInfo, withEndpoint } from '../../domain/payload/endpointHeader';
 import { COPIED_SCRATCH_ENDING, scratchOrigin, type ScratchOrigin } from '../../domain/payload/kind';
@@ -44,7 +45,7 @@ export class ScratchFiles {
     const copied = from === 'elsewhere' || (from !== 'own' && this.originOf(from) !== 'own');
     const ending = copied ? COPIED_SCRATCH_ENDING : '.jsonc';
     let uri = vscode.Uri.joinPath(this.folder, `${kind}-${stamp}${ending}`);
-    for (let n = 2; await exists(uri); n++) {
+    for (let n = 2; await fileExists(uri); n++) {
       uri = vscode.Uri.joinPath(this.folder, `${kind}-${stamp}-${n}${ending}`);
     }
     const text = `${withEndpoint(payload.trimEnd(), endpoint)}\n`;
@@ -74,14 +75,5 @@ export class ScratchFiles {
     } catch {
       return [];
     }
-  }
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
   }
 }
