@@ -246,7 +246,7 @@ const ALLOWED = [
   // Translations; VS Code never reads the English source bundle (bundle.l10n.json), so it is not shipped.
   /^extension\/l10n\/bundle\.l10n\.[a-z-]+\.json$/i,
   // The main bundle, and the ones loaded on first use (esbuild.js).
-  /^extension\/dist\/(extension|undici|client|requests|chat|details|diagnose|checks)\.js$/,
+  /^extension\/dist\/(extension|undici|client|requests|chat|details|diagnose|checks|refs)\.js$/,
   /^extension\/media\/.+/,
   /^extension\/readme\.md$/i,
   /^extension\/changelog\.md$/i,
