@@ -263,17 +263,20 @@ export async function scanFolders(roots: string[], options: ScanOptions): Promis
   }
 
   const result: ScanResult = { files: new Map(), scanned: 0, skipped };
+  // Read several at once, but keep the walk's order: reads finish in any order, and the CLI's output, the
+  // SARIF file and the views must not change from one run to the next.
+  const found: (ModelReference[] | undefined)[] = new Array(files.length);
   let next = 0;
   let done = 0;
   const worker = async () => {
     while (next < files.length) {
       signal?.throwIfAborted();
-      const file = files[next++];
-      const refs = await scanOneFile(file, options.ids);
+      const index = next++;
+      const refs = await scanOneFile(files[index], options.ids);
       if (Array.isArray(refs)) {
         result.scanned++;
         if (refs.length > 0) {
-          result.files.set(file, refs);
+          found[index] = refs;
         }
       } else {
         skip(refs.skipped);
@@ -284,5 +287,6 @@ export async function scanFolders(roots: string[], options: ScanOptions): Promis
   const workers = Math.max(1, Math.min(options.concurrency ?? 8, files.length));
   await Promise.all(Array.from({ length: workers }, worker));
   signal?.throwIfAborted();
+  found.forEach((refs, index) => refs && result.files.set(files[index], refs));
   return result;
 }
