@@ -43,7 +43,7 @@ export class RetiringNote extends StatusBarEntry {
     const text: DisplayText =
       soon.length === 1
         ? l10n.t('{0}: {1}', displayText(soon[0].id, 60), badge(soon[0].verdict))
-        : l10n.t('{0} models in use retire soon or have', soon.length);
+        : l10n.t('{0} models in use are retiring or retired', soon.length);
     this.shown = text;
     this.item.text = `$(warning) ${text}`;
     this.item.accessibilityInformation = { label: text };

@@ -93,7 +93,13 @@ async function newRequest(page: Page, kind: 'Chat' | 'Responses', prompt: string
   await pickQuickItem(page, kind);
   await answerModelPick(page);
   const template = await readActiveEditorText(page, { contains: '// POST' });
-  // New Request selects the prompt's placeholder: typing replaces it.
+  // New Request selects the prompt's placeholder: typing replaces it. As a person does, type once it shows
+  // selected (the text can be on screen a moment before the selection is).
+  await waitForValue(
+    () => page.locator('.statusbar-item[id="status.editor.selection"]').innerText(),
+    (t) => /selected/.test(t),
+    "the prompt's placeholder selected",
+  );
   await page.keyboard.type(prompt);
   await readActiveEditorText(page, { contains: prompt });
   return /"model": "([^"]+)"/.exec(template)?.[1] ?? '';

@@ -50,15 +50,12 @@ export class ScratchFiles {
     }
     const text = `${withEndpoint(payload.trimEnd(), endpoint)}\n`;
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-    // Never over a conversation panel in front: beside it, in the payloads' group.
-    const editor = await vscode.window.showTextDocument(uri, { preview: false, viewColumn: payloadColumn() });
+    // Never over a conversation panel in front: beside it, in the payloads' group. The prompt's placeholder is
+    // selected as the editor opens (not a moment later), so what a person types at once replaces it.
     const at = text.indexOf(INPUT_PLACEHOLDER);
-    if (at >= 0) {
-      const doc = editor.document;
-      editor.selection = new vscode.Selection(doc.positionAt(at), doc.positionAt(at + INPUT_PLACEHOLDER.length));
-      editor.revealRange(editor.selection);
-    }
-    return editor;
+    const selection =
+      at >= 0 ? new vscode.Range(positionIn(text, at), positionIn(text, at + INPUT_PLACEHOLDER.length)) : undefined;
+    return vscode.window.showTextDocument(uri, { preview: false, viewColumn: payloadColumn(), selection });
   }
 
   /** Scratch files, newest first. */
@@ -76,4 +73,10 @@ export class ScratchFiles {
       return [];
     }
   }
+}
+
+/** The line and character of an offset in `text` (the file as written, before any editor has it). */
+function positionIn(text: string, offset: number): vscode.Position {
+  const before = text.slice(0, offset).split('\n');
+  return new vscode.Position(before.length - 1, before[before.length - 1].length);
 }
