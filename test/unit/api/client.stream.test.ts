@@ -5,6 +5,8 @@ import { startServer, type RunningServer } from '../../server';
 import { clientFor } from '../helpers/api';
 
 const responsesBody = { model: 'aurora-1', input: 'Tell me about model registries, briefly.' };
+// A short answer (six deltas, 14 events): the timing tests wait one delay per event.
+const shortBody = { model: 'aurora-1', input: 'What is the capital of France?' };
 const chatBody = {
   model: 'aurora-1',
   messages: [{ role: 'user', content: 'Hello there' }],
@@ -66,10 +68,10 @@ describe('client: post and streamed events', function () {
   it('yields events one by one as they arrive, in order, the deltas adding up to the full text', async () => {
     server = await startServer({ streamDelayMs: 60 });
     const { client } = clientFor(server.url, server.keys.acme);
-    const full = await client.post('/v1/responses', responsesBody);
+    const full = await client.post('/v1/responses', shortBody);
     const text = (full.body?.json as { output: { content: { text: string }[] }[] }).output[0].content[0].text;
 
-    const r = await client.post('/v1/responses', responsesBody, { stream: true });
+    const r = await client.post('/v1/responses', shortBody, { stream: true });
     assert.equal(r.contentType, 'text/event-stream; charset=utf-8');
     assert.ok(r.events);
     const arrivals: { at: number; ev: ServerSentEvent }[] = [];
@@ -160,7 +162,7 @@ describe('client: post and streamed events', function () {
     server = await startServer({ streamDelayMs: 100 });
     const { client } = clientFor(server.url, server.keys.acme, { timeouts: { bodyIdleMs: 400 } });
     // Every gap (100 ms) is under the idle timeout though the whole stream takes longer than it.
-    const r = await client.post('/v1/responses', responsesBody, { stream: true });
+    const r = await client.post('/v1/responses', shortBody, { stream: true });
     let n = 0;
     for await (const _ev of r.events ?? []) {
       n++;
@@ -171,7 +173,7 @@ describe('client: post and streamed events', function () {
 
     server = await startServer({ streamDelayMs: 600 });
     const slow = clientFor(server.url, server.keys.acme, { timeouts: { bodyIdleMs: 200 } }).client;
-    const r2 = await slow.post('/v1/responses', responsesBody, { stream: true });
+    const r2 = await slow.post('/v1/responses', shortBody, { stream: true });
     await assert.rejects(
       (async () => {
         for await (const _ev of r2.events ?? []) {
