@@ -192,27 +192,34 @@ describe('Answers people read', () => {
     const page = e2e.page;
     assert.ok(slow);
     await connectService(page, slow.url, slow.keys.acme);
+    await setViewport(page, SIZES[0].width, SIZES[0].height);
+    await openPalette(page, 'View: Close All Editors');
+    // The template's own prompt: the answer streams word by word whatever it says. One stream for both sizes:
+    // the window is narrowed while the answer is still arriving, as a person drags it.
+    await newChatPayload(page);
+    await streamPayload(page);
+    await send(page);
+    await focusAnswer(page);
+    let before = '';
     for (const size of SIZES) {
       await setViewport(page, size.width, size.height);
-      await openPalette(page, 'View: Close All Editors');
-      // The template's own prompt: the answer streams word by word whatever it says.
-      await newChatPayload(page);
-      await streamPayload(page);
-      await send(page);
-      await focusAnswer(page);
       // Mid-stream: some words are there, the status line says the answer is still arriving.
       const growing = await readWrapped(page, /^This is .* POST \/v1\/chat · 200 OK · receiving…/);
-      assert.match(growing, /^This is/, `the growing text is on screen:\n${growing}`);
+      assert.match(growing, /^This is/, `the growing text is on screen at ${size.name}:\n${growing}`);
+      assert.ok(growing.split(' --- ')[0].length >= before.length, `it grows, in view, at ${size.name}`);
+      before = growing.split(' --- ')[0];
       const o = await overflow(page);
-      assert.ok(o.past <= 1 && !o.slider, `the growing text wraps (${JSON.stringify(o)})`);
+      assert.ok(o.past <= 1 && !o.slider, `the growing text wraps at ${size.name} (${JSON.stringify(o)})`);
       await moveMouseAway(page);
       await screenshot(page, `answer-streaming-${size.name}`);
-      await page.waitForTimeout(2000);
-      const grown = await readWrapped(page, /^This is/);
-      assert.ok(grown.split(' --- ')[0].length > growing.split(' --- ')[0].length, 'it grows, in view');
-      await readWrapped(page, /POST \/v1\/chat · 200 OK · \d+ ms/, 90_000);
-      assert.ok((await columns(page)) <= 2);
     }
+    await page.waitForTimeout(1500);
+    const grown = await readWrapped(page, /^This is/);
+    assert.ok(grown.split(' --- ')[0].length > before.length, 'it grows, in view');
+    await readWrapped(page, /POST \/v1\/chat · 200 OK · \d+ ms/, 90_000);
+    const o = await overflow(page);
+    assert.ok(o.past <= 1 && !o.slider, `the whole answer wraps (${JSON.stringify(o)})`);
+    assert.ok((await columns(page)) <= 2);
   });
 
   it('embeddings of two inputs say the count, the dimensions and their similarity', async function () {
