@@ -55,6 +55,61 @@ function mustRun(cmd, cmdArgs, env = {}) {
   }
 }
 
+/**
+ * Why the VSIX must be built again (undefined when it need not be): it is missing, or a file it is made from
+ * (the sources, the build, the manifest, the docs and media it carries, the installed dependencies) changed
+ * after it was written. A checkout or a pull touches the files it changes, so they count as changed.
+ */
+function vsixStale(vsix) {
+  let built;
+  try {
+    built = fs.statSync(vsix).mtimeMs;
+  } catch {
+    return 'none built yet';
+  }
+  const inputs = [
+    'src',
+    'scripts',
+    'media',
+    'l10n',
+    'esbuild.js',
+    'package.json',
+    'package-lock.json',
+    'package.nls.json',
+    '.vscodeignore',
+    'README.md',
+    'CHANGELOG.md',
+    'LICENSE',
+    'node_modules/.package-lock.json',
+  ];
+  const newer = (p) => {
+    let st;
+    try {
+      st = fs.statSync(p);
+    } catch {
+      return undefined; // Not there (l10n/ before the first build): nothing of it is in the VSIX.
+    }
+    // A folder's own time changes when a file in it is added, renamed or removed.
+    if (st.mtimeMs > built || !st.isDirectory()) {
+      return st.mtimeMs > built ? p : undefined;
+    }
+    for (const name of fs.readdirSync(p)) {
+      const found = newer(path.join(p, name));
+      if (found) {
+        return found;
+      }
+    }
+    return undefined;
+  };
+  for (const input of inputs) {
+    const found = newer(path.join(ROOT, input));
+    if (found) {
+      return `${path.relative(ROOT, found)} changed since ${path.basename(vsix)} was built`;
+    }
+  }
+  return undefined;
+}
+
 function onPath(cmd) {
   return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && fs.existsSync(path.join(dir, cmd)));
 }
@@ -137,11 +192,16 @@ if (!useDesktop) {
   mustRun(process.execPath, [path.join(ROOT, 'scripts', 'setup-vscode.js')]);
 }
 
-// 2. VSIX.
-say('building and packaging the VSIX');
-mustRun('npm', ['run', '--silent', 'package'], { npm_config_loglevel: 'error' });
+// 2. VSIX: built again only when something it is made from changed since it was packaged.
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const vsix = path.join(ROOT, `${pkg.name}-${pkg.version}.vsix`);
+const stale = vsixStale(vsix);
+if (stale) {
+  say(`building and packaging the VSIX (${stale})`);
+  mustRun('npm', ['run', '--silent', 'package'], { npm_config_loglevel: 'error' });
+} else {
+  say(`the VSIX is up to date with the sources: ${path.basename(vsix)}, not built again`);
+}
 
 // 3. The local service, as its own process (first stdout line: {"url","keys"}).
 const servicePort = await choosePort(Number(option('--service-port', '8123')));

@@ -5,7 +5,8 @@
 // group, as a terminal does) and checks that every process the demo started is gone and its ports are
 // closed. Leftovers are listed, then killed, and the test fails. Then the person's work survives: a payload
 // written into the demo's workspace before Ctrl+C is still there after it, and a second `npm run demo` says it
-// reuses the folder, opens the same workspace (the payload in it) and stops cleanly on Ctrl+C again.
+// reuses the folder and the VSIX already built, opens the same workspace (the payload in it) and stops cleanly
+// on Ctrl+C again.
 //
 // Env: MODEL_ACCESS_CACHE / MODEL_ACCESS_VSCODE are passed on to the demo (which code-server it uses); the demo's
 //      folder is a scratch one (MODEL_ACCESS_DEMO_DIR), never the person's own.
@@ -335,6 +336,12 @@ async function main(): Promise<number> {
   problems.push(...second.problems.map((p) => `second start: ${p}`));
   if (!second.output.includes(`reusing the demo folder ${demoDir} (workspace: 1 files`)) {
     problems.push(`the second start did not say it reuses the demo folder ${demoDir}`);
+  }
+  // Nothing changed between the two starts: the second one installs the VSIX already built.
+  if (!second.output.includes('the VSIX is up to date with the sources')) {
+    problems.push('the second start built the VSIX again though no file it is made from changed');
+  } else {
+    notes.push('the second start reused the VSIX');
   }
   notes.push(...second.notes.filter((n) => n.startsWith('the second start')));
   fs.rmSync(scratch.root, { recursive: true, force: true });
