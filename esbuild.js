@@ -85,12 +85,15 @@ const undiciLeftOut = {
     });
   },
 };
+/** Data tables stored brotli-compressed in the bundles (scripts/packed-data.js). */
+const { packedData } = require('./scripts/packed-data.js');
+
 const buildUndici = () =>
   esbuild.build({
     ...common,
     entryPoints: ['scripts/undici-entry.js'],
     outfile: 'dist/undici.js',
-    plugins: [undiciLeftOut],
+    plugins: [packedData, undiciLeftOut],
   });
 
 /** Loaded on first use through `onFirstUse(() => require('<entry>'))` (src/common/onFirstUse.ts). */
@@ -172,7 +175,7 @@ const inputsOf = (metafile) =>
   );
 
 async function buildExtension() {
-  const eager = { ...common, outfile: 'dist/extension.js', plugins: [undiciApart, lazyPlugin()] };
+  const eager = { ...common, outfile: 'dist/extension.js', plugins: [packedData, undiciApart, lazyPlugin()] };
   if (flag('--one-bundle')) {
     LAZY.forEach((l) => fs.rmSync(`dist/${l.name}.js`, { force: true }));
     return Promise.all([
@@ -195,7 +198,7 @@ async function buildExtension() {
       entryPoints: [l.entry],
       outfile: `dist/${l.name}.js`,
       metafile: true,
-      plugins: [undiciApart, lazyPlugin(probe, used)],
+      plugins: [packedData, undiciApart, lazyPlugin(probe, used)],
     });
     for (const [file, rel] of inputsOf(metafile)) {
       if (owner.has(file)) {
