@@ -33,6 +33,23 @@ const common = {
   logLevel: 'silent',
 };
 
+/**
+ * `import * as vscode from 'vscode'` in each of ~60 modules became its own `__toESM(require('vscode'))`, a copy
+ * of every member of the API object (hundreds of getters) per module, when the bundle loads. One module per
+ * bundle re-exports it and the others share that one namespace.
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(b) {
+    b.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-once'
+        ? { path: 'vscode', external: true }
+        : { path: 'vscode', namespace: 'vscode-once' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
+
 /** undici loads on the first request (src/api/dispatcher.ts), from its own file with only the parts we use. */
 const undiciApart = {
   name: 'undici-apart',
@@ -175,7 +192,11 @@ const inputsOf = (metafile) =>
   );
 
 async function buildExtension() {
-  const eager = { ...common, outfile: 'dist/extension.js', plugins: [packedData, undiciApart, lazyPlugin()] };
+  const eager = {
+    ...common,
+    outfile: 'dist/extension.js',
+    plugins: [vscodeOnce, packedData, undiciApart, lazyPlugin()],
+  };
   if (flag('--one-bundle')) {
     LAZY.forEach((l) => fs.rmSync(`dist/${l.name}.js`, { force: true }));
     return Promise.all([
@@ -198,7 +219,7 @@ async function buildExtension() {
       entryPoints: [l.entry],
       outfile: `dist/${l.name}.js`,
       metafile: true,
-      plugins: [packedData, undiciApart, lazyPlugin(probe, used)],
+      plugins: [vscodeOnce, packedData, undiciApart, lazyPlugin(probe, used)],
     });
     for (const [file, rel] of inputsOf(metafile)) {
       if (owner.has(file)) {
