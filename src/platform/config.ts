@@ -75,8 +75,19 @@ export class Config implements vscode.Disposable {
     });
   }
 
+  private snapshot: vscode.WorkspaceConfiguration | undefined;
+
+  /**
+   * One `getConfiguration` per turn of the event loop: activation alone read it about 40 times, each a copy of
+   * the settings in the extension host. Settings change between turns (VS Code's change arrives as a message of
+   * its own), never within one, so a snapshot kept until the microtasks of this turn end is never stale.
+   */
   private section(): vscode.WorkspaceConfiguration {
-    return vscode.workspace.getConfiguration(Settings.section);
+    if (this.snapshot === undefined) {
+      this.snapshot = vscode.workspace.getConfiguration(Settings.section);
+      queueMicrotask(() => (this.snapshot = undefined));
+    }
+    return this.snapshot;
   }
 
   /**
