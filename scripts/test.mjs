@@ -2,7 +2,8 @@
 // `npm test`: installs what it needs, then every layer — lint, format check (Prettier) and type check beside the unit tests,
 // packaging check, the integration suite inside a real VS Code (code-server) on the newest VS Code and
 // on the oldest one the suite passes on (scripts/setup-vscode.js TESTED_VSCODE), the end-to-end UI tests (Chromium driving code-server with the packaged
-// VSIX) and the demo smoke test (`npm run demo` started, checked and stopped with Ctrl+C). Later layers
+// VSIX) and the demo smoke test (`npm run demo` started, checked and stopped with Ctrl+C; it runs beside the
+// older VS Code's compatibility suite). Later layers
 // still run when an earlier one fails (except those that need its output), and a summary with counts
 // and times is printed at the end. Exit code 1 if anything failed.
 //
@@ -473,11 +474,11 @@ const layers = {
       note: counts.passed === 0 ? 'no e2e steps ran' : undefined,
     };
   },
-  demo: async () => {
+  demo: async (sink) => {
     if (!(await ensureVSCode(newest))) {
       return { ok: false, note: 'setup of code-server/Chromium failed' };
     }
-    const r = await run(path.join(BIN, 'tsx'), ['test/demo/smoke.ts'], { env: vscodeEnv(newest) });
+    const r = await run(path.join(BIN, 'tsx'), ['test/demo/smoke.ts'], { env: vscodeEnv(newest), sink });
     const m = /demo smoke: (.*)$/m.exec(stripAnsi(r.output));
     return { ok: r.code === 0, note: m ? m[1] : undefined };
   },
@@ -528,13 +529,37 @@ async function showHeld() {
     sink.live();
   }
 }
+// The demo smoke mostly waits for code-server to start, twice: it runs beside the compatibility suite of an
+// older VS Code (a minute of light tests), its output held and shown after, and ends before e2e, which is
+// sensitive to a busy machine, begins. Without such a suite it runs in its turn.
+const compat = plan.find(([n]) => n.startsWith('integration ') && !fullOn(n.slice('integration '.length)));
+const demoEntry = compat ? plan.find(([n]) => n === 'demo') : undefined;
+let demoBeside;
+async function endDemoBeside() {
+  const beside = demoBeside;
+  demoBeside = undefined;
+  if (beside) {
+    await beside.done;
+    header('demo (ran beside the compatibility suite)');
+    beside.sink.live();
+  }
+}
 for (const [name, layer] of plan.filter(([n]) => !BESIDE_UNIT.includes(n))) {
   if (name !== 'unit') {
     await showHeld();
   }
+  await endDemoBeside();
+  if (name === 'demo' && demoEntry) {
+    continue; // Already ran.
+  }
+  if (demoEntry && name === compat[0]) {
+    const sink = makeSink(true);
+    demoBeside = { sink, done: runLayer('demo', demoEntry[1], sink) };
+  }
   header(name);
   await runLayer(name, layer);
 }
+await endDemoBeside();
 await showHeld();
 if (setupStarted && !results.setup) {
   // Nothing waited for it (all layers needing it were skipped): still report how it went.
@@ -550,7 +575,7 @@ for (const name of order.filter((n) => results[n])) {
     ? ` ${r.counts.passed} passed, ${r.counts.failed} failed${r.counts.pending ? `, ${r.counts.pending} pending` : ''}`
     : '';
   const note = r.note ? ` (${r.note})` : '';
-  const when = name === 'setup' ? ' (background)' : '';
+  const when = name === 'setup' ? ' (background)' : name === 'demo' && demoEntry ? ` (beside ${compat[0]})` : '';
   console.log(`${r.ok ? '✔' : '✘'} ${name.padEnd(17)} ${times[name].toFixed(1).padStart(6)} s${when}${counts}${note}`);
   for (const f of (r.failures ?? []).slice(0, 8)) {
     console.log(`    ✘ ${f}`);
