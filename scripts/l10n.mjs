@@ -10,6 +10,7 @@
 //   node scripts/l10n.mjs --pseudo  also write a pseudo-localized bundle and package.nls (qps-ploc), for
 //                                   finding strings that were missed: run VS Code with `--locale qps-ploc`
 import { getL10nJson, getL10nPseudoLocalized } from '@vscode/l10n-dev';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,14 +30,53 @@ function sources(dir) {
     });
 }
 
-/** The bundle for the sources under `root`/src: message → message. */
+/**
+ * The bundle for the sources under `root`/src: message → message. The extraction parses every file with a
+ * message (10–20 s on two cores), and `npm test` asks for it twice over the same sources (the unit test that
+ * checks the bundle, then the packaging): the result is kept in node_modules/.cache, named by a hash of what
+ * is handed over and of the extractor's version, so the same input is never parsed twice.
+ */
 export async function extract(root = ROOT) {
   const files = sources(path.join(root, 'src'))
     .map((file) => fs.readFileSync(file, 'utf8'))
     // The parse is slow (tree-sitter in WebAssembly): only files with a message are handed over.
     .filter((text) => text.includes('l10n.t('))
     .map((text) => ({ extension: '.ts', contents: `import * as l10n from '@vscode/l10n';\n${text}` }));
-  return getL10nJson(files);
+  const hash = createHash('sha256').update(extractorVersion(root));
+  for (const f of files) {
+    hash.update(`\0${f.contents.length}\0`).update(f.contents);
+  }
+  const cached = path.join(root, 'node_modules', '.cache', 'model-access-l10n', `${hash.digest('hex')}.json`);
+  try {
+    return JSON.parse(fs.readFileSync(cached, 'utf8'));
+  } catch {
+    // Not extracted yet (or the cache was cleared).
+  }
+  const bundle = await getL10nJson(files);
+  try {
+    fs.mkdirSync(path.dirname(cached), { recursive: true });
+    fs.writeFileSync(`${cached}.${process.pid}`, JSON.stringify(bundle));
+    fs.renameSync(`${cached}.${process.pid}`, cached);
+    // Each edit of a message makes a new entry: keep the few newest.
+    const dir = path.dirname(cached);
+    fs.readdirSync(dir)
+      .map((name) => ({ file: path.join(dir, name), at: fs.statSync(path.join(dir, name)).mtimeMs }))
+      .sort((a, b) => b.at - a.at)
+      .slice(4)
+      .forEach(({ file }) => fs.rmSync(file, { force: true }));
+  } catch {
+    // A read-only node_modules: the next run extracts again.
+  }
+  return bundle;
+}
+
+function extractorVersion(root) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(root, 'node_modules', '@vscode', 'l10n-dev', 'package.json'), 'utf8'))
+      .version;
+  } catch {
+    return 'unknown';
+  }
 }
 
 export async function writeBundle(root = ROOT, { pseudo = false } = {}) {
