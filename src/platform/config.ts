@@ -48,6 +48,8 @@ export class Config implements vscode.Disposable {
 
   constructor(private readonly env: Record<string, string | undefined> = process.env) {
     this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
+      // First of the extension's listeners (Config is built first): what the others read is the new settings.
+      this.snapshot = undefined;
       const key = (name: string) => `${Settings.section}.${name}`;
       const service =
         e.affectsConfiguration(key(Settings.baseUrl)) ||
@@ -76,11 +78,13 @@ export class Config implements vscode.Disposable {
   }
 
   private snapshot: vscode.WorkspaceConfiguration | undefined;
+  private readonly trustListener = vscode.workspace.onDidGrantWorkspaceTrust(() => (this.snapshot = undefined));
 
   /**
    * One `getConfiguration` per turn of the event loop: activation alone read it about 40 times, each a copy of
-   * the settings in the extension host. Settings change between turns (VS Code's change arrives as a message of
-   * its own), never within one, so a snapshot kept until the microtasks of this turn end is never stale.
+   * the settings in the extension host. The snapshot goes when the turn's microtasks end, or before that when
+   * the settings change (the extension host can handle several messages in one turn, a change among them) or
+   * the workspace becomes trusted.
    */
   private section(): vscode.WorkspaceConfiguration {
     if (this.snapshot === undefined) {
@@ -325,6 +329,7 @@ export class Config implements vscode.Disposable {
 
   dispose(): void {
     this.listener.dispose();
+    this.trustListener.dispose();
     this._onDidChange.dispose();
   }
 }
