@@ -137,7 +137,7 @@ const STREAM_EVENTS = DELTAS + 8;
 const PAYLOAD = { model: 'bench-model', input: 'Tell me a long story.', stream: true } as const;
 
 /** Streaming 10k deltas (bench/sseSource.ts): every event read and its JSON parsed, on each side. */
-async function streamSides(url: string, key: string): Promise<Record<Side, () => Promise<number>>> {
+export async function streamSides(url: string, key: string): Promise<Record<Side, () => Promise<number>>> {
   const { request, Agent } = await import('undici');
   const agent = new Agent();
   const client = createClient(url, key);

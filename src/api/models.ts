@@ -47,9 +47,22 @@ function get(o: unknown, key: string): unknown {
 
 const ID_KEYS = ['id', 'identifier', 'model_id', 'modelId', 'name', 'model', 'full_name', 'slug', 'key', '_id'];
 
+/*
+ * Each reader looks up its first name as a named property before the loop over the rest: `m.id` is a load the
+ * optimizing compiler keeps a cache for, `m[k]` with `k` from an array a generic lookup (about a hundred
+ * instructions), and these run once per model of a list of 100,000. The order of the names is unchanged.
+ */
+
 function readId(m: Obj): string | undefined {
-  for (const k of ID_KEYS) {
-    const v = m[k];
+  const id = m.id;
+  if (id !== undefined) {
+    const t = text(id);
+    if (t !== undefined) {
+      return t;
+    }
+  }
+  for (let i = 1; i < ID_KEYS.length; i++) {
+    const v = m[ID_KEYS[i]];
     if (v !== undefined) {
       const t = text(v);
       if (t !== undefined) {
@@ -105,8 +118,15 @@ function readFamily(m: Obj): string | undefined {
 const VERSION_KEYS = ['version', 'model_version', 'modelVersion', 'version_id', 'versionId', 'version_num', 'revision'];
 
 function readVersion(m: Obj): string | undefined {
-  for (const k of VERSION_KEYS) {
-    const v = m[k];
+  const version = m.version;
+  if (version !== undefined) {
+    const t = textOrNamed(version);
+    if (t !== undefined) {
+      return t;
+    }
+  }
+  for (let i = 1; i < VERSION_KEYS.length; i++) {
+    const v = m[VERSION_KEYS[i]];
     if (v !== undefined) {
       const t = textOrNamed(v);
       if (t !== undefined) {
@@ -220,8 +240,15 @@ const CARD_KEYS = [
 const LATE_CARD_KEYS = ['url', 'html_url', 'href'];
 
 function readCard(m: Obj): string | undefined {
-  for (const k of CARD_KEYS) {
-    const v = m[k];
+  const card = m.model_card_url;
+  if (card !== undefined) {
+    const u = httpUrl(card);
+    if (u !== undefined) {
+      return u;
+    }
+  }
+  for (let i = 1; i < CARD_KEYS.length; i++) {
+    const v = m[CARD_KEYS[i]];
     if (v !== undefined) {
       const u = httpUrl(v);
       if (u !== undefined) {

@@ -50,6 +50,36 @@ describe('event stream redaction', () => {
     );
   });
 
+  it('removes every echoed form of the key from one event among many read in one chunk', async () => {
+    const redact = redactor([KEY]);
+    const forms = [
+      KEY,
+      Buffer.from(KEY).toString('base64'),
+      Buffer.from(`user:${KEY}`).toString('base64url'),
+      Buffer.from(KEY).toString('hex').toUpperCase(),
+      KEY.replace(/-/g, '\\u002d'),
+      KEY.split('').join('\u200b'),
+      [...KEY].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+    ];
+    for (const form of forms) {
+      const data = ['{"a":1}', `{"echo":"${form}"}`, 'after'];
+      const got = await read(data.map((d) => `data: ${d}\n\n`).join(''), [], redact);
+      assert.equal(got.length, 3, form);
+      assert.deepEqual([got[0], got[2]], ['{"a":1}', 'after'], form);
+      assert.ok(!got[1].includes(form) && got[1].includes('[redacted]'), `${form} → ${got[1]}`);
+    }
+    // Escapes and references that stand for no key are left as they are.
+    const clean = ['x&amp;y \\n', '{"a":"\\u00e9"}', 'z'];
+    assert.deepEqual(await read(clean.map((d) => `data: ${d}\n\n`).join(''), [], redact), clean);
+  });
+
+  it('reads each event alone: a key split between two events changes neither', async () => {
+    const half = KEY.length / 2;
+    const data = ['one', KEY.slice(0, half), KEY.slice(half), 'two'];
+    const text = data.map((d) => `data: ${d}\n\n`).join('');
+    assert.deepEqual(await read(text, [], redactor([KEY])), data);
+  });
+
   it('leaves a stream without the key as it is, and applies any redacting function', async () => {
     assert.deepEqual(await read('data: x\n\ndata: y\n\n', [3], redactor([KEY])), ['x', 'y']);
     const plain = (t: string) => t.split(KEY).join('[redacted]');
