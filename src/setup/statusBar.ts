@@ -25,10 +25,14 @@ export class ModelsStatusBar extends StatusBarEntry {
     private readonly usage?: Pick<UsageMeter, 'limitsOf' | 'onDidChange'>,
   ) {
     super('modelAccess.status', 'Model Access', 50);
-    this.follow(catalog.onDidChange, catalog.onDidChangeStatus, changes.onDidChange, environments.onDidChangeList);
-    if (usage) {
-      this.follow(usage.onDidChange);
-    }
+    // One follow (one first draw) for every event, the usage meter's too.
+    this.follow(
+      catalog.onDidChange,
+      catalog.onDidChangeStatus,
+      changes.onDidChange,
+      environments.onDidChangeList,
+      ...(usage ? [usage.onDidChange] : []),
+    );
     this.item.show();
   }
 
