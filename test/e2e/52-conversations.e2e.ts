@@ -166,6 +166,9 @@ describe('Conversations', () => {
       ['system', 'user', 'assistant', 'user'],
       'Regenerate sent the conversation without the last answer',
     );
+    // Regenerate writes its new answer into the payload as it arrives: wait for it there, as a person does before
+    // the next command. A palette opened meanwhile could lose the focus to the payload's editor and type into it.
+    await readActiveEditorText(page, { contains: /"role": "assistant"[\s\S]*"role": "assistant"/ });
 
     await openPalette(page, 'Model Access: Show Conversation');
     const frame = await webviewFrame(page, 'article.turn', 30_000);
