@@ -69,15 +69,26 @@ async function transcriptTurns(frame: Frame): Promise<string[]> {
  * places the cursor just after its edit lands; keys pressed in between would go to the old cursor.
  */
 async function cursorInNewTurn(page: Page): Promise<void> {
-  const text = await readActiveEditorText(page, { contains: '"role": "assistant"' });
-  const lines = text.split('\n');
-  let line = -1;
-  lines.forEach((l, i) => {
-    if (/"content": (""|\[\])/.test(l)) {
-      line = i + 1;
-    }
-  });
-  assert.ok(line > 0, 'the payload has a new empty user turn');
+  await readActiveEditorText(page, { contains: '"role": "assistant"' });
+  // The file's line number of the last empty turn, from the editor's gutter: the payload's lines may still wrap
+  // (the suite's settings file turns wrap off, and VS Code can take a while to read it), and a wrapped line
+  // numbers only its first row.
+  const line = await waitForValue(
+    () =>
+      page.evaluate(() => {
+        const editor = document.querySelector('.editor-group-container.active .monaco-editor');
+        const rows = Array.from(editor?.querySelectorAll<HTMLElement>('.view-lines .view-line') ?? []);
+        const row = rows
+          .filter((r) => /"content": (""|\[\])/.test((r.textContent ?? '').replace(/\u00a0/g, ' ')))
+          .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+          .pop();
+        const numbers = Array.from(editor?.querySelectorAll<HTMLElement>('.margin-view-overlays > div') ?? []);
+        const number = numbers.find((n) => row && n.style.top === row.style.top)?.querySelector('.line-numbers');
+        return Number(number?.textContent ?? NaN);
+      }),
+    (n) => Number.isInteger(n) && n > 0,
+    'the payload has a new empty user turn',
+  );
   await waitForValue(
     () => page.locator('.statusbar-item[id="status.editor.selection"]').innerText(),
     (t) => t.startsWith(`Ln ${line},`),
@@ -168,7 +179,7 @@ describe('Conversations', () => {
     );
     // Regenerate writes its new answer into the payload as it arrives: wait for it there, as a person does before
     // the next command. A palette opened meanwhile could lose the focus to the payload's editor and type into it.
-    await readActiveEditorText(page, { contains: /"role": "assistant"[\s\S]*"role": "assistant"/ });
+    await readActiveEditorText(page, { contains: `"content": ${JSON.stringify(secondAnswer).slice(0, 16)}` });
 
     await openPalette(page, 'Model Access: Show Conversation');
     const frame = await webviewFrame(page, 'article.turn', 30_000);
